@@ -1,0 +1,188 @@
+/*
+ * seen.h: the stable C ABI of libseen.
+ *
+ * Conventions that hold for every function below unless its comment says otherwise:
+ *  - Every fallible call returns seen_status. SEEN_OK is 0; numeric values never change.
+ *    On failure, seen_last_error() describes it (which file, which field, what was expected).
+ *  - Handles are opaque. Creation returns them through an out-parameter, which is set to
+ *    NULL on failure. seen_*_free(NULL) is a no-op.
+ *  - Pointers passed in stay owned by the caller; the library keeps none of them after the
+ *    call returns, except the buffer given to seen_bloom_view (see there).
+ *  - A NULL handle or a NULL array with n > 0 returns SEEN_ERR_INVALID_ARGUMENT.
+ *    n == 0 is a successful no-op and may pass NULL arrays.
+ *  - Thread safety: adds, contains and the read-only queries may run concurrently on one
+ *    filter from any number of threads; concurrent adds never lose a bit. A contains racing
+ *    an add may miss that in-flight add, never a completed one. merge, clear, sync and free
+ *    need exclusive access.
+ *  - Keys: integer ids hash as their 8 little-endian bytes, byte keys as their bytes,
+ *    with XXH3-64 and the filter's seed. A batch of byte keys is one data buffer plus n+1
+ *    offsets: key i is data[offsets[i] .. offsets[i+1]).
+ */
+#ifndef SEEN_H
+#define SEEN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#if defined(_WIN32)
+#define SEEN_API __declspec(dllexport)
+#else
+#define SEEN_API __attribute__((visibility("default")))
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define SEEN_VERSION_MAJOR 0
+#define SEEN_VERSION_MINOR 1
+#define SEEN_VERSION_PATCH 0
+/* major * 10000 + minor * 100 + patch */
+#define SEEN_VERSION_NUMBER (SEEN_VERSION_MAJOR * 10000 + SEEN_VERSION_MINOR * 100 + SEEN_VERSION_PATCH)
+
+/* ------------------------------------------------------------------------------------------
+ * Status codes. The numbers are part of the ABI and never change.
+ * ---------------------------------------------------------------------------------------- */
+typedef enum seen_status {
+  SEEN_OK = 0,
+  SEEN_ERR_INVALID_ARGUMENT = 1,  /* NULL pointer, fpr outside (0, 1), bad flags, ... */
+  SEEN_ERR_NO_MEMORY = 2,         /* an allocation or mapping failed */
+  SEEN_ERR_IO = 3,                /* open, read, write, fsync or rename failed */
+  SEEN_ERR_BAD_MAGIC = 4,         /* the input is not a seen file */
+  SEEN_ERR_UNSUPPORTED_VERSION = 5, /* a major format version this build cannot read */
+  SEEN_ERR_TRUNCATED = 6,         /* the input ends before its declared size */
+  SEEN_ERR_BAD_CHECKSUM = 7,      /* header or payload checksum mismatch */
+  SEEN_ERR_INCONSISTENT = 8,      /* sizes or parameters that do not add up */
+  SEEN_ERR_WRONG_KIND = 9,        /* a valid file of another kind (e.g. not a Bloom filter) */
+  SEEN_ERR_TOO_LARGE = 10,        /* an absurd size: more than this library will allocate */
+  SEEN_ERR_READ_ONLY = 11,        /* a write to a read-only filter */
+  SEEN_ERR_INCOMPATIBLE = 12,     /* merge of filters with different parameters */
+  SEEN_ERR_BUFFER_TOO_SMALL = 13, /* the caller's buffer cannot hold the result */
+  SEEN_ERR_INTERNAL = 14          /* a bug: please report it with seen_last_error() */
+} seen_status;
+
+/* A static, never-NULL name for a status, e.g. "SEEN_ERR_TRUNCATED". Thread-safe. */
+SEEN_API const char* seen_status_string(seen_status s);
+
+/* The message of this thread's last failed call, or "" if none failed yet. The pointer is
+ * valid until this thread's next failing call. Never NULL. Thread-safe (thread-local). */
+SEEN_API const char* seen_last_error(void);
+
+/* SEEN_VERSION_NUMBER of the library actually loaded (may differ from the header's). */
+SEEN_API uint32_t seen_version_number(void);
+
+/* ------------------------------------------------------------------------------------------
+ * Blocked Bloom filter: every key sets k bits in one 64-byte block.
+ * ---------------------------------------------------------------------------------------- */
+typedef struct seen_bloom seen_bloom;
+
+/* Flags for seen_bloom_open. Exactly one of READ_ONLY and READ_WRITE. */
+#define SEEN_OPEN_READ_ONLY 1u  /* query role: maps PROT_READ; every add returns SEEN_ERR_READ_ONLY */
+#define SEEN_OPEN_READ_WRITE 2u /* maps shared; changes reach the file on seen_bloom_sync and free */
+#define SEEN_OPEN_NO_VERIFY 4u  /* skip the payload checksum (the header is always verified) */
+
+/* Sizing, without creating anything. For expected_items and a target false-positive rate
+ * in (0, 1): the bytes and bits per key (k) that this blocked layout needs to really deliver
+ * fpr once filled to expected_items. */
+SEEN_API seen_status seen_bloom_size_for(uint64_t expected_items, double fpr, uint64_t* bytes,
+                                         uint32_t* k);
+
+/* The other way round: the false-positive rate predicted for expected_items in a filter of
+ * `bytes` bytes (rounded up to whole 64-byte blocks), with the best k, which goes to *k
+ * (k may be NULL). */
+SEEN_API seen_status seen_bloom_predict_fpr(uint64_t expected_items, uint64_t bytes,
+                                            double* fpr, uint32_t* k);
+
+/* A new, empty filter sized by seen_bloom_size_for. The seed is stored in the filter; pass a
+ * secret one if adversaries choose the keys. expected_items 0 is treated as 1. */
+SEEN_API seen_status seen_bloom_create(uint64_t expected_items, double fpr, uint64_t seed,
+                                       seen_bloom** out);
+
+/* A new, empty filter of a memory budget: `bytes` rounded up to whole 64-byte blocks, with
+ * the k that minimises the predicted fpr at expected_items. */
+SEEN_API seen_status seen_bloom_create_bytes(uint64_t expected_items, uint64_t bytes,
+                                             uint64_t seed, seen_bloom** out);
+
+/* Frees the filter. A read-write mapped filter is synced first (errors are lost: call
+ * seen_bloom_sync before to see them). NULL is a no-op. */
+SEEN_API void seen_bloom_free(seen_bloom* f);
+
+/* Batch adds and queries. out[i] is 1 if key i may have been added, else 0. out has n bytes
+ * and is owned by the caller. */
+SEEN_API seen_status seen_bloom_add_u64(seen_bloom* f, const uint64_t* ids, size_t n);
+SEEN_API seen_status seen_bloom_contains_u64(const seen_bloom* f, const uint64_t* ids, size_t n,
+                                             uint8_t* out);
+SEEN_API seen_status seen_bloom_add_keys(seen_bloom* f, const uint8_t* data,
+                                         const uint64_t* offsets, size_t n);
+SEEN_API seen_status seen_bloom_contains_keys(const seen_bloom* f, const uint8_t* data,
+                                              const uint64_t* offsets, size_t n, uint8_t* out);
+
+/* Single keys. `was_present` (may be NULL) receives 1 if every bit of the key was already set
+ * before this add (test-and-add), else 0. A key of len 0 is valid (key may then be NULL). */
+SEEN_API seen_status seen_bloom_put_u64(seen_bloom* f, uint64_t id, uint8_t* was_present);
+SEEN_API seen_status seen_bloom_put_key(seen_bloom* f, const void* key, size_t len,
+                                        uint8_t* was_present);
+/* Returns 1 if the key may have been added, 0 if it certainly was not, -1 if f is NULL
+ * (or key is NULL with len > 0). */
+SEEN_API int seen_bloom_test_u64(const seen_bloom* f, uint64_t id);
+SEEN_API int seen_bloom_test_key(const seen_bloom* f, const void* key, size_t len);
+
+/* dst |= src. Both must have the same block count, k and seed, else SEEN_ERR_INCOMPATIBLE
+ * naming the field that differs. dst must be writable. Not thread-safe on dst. */
+SEEN_API seen_status seen_bloom_merge(seen_bloom* dst, const seen_bloom* src);
+
+/* Resets every bit to zero. Not thread-safe. */
+SEEN_API seen_status seen_bloom_clear(seen_bloom* f);
+
+/* Fixed parameters: O(1). Set params->size = sizeof(seen_bloom_params) before the call; the
+ * library fills only the fields that fit in that size. */
+typedef struct seen_bloom_params {
+  size_t size;
+  uint64_t bytes;          /* payload bytes: blocks * 64 */
+  uint64_t blocks;
+  uint32_t k;              /* bits set per key, all in one block */
+  uint32_t read_only;      /* 1 for a read-only open or view */
+  uint64_t seed;
+  uint64_t expected_items; /* as given at creation */
+  double target_fpr;       /* as given at creation (predicted, for create_bytes) */
+} seen_bloom_params;
+SEEN_API seen_status seen_bloom_get_params(const seen_bloom* f, seen_bloom_params* params);
+
+/* Fill statistics: O(bytes), reads the whole filter. Same size rule as params. */
+typedef struct seen_bloom_stats {
+  size_t size;
+  double fill_ratio;    /* set bits / all bits */
+  double approx_items;  /* distinct items estimated from the fill */
+  double predicted_fpr; /* false-positive rate of the filter as it is now */
+} seen_bloom_stats;
+SEEN_API seen_status seen_bloom_get_stats(const seen_bloom* f, seen_bloom_stats* stats);
+
+/* Serialized form (the container format of docs/FORMAT.md). With buf NULL, *written
+ * receives the bytes needed and SEEN_OK is returned. With cap too small,
+ * SEEN_ERR_BUFFER_TOO_SMALL and *written = bytes needed. */
+SEEN_API seen_status seen_bloom_serialize(const seen_bloom* f, uint8_t* buf, size_t cap,
+                                          size_t* written);
+/* A new writable filter copied from buf, after full validation. */
+SEEN_API seen_status seen_bloom_deserialize(const uint8_t* buf, size_t len, seen_bloom** out);
+/* A read-only filter that uses buf in place, with no copy: buf must stay valid and unchanged
+ * until seen_bloom_free. Validated like deserialize (flags: 0 or SEEN_OPEN_NO_VERIFY). */
+SEEN_API seen_status seen_bloom_view(const uint8_t* buf, size_t len, uint32_t flags,
+                                     seen_bloom** out);
+
+/* Crash-safe save: writes path.tmp-*, fsyncs it, renames it over path, fsyncs the directory.
+ * On failure the previous file at path is left intact and the temporary file is removed. */
+SEEN_API seen_status seen_bloom_save(const seen_bloom* f, const char* path);
+
+/* Maps a saved filter. flags: SEEN_OPEN_READ_ONLY or SEEN_OPEN_READ_WRITE, optionally
+ * | SEEN_OPEN_NO_VERIFY. Large filters get MADV_HUGEPAGE where the kernel allows it. */
+SEEN_API seen_status seen_bloom_open(const char* path, uint32_t flags, seen_bloom** out);
+
+/* For a read-write mapped filter: updates the checksums and flushes to the file (msync).
+ * For any other filter: SEEN_OK, nothing to do. Not thread-safe against adds. */
+SEEN_API seen_status seen_bloom_sync(seen_bloom* f);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* SEEN_H */

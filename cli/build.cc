@@ -1,0 +1,86 @@
+// seen build: keys from files or stdin into a new filter file, on several threads.
+#include <algorithm>
+#include <atomic>
+#include <cstdio>
+#include <cstring>
+#include <thread>
+#include <vector>
+
+#include "cli/cli.h"
+#include "cli/lines.h"
+#include "cli/progress.h"
+#include "core/bloom.h"
+#include "core/bloom_codec.h"
+
+namespace seen::cli {
+namespace {
+
+// Splits a chunk at line boundaries into one piece per thread and adds each piece's keys.
+// Adds are atomic ORs, so the threads share the filter without locks.
+uint64_t AddChunk(Bloom& filter, const char* begin, const char* end, unsigned threads) {
+  std::vector<const char*> cuts{begin};
+  for (unsigned t = 1; t < threads; ++t) {
+    const char* guess = begin + (end - begin) * t / threads;
+    guess = std::max(guess, cuts.back());
+    const auto* nl = static_cast<const char*>(std::memchr(guess, '\n', static_cast<size_t>(end - guess)));
+    cuts.push_back(nl ? nl + 1 : end);
+  }
+  cuts.push_back(end);
+  std::atomic<uint64_t> keys{0};
+  auto work = [&](size_t piece) {
+    ForEachBatch(cuts[piece], cuts[piece + 1], [&](const KeyBatch& batch) {
+      filter.AddKeys(batch.data.data(), batch.offsets.data(), batch.size());
+      keys += batch.size();
+    });
+  };
+  std::vector<std::thread> pool;
+  for (size_t piece = 1; piece < threads; ++piece) pool.emplace_back(work, piece);
+  work(0);
+  for (auto& thread : pool) thread.join();
+  return keys;
+}
+
+}  // namespace
+
+int Build(const Args& args) {
+  const uint64_t capacity = args.get_u64("capacity", 0);
+  if (capacity == 0) throw UsageError{"build needs --capacity N (N > 0)"};
+  const double fpr = args.get_double("fpr", 0.01);
+  const uint64_t seed = args.get_u64("seed", 0);
+  const unsigned threads = static_cast<unsigned>(
+      std::clamp<uint64_t>(args.get_u64("threads", std::thread::hardware_concurrency()), 1, 256));
+  const std::string output = args.require("output");
+  if (args.positional().empty()) throw UsageError{"build needs at least one INPUT (- for stdin)"};
+
+  Bloom filter = Bloom::Create(capacity, fpr, seed);
+  std::vector<std::unique_ptr<LineSource>> sources;
+  uint64_t total_bytes = 0;
+  for (const auto& path : args.positional()) {
+    sources.push_back(LineSource::Open(path));
+    total_bytes += sources.back()->size();
+  }
+  Progress progress(total_bytes);
+  uint64_t keys = 0, bytes_done = 0;
+  for (auto& source : sources) {
+    const char *begin, *end;
+    while (source->Next(&begin, &end)) {
+      keys += AddChunk(filter, begin, end, threads);
+      bytes_done += static_cast<uint64_t>(end - begin);
+      progress.Update(bytes_done, keys);
+    }
+  }
+  Save(filter, output);
+  progress.Finish();
+  const double seconds = progress.seconds();
+  const BloomParams& p = filter.params();
+  std::printf("built %s: %llu keys, %llu bytes, %.2f bits/key (k=%u), predicted fpr %.4g%s, %.2f s (%.1fM keys/s)\n",
+              output.c_str(), static_cast<unsigned long long>(keys),
+              static_cast<unsigned long long>(p.bytes()),
+              keys ? 8.0 * p.bytes() / keys : 0.0, p.k,
+              filter.Stats().predicted_fpr,
+              keys > capacity ? " (over capacity: rate above target)" : "", seconds,
+              seconds > 0 ? keys / seconds / 1e6 : 0.0);
+  return kExitOk;
+}
+
+}  // namespace seen::cli

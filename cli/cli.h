@@ -1,0 +1,43 @@
+// The `seen` command: one function per subcommand, and the small pieces they share.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace seen::cli {
+
+// Exit codes (documented in README and `seen --help`).
+constexpr int kExitOk = 0;
+constexpr int kExitError = 1;  // a file or input problem, named on stderr
+constexpr int kExitUsage = 2;  // a bad command line
+
+// A bad command line; main prints it with the usage and exits kExitUsage.
+struct UsageError {
+  std::string message;
+};
+
+// --name value options, --flag switches and positional arguments, in any order.
+class Args {
+ public:
+  Args(int argc, char** argv, const std::vector<std::string>& switches);
+  const std::vector<std::string>& positional() const { return positional_; }
+  bool flag(const std::string& name) const;
+  std::string get(const std::string& name, const std::string& fallback) const;
+  std::string require(const std::string& name) const;
+  uint64_t get_u64(const std::string& name, uint64_t fallback) const;
+  double get_double(const std::string& name, double fallback) const;
+
+ private:
+  std::vector<std::string> positional_;
+  std::map<std::string, std::string> options_;
+};
+
+int Build(const Args& args);
+int Query(const Args& args);
+int Info(const Args& args);
+int Merge(const Args& args);
+int Demo(const Args& args);
+
+}  // namespace seen::cli

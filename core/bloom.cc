@@ -1,0 +1,174 @@
+#include "core/bloom.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <string>
+
+#include "core/error.h"
+#include "core/hash.h"
+#include "core/kernels.h"
+#include "core/sizing.h"
+
+namespace seen {
+namespace {
+
+// Keys hashed per round before probing: large enough to amortise dispatch and keep the
+// prefetch pipeline full, small enough that the hashes stay in L1.
+constexpr size_t kChunk = 256;
+
+// Hashes the byte keys of one chunk, checking that offsets never decrease (a decreasing
+// pair would make a huge length and read far outside the caller's buffer).
+void HashKeys(const uint8_t* data, const uint64_t* offsets, size_t n, uint64_t seed,
+              uint64_t* hashes) {
+  for (size_t i = 0; i < n; ++i) {
+    if (offsets[i + 1] < offsets[i]) {
+      throw Error(Code::kInvalidArgument, "offsets[" + std::to_string(i + 1) +
+                                              "] is below offsets[" + std::to_string(i) + "]");
+    }
+    hashes[i] = HashBytes(data + offsets[i], offsets[i + 1] - offsets[i], seed);
+  }
+}
+
+}  // namespace
+
+Bloom Bloom::Create(uint64_t expected_items, double fpr, uint64_t seed) {
+  const Sizing sizing = SizeFor(expected_items, fpr);
+  BloomParams params{sizing.blocks, sizing.k, seed, expected_items, fpr};
+  return Bloom(params, Region::Allocate(params.bytes()));
+}
+
+Bloom Bloom::CreateBytes(uint64_t expected_items, uint64_t bytes, uint64_t seed) {
+  const uint64_t blocks = BlocksForBytes(bytes);
+  const uint32_t k = BestK(expected_items, blocks);
+  const double fpr = PredictFpr(static_cast<double>(expected_items), blocks, k);
+  BloomParams params{blocks, k, seed, expected_items, fpr};
+  return Bloom(params, Region::Allocate(params.bytes()));
+}
+
+Bloom::Bloom(const BloomParams& params, Region region)
+    : params_(params),
+      region_(std::move(region)),
+      blocks_{reinterpret_cast<uint64_t*>(region_.data()), params.blocks, params.k} {}
+
+Bloom Bloom::Copy() const {
+  Region region = Region::Allocate(params_.bytes());
+  std::memcpy(region.data(), bytes(), params_.bytes());
+  return Bloom(params_, std::move(region));
+}
+
+void Bloom::RequireWritable() const {
+  if (read_only()) throw Error(Code::kReadOnly, "this filter was opened read-only");
+}
+
+uint64_t Bloom::HashOf(uint64_t id) const { return HashU64(id, params_.seed); }
+
+uint64_t Bloom::HashOf(const void* key, size_t len) const {
+  return HashBytes(key, len, params_.seed);
+}
+
+void Bloom::AddU64(const uint64_t* ids, size_t n) {
+  RequireWritable();
+  uint64_t hashes[kChunk];
+  for (size_t i = 0; i < n; i += kChunk) {
+    const size_t m = std::min(kChunk, n - i);
+    HashU64Batch(ids + i, m, params_.seed, hashes);
+    AddHashes(blocks_, hashes, m);
+  }
+}
+
+void Bloom::ContainsU64(const uint64_t* ids, size_t n, uint8_t* out) const {
+  uint64_t hashes[kChunk];
+  for (size_t i = 0; i < n; i += kChunk) {
+    const size_t m = std::min(kChunk, n - i);
+    HashU64Batch(ids + i, m, params_.seed, hashes);
+    ContainsHashes(blocks_, hashes, m, out + i);
+  }
+}
+
+void Bloom::AddKeys(const uint8_t* data, const uint64_t* offsets, size_t n) {
+  RequireWritable();
+  uint64_t hashes[kChunk];
+  for (size_t i = 0; i < n; i += kChunk) {
+    const size_t m = std::min(kChunk, n - i);
+    HashKeys(data, offsets + i, m, params_.seed, hashes);
+    AddHashes(blocks_, hashes, m);
+  }
+}
+
+void Bloom::ContainsKeys(const uint8_t* data, const uint64_t* offsets, size_t n,
+                         uint8_t* out) const {
+  uint64_t hashes[kChunk];
+  for (size_t i = 0; i < n; i += kChunk) {
+    const size_t m = std::min(kChunk, n - i);
+    HashKeys(data, offsets + i, m, params_.seed, hashes);
+    ContainsHashes(blocks_, hashes, m, out + i);
+  }
+}
+
+bool Bloom::PutU64(uint64_t id) {
+  RequireWritable();
+  const uint64_t hash = HashOf(id);
+  return SetBlock(BlockAt(blocks_, hash), static_cast<uint32_t>(hash), blocks_.k);
+}
+
+bool Bloom::PutKey(const void* key, size_t len) {
+  RequireWritable();
+  const uint64_t hash = HashOf(key, len);
+  return SetBlock(BlockAt(blocks_, hash), static_cast<uint32_t>(hash), blocks_.k);
+}
+
+void Bloom::Merge(const Bloom& other) {
+  RequireWritable();
+  const BloomParams& a = params_;
+  const BloomParams& b = other.params_;
+  auto mismatch = [](const char* field, uint64_t mine, uint64_t theirs) {
+    throw Error(Code::kIncompatible, std::string("cannot merge: ") + field + " differs (" +
+                                         std::to_string(mine) + " vs " +
+                                         std::to_string(theirs) + ")");
+  };
+  if (a.blocks != b.blocks) mismatch("block count", a.blocks, b.blocks);
+  if (a.k != b.k) mismatch("k", a.k, b.k);
+  if (a.seed != b.seed) mismatch("seed", a.seed, b.seed);
+  const auto* src = reinterpret_cast<const uint64_t*>(other.bytes());
+  const uint64_t words = a.blocks * kBlockWords;
+  for (uint64_t i = 0; i < words; ++i) {
+    __atomic_fetch_or(&blocks_.words[i], src[i], __ATOMIC_RELAXED);
+  }
+}
+
+void Bloom::Clear() {
+  RequireWritable();
+  std::memset(region_.data(), 0, params_.bytes());
+}
+
+BloomStats Bloom::Stats() const {
+  // Exact for the filter as it is: the chance that a random absent key finds its k bits set,
+  // averaged over blocks and start words, from each word's popcount.
+  const uint32_t k = params_.k;
+  uint64_t set_bits = 0;
+  double fpr_sum = 0.0;
+  for (uint64_t b = 0; b < params_.blocks; ++b) {
+    const uint64_t* block = blocks_.words + b * kBlockWords;
+    double fill[kBlockWords];
+    for (unsigned w = 0; w < kBlockWords; ++w) {
+      const int ones = __builtin_popcountll(block[w]);
+      set_bits += static_cast<uint64_t>(ones);
+      fill[w] = ones / 64.0;
+    }
+    for (unsigned start = 0; start < kBlockWords; ++start) {
+      double p = 1.0;
+      for (uint32_t j = 0; j < k; ++j) p *= fill[(start + j) & (kBlockWords - 1)];
+      fpr_sum += p;
+    }
+  }
+  const double total_bits = static_cast<double>(params_.blocks) * kBlockBits;
+  const double fill_ratio = static_cast<double>(set_bits) / total_bits;
+  // Each key sets each bit of the filter with probability k / bits, so the zero fraction is
+  // exp(-items * k / bits) in expectation.
+  const double approx_items =
+      fill_ratio >= 1.0 ? INFINITY : -std::log1p(-fill_ratio) * total_bits / k;
+  return {fill_ratio, approx_items, fpr_sum / (static_cast<double>(params_.blocks) * kBlockWords)};
+}
+
+}  // namespace seen

@@ -1,0 +1,76 @@
+// A fixed-size blocked Bloom filter: an array of 64-byte blocks (block.h) in a Region.
+// Batch paths hash a chunk of keys, prefetch their blocks, then probe (kernels.h).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "core/block.h"
+#include "core/region.h"
+
+namespace seen {
+
+struct BloomParams {
+  uint64_t blocks = 0;
+  uint32_t k = 0;
+  uint64_t seed = 0;
+  uint64_t expected_items = 0;
+  double target_fpr = 0.0;
+
+  uint64_t bytes() const { return blocks * kBlockBytes; }
+};
+
+struct BloomStats {
+  double fill_ratio;
+  double approx_items;
+  double predicted_fpr;
+};
+
+class Bloom {
+ public:
+  static Bloom Create(uint64_t expected_items, double fpr, uint64_t seed);
+  // A byte budget, with the k that is best for expected_items.
+  static Bloom CreateBytes(uint64_t expected_items, uint64_t bytes, uint64_t seed);
+
+  // Takes memory that already holds params.bytes() bytes of blocks (a copy, file or view).
+  Bloom(const BloomParams& params, Region region);
+
+  // A writable, privately owned copy (e.g. of a read-only mapped file).
+  Bloom Copy() const;
+
+  void AddU64(const uint64_t* ids, size_t n);
+  void ContainsU64(const uint64_t* ids, size_t n, uint8_t* out) const;
+  // Key i is data[offsets[i] .. offsets[i+1]); throws kInvalidArgument if offsets decrease.
+  void AddKeys(const uint8_t* data, const uint64_t* offsets, size_t n);
+  void ContainsKeys(const uint8_t* data, const uint64_t* offsets, size_t n, uint8_t* out) const;
+
+  // Single keys. Put returns whether every bit was already set (test-and-add).
+  bool PutU64(uint64_t id);
+  bool PutKey(const void* key, size_t len);
+  bool TestU64(uint64_t id) const { return TestHash(HashOf(id)); }
+  bool TestKey(const void* key, size_t len) const { return TestHash(HashOf(key, len)); }
+
+  // this |= other; throws kIncompatible naming the first parameter that differs.
+  void Merge(const Bloom& other);
+  void Clear();
+  BloomStats Stats() const;
+  void Sync() const { region_.Sync(); }
+
+  const BloomParams& params() const { return params_; }
+  bool read_only() const { return !region_.writable(); }
+  const uint8_t* bytes() const { return region_.data(); }
+
+ private:
+  uint64_t HashOf(uint64_t id) const;
+  uint64_t HashOf(const void* key, size_t len) const;
+  bool TestHash(uint64_t hash) const {
+    return ProbeBlock(BlockAt(blocks_, hash), static_cast<uint32_t>(hash), blocks_.k);
+  }
+  void RequireWritable() const;
+
+  BloomParams params_;
+  Region region_;
+  Blocks blocks_;
+};
+
+}  // namespace seen

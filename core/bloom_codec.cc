@@ -1,0 +1,109 @@
+#include "core/bloom_codec.h"
+
+#include <cstring>
+#include <vector>
+
+#include "core/error.h"
+#include "core/file.h"
+#include "core/format.h"
+#include "core/sizing.h"
+
+namespace seen {
+namespace {
+
+// Bloom params layout (docs/FORMAT.md): blocks u64, k u32, block scheme u32, seed u64,
+// expected items u64, target fpr f64, 24 reserved bytes.
+constexpr uint64_t kParamsBytes = 64;
+constexpr uint32_t kBlockScheme = 1;
+
+void EncodeParams(const BloomParams& p, uint8_t* out) {
+  std::memset(out, 0, kParamsBytes);
+  StoreLe64(out + 0, p.blocks);
+  StoreLe32(out + 8, p.k);
+  StoreLe32(out + 12, kBlockScheme);
+  StoreLe64(out + 16, p.seed);
+  StoreLe64(out + 24, p.expected_items);
+  std::memcpy(out + 32, &p.target_fpr, 8);
+}
+
+// Params and the payload must agree before any memory is sized from them.
+BloomParams DecodeParams(const Container& c, const std::string& source) {
+  if (c.params_size < kParamsBytes) {
+    throw Error(Code::kInconsistent, source + ": bloom params need " + std::to_string(kParamsBytes) +
+                                         " bytes, params_size is " + std::to_string(c.params_size));
+  }
+  BloomParams p;
+  p.blocks = LoadLe64(c.params + 0);
+  p.k = LoadLe32(c.params + 8);
+  const uint32_t scheme = LoadLe32(c.params + 12);
+  p.seed = LoadLe64(c.params + 16);
+  p.expected_items = LoadLe64(c.params + 24);
+  std::memcpy(&p.target_fpr, c.params + 32, 8);
+  if (scheme != kBlockScheme) {
+    throw Error(Code::kUnsupportedVersion, source + ": block scheme " + std::to_string(scheme) +
+                                               ", this build knows scheme " + std::to_string(kBlockScheme));
+  }
+  if (p.blocks == 0 || p.blocks > kMaxFilterBytes / kBlockBytes) {
+    throw Error(Code::kTooLarge, source + ": block count " + std::to_string(p.blocks) +
+                                     " is outside 1.." + std::to_string(kMaxFilterBytes / kBlockBytes));
+  }
+  if (p.k < kMinK || p.k > kMaxK) {
+    throw Error(Code::kInconsistent, source + ": k is " + std::to_string(p.k) + ", expected 1..8");
+  }
+  if (c.payload_size != p.bytes()) {
+    throw Error(Code::kInconsistent, source + ": payload_size " + std::to_string(c.payload_size) +
+                                         " != blocks * 64 = " + std::to_string(p.bytes()));
+  }
+  return p;
+}
+
+std::vector<uint8_t> Head(const Bloom& filter) {
+  uint8_t params[kParamsBytes];
+  EncodeParams(filter.params(), params);
+  std::vector<uint8_t> head(PayloadOffset(kParamsBytes));
+  EncodeHead(Kind::kBloom, params, kParamsBytes, filter.bytes(), filter.params().bytes(),
+             head.data());
+  return head;
+}
+
+}  // namespace
+
+uint64_t SerializedSize(const Bloom& filter) {
+  return PayloadOffset(kParamsBytes) + filter.params().bytes();
+}
+
+void Serialize(const Bloom& filter, uint8_t* out) {
+  const std::vector<uint8_t> head = Head(filter);
+  std::memcpy(out, head.data(), head.size());
+  std::memcpy(out + head.size(), filter.bytes(), filter.params().bytes());
+}
+
+Bloom Deserialize(const uint8_t* data, uint64_t len) {
+  const Container c = ParseContainer(data, len, Kind::kBloom, "buffer", true);
+  const BloomParams params = DecodeParams(c, "buffer");
+  Region region = Region::Allocate(params.bytes());
+  std::memcpy(region.data(), c.payload, params.bytes());
+  return Bloom(params, std::move(region));
+}
+
+Bloom View(const uint8_t* data, uint64_t len, bool verify_payload) {
+  const Container c = ParseContainer(data, len, Kind::kBloom, "buffer", verify_payload);
+  const BloomParams params = DecodeParams(c, "buffer");
+  return Bloom(params, Region::Borrow(c.payload, params.bytes()));
+}
+
+void Save(const Bloom& filter, const std::string& path) {
+  const std::vector<uint8_t> head = Head(filter);
+  SaveFile(path, head.data(), head.size(), filter.bytes(), filter.params().bytes());
+}
+
+Bloom Open(const std::string& path, bool writable, bool verify_payload) {
+  Region file = MapFile(path, writable);
+  const Container c = ParseContainer(file.data(), file.size(), Kind::kBloom, path, verify_payload);
+  const BloomParams params = DecodeParams(c, path);
+  if (writable) ResealOnSync(file, path);
+  const uint64_t offset = static_cast<uint64_t>(c.payload - file.data());
+  return Bloom(params, std::move(file).Narrow(offset, params.bytes()));
+}
+
+}  // namespace seen

@@ -1,0 +1,145 @@
+#include "core/format.h"
+
+#include <cstring>
+
+#include "core/error.h"
+#include "core/hash.h"
+
+namespace seen {
+namespace {
+
+// Header layout: see docs/FORMAT.md.
+constexpr uint8_t kMagic[8] = {0x89, 'S', 'E', 'E', 'N', '\r', '\n', 0x1a};
+constexpr size_t kOffMajor = 8, kOffMinor = 10, kOffKind = 12, kOffParamsSize = 16,
+                 kOffPayloadOffset = 24, kOffPayloadSize = 32, kOffPayloadChecksum = 40,
+                 kOffFlags = 48, kOffHeaderChecksum = 56;
+
+uint64_t HeaderChecksum(const uint8_t* data, uint64_t params_size) {
+  XXH3_state_t state;
+  XXH3_64bits_reset(&state);
+  XXH3_64bits_update(&state, data, kOffHeaderChecksum);
+  XXH3_64bits_update(&state, data + kHeaderBytes, params_size);
+  return XXH3_64bits_digest(&state);
+}
+
+uint64_t PayloadChecksum(const uint8_t* payload, uint64_t size) {
+  return XXH3_64bits(payload, size);
+}
+
+[[noreturn]] void Fail(Code code, const std::string& source, const std::string& what) {
+  throw Error(code, source + ": " + what);
+}
+
+}  // namespace
+
+const char* KindName(uint32_t kind) {
+  switch (kind) {
+    case static_cast<uint32_t>(Kind::kBloom): return "bloom";
+    default: return "unknown";
+  }
+}
+
+uint64_t LoadLe64(const uint8_t* p) {
+  uint64_t v;
+  std::memcpy(&v, p, 8);
+  return v;
+}
+uint32_t LoadLe32(const uint8_t* p) {
+  uint32_t v;
+  std::memcpy(&v, p, 4);
+  return v;
+}
+void StoreLe64(uint8_t* p, uint64_t v) { std::memcpy(p, &v, 8); }
+void StoreLe32(uint8_t* p, uint32_t v) { std::memcpy(p, &v, 4); }
+
+uint64_t PayloadOffset(uint64_t params_size) {
+  return (kHeaderBytes + params_size + 63) / 64 * 64;
+}
+
+void EncodeHead(Kind kind, const uint8_t* params, uint64_t params_size, const uint8_t* payload,
+                uint64_t payload_size, uint8_t* head) {
+  const uint64_t offset = PayloadOffset(params_size);
+  std::memset(head, 0, offset);
+  std::memcpy(head, kMagic, sizeof kMagic);
+  uint16_t major = kFormatMajor, minor = kFormatMinor;
+  std::memcpy(head + kOffMajor, &major, 2);
+  std::memcpy(head + kOffMinor, &minor, 2);
+  StoreLe32(head + kOffKind, static_cast<uint32_t>(kind));
+  StoreLe64(head + kOffParamsSize, params_size);
+  StoreLe64(head + kOffPayloadOffset, offset);
+  StoreLe64(head + kOffPayloadSize, payload_size);
+  StoreLe64(head + kOffPayloadChecksum, PayloadChecksum(payload, payload_size));
+  std::memcpy(head + kHeaderBytes, params, params_size);
+  StoreLe64(head + kOffHeaderChecksum, HeaderChecksum(head, params_size));
+}
+
+Container ParseContainer(const uint8_t* data, uint64_t len, Kind expected,
+                         const std::string& source, bool verify_payload) {
+  if (data == nullptr && len > 0) Fail(Code::kInvalidArgument, source, "NULL data");
+  if (len < kHeaderBytes) {
+    Fail(Code::kTruncated, source, "has " + std::to_string(len) + " bytes, the header alone needs " +
+                                       std::to_string(kHeaderBytes));
+  }
+  if (std::memcmp(data, kMagic, sizeof kMagic) != 0) {
+    Fail(Code::kBadMagic, source, "not a seen file (bad magic in bytes 0..7)");
+  }
+  uint16_t major;
+  std::memcpy(&major, data + kOffMajor, 2);
+  if (major != kFormatMajor) {
+    Fail(Code::kUnsupportedVersion, source, "format major version " + std::to_string(major) +
+                                                ", this build reads " + std::to_string(kFormatMajor));
+  }
+  const uint64_t params_size = LoadLe64(data + kOffParamsSize);
+  if (params_size > kMaxParamsBytes) {
+    Fail(Code::kTooLarge, source, "params_size " + std::to_string(params_size) + " is over " +
+                                      std::to_string(kMaxParamsBytes));
+  }
+  if (len < kHeaderBytes + params_size) {
+    Fail(Code::kTruncated, source, "ends at byte " + std::to_string(len) + ", inside the " +
+                                       std::to_string(params_size) + "-byte params");
+  }
+  if (LoadLe64(data + kOffHeaderChecksum) != HeaderChecksum(data, params_size)) {
+    Fail(Code::kBadChecksum, source, "header checksum mismatch (header or params corrupt)");
+  }
+  const uint32_t kind = LoadLe32(data + kOffKind);
+  if (kind != static_cast<uint32_t>(expected)) {
+    Fail(Code::kWrongKind, source, std::string("holds a ") + KindName(kind) + " (kind " +
+                                       std::to_string(kind) + "), expected a " +
+                                       KindName(static_cast<uint32_t>(expected)));
+  }
+  const uint64_t offset = LoadLe64(data + kOffPayloadOffset);
+  const uint64_t payload_size = LoadLe64(data + kOffPayloadSize);
+  if (offset % 64 != 0 || offset < kHeaderBytes + params_size) {
+    Fail(Code::kInconsistent, source, "payload_offset " + std::to_string(offset) +
+                                          " is not a multiple of 64 past the params");
+  }
+  if (payload_size > UINT64_MAX - offset) {
+    Fail(Code::kTooLarge, source, "payload_size " + std::to_string(payload_size) + " overflows");
+  }
+  const uint64_t total = offset + payload_size;
+  if (len < total) {
+    Fail(Code::kTruncated, source, "has " + std::to_string(len) + " bytes, the header declares " +
+                                       std::to_string(total));
+  }
+  if (len > total) {
+    Fail(Code::kInconsistent, source, "has " + std::to_string(len - total) +
+                                          " bytes after the declared end at " + std::to_string(total));
+  }
+  if (LoadLe64(data + kOffFlags) != 0) {
+    Fail(Code::kInconsistent, source, "flags field is not zero");
+  }
+  if (verify_payload &&
+      LoadLe64(data + kOffPayloadChecksum) != PayloadChecksum(data + offset, payload_size)) {
+    Fail(Code::kBadChecksum, source, "payload checksum mismatch (payload corrupt)");
+  }
+  return {data + kHeaderBytes, params_size, data + offset, payload_size};
+}
+
+void ResealContainer(uint8_t* data, uint64_t len) {
+  const uint64_t params_size = LoadLe64(data + kOffParamsSize);
+  const uint64_t offset = LoadLe64(data + kOffPayloadOffset);
+  StoreLe64(data + kOffPayloadChecksum, PayloadChecksum(data + offset, len - offset));
+  StoreLe64(data + kOffHeaderChecksum, HeaderChecksum(data, params_size));
+}
+
+}  // namespace seen

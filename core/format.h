@@ -1,0 +1,56 @@
+// The one container format (docs/FORMAT.md): a 64-byte header, kind-specific parameters, a
+// 64-byte-aligned payload. Little-endian, checksummed with XXH3-64. This file encodes and
+// validates containers in memory; core/file.cc puts them in files.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+namespace seen {
+
+enum class Kind : uint32_t {
+  kBloom = 1,
+};
+
+const char* KindName(uint32_t kind);
+
+constexpr uint16_t kFormatMajor = 1;
+constexpr uint16_t kFormatMinor = 0;
+constexpr uint64_t kHeaderBytes = 64;
+// Parameters larger than this are refused as absurd before anything is read past them.
+constexpr uint64_t kMaxParamsBytes = 4096;
+
+// A validated container: params and payload point into the input bytes.
+struct Container {
+  const uint8_t* params;
+  uint64_t params_size;
+  const uint8_t* payload;
+  uint64_t payload_size;
+};
+
+// Where the payload starts for params of params_size bytes.
+uint64_t PayloadOffset(uint64_t params_size);
+
+// Writes the PayloadOffset(params_size) bytes that precede the payload: header, params and
+// zero padding. The payload checksum is computed from `payload`.
+void EncodeHead(Kind kind, const uint8_t* params, uint64_t params_size, const uint8_t* payload,
+                uint64_t payload_size, uint8_t* head);
+
+// Validates `len` bytes as a container of kind `expected`. `source` names the input in
+// errors (a path, or "buffer"). verify_payload = false skips only the payload checksum.
+// Throws Error with the code for bad magic, version, truncation, checksum, sizes or kind.
+Container ParseContainer(const uint8_t* data, uint64_t len, Kind expected,
+                         const std::string& source, bool verify_payload);
+
+// Recomputes the payload checksum and the header checksum of a container in place (after a
+// writable mapping changed its payload).
+void ResealContainer(uint8_t* data, uint64_t len);
+
+// Little-endian field access.
+uint64_t LoadLe64(const uint8_t* p);
+uint32_t LoadLe32(const uint8_t* p);
+void StoreLe64(uint8_t* p, uint64_t v);
+void StoreLe32(uint8_t* p, uint32_t v);
+
+}  // namespace seen

@@ -1,0 +1,170 @@
+// SIMD kernels: batch XXH3 of u64 ids, block pattern building, probe and set. Highway
+// compiles this file once per target (foreach_target) and HWY_DYNAMIC_DISPATCH picks the
+// best target at run time; every target computes exactly the scalar reference of block.h
+// and hash.h, which tests/test_simd_targets.cc checks target by target.
+
+#undef HWY_TARGET_INCLUDE
+#define HWY_TARGET_INCLUDE "core/kernels.cc"
+#include <hwy/foreach_target.h>  // IWYU pragma: keep
+#include <hwy/highway.h>
+#include <hwy/cache_control.h>
+
+#include "core/block.h"
+#include "core/hash.h"
+#include "core/kernels.h"
+
+HWY_BEFORE_NAMESPACE();
+namespace seen {
+namespace HWY_NAMESPACE {
+namespace hn = hwy::HWY_NAMESPACE;
+
+// At most 8 lanes of u64: one block is then a whole number of vectors on every target.
+using D64 = hn::CappedTag<uint64_t, kBlockWords>;
+using V64 = hn::Vec<D64>;
+
+// (a mod 2^32) * (b mod 2^32), lane by lane, as 64-bit products.
+HWY_INLINE V64 MulLow32(V64 a, V64 b) {
+#if HWY_TARGET == HWY_SCALAR
+  // One-lane vectors cannot be reinterpreted as u32 pairs.
+  const D64 d;
+  return hn::Set(d, (hn::GetLane(a) & 0xFFFFFFFFu) * (hn::GetLane(b) & 0xFFFFFFFFu));
+#else
+  const hn::Repartition<uint32_t, D64> d32;
+  return hn::MulEven(hn::BitCast(d32, a), hn::BitCast(d32, b));
+#endif
+}
+
+// a * b mod 2^64 from 32x32->64 multiplies (no target before AVX-512 has a 64-bit one).
+HWY_INLINE V64 Mul64(V64 a, V64 b) {
+  const V64 lo_lo = MulLow32(a, b);
+  const V64 hi_lo = MulLow32(hn::ShiftRight<32>(a), b);
+  const V64 lo_hi = MulLow32(a, hn::ShiftRight<32>(b));
+  return hn::Add(lo_lo, hn::ShiftLeft<32>(hn::Add(hi_lo, lo_hi)));
+}
+
+template <int kBits>
+HWY_INLINE V64 Rotl64(V64 v) {
+  return hn::Or(hn::ShiftLeft<kBits>(v), hn::ShiftRight<64 - kBits>(v));
+}
+
+// XXH3_64bits_withSeed for exactly 8 input bytes (XXH3_len_4to8_64b), lane-parallel.
+void HashU64BatchImpl(const uint64_t* HWY_RESTRICT ids, size_t n, uint64_t seed,
+                      uint64_t* HWY_RESTRICT hashes) {
+  const D64 d;
+  const size_t lanes = hn::Lanes(d);
+  const uint64_t folded_seed = seed ^ (uint64_t{__builtin_bswap32(static_cast<uint32_t>(seed))} << 32);
+  uint64_t secret8, secret16;
+  memcpy(&secret8, XXH3_kSecret + 8, 8);
+  memcpy(&secret16, XXH3_kSecret + 16, 8);
+  const V64 bitflip = hn::Set(d, (secret8 ^ secret16) - folded_seed);
+  const V64 prime = hn::Set(d, 0x9FB21C651E98DF25ULL);
+  const V64 len = hn::Set(d, 8);
+  size_t i = 0;
+  for (; i + lanes <= n; i += lanes) {
+    // input64 = high half + (low half << 32): the id rotated by 32.
+    V64 h = hn::Xor(Rotl64<32>(hn::LoadU(d, ids + i)), bitflip);
+    h = hn::Xor(h, hn::Xor(Rotl64<49>(h), Rotl64<24>(h)));
+    h = Mul64(h, prime);
+    h = hn::Xor(h, hn::Add(hn::ShiftRight<35>(h), len));
+    h = Mul64(h, prime);
+    h = hn::Xor(h, hn::ShiftRight<28>(h));
+    hn::StoreU(h, d, hashes + i);
+  }
+  for (; i < n; ++i) hashes[i] = HashU64(ids[i], seed);
+}
+
+// The key's bit pattern for the words [first, first + lanes) of its block.
+HWY_INLINE V64 PatternPart(D64 d, size_t first, uint32_t h32, unsigned start, uint32_t k) {
+  const hn::RebindToSigned<D64> di;
+  const V64 words = hn::Iota(d, first);
+  const V64 salts = hn::LoadU(d, kWordSalt64 + first);
+  // (h32 * salt) mod 2^32 sits in the low half of the 64-bit product; its top 6 bits pick
+  // the bit within the word.
+  const V64 product = MulLow32(hn::Set(d, h32), salts);
+  const V64 bit_index = hn::And(hn::ShiftRight<26>(product), hn::Set(d, 63));
+  const V64 bits = hn::Shl(hn::Set(d, 1), bit_index);
+  // A word belongs to the key's run if (word - start) mod 8 < k.
+  const V64 offset = hn::And(hn::Sub(words, hn::Set(d, start)), hn::Set(d, kBlockWords - 1));
+  const auto in_run = hn::Lt(hn::BitCast(di, offset), hn::Set(di, static_cast<int64_t>(k)));
+  return hn::IfThenElseZero(hn::RebindMask(d, in_run), bits);
+}
+
+HWY_INLINE bool Probe(const uint64_t* HWY_RESTRICT block, uint32_t h32, uint32_t k) {
+  const D64 d;
+  const size_t lanes = hn::Lanes(d);
+  const unsigned start = StartWord(h32);
+  V64 missing = hn::Zero(d);
+  for (size_t first = 0; first < kBlockWords; first += lanes) {
+    const V64 pattern = PatternPart(d, first, h32, start, k);
+    missing = hn::Or(missing, hn::AndNot(hn::LoadU(d, block + first), pattern));
+  }
+  return hn::AllTrue(d, hn::Eq(missing, hn::Zero(d)));
+}
+
+HWY_INLINE void Set(uint64_t* HWY_RESTRICT block, uint32_t h32, uint32_t k) {
+  const D64 d;
+  const size_t lanes = hn::Lanes(d);
+  const unsigned start = StartWord(h32);
+  alignas(64) uint64_t missing[kBlockWords];
+  for (size_t first = 0; first < kBlockWords; first += lanes) {
+    const V64 pattern = PatternPart(d, first, h32, start, k);
+    hn::Store(hn::AndNot(hn::LoadU(d, block + first), pattern), d, missing + first);
+  }
+  // Relaxed atomic OR, only where a bit is missing: concurrent adds never lose a bit.
+  for (unsigned w = 0; w < kBlockWords; ++w) {
+    if (missing[w] != 0) __atomic_fetch_or(&block[w], missing[w], __ATOMIC_RELAXED);
+  }
+}
+
+// How many keys ahead a batch prefetches: enough to cover DRAM latency with the line fill
+// buffers a core has, measured in bench/ (bench_bloom --sweep-prefetch).
+constexpr size_t kPrefetchAhead = 16;
+
+void ContainsHashesImpl(const Blocks& b, const uint64_t* HWY_RESTRICT hashes, size_t n,
+                        uint8_t* HWY_RESTRICT out) {
+  for (size_t i = 0; i < n && i < kPrefetchAhead; ++i) hwy::Prefetch(BlockAt(b, hashes[i]));
+  for (size_t i = 0; i < n; ++i) {
+    if (i + kPrefetchAhead < n) hwy::Prefetch(BlockAt(b, hashes[i + kPrefetchAhead]));
+    out[i] = Probe(BlockAt(b, hashes[i]), static_cast<uint32_t>(hashes[i]), b.k) ? 1 : 0;
+  }
+}
+
+void AddHashesImpl(const Blocks& b, const uint64_t* HWY_RESTRICT hashes, size_t n) {
+  for (size_t i = 0; i < n && i < kPrefetchAhead; ++i) hwy::Prefetch(BlockAt(b, hashes[i]));
+  for (size_t i = 0; i < n; ++i) {
+    if (i + kPrefetchAhead < n) hwy::Prefetch(BlockAt(b, hashes[i + kPrefetchAhead]));
+    Set(BlockAt(b, hashes[i]), static_cast<uint32_t>(hashes[i]), b.k);
+  }
+}
+
+}  // namespace HWY_NAMESPACE
+}  // namespace seen
+HWY_AFTER_NAMESPACE();
+
+#if HWY_ONCE
+namespace seen {
+
+HWY_EXPORT(HashU64BatchImpl);
+HWY_EXPORT(ContainsHashesImpl);
+HWY_EXPORT(AddHashesImpl);
+
+void HashU64Batch(const uint64_t* ids, size_t n, uint64_t seed, uint64_t* hashes) {
+  HWY_DYNAMIC_DISPATCH(HashU64BatchImpl)(ids, n, seed, hashes);
+}
+
+void ContainsHashes(const Blocks& blocks, const uint64_t* hashes, size_t n, uint8_t* out) {
+  HWY_DYNAMIC_DISPATCH(ContainsHashesImpl)(blocks, hashes, n, out);
+}
+
+void AddHashes(const Blocks& blocks, const uint64_t* hashes, size_t n) {
+  HWY_DYNAMIC_DISPATCH(AddHashesImpl)(blocks, hashes, n);
+}
+
+const char* ChosenTargetName() {
+  // The dispatcher takes the best (lowest-bit) target that is both supported and compiled.
+  const int64_t usable = hwy::SupportedTargets() & HWY_TARGETS;
+  return hwy::TargetName(usable & -usable);
+}
+
+}  // namespace seen
+#endif  // HWY_ONCE

@@ -1,0 +1,87 @@
+#include "core/sizing.h"
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+#include "core/block.h"
+#include "core/error.h"
+
+namespace seen {
+namespace {
+
+// Rate at which one block holding `load` keys answers yes for a key that is not in it: each
+// of the query's k words has its bit set unless all keys covering that word (each does with
+// probability k/8) chose other bits.
+double BlockFpr(double load, uint32_t k) {
+  const double bit_clear = std::pow(1.0 - static_cast<double>(k) / kBlockBits, load);
+  return std::pow(1.0 - bit_clear, k);
+}
+
+// Saturates instead of overflowing: callers compare the result against kMaxFilterBytes.
+uint64_t BlocksFor(uint64_t items, double bits_per_key) {
+  const double blocks = std::ceil(static_cast<double>(items) * bits_per_key / kBlockBits);
+  return blocks >= 0x1p63 ? (uint64_t{1} << 63) : static_cast<uint64_t>(blocks);
+}
+
+}  // namespace
+
+double PredictFpr(double items, uint64_t blocks, uint32_t k) {
+  if (blocks == 0) return 1.0;
+  const double mean = items / static_cast<double>(blocks);
+  const double spread = 12.0 * std::sqrt(mean) + 20.0;
+  const double lo = std::max(0.0, std::floor(mean - spread));
+  const double hi = std::ceil(mean + spread);
+  double fpr = 0.0;
+  for (double load = lo; load <= hi; load += 1.0) {
+    const double poisson = std::exp(-mean + load * std::log(mean) - std::lgamma(load + 1.0));
+    fpr += poisson * BlockFpr(load, k);
+  }
+  return std::min(fpr, 1.0);
+}
+
+Sizing SizeFor(uint64_t items, double fpr) {
+  if (!(fpr > 0.0 && fpr < 1.0)) {
+    throw Error(Code::kInvalidArgument,
+                "fpr must be in (0, 1), got " + std::to_string(fpr));
+  }
+  if (items == 0) items = 1;
+  Sizing best{0, 0};
+  for (uint32_t k = kMinK; k <= kMaxK; ++k) {
+    // Bits per key that reach fpr with this k, by bisection (the rate falls as bits grow).
+    double lo = 0.01, hi = 512.0;
+    if (PredictFpr(static_cast<double>(items), BlocksFor(items, hi), k) > fpr) continue;
+    for (int step = 0; step < 60; ++step) {
+      const double mid = 0.5 * (lo + hi);
+      if (PredictFpr(static_cast<double>(items), BlocksFor(items, mid), k) > fpr) lo = mid;
+      else hi = mid;
+    }
+    const uint64_t blocks = std::max<uint64_t>(1, BlocksFor(items, hi));
+    if (best.k == 0 || blocks < best.blocks) best = {blocks, k};
+  }
+  if (best.k == 0 || best.blocks > kMaxFilterBytes / kBlockBytes) {
+    throw Error(Code::kTooLarge, std::to_string(items) + " items at fpr " + std::to_string(fpr) +
+                                     " need more than the 16 TiB limit");
+  }
+  return best;
+}
+
+uint32_t BestK(uint64_t items, uint64_t blocks) {
+  uint32_t best_k = kMinK;
+  double best_fpr = 2.0;
+  for (uint32_t k = kMinK; k <= kMaxK; ++k) {
+    const double fpr = PredictFpr(static_cast<double>(items), blocks, k);
+    if (fpr < best_fpr) best_fpr = fpr, best_k = k;
+  }
+  return best_k;
+}
+
+uint64_t BlocksForBytes(uint64_t bytes) {
+  if (bytes == 0) throw Error(Code::kInvalidArgument, "a filter needs at least 1 byte");
+  if (bytes > kMaxFilterBytes) {
+    throw Error(Code::kTooLarge, std::to_string(bytes) + " bytes is over the 16 TiB limit");
+  }
+  return (bytes + kBlockBytes - 1) / kBlockBytes;
+}
+
+}  // namespace seen
