@@ -1,0 +1,76 @@
+// Writes the shared test vectors into a directory (tests/vectors/ in the source tree):
+//   make_vectors DIR
+// Run it only when the format changes on purpose; every language's tests pin these bytes.
+#include <cstdio>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "core/bloom.h"
+#include "core/bloom_codec.h"
+#include "tests/support.h"
+#include "tests/vector_file.h"
+
+namespace {
+
+using namespace seen;
+
+void Write(const std::string& dir, const std::string& name, const std::string& about,
+           uint64_t items, double fpr, uint64_t seed, const std::vector<uint64_t>& ids,
+           const std::vector<std::string>& keys, const std::vector<uint64_t>& probe_ids,
+           const std::vector<std::string>& probe_keys) {
+  Bloom filter = Bloom::Create(items, fpr, seed);
+  filter.AddU64(ids.data(), ids.size());
+  for (const auto& key : keys) filter.PutKey(key.data(), key.size());
+  std::ofstream vec(dir + "/" + name + ".vec");
+  vec << "# " << about << "\n# The filter after these adds is " << name << ".seen, byte for byte.\n";
+  vec << "kind bloom\nexpected_items " << items << "\nfpr " << fpr << "\nseed " << seed << "\n";
+  for (uint64_t id : ids) vec << "add_u64 " << id << "\n";
+  for (const auto& key : keys) vec << "add_key " << test::ToHex(key) << "\n";
+  for (uint64_t id : probe_ids) vec << "query_u64 " << id << " " << filter.TestU64(id) << "\n";
+  for (const auto& key : probe_keys) {
+    vec << "query_key " << test::ToHex(key) << " " << filter.TestKey(key.data(), key.size()) << "\n";
+  }
+  std::vector<uint8_t> bytes(SerializedSize(filter));
+  Serialize(filter, bytes.data());
+  std::ofstream(dir + "/" + name + ".seen", std::ios::binary)
+      .write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+}
+
+std::vector<std::string> TextKeys(uint64_t n, uint64_t stream) {
+  std::vector<std::string> keys;
+  const char* words[] = {"user", "item", "新闻", "推荐", "mail", "ÉTÉ"};
+  for (uint64_t i = 0; i < n; ++i) {
+    keys.push_back(std::string(words[i % 6]) + ":" + std::to_string(test::Mix(2 * i + stream) % 100000));
+  }
+  return keys;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc != 2) {
+    std::fprintf(stderr, "usage: make_vectors DIR\n");
+    return 2;
+  }
+  const std::string dir = argv[1];
+  std::vector<uint64_t> ids = test::Keys(1000, 0);
+  ids.push_back(0);
+  ids.push_back(~uint64_t{0});
+  std::vector<uint64_t> probe = test::Keys(300, 1);
+  probe.insert(probe.end(), ids.begin(), ids.begin() + 50);
+  Write(dir, "bloom_u64", "1,002 u64 ids at 1%, seed 42", 1000, 0.01, 42, ids, {}, probe, {});
+
+  std::vector<std::string> keys = TextKeys(500, 0);
+  keys.push_back("");
+  keys.push_back(std::string("nul\0inside", 10));
+  std::vector<std::string> probe_keys = TextKeys(300, 1);
+  probe_keys.insert(probe_keys.end(), keys.begin(), keys.begin() + 50);
+  probe_keys.push_back("");
+  Write(dir, "bloom_keys", "502 UTF-8 and binary keys at 0.1%, seed 7", 500, 0.001, 7, {}, keys, {},
+        probe_keys);
+
+  Write(dir, "bloom_mixed_loose", "ids and keys together at 30%, seed 2^64-1: few bits per key",
+        60, 0.3, ~uint64_t{0}, test::Keys(40, 0), TextKeys(20, 0), test::Keys(100, 1), TextKeys(100, 1));
+  return 0;
+}

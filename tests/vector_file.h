@@ -1,0 +1,82 @@
+// The shared test vectors of tests/vectors/: a .vec text file says how to build a filter and
+// what it must answer; the .seen file beside it is the filter every language must produce
+// byte for byte. Format (one directive per line, '#' starts a comment):
+//   kind bloom | expected_items N | fpr P | seed S
+//   add_u64 ID | add_key HEX (- for the empty key)
+//   query_u64 ID 0|1 | query_key HEX 0|1
+#pragma once
+
+#include <cstdint>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace seen::test {
+
+struct Query {
+  bool is_key;
+  uint64_t id;
+  std::string key;
+  int expected;
+};
+
+struct Vector {
+  uint64_t expected_items = 0;
+  double fpr = 0;
+  uint64_t seed = 0;
+  std::vector<uint64_t> add_ids;
+  std::vector<std::string> add_keys;
+  std::vector<Query> queries;
+};
+
+inline std::string FromHex(const std::string& hex) {
+  if (hex == "-") return "";
+  std::string bytes;
+  for (size_t i = 0; i + 1 < hex.size(); i += 2) {
+    bytes.push_back(static_cast<char>(std::stoi(hex.substr(i, 2), nullptr, 16)));
+  }
+  return bytes;
+}
+
+inline std::string ToHex(const std::string& bytes) {
+  if (bytes.empty()) return "-";
+  static const char* digits = "0123456789abcdef";
+  std::string hex;
+  for (unsigned char c : bytes) {
+    hex.push_back(digits[c >> 4]);
+    hex.push_back(digits[c & 15]);
+  }
+  return hex;
+}
+
+inline Vector ReadVector(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw std::runtime_error("cannot read " + path);
+  Vector v;
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.empty() || line[0] == '#') continue;
+    std::istringstream words(line);
+    std::string directive, arg;
+    int expected = 0;
+    words >> directive >> arg;
+    if (directive == "kind" && arg != "bloom") throw std::runtime_error(path + ": unknown kind " + arg);
+    if (directive == "expected_items") v.expected_items = std::stoull(arg);
+    if (directive == "fpr") v.fpr = std::stod(arg);
+    if (directive == "seed") v.seed = std::stoull(arg);
+    if (directive == "add_u64") v.add_ids.push_back(std::stoull(arg));
+    if (directive == "add_key") v.add_keys.push_back(FromHex(arg));
+    if (directive == "query_u64" && words >> expected) v.queries.push_back({false, std::stoull(arg), "", expected});
+    if (directive == "query_key" && words >> expected) v.queries.push_back({true, 0, FromHex(arg), expected});
+  }
+  return v;
+}
+
+inline std::vector<uint8_t> ReadBytes(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::vector<uint8_t>(std::istreambuf_iterator<char>(in), {});
+}
+
+}  // namespace seen::test
