@@ -1,0 +1,84 @@
+"""Turns the batch arguments of add_many/contains_many into the C API's arrays, without
+copying what is already in the C layout, and allocates the result array.
+
+A batch is either integer ids (a uint64 array as one u64 buffer) or byte keys (one data
+buffer plus n+1 offsets: key i is data[offsets[i] .. offsets[i+1])).
+"""
+from array import array
+from itertools import accumulate, chain
+from typing import Any, Iterable, List, NamedTuple, Sequence, Union
+
+from ._native import ffi
+
+try:
+    import numpy
+except ImportError:  # numpy is optional: results then come back as a bytearray
+    numpy = None
+
+# Buffer formats of native unsigned 64-bit integers ('L' is 64-bit on LP64 platforms).
+_U64_FORMATS = {"Q", "=Q", "<Q", "@Q", "L", "=L", "<L", "@L"}
+
+
+class Ids(NamedTuple):
+    ptr: Any  # cdata uint64_t[], sharing the caller's memory when it was a u64 buffer
+    n: int
+
+
+class Keys(NamedTuple):
+    data: Any  # cdata uint8_t[] of every key's bytes back to back
+    offsets: Any  # cdata uint64_t[n + 1]
+    n: int
+
+
+Batch = Union[Ids, Keys]
+
+
+def batch(items: Any) -> Batch:
+    """The C arrays for a batch: a uint64 buffer is used in place; a sequence or iterable of
+    ints is copied once into uint64; one of str/bytes is packed once into data + offsets."""
+    if isinstance(items, (str, bytes)):
+        raise TypeError("a batch is a sequence of keys; wrap a single key in a list")
+    try:
+        view = memoryview(items)
+    except TypeError:
+        return _from_sequence(items if isinstance(items, (list, tuple)) else list(items))
+    return _u64_buffer(items, view)
+
+
+def _u64_buffer(items: Any, view: memoryview) -> Ids:
+    if view.format not in _U64_FORMATS or view.itemsize != 8:
+        raise TypeError(
+            f"a buffer of ids must hold native uint64 (format 'Q'), not {view.format!r}; "
+            "for numpy use ids.astype(numpy.uint64)")
+    if not view.c_contiguous:
+        raise TypeError("a buffer of ids must be C-contiguous; for numpy use numpy.ascontiguousarray")
+    return Ids(ffi.from_buffer("uint64_t[]", items), view.nbytes // 8)
+
+
+def _from_sequence(items: Sequence[Any]) -> Batch:
+    if items and isinstance(items[0], (str, bytes, bytearray, memoryview)):
+        return _pack_keys(items)
+    ids = array("Q", items)  # raises OverflowError for ids outside 0 .. 2**64-1
+    return Ids(ffi.from_buffer("uint64_t[]", ids), len(ids))
+
+
+def _pack_keys(items: Iterable[Any]) -> Keys:
+    encoded: List[bytes] = [key_bytes(key) for key in items]
+    offsets = array("Q", chain((0,), accumulate(map(len, encoded))))
+    data = b"".join(encoded)
+    return Keys(ffi.from_buffer("uint8_t[]", data), ffi.from_buffer("uint64_t[]", offsets),
+                len(encoded))
+
+
+def key_bytes(key: Any) -> bytes:
+    """The bytes a str or bytes-like key hashes as: UTF-8 for str."""
+    if isinstance(key, str):
+        return key.encode()
+    if isinstance(key, (bytes, bytearray, memoryview)):
+        return bytes(key)
+    raise TypeError(f"a batch mixes keys: expected str or bytes, got {type(key).__name__}")
+
+
+def new_results(n: int) -> Any:
+    """n zeroed result bytes that the C side fills with 0/1: numpy bool if numpy is present."""
+    return numpy.zeros(n, dtype=bool) if numpy is not None else bytearray(n)

@@ -1,0 +1,306 @@
+"""BloomFilter: a set-like Python face on libseen's blocked Bloom filter.
+
+The filter's bits live in C memory (allocated, mapped from a file, or borrowed from a
+buffer); this object holds only the handle. cffi releases the GIL around every C call, so
+threads may add and test one filter at once; close() needs exclusive access, as in C.
+"""
+import operator
+import os
+from typing import Any, Iterable, Optional, Union
+
+from . import _batches
+from ._native import ffi, lib
+from .errors import check, raise_status
+
+Key = Union[str, bytes, bytearray, memoryview, int]
+PathLike = Union[str, bytes, "os.PathLike[str]", "os.PathLike[bytes]"]
+
+# Bound once: the single-key paths are dominated by attribute lookups otherwise.
+_test_u64 = lib.seen_bloom_test_u64
+_test_key = lib.seen_bloom_test_key
+_put_u64 = lib.seen_bloom_put_u64
+_put_key = lib.seen_bloom_put_key
+_NULL = ffi.NULL
+
+
+def _unpickle(data: bytes) -> "BloomFilter":
+    return BloomFilter.from_bytes(data)
+
+
+class BloomFilter:
+    """A Bloom filter of str (as UTF-8), bytes and int (u64) keys: no false negatives, and
+    false positives at about `fpr` once `expected_items` keys are in.
+
+    A closed filter has a NULL handle: every call then fails with InvalidArgumentError.
+    """
+
+    __slots__ = ("_h", "_borrowed")
+
+    def __init__(self, expected_items: int, fpr: float, seed: int = 0) -> None:
+        out = ffi.new("seen_bloom**")
+        check(lib.seen_bloom_create(expected_items, fpr, seed, out))
+        self._own(out[0])
+
+    def _own(self, handle: Any, borrowed: Any = None) -> None:
+        self._h = ffi.gc(handle, lib.seen_bloom_free)
+        # A view's buffer must outlive the handle that reads it.
+        self._borrowed = borrowed
+
+    @classmethod
+    def _adopt(cls, out: Any, borrowed: Any = None) -> "BloomFilter":
+        f = cls.__new__(cls)
+        f._own(out[0], borrowed)
+        return f
+
+    # --- single keys ---------------------------------------------------------------------
+
+    def add(self, key: Key) -> None:
+        """Adds one key."""
+        t = type(key)
+        if t is int:
+            status = _put_u64(self._h, key, _NULL)
+        elif t is bytes:
+            status = _put_key(self._h, key, len(key), _NULL)
+        elif t is str:
+            b = key.encode()  # type: ignore[union-attr]
+            status = _put_key(self._h, b, len(b), _NULL)
+        else:
+            status = self._put_other(key)
+        if status:
+            raise_status(status)
+
+    def __contains__(self, key: object) -> bool:
+        """True if key may have been added; False if it certainly was not."""
+        t = type(key)
+        if t is int:
+            found = _test_u64(self._h, key)
+        elif t is bytes:
+            found = _test_key(self._h, key, len(key))  # type: ignore[arg-type]
+        elif t is str:
+            b = key.encode()  # type: ignore[attr-defined]
+            found = _test_key(self._h, b, len(b))
+        else:
+            found = self._test_other(key)
+        if found < 0:
+            raise_status(lib.SEEN_ERR_INVALID_ARGUMENT)
+        return found == 1
+
+    def _put_other(self, key: Any) -> int:
+        if isinstance(key, str):
+            b = key.encode()
+            return _put_key(self._h, b, len(b), _NULL)
+        as_id = _as_id(key)
+        if as_id is not None:
+            return _put_u64(self._h, as_id, _NULL)
+        buf, n = _as_bytes(key)
+        return _put_key(self._h, buf, n, _NULL)
+
+    def _test_other(self, key: Any) -> int:
+        if isinstance(key, str):
+            b = key.encode()
+            return _test_key(self._h, b, len(b))
+        as_id = _as_id(key)
+        if as_id is not None:
+            return _test_u64(self._h, as_id)
+        buf, n = _as_bytes(key)
+        return _test_key(self._h, buf, n)
+
+    # --- batches -------------------------------------------------------------------------
+
+    def add_many(self, keys: Any) -> None:
+        """Adds a batch: a uint64 buffer (numpy array, array('Q')) used in place, or a list
+        (or any iterable) of ints, or of str/bytes."""
+        b = _batches.batch(keys)
+        if isinstance(b, _batches.Ids):
+            check(lib.seen_bloom_add_u64(self._h, b.ptr, b.n))
+        else:
+            check(lib.seen_bloom_add_keys(self._h, b.data, b.offsets, b.n))
+
+    def contains_many(self, keys: Any) -> Any:
+        """One answer per key of a batch (as for add_many): a numpy bool array if numpy is
+        installed, else a bytearray of 0/1."""
+        b = _batches.batch(keys)
+        results = _batches.new_results(b.n)
+        out = ffi.from_buffer("uint8_t[]", results, require_writable=True)
+        if isinstance(b, _batches.Ids):
+            check(lib.seen_bloom_contains_u64(self._h, b.ptr, b.n, out))
+        else:
+            check(lib.seen_bloom_contains_keys(self._h, b.data, b.offsets, b.n, out))
+        return results
+
+    def update(self, *batches: Iterable[Key]) -> None:
+        """Adds every key of every batch, like set.update."""
+        for keys in batches:
+            self.add_many(keys)
+
+    # --- merging -------------------------------------------------------------------------
+
+    def __ior__(self, other: "BloomFilter") -> "BloomFilter":
+        """Adds every key of other (same size, k and seed, else IncompatibleError)."""
+        if not isinstance(other, BloomFilter):
+            return NotImplemented
+        check(lib.seen_bloom_merge(self._h, other._h))
+        return self
+
+    def __or__(self, other: "BloomFilter") -> "BloomFilter":
+        """A new filter holding the keys of both."""
+        if not isinstance(other, BloomFilter):
+            return NotImplemented
+        union = self.copy()
+        union |= other
+        return union
+
+    def copy(self) -> "BloomFilter":
+        """A writable copy in memory (also of a read-only or mapped filter)."""
+        return BloomFilter.from_bytes(self.to_bytes())
+
+    def clear(self) -> None:
+        """Removes every key. Not safe while other threads use the filter."""
+        check(lib.seen_bloom_clear(self._h))
+
+    # --- estimates and parameters --------------------------------------------------------
+
+    def __len__(self) -> int:
+        """The number of distinct keys added, estimated from the fill (reads the filter)."""
+        return int(min(self._stats().approx_items, 2**63 - 1))
+
+    def __bool__(self) -> bool:
+        """False only while no bit is set (reads the filter)."""
+        return self._stats().fill_ratio > 0
+
+    @property
+    def fpr(self) -> float:
+        """The target false-positive rate given at creation."""
+        return float(self._params().target_fpr)
+
+    @property
+    def expected_fpr(self) -> float:
+        """The false-positive rate predicted for the filter as it is now (reads the filter)."""
+        return float(self._stats().predicted_fpr)
+
+    @property
+    def expected_items(self) -> int:
+        return int(self._params().expected_items)
+
+    @property
+    def size_bytes(self) -> int:
+        """Bytes of bits: a whole number of 64-byte blocks."""
+        return int(self._params().bytes)
+
+    @property
+    def k(self) -> int:
+        """Bits set per key, all in one 64-byte block."""
+        return int(self._params().k)
+
+    @property
+    def seed(self) -> int:
+        return int(self._params().seed)
+
+    @property
+    def read_only(self) -> bool:
+        """True for BloomFilter.open(read_only=True) and BloomFilter.view: adds then fail."""
+        return bool(self._params().read_only)
+
+    def _params(self) -> Any:
+        params = ffi.new("seen_bloom_params*", {"size": ffi.sizeof("seen_bloom_params")})
+        check(lib.seen_bloom_get_params(self._h, params))
+        return params
+
+    def _stats(self) -> Any:
+        stats = ffi.new("seen_bloom_stats*", {"size": ffi.sizeof("seen_bloom_stats")})
+        check(lib.seen_bloom_get_stats(self._h, stats))
+        return stats
+
+    def __repr__(self) -> str:
+        if self._h == _NULL:
+            return "<closed BloomFilter>"
+        return (f"BloomFilter(expected_items={self.expected_items}, fpr={self.fpr}, "
+                f"seed={self.seed}) with size_bytes={self.size_bytes}, k={self.k}")
+
+    # --- bytes and files -----------------------------------------------------------------
+
+    def to_bytes(self) -> bytes:
+        """The serialized filter (docs/FORMAT.md), the same bytes as save() writes."""
+        size = ffi.new("size_t*")
+        check(lib.seen_bloom_serialize(self._h, _NULL, 0, size))
+        buf = ffi.new("uint8_t[]", size[0])
+        check(lib.seen_bloom_serialize(self._h, buf, size[0], size))
+        return ffi.buffer(buf, size[0])[:]
+
+    @classmethod
+    def from_bytes(cls, data: Any) -> "BloomFilter":
+        """A writable filter copied from serialized bytes (any bytes-like), after checking
+        them; a FormatError subclass says what is wrong with bad input."""
+        src = ffi.from_buffer("uint8_t[]", data)
+        out = ffi.new("seen_bloom**")
+        check(lib.seen_bloom_deserialize(src, len(src), out))
+        return cls._adopt(out)
+
+    @classmethod
+    def view(cls, buffer: Any, verify: bool = True) -> "BloomFilter":
+        """A read-only filter that reads serialized bytes in place, without a copy. The
+        filter keeps buffer alive; do not change its contents while the filter is open.
+        verify=False skips the payload checksum (the header is always checked)."""
+        src = ffi.from_buffer("uint8_t[]", buffer)
+        out = ffi.new("seen_bloom**")
+        flags = 0 if verify else lib.SEEN_OPEN_NO_VERIFY
+        check(lib.seen_bloom_view(src, len(src), flags, out))
+        return cls._adopt(out, borrowed=src)
+
+    def save(self, path: PathLike) -> None:
+        """Writes the filter to path atomically: a crash leaves the old file or the new one."""
+        check(lib.seen_bloom_save(self._h, os.fsencode(path)))
+
+    @classmethod
+    def open(cls, path: PathLike, read_only: bool = True, verify: bool = True) -> "BloomFilter":
+        """Maps a saved filter instead of reading it into memory. read_only=True is the query
+        role (adds fail with ReadOnlyError); read_only=False writes changes back to the file
+        on sync() and close(). verify=False skips the payload checksum, for a fast open."""
+        flags = lib.SEEN_OPEN_READ_ONLY if read_only else lib.SEEN_OPEN_READ_WRITE
+        if not verify:
+            flags |= lib.SEEN_OPEN_NO_VERIFY
+        out = ffi.new("seen_bloom**")
+        check(lib.seen_bloom_open(os.fsencode(path), flags, out))
+        return cls._adopt(out)
+
+    def sync(self) -> None:
+        """For a filter opened with read_only=False: reseals and flushes it to its file."""
+        check(lib.seen_bloom_sync(self._h))
+
+    def close(self) -> None:
+        """Syncs a writable mapped filter and frees the filter now rather than at garbage
+        collection. Closing twice is harmless."""
+        if self._h == _NULL:
+            return
+        handle, self._h = self._h, _NULL
+        try:
+            check(lib.seen_bloom_sync(handle))
+        finally:
+            ffi.release(handle)
+            self._borrowed = None
+
+    def __enter__(self) -> "BloomFilter":
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+    def __reduce__(self) -> Any:
+        return (_unpickle, (self.to_bytes(),))
+
+
+def _as_id(key: Any) -> Optional[int]:
+    """An integer-like key (numpy integers, bool) as an int, or None for other keys."""
+    try:
+        return operator.index(key)
+    except TypeError:
+        return None
+
+
+def _as_bytes(key: Any) -> Any:
+    """A bytes-like key as (cdata, length), in place."""
+    try:
+        buf = ffi.from_buffer(key)
+    except TypeError:
+        raise TypeError(f"a key is str, bytes or int, not {type(key).__name__}") from None
+    return buf, len(buf)

@@ -1,0 +1,112 @@
+"""The exceptions of seen: one class per seen_status, each carrying seen_last_error().
+
+Every class derives from SeenError, and also from the builtin exception a Python caller
+would expect (ValueError for bad input, OSError for I/O, MemoryError), so both
+`except seen.SeenError` and `except ValueError` work.
+"""
+from typing import Dict, NoReturn, Type
+
+from ._native import ffi, lib
+
+
+class SeenError(Exception):
+    """A failed call into libseen: `status` is the seen_status number, `status_name` its
+    name (e.g. "SEEN_ERR_TRUNCATED") and `detail` the library's message."""
+
+    def __init__(self, status: int, status_name: str, detail: str) -> None:
+        super().__init__(f"{detail} ({status_name})" if detail else status_name)
+        self.status = status
+        self.status_name = status_name
+        self.detail = detail
+
+
+class InvalidArgumentError(SeenError, ValueError):
+    """An argument the library rejects: fpr outside (0, 1), a closed filter, bad offsets..."""
+
+
+class NoMemoryError(SeenError, MemoryError):
+    """An allocation or mapping failed."""
+
+
+class SeenIOError(SeenError, OSError):
+    """Opening, reading, writing, syncing or renaming a file failed."""
+
+
+class FormatError(SeenError, ValueError):
+    """Bytes or a file that are not a valid seen filter; the subclass says why."""
+
+
+class BadMagicError(FormatError):
+    """The input is not a seen file."""
+
+
+class UnsupportedVersionError(FormatError):
+    """A major format version this build cannot read."""
+
+
+class TruncatedError(FormatError):
+    """The input ends before its declared size."""
+
+
+class BadChecksumError(FormatError):
+    """The header or payload checksum does not match."""
+
+
+class InconsistentError(FormatError):
+    """Sizes or parameters that do not add up."""
+
+
+class WrongKindError(FormatError):
+    """A valid seen file of another kind than a Bloom filter."""
+
+
+class TooLargeError(SeenError):
+    """An absurd size, more than the library will allocate."""
+
+
+class ReadOnlyError(SeenError):
+    """A write to a filter opened or viewed read-only."""
+
+
+class IncompatibleError(SeenError, ValueError):
+    """A merge of filters with different size, k or seed."""
+
+
+class BufferTooSmallError(SeenError):
+    """A caller buffer cannot hold the result."""
+
+
+class InternalError(SeenError):
+    """A bug in libseen: please report it with the message."""
+
+
+# Keyed by the C enum's values, which the ABI freezes.
+_BY_STATUS: Dict[int, Type[SeenError]] = {
+    lib.SEEN_ERR_INVALID_ARGUMENT: InvalidArgumentError,
+    lib.SEEN_ERR_NO_MEMORY: NoMemoryError,
+    lib.SEEN_ERR_IO: SeenIOError,
+    lib.SEEN_ERR_BAD_MAGIC: BadMagicError,
+    lib.SEEN_ERR_UNSUPPORTED_VERSION: UnsupportedVersionError,
+    lib.SEEN_ERR_TRUNCATED: TruncatedError,
+    lib.SEEN_ERR_BAD_CHECKSUM: BadChecksumError,
+    lib.SEEN_ERR_INCONSISTENT: InconsistentError,
+    lib.SEEN_ERR_WRONG_KIND: WrongKindError,
+    lib.SEEN_ERR_TOO_LARGE: TooLargeError,
+    lib.SEEN_ERR_READ_ONLY: ReadOnlyError,
+    lib.SEEN_ERR_INCOMPATIBLE: IncompatibleError,
+    lib.SEEN_ERR_BUFFER_TOO_SMALL: BufferTooSmallError,
+    lib.SEEN_ERR_INTERNAL: InternalError,
+}
+
+
+def raise_status(status: int) -> NoReturn:
+    """Raises the exception of a failed status, with this thread's seen_last_error()."""
+    name = ffi.string(lib.seen_status_string(status)).decode()
+    detail = ffi.string(lib.seen_last_error()).decode("utf-8", "replace")
+    raise _BY_STATUS.get(status, SeenError)(status, name, detail)
+
+
+def check(status: int) -> None:
+    """Raises unless status is SEEN_OK."""
+    if status != lib.SEEN_OK:
+        raise_status(status)

@@ -1,0 +1,127 @@
+"""BloomFilter as a set: single keys, update, merge, estimates and parameters."""
+import numpy
+import pytest
+
+import seen
+
+
+def test_added_keys_of_every_type_are_found():
+    f = seen.BloomFilter(1000, 0.01)
+    keys = ["alice", "", "日本語", b"\x00\xff", b"", 0, 2**64 - 1, bytearray(b"ba"),
+            memoryview(b"mv"), numpy.uint64(7)]
+    for key in keys:
+        f.add(key)
+    assert all(key in f for key in keys)
+
+
+def test_absent_keys_are_mostly_not_found():
+    f = seen.BloomFilter(1000, 0.01)
+    f.update(range(1000))
+    found = sum(i in f for i in range(10**6, 10**6 + 1000))
+    assert found < 50
+
+
+def test_str_is_its_utf8_bytes_and_int_its_8_little_endian_bytes():
+    f = seen.BloomFilter(1000, 0.01, seed=3)
+    f.add("é")
+    f.add(0x0102030405060708)
+    assert "é".encode() in f
+    assert (0x0102030405060708).to_bytes(8, "little") in f
+
+
+def test_the_seed_changes_the_hash():
+    a = seen.BloomFilter(1000, 0.01, seed=1)
+    b = seen.BloomFilter(1000, 0.01, seed=2)
+    a.update(range(500))
+    b.update(range(500))
+    assert a.to_bytes() != b.to_bytes()
+
+
+@pytest.mark.parametrize("key, error", [(-1, OverflowError), (2**64, OverflowError),
+                                        (1.5, TypeError), (None, TypeError), ([1], TypeError)])
+def test_keys_outside_str_bytes_u64_are_refused(key, error):
+    f = seen.BloomFilter(1000, 0.01)
+    with pytest.raises(error):
+        f.add(key)
+    with pytest.raises(error):
+        key in f
+
+
+def test_update_takes_several_iterables_of_any_kind():
+    f = seen.BloomFilter(1000, 0.01)
+    f.update(["a", "b"], (b"c",), (i for i in range(3)), {10, 11})
+    assert all(k in f for k in ["a", "b", b"c", 0, 1, 2, 10, 11])
+
+
+def test_len_estimates_the_distinct_count():
+    f = seen.BloomFilter(100_000, 0.01)
+    assert len(f) == 0
+    f.update(range(50_000))
+    f.update(range(50_000))  # duplicates do not count
+    assert abs(len(f) - 50_000) < 2_500
+
+
+def test_bool_is_false_only_when_empty():
+    f = seen.BloomFilter(100, 0.01)
+    assert not f
+    f.add("x")
+    assert f
+    f.clear()
+    assert not f and "x" not in f
+
+
+def test_in_place_merge_adds_the_other_filters_keys():
+    a = seen.BloomFilter(1000, 0.01, seed=9)
+    b = seen.BloomFilter(1000, 0.01, seed=9)
+    a.add("a")
+    b.add("b")
+    a |= b
+    assert "a" in a and "b" in a
+    assert "a" not in b
+
+
+def test_union_is_a_new_filter():
+    a = seen.BloomFilter(1000, 0.01)
+    b = seen.BloomFilter(1000, 0.01)
+    a.add(1)
+    b.add(2)
+    union = a | b
+    assert 1 in union and 2 in union
+    assert 2 not in a and 1 not in b
+
+
+def test_merging_different_filters_names_the_difference():
+    a = seen.BloomFilter(1000, 0.01, seed=1)
+    with pytest.raises(seen.IncompatibleError, match="seed"):
+        a |= seen.BloomFilter(1000, 0.01, seed=2)
+    with pytest.raises(seen.IncompatibleError, match="block count"):
+        a | seen.BloomFilter(10**6, 0.01, seed=1)
+    with pytest.raises(TypeError):
+        a |= {1, 2}  # type: ignore[arg-type]
+
+
+def test_copy_is_independent():
+    a = seen.BloomFilter(1000, 0.01)
+    b = a.copy()
+    b.add("only in b")
+    assert "only in b" not in a
+
+
+def test_parameters():
+    f = seen.BloomFilter(10_000, 0.001, seed=2**64 - 1)
+    assert f.fpr == 0.001
+    assert f.expected_items == 10_000
+    assert f.seed == 2**64 - 1
+    assert 1 <= f.k <= 8
+    assert f.size_bytes % 64 == 0 and f.size_bytes >= 10_000 * 14 // 8
+    assert not f.read_only
+    assert "expected_items=10000" in repr(f)
+
+
+def test_expected_fpr_grows_with_the_fill_to_about_the_target():
+    f = seen.BloomFilter(20_000, 0.01)
+    assert f.expected_fpr == 0.0
+    f.update(range(10_000))
+    half = f.expected_fpr
+    f.update(range(10_000, 20_000))
+    assert 0 < half < f.expected_fpr <= 0.011
