@@ -1,0 +1,37 @@
+package io.seen;
+
+/**
+ * A failed call into the native library: the {@link Status} it returned and the detail that
+ * {@code seen_last_error()} gave for it (which file, which field, what was expected).
+ *
+ * <p>Unchecked, like the exceptions of Guava's {@code BloomFilter}: most statuses mean a
+ * programming error or corrupt input, not a condition callers can retry.
+ */
+public class SeenException extends RuntimeException {
+  private static final long serialVersionUID = 1L;
+
+  private final Status status;
+  private final int code;
+
+  public SeenException(int code, String detail) {
+    super(Status.of(code) + " (" + code + "): " + detail);
+    this.status = Status.of(code);
+    this.code = code;
+  }
+
+  public Status status() {
+    return status;
+  }
+
+  /** The raw {@code seen_status} value, meaningful even when {@link #status()} is UNKNOWN. */
+  public int code() {
+    return code;
+  }
+
+  /** Throws for a failed status with this thread's last native error message. */
+  static void check(int code) {
+    if (code != 0) {
+      throw new SeenException(code, NativeBloom.lastError());
+    }
+  }
+}
