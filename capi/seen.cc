@@ -68,7 +68,8 @@ uint32_t OpenMode(uint32_t flags) { return flags & (SEEN_OPEN_READ_ONLY | SEEN_O
 extern "C" {
 
 const char* seen_status_string(seen_status s) {
-  switch (s) {
+  // As an int: a C caller may pass any number, which is not a valid C++ enum value.
+  switch (static_cast<int>(s)) {
     case SEEN_OK: return "SEEN_OK";
     case SEEN_ERR_INVALID_ARGUMENT: return "SEEN_ERR_INVALID_ARGUMENT";
     case SEEN_ERR_NO_MEMORY: return "SEEN_ERR_NO_MEMORY";
