@@ -68,8 +68,7 @@ uint32_t OpenMode(uint32_t flags) { return flags & (SEEN_OPEN_READ_ONLY | SEEN_O
 extern "C" {
 
 const char* seen_status_string(seen_status s) {
-  // As an int: a C caller may pass any number, which is not a valid C++ enum value.
-  switch (static_cast<int>(s)) {
+  switch (s) {
     case SEEN_OK: return "SEEN_OK";
     case SEEN_ERR_INVALID_ARGUMENT: return "SEEN_ERR_INVALID_ARGUMENT";
     case SEEN_ERR_NO_MEMORY: return "SEEN_ERR_NO_MEMORY";
@@ -85,6 +84,7 @@ const char* seen_status_string(seen_status s) {
     case SEEN_ERR_INCOMPATIBLE: return "SEEN_ERR_INCOMPATIBLE";
     case SEEN_ERR_BUFFER_TOO_SMALL: return "SEEN_ERR_BUFFER_TOO_SMALL";
     case SEEN_ERR_INTERNAL: return "SEEN_ERR_INTERNAL";
+    case SEEN_STATUS_MAX_ENUM: break;
   }
   return "SEEN_ERR_UNKNOWN_STATUS";
 }

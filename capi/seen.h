@@ -58,7 +58,8 @@ typedef enum seen_status {
   SEEN_ERR_READ_ONLY = 11,        /* a write to a read-only filter */
   SEEN_ERR_INCOMPATIBLE = 12,     /* merge of filters with different parameters */
   SEEN_ERR_BUFFER_TOO_SMALL = 13, /* the caller's buffer cannot hold the result */
-  SEEN_ERR_INTERNAL = 14          /* a bug: please report it with seen_last_error() */
+  SEEN_ERR_INTERNAL = 14,         /* a bug: please report it with seen_last_error() */
+  SEEN_STATUS_MAX_ENUM = 0x7FFFFFFF /* not a status: keeps the type int-sized in C and C++ */
 } seen_status;
 
 /* A static, never-NULL name for a status, e.g. "SEEN_ERR_TRUNCATED". Thread-safe. */
