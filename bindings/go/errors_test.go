@@ -1,0 +1,162 @@
+package seen
+
+import (
+	"errors"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestInvalidArguments(t *testing.T) {
+	for _, fpr := range []float64{0, 1, -0.5, 1.5} {
+		f, err := New(100, fpr)
+		if !errors.Is(err, ErrInvalidArgument) || f != nil {
+			t.Errorf("New(100, %g) = %v, %v; want ErrInvalidArgument", fpr, f, err)
+		}
+	}
+	f := newFilter(t, 100, 0.01)
+	if err := f.TestUint64s([]uint64{1, 2}, make([]bool, 1)); !errors.Is(err, ErrInvalidArgument) {
+		t.Errorf("TestUint64s with a short out: %v", err)
+	}
+	bad := []Keys{
+		{Data: []byte("abc"), Offsets: []uint64{0, 4}},    // past the end of Data
+		{Data: []byte("abc"), Offsets: []uint64{0, 2, 1}}, // decreasing
+	}
+	for _, k := range bad {
+		if err := f.AddKeys(k); !errors.Is(err, ErrInvalidArgument) {
+			t.Errorf("AddKeys(%v): %v", k.Offsets, err)
+		}
+		if err := f.TestKeys(k, make([]bool, 2)); !errors.Is(err, ErrInvalidArgument) {
+			t.Errorf("TestKeys(%v): %v", k.Offsets, err)
+		}
+	}
+}
+
+// Each kind of damage gets its own status, and the message from libseen.
+func TestCorruptInput(t *testing.T) {
+	f := newFilter(t, 1000, 0.01)
+	must(t, f.AddString("x"))
+	good, err := f.MarshalBinary()
+	must(t, err)
+	damaged := func(change func(b []byte) []byte) []byte {
+		return change(append([]byte(nil), good...))
+	}
+	cases := []struct {
+		name  string
+		input []byte
+		want  Status
+	}{
+		{"empty", nil, ErrTruncated},
+		{"header only", good[:32], ErrTruncated},
+		{"last byte cut", good[:len(good)-1], ErrTruncated},
+		{"bad magic", damaged(func(b []byte) []byte { b[0] ^= 0xff; return b }), ErrBadMagic},
+		{"payload bit flipped", damaged(func(b []byte) []byte { b[len(b)-1] ^= 1; return b }), ErrBadChecksum},
+		{"not a seen file", []byte(strings.Repeat("hello, world ", 100)), ErrBadMagic},
+	}
+	for _, c := range cases {
+		var g Filter
+		err := g.UnmarshalBinary(c.input)
+		var e *Error
+		if !errors.Is(err, c.want) || !errors.As(err, &e) || e.Message == "" {
+			t.Errorf("%s: %v; want %v with a message", c.name, err, c.want)
+		}
+		if _, err := g.TestString("x"); !errors.Is(err, ErrClosed) {
+			t.Errorf("%s: a failed UnmarshalBinary left a usable filter (%v)", c.name, err)
+		}
+	}
+}
+
+func TestReadOnlyOpenRefusesAdds(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "f.seen")
+	f := newFilter(t, 1000, 0.01)
+	must(t, f.AddString("kept"))
+	must(t, f.Save(path))
+
+	ro, err := Open(path, true)
+	must(t, err)
+	defer ro.Close()
+	if !ro.Params().ReadOnly {
+		t.Error("Params().ReadOnly is false")
+	}
+	adds := map[string]error{
+		"Add":        ro.Add([]byte("new")),
+		"AddString":  ro.AddString("new"),
+		"AddUint64":  ro.AddUint64(1),
+		"AddUint64s": ro.AddUint64s([]uint64{1, 2}),
+		"AddStrings": ro.AddStrings([]string{"new"}),
+		"Merge":      ro.Merge(f),
+		"Clear":      ro.Clear(),
+	}
+	for name, err := range adds {
+		if !errors.Is(err, ErrReadOnly) {
+			t.Errorf("%s on a read-only filter: %v, want ErrReadOnly", name, err)
+		}
+	}
+	if got, _ := ro.TestString("kept"); !got {
+		t.Error("read-only filter lost a key")
+	}
+}
+
+func TestOpenMissingFile(t *testing.T) {
+	_, err := Open(filepath.Join(t.TempDir(), "absent.seen"), true)
+	var e *Error
+	if !errors.Is(err, ErrIO) || !errors.As(err, &e) || !strings.Contains(e.Message, "absent.seen") {
+		t.Errorf("Open of a missing file: %v; want ErrIO naming the file", err)
+	}
+}
+
+func TestMergeIncompatible(t *testing.T) {
+	a, b := newFilter(t, 1000, 0.01), newFilter(t, 100000, 0.01)
+	if err := a.Merge(b); !errors.Is(err, ErrIncompatible) {
+		t.Errorf("merge of different sizes: %v", err)
+	}
+}
+
+func TestCloseTwice(t *testing.T) {
+	f, err := New(100, 0.01)
+	must(t, err)
+	must(t, f.Close())
+	must(t, f.Close())
+}
+
+// Every method of a closed filter returns ErrClosed; none reaches C with a freed handle.
+func TestUseAfterClose(t *testing.T) {
+	f, err := New(100, 0.01)
+	must(t, err)
+	must(t, f.Close())
+	other := newFilter(t, 100, 0.01)
+	calls := map[string]error{
+		"Add":         f.Add(nil),
+		"AddUint64s":  f.AddUint64s([]uint64{1}),
+		"TestUint64s": f.TestUint64s([]uint64{1}, make([]bool, 1)),
+		"AddStrings":  f.AddStrings([]string{"a"}),
+		"Merge":       f.Merge(other),
+		"Merge from":  other.Merge(f),
+		"Clear":       f.Clear(),
+		"Save":        f.Save(filepath.Join(t.TempDir(), "x")),
+		"Sync":        f.Sync(),
+	}
+	_, calls["Test"] = f.Test(nil)
+	_, calls["TestUint64"] = f.TestUint64(1)
+	_, calls["TestAndAddString"] = f.TestAndAddString("a")
+	_, calls["MarshalBinary"] = f.MarshalBinary()
+	_, calls["WriteTo"] = f.WriteTo(&strings.Builder{})
+	_, calls["Stats"] = f.Stats()
+	var zero Filter
+	_, calls["zero Filter Test"] = zero.TestString("a")
+	for name, err := range calls {
+		if !errors.Is(err, ErrClosed) || !errors.Is(err, ErrInvalidArgument) {
+			t.Errorf("%s after Close: %v, want ErrClosed", name, err)
+		}
+	}
+	if f.Cap() != 0 || f.K() != 0 {
+		t.Errorf("closed filter: Cap %d, K %d", f.Cap(), f.K())
+	}
+}
+
+func TestErrorText(t *testing.T) {
+	_, err := New(100, 2)
+	if s := err.Error(); !strings.HasPrefix(s, "seen: SEEN_ERR_INVALID_ARGUMENT: ") {
+		t.Errorf("error text %q", s)
+	}
+}

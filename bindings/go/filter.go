@@ -1,0 +1,116 @@
+package seen
+
+import "runtime"
+
+// Filter is a blocked Bloom filter owned by libseen. Its memory lives in C (or in a mapped
+// file), never in the Go heap, so a Filter costs the garbage collector nothing.
+//
+// Adds and tests may run concurrently from many goroutines. Merge, Clear, ReadFrom,
+// UnmarshalBinary, Sync and Close need exclusive access, as in the C API.
+//
+// Call Close when done; a finalizer frees a forgotten Filter, but only when the garbage
+// collector gets round to it, and it cannot report a failed sync of a mapped file.
+type Filter struct {
+	h *handle // nil once closed
+}
+
+// handle owns the C filter. The finalizer sits on handle rather than on Filter so that a
+// Filter may be embedded or copied into any struct; runtime.KeepAlive(h) after each C call
+// keeps it from running while C still uses the pointer.
+type handle struct {
+	c      *cFilter
+	params Params
+}
+
+// DefaultSeed is the seed of New: the same as the seen CLI's, so files built by either
+// agree byte for byte. Pass a secret seed to NewWithSeed if adversaries choose the keys.
+const DefaultSeed uint64 = 0
+
+// New is an empty filter for n expected items at false-positive rate fpr, in (0, 1).
+func New(n uint64, fpr float64) (*Filter, error) { return NewWithSeed(n, fpr, DefaultSeed) }
+
+// NewWithSeed is New with the hash seed given; the seed is stored in the filter.
+func NewWithSeed(n uint64, fpr float64, seed uint64) (*Filter, error) {
+	return adopt(cCreate(n, fpr, seed))
+}
+
+// NewWithBytes is an empty filter of a memory budget (rounded up to 64-byte blocks), with
+// the k that suits n items best.
+func NewWithBytes(n uint64, bytes uint64, seed uint64) (*Filter, error) {
+	return adopt(cCreateBytes(n, bytes, seed))
+}
+
+// Open maps a file written by Save (or the seen CLI). readOnly maps it for queries only:
+// every add then fails with ErrReadOnly. Otherwise the mapping is shared and changes reach
+// the file on Sync and Close.
+func Open(path string, readOnly bool) (*Filter, error) {
+	return adopt(cOpen(path, readOnly))
+}
+
+// adopt wraps a freshly made C filter (or passes its error on), caching its fixed parameters.
+func adopt(c *cFilter, err error) (*Filter, error) {
+	if err != nil {
+		return nil, err
+	}
+	params, err := cParams(c)
+	if err != nil {
+		cFree(c)
+		return nil, err
+	}
+	h := &handle{c: c, params: params}
+	runtime.SetFinalizer(h, (*handle).free)
+	return &Filter{h: h}, nil
+}
+
+func (h *handle) free() {
+	cFree(h.c)
+	h.c = nil
+}
+
+// live is the open handle, or ErrClosed.
+func (f *Filter) live() (*handle, error) {
+	if f == nil || f.h == nil {
+		return nil, ErrClosed
+	}
+	return f.h, nil
+}
+
+// replace swaps in a new C filter (ReadFrom, UnmarshalBinary), closing the old one.
+func (f *Filter) replace(c *cFilter, err error) error {
+	g, err := adopt(c, err)
+	if err != nil {
+		return err
+	}
+	err = f.Close()
+	f.h = g.h
+	return err
+}
+
+// Sync writes a read-write mapped filter back to its file (checksums, then msync). For any
+// other filter it does nothing.
+func (f *Filter) Sync() error {
+	h, err := f.live()
+	if err != nil {
+		return err
+	}
+	err = cSync(h.c)
+	runtime.KeepAlive(h)
+	return err
+}
+
+// Close syncs a read-write mapped filter, then frees the filter. Closing twice is a no-op;
+// any other use after Close returns ErrClosed.
+func (f *Filter) Close() error {
+	if f == nil || f.h == nil {
+		return nil
+	}
+	h := f.h
+	f.h = nil
+	runtime.SetFinalizer(h, nil)
+	var err error
+	if !h.params.ReadOnly {
+		err = cSync(h.c)
+	}
+	h.free()
+	return err
+}

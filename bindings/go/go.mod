@@ -1,0 +1,3 @@
+module seen.local/seen
+
+go 1.20

@@ -1,0 +1,40 @@
+package seen
+
+import (
+	"math/rand"
+	"testing"
+)
+
+// newFilter is a filter closed when the test ends.
+func newFilter(t testing.TB, n uint64, fpr float64) *Filter {
+	t.Helper()
+	f, err := NewWithSeed(n, fpr, 1234)
+	if err != nil {
+		t.Fatalf("NewWithSeed(%d, %g): %v", n, fpr, err)
+	}
+	t.Cleanup(func() { f.Close() })
+	return f
+}
+
+// distinctIDs are n distinct pseudo-random ids from a fixed seed.
+func distinctIDs(seed int64, n int) []uint64 {
+	r := rand.New(rand.NewSource(seed))
+	seen := make(map[uint64]bool, n)
+	ids := make([]uint64, 0, n)
+	for len(ids) < n {
+		id := r.Uint64()
+		if !seen[id] {
+			seen[id] = true
+			ids = append(ids, id)
+		}
+	}
+	return ids
+}
+
+// must fails the test on err.
+func must(t testing.TB, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
+}

@@ -1,0 +1,62 @@
+package seen
+
+import (
+	"math"
+	"runtime"
+)
+
+// Params are a filter's fixed parameters, read once when it is made.
+type Params struct {
+	Bytes         uint64  // payload size: Blocks * 64
+	Blocks        uint64  // 64-byte blocks; every key lives in one
+	K             uint32  // bits set per key
+	ReadOnly      bool    // opened read-only
+	Seed          uint64  // the hash seed
+	ExpectedItems uint64  // as given at creation
+	TargetFPR     float64 // as given at creation (predicted, for NewWithBytes)
+}
+
+// Stats describe how full a filter is now.
+type Stats struct {
+	FillRatio    float64 // set bits / all bits
+	ApproxItems  float64 // distinct items estimated from the fill
+	PredictedFPR float64 // the false-positive rate as the filter is now
+}
+
+// Params of the filter; the zero Params once closed.
+func (f *Filter) Params() Params {
+	if f == nil || f.h == nil {
+		return Params{}
+	}
+	return f.h.params
+}
+
+// Cap is the size of the filter in bits, 0 once closed.
+func (f *Filter) Cap() uint64 { return f.Params().Bytes * 8 }
+
+// K is the number of bits each key sets, 0 once closed.
+func (f *Filter) K() uint { return uint(f.Params().K) }
+
+// Stats reads the whole filter to measure its fill: O(size), not for hot paths.
+func (f *Filter) Stats() (Stats, error) {
+	h, err := f.live()
+	if err != nil {
+		return Stats{}, err
+	}
+	s, err := cStats(h.c)
+	runtime.KeepAlive(h)
+	return s, err
+}
+
+// ApproximatedSize estimates how many distinct keys were added, from the fill (O(size)).
+func (f *Filter) ApproximatedSize() (uint64, error) {
+	s, err := f.Stats()
+	return uint64(math.Round(s.ApproxItems)), err
+}
+
+// ExpectedFPR is the false-positive rate the filter has now, predicted from its fill
+// (O(size)).
+func (f *Filter) ExpectedFPR() (float64, error) {
+	s, err := f.Stats()
+	return s.PredictedFPR, err
+}

@@ -1,0 +1,97 @@
+package seen
+
+import (
+	"runtime"
+	"unsafe"
+)
+
+// Single keys: one cgo call each, about the cost of a cache miss. For many keys at once use
+// the batch methods, which cross into C once per batch.
+//
+// A byte key and the same bytes as a string are the same key; an id is the key of its 8
+// little-endian bytes. The empty key is valid.
+
+// Add adds a byte key.
+func (f *Filter) Add(key []byte) error {
+	_, err := f.TestAndAdd(key)
+	return err
+}
+
+// AddString adds the UTF-8 bytes of key.
+func (f *Filter) AddString(key string) error {
+	_, err := f.TestAndAddString(key)
+	return err
+}
+
+// AddUint64 adds an integer id.
+func (f *Filter) AddUint64(id uint64) error {
+	_, err := f.TestAndAddUint64(id)
+	return err
+}
+
+// TestAndAdd adds key and reports whether it may have been present before.
+func (f *Filter) TestAndAdd(key []byte) (bool, error) {
+	return f.putBytes(bytesPtr(key), len(key))
+}
+
+// TestAndAddString is TestAndAdd for a string key.
+func (f *Filter) TestAndAddString(key string) (bool, error) {
+	return f.putBytes(stringPtr(key), len(key))
+}
+
+// TestAndAddUint64 is TestAndAdd for an integer id.
+func (f *Filter) TestAndAddUint64(id uint64) (bool, error) {
+	h, err := f.live()
+	if err != nil {
+		return false, err
+	}
+	present, err := cPutU64(h.c, id)
+	runtime.KeepAlive(h)
+	return present, err
+}
+
+// Test reports whether key may have been added: false is certain, true is right but for
+// the false-positive rate.
+func (f *Filter) Test(key []byte) (bool, error) { return f.testBytes(bytesPtr(key), len(key)) }
+
+// TestString is Test for a string key.
+func (f *Filter) TestString(key string) (bool, error) { return f.testBytes(stringPtr(key), len(key)) }
+
+// TestUint64 is Test for an integer id.
+func (f *Filter) TestUint64(id uint64) (bool, error) {
+	h, err := f.live()
+	if err != nil {
+		return false, err
+	}
+	present := cTestU64(h.c, id)
+	runtime.KeepAlive(h)
+	return present, nil
+}
+
+// putBytes and testBytes lend the key's bytes to C for one call, without a copy.
+func (f *Filter) putBytes(key unsafe.Pointer, n int) (bool, error) {
+	h, err := f.live()
+	if err != nil {
+		return false, err
+	}
+	present, err := cPutKey(h.c, key, n)
+	runtime.KeepAlive(h)
+	return present, err
+}
+
+func (f *Filter) testBytes(key unsafe.Pointer, n int) (bool, error) {
+	h, err := f.live()
+	if err != nil {
+		return false, err
+	}
+	present := cTestKey(h.c, key, n)
+	runtime.KeepAlive(h)
+	return present, nil
+}
+
+func stringPtr(s string) unsafe.Pointer {
+	if len(s) == 0 {
+		return nil
+	}
+	return unsafe.Pointer(unsafe.StringData(s))
+}

@@ -1,0 +1,81 @@
+package seen
+
+import (
+	"io"
+	"runtime"
+	"unsafe"
+)
+
+// The serialized form is the container format of docs/FORMAT.md, the same bytes in every
+// language and in the files of Save.
+
+// MarshalBinary is the filter's serialized form (encoding.BinaryMarshaler).
+func (f *Filter) MarshalBinary() ([]byte, error) {
+	h, err := f.live()
+	if err != nil {
+		return nil, err
+	}
+	defer runtime.KeepAlive(h)
+	n, err := cSerializedSize(h.c)
+	if err != nil {
+		return nil, err
+	}
+	b := make([]byte, n)
+	if err := cSerialize(h.c, unsafe.Pointer(&b[0]), n); err != nil {
+		return nil, err
+	}
+	return b, nil
+}
+
+// UnmarshalBinary replaces the filter with a validated copy of data
+// (encoding.BinaryUnmarshaler); a zero Filter may be the receiver. On error the filter
+// is unchanged.
+func (f *Filter) UnmarshalBinary(data []byte) error {
+	return f.replace(cDeserialize(data))
+}
+
+// WriteTo writes the serialized filter to w (io.WriterTo). The bytes are staged in C
+// memory, not the Go heap, and lent to w, which must not keep them (as io.Writer says).
+func (f *Filter) WriteTo(w io.Writer) (int64, error) {
+	h, err := f.live()
+	if err != nil {
+		return 0, err
+	}
+	defer runtime.KeepAlive(h)
+	n, err := cSerializedSize(h.c)
+	if err != nil {
+		return 0, err
+	}
+	buf := cMalloc(n)
+	if buf == nil {
+		return 0, &Error{Status: ErrNoMemory, Message: "WriteTo: cannot stage the serialized filter"}
+	}
+	defer cFreeBytes(buf)
+	if err := cSerialize(h.c, buf, n); err != nil {
+		return 0, err
+	}
+	written, err := w.Write(unsafe.Slice((*byte)(buf), n))
+	return int64(written), err
+}
+
+// ReadFrom replaces the filter with the one serialized in r (io.ReaderFrom). It reads r to
+// EOF, so r must hold exactly one filter. A zero Filter may be the receiver.
+func (f *Filter) ReadFrom(r io.Reader) (int64, error) {
+	data, err := io.ReadAll(r)
+	if err != nil {
+		return int64(len(data)), err
+	}
+	return int64(len(data)), f.UnmarshalBinary(data)
+}
+
+// Save writes the filter to path crash-safely: a temporary file, fsync, then rename, so the
+// previous file survives a failure. Open maps the result.
+func (f *Filter) Save(path string) error {
+	h, err := f.live()
+	if err != nil {
+		return err
+	}
+	err = cSave(h.c, path)
+	runtime.KeepAlive(h)
+	return err
+}
