@@ -6,17 +6,19 @@ buffer plus n+1 offsets: key i is data[offsets[i] .. offsets[i+1])).
 """
 from array import array
 from itertools import accumulate, chain
-from typing import Any, Iterable, List, NamedTuple, Sequence, Union
+from typing import Any, Iterable, List, NamedTuple, Optional, Sequence, Union
 
 from ._native import ffi
 
 try:
     import numpy
 except ImportError:  # numpy is optional: results then come back as a bytearray
-    numpy = None
+    numpy = None  # type: ignore[assignment]
 
 # Buffer formats of native unsigned 64-bit integers ('L' is 64-bit on LP64 platforms).
 _U64_FORMATS = {"Q", "=Q", "<Q", "@Q", "L", "=L", "<L", "@L"}
+# Keys that hash as bytes; every other key is an integer id.
+_BYTE_KEYS = (str, bytes, bytearray, memoryview)
 
 
 class Ids(NamedTuple):
@@ -38,11 +40,29 @@ def batch(items: Any) -> Batch:
     ints is copied once into uint64; one of str/bytes is packed once into data + offsets."""
     if isinstance(items, (str, bytes)):
         raise TypeError("a batch is a sequence of keys; wrap a single key in a list")
-    try:
-        view = memoryview(items)
-    except TypeError:
+    view = _buffer_view(items)
+    if view is None:
         return _from_sequence(items if isinstance(items, (list, tuple)) else list(items))
     return _u64_buffer(items, view)
+
+
+def split(items: Any) -> List[Any]:
+    """The batches of a set-like update: a buffer as it is; any other iterable split into
+    its ids and its str/bytes keys, so that one update may mix them."""
+    if isinstance(items, (str, bytes)) or _buffer_view(items) is not None:
+        return [items]
+    ids: List[Any] = []
+    keys: List[Any] = []
+    for item in items:
+        (keys if isinstance(item, _BYTE_KEYS) else ids).append(item)
+    return [part for part in (ids, keys) if part]
+
+
+def _buffer_view(items: Any) -> Optional[memoryview]:
+    try:
+        return memoryview(items)
+    except TypeError:
+        return None
 
 
 def _u64_buffer(items: Any, view: memoryview) -> Ids:
@@ -56,7 +76,7 @@ def _u64_buffer(items: Any, view: memoryview) -> Ids:
 
 
 def _from_sequence(items: Sequence[Any]) -> Batch:
-    if items and isinstance(items[0], (str, bytes, bytearray, memoryview)):
+    if items and isinstance(items[0], _BYTE_KEYS):
         return _pack_keys(items)
     ids = array("Q", items)  # raises OverflowError for ids outside 0 .. 2**64-1
     return Ids(ffi.from_buffer("uint64_t[]", ids), len(ids))

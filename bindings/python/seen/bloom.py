@@ -6,7 +6,7 @@ threads may add and test one filter at once; close() needs exclusive access, as 
 """
 import operator
 import os
-from typing import Any, Iterable, Optional, Union
+from typing import Any, Iterable, Optional, Tuple, Union
 
 from . import _batches
 from ._native import ffi, lib
@@ -56,54 +56,40 @@ class BloomFilter:
 
     def add(self, key: Key) -> None:
         """Adds one key."""
-        t = type(key)
-        if t is int:
+        if isinstance(key, int):
             status = _put_u64(self._h, key, _NULL)
-        elif t is bytes:
+        elif isinstance(key, bytes):
             status = _put_key(self._h, key, len(key), _NULL)
-        elif t is str:
-            b = key.encode()  # type: ignore[union-attr]
+        elif isinstance(key, str):
+            b = key.encode()
             status = _put_key(self._h, b, len(b), _NULL)
         else:
-            status = self._put_other(key)
+            as_id = _as_id(key)
+            if as_id is not None:
+                status = _put_u64(self._h, as_id, _NULL)
+            else:
+                status = _put_key(self._h, *_as_bytes(key), _NULL)
         if status:
             raise_status(status)
 
     def __contains__(self, key: object) -> bool:
         """True if key may have been added; False if it certainly was not."""
-        t = type(key)
-        if t is int:
+        if isinstance(key, int):
             found = _test_u64(self._h, key)
-        elif t is bytes:
-            found = _test_key(self._h, key, len(key))  # type: ignore[arg-type]
-        elif t is str:
-            b = key.encode()  # type: ignore[attr-defined]
+        elif isinstance(key, bytes):
+            found = _test_key(self._h, key, len(key))
+        elif isinstance(key, str):
+            b = key.encode()
             found = _test_key(self._h, b, len(b))
         else:
-            found = self._test_other(key)
+            as_id = _as_id(key)
+            if as_id is not None:
+                found = _test_u64(self._h, as_id)
+            else:
+                found = _test_key(self._h, *_as_bytes(key))
         if found < 0:
             raise_status(lib.SEEN_ERR_INVALID_ARGUMENT)
         return found == 1
-
-    def _put_other(self, key: Any) -> int:
-        if isinstance(key, str):
-            b = key.encode()
-            return _put_key(self._h, b, len(b), _NULL)
-        as_id = _as_id(key)
-        if as_id is not None:
-            return _put_u64(self._h, as_id, _NULL)
-        buf, n = _as_bytes(key)
-        return _put_key(self._h, buf, n, _NULL)
-
-    def _test_other(self, key: Any) -> int:
-        if isinstance(key, str):
-            b = key.encode()
-            return _test_key(self._h, b, len(b))
-        as_id = _as_id(key)
-        if as_id is not None:
-            return _test_u64(self._h, as_id)
-        buf, n = _as_bytes(key)
-        return _test_key(self._h, buf, n)
 
     # --- batches -------------------------------------------------------------------------
 
@@ -128,10 +114,12 @@ class BloomFilter:
             check(lib.seen_bloom_contains_keys(self._h, b.data, b.offsets, b.n, out))
         return results
 
-    def update(self, *batches: Iterable[Key]) -> None:
-        """Adds every key of every batch, like set.update."""
-        for keys in batches:
-            self.add_many(keys)
+    def update(self, *iterables: Iterable[Key]) -> None:
+        """Adds every key of every iterable, like set.update; one iterable may mix ids and
+        str/bytes keys. A single str or bytes is refused: wrap it in a list."""
+        for items in iterables:
+            for batch in _batches.split(items):
+                self.add_many(batch)
 
     # --- merging -------------------------------------------------------------------------
 
@@ -166,7 +154,7 @@ class BloomFilter:
 
     def __bool__(self) -> bool:
         """False only while no bit is set (reads the filter)."""
-        return self._stats().fill_ratio > 0
+        return float(self._stats().fill_ratio) > 0
 
     @property
     def fpr(self) -> float:
@@ -225,7 +213,8 @@ class BloomFilter:
         check(lib.seen_bloom_serialize(self._h, _NULL, 0, size))
         buf = ffi.new("uint8_t[]", size[0])
         check(lib.seen_bloom_serialize(self._h, buf, size[0], size))
-        return ffi.buffer(buf, size[0])[:]
+        data: bytes = ffi.buffer(buf, size[0])[:]
+        return data
 
     @classmethod
     def from_bytes(cls, data: Any) -> "BloomFilter":
@@ -297,7 +286,7 @@ def _as_id(key: Any) -> Optional[int]:
         return None
 
 
-def _as_bytes(key: Any) -> Any:
+def _as_bytes(key: Any) -> Tuple[Any, int]:
     """A bytes-like key as (cdata, length), in place."""
     try:
         buf = ffi.from_buffer(key)

@@ -49,8 +49,16 @@ def test_keys_outside_str_bytes_u64_are_refused(key, error):
 
 def test_update_takes_several_iterables_of_any_kind():
     f = seen.BloomFilter(1000, 0.01)
-    f.update(["a", "b"], (b"c",), (i for i in range(3)), {10, 11})
-    assert all(k in f for k in ["a", "b", b"c", 0, 1, 2, 10, 11])
+    f.update(["a", "b"], (b"c",), (i for i in range(3)), {10, 11}, numpy.arange(20, 23, dtype="u8"))
+    assert all(k in f for k in ["a", "b", b"c", 0, 1, 2, 10, 11, 20, 21, 22])
+
+
+def test_update_mixes_ids_and_keys_but_refuses_a_bare_string():
+    f = seen.BloomFilter(1000, 0.01)
+    f.update(["a", 1, b"x", numpy.uint64(5), bytearray(b"y")])
+    assert all(k in f for k in ["a", 1, b"x", 5, b"y"])
+    with pytest.raises(TypeError):
+        f.update("abc")
 
 
 def test_len_estimates_the_distinct_count():
