@@ -154,6 +154,12 @@ seen_status seen_bloom_contains_keys(const seen_bloom* f, const uint8_t* data,
   return Guard([&] { f->bloom.ContainsKeys(data, offsets, n, out); });
 }
 
+seen_status seen_bloom_set_exclusive_adds(seen_bloom* f, int exclusive) {
+  SEEN_REQUIRE(f != nullptr, "filter is NULL");
+  f->bloom.set_exclusive_adds(exclusive != 0);
+  return SEEN_OK;
+}
+
 seen_status seen_bloom_put_u64(seen_bloom* f, uint64_t id, uint8_t* was_present) {
   SEEN_REQUIRE(f != nullptr, "filter is NULL");
   return Guard([&] {

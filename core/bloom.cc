@@ -13,22 +13,35 @@
 namespace seen {
 namespace {
 
-// Keys hashed per round before probing: large enough to amortise dispatch and keep the
-// prefetch pipeline full, small enough that the hashes stay in L1.
-constexpr size_t kChunk = 256;
+struct U64Keys {
+  const uint64_t* ids;
+  uint64_t seed;
 
-// Hashes the byte keys of one chunk, checking that offsets never decrease (a decreasing
-// pair would make a huge length and read far outside the caller's buffer).
-void HashKeys(const uint8_t* data, const uint64_t* offsets, size_t n, uint64_t seed,
-              uint64_t* hashes) {
-  for (size_t i = 0; i < n; ++i) {
-    if (offsets[i + 1] < offsets[i]) {
-      throw Error(Code::kInvalidArgument, "offsets[" + std::to_string(i + 1) +
-                                              "] is below offsets[" + std::to_string(i) + "]");
-    }
-    hashes[i] = HashBytes(data + offsets[i], offsets[i + 1] - offsets[i], seed);
+  static void Hash(const void* context, size_t begin, size_t count, uint64_t* hashes) {
+    const auto* keys = static_cast<const U64Keys*>(context);
+    HashU64Batch(keys->ids + begin, count, keys->seed, hashes);
   }
-}
+};
+
+struct ByteKeys {
+  const uint8_t* data;
+  const uint64_t* offsets;
+  uint64_t seed;
+
+  // Checks that offsets never decrease: a decreasing pair would make a huge length and read
+  // far outside the caller's buffer.
+  static void Hash(const void* context, size_t begin, size_t count, uint64_t* hashes) {
+    const auto* keys = static_cast<const ByteKeys*>(context);
+    const uint64_t* offsets = keys->offsets;
+    for (size_t i = begin; i < begin + count; ++i) {
+      if (offsets[i + 1] < offsets[i]) {
+        throw Error(Code::kInvalidArgument, "offsets[" + std::to_string(i + 1) +
+                                                "] is below offsets[" + std::to_string(i) + "]");
+      }
+      hashes[i - begin] = HashBytes(keys->data + offsets[i], offsets[i + 1] - offsets[i], keys->seed);
+    }
+  }
+};
 
 }  // namespace
 
@@ -69,41 +82,25 @@ uint64_t Bloom::HashOf(const void* key, size_t len) const {
 
 void Bloom::AddU64(const uint64_t* ids, size_t n) {
   RequireWritable();
-  uint64_t hashes[kChunk];
-  for (size_t i = 0; i < n; i += kChunk) {
-    const size_t m = std::min(kChunk, n - i);
-    HashU64Batch(ids + i, m, params_.seed, hashes);
-    AddHashes(blocks_, hashes, m);
-  }
+  const U64Keys keys{ids, params_.seed};
+  Add(blocks_, {&U64Keys::Hash, &keys, n}, exclusive_adds_);
 }
 
 void Bloom::ContainsU64(const uint64_t* ids, size_t n, uint8_t* out) const {
-  uint64_t hashes[kChunk];
-  for (size_t i = 0; i < n; i += kChunk) {
-    const size_t m = std::min(kChunk, n - i);
-    HashU64Batch(ids + i, m, params_.seed, hashes);
-    ContainsHashes(blocks_, hashes, m, out + i);
-  }
+  const U64Keys keys{ids, params_.seed};
+  Contains(blocks_, {&U64Keys::Hash, &keys, n}, out);
 }
 
 void Bloom::AddKeys(const uint8_t* data, const uint64_t* offsets, size_t n) {
   RequireWritable();
-  uint64_t hashes[kChunk];
-  for (size_t i = 0; i < n; i += kChunk) {
-    const size_t m = std::min(kChunk, n - i);
-    HashKeys(data, offsets + i, m, params_.seed, hashes);
-    AddHashes(blocks_, hashes, m);
-  }
+  const ByteKeys keys{data, offsets, params_.seed};
+  Add(blocks_, {&ByteKeys::Hash, &keys, n}, exclusive_adds_);
 }
 
 void Bloom::ContainsKeys(const uint8_t* data, const uint64_t* offsets, size_t n,
                          uint8_t* out) const {
-  uint64_t hashes[kChunk];
-  for (size_t i = 0; i < n; i += kChunk) {
-    const size_t m = std::min(kChunk, n - i);
-    HashKeys(data, offsets + i, m, params_.seed, hashes);
-    ContainsHashes(blocks_, hashes, m, out + i);
-  }
+  const ByteKeys keys{data, offsets, params_.seed};
+  Contains(blocks_, {&ByteKeys::Hash, &keys, n}, out);
 }
 
 bool Bloom::PutU64(uint64_t id) {

@@ -44,6 +44,12 @@ class Bloom {
   void AddKeys(const uint8_t* data, const uint64_t* offsets, size_t n);
   void ContainsKeys(const uint8_t* data, const uint64_t* offsets, size_t n, uint8_t* out) const;
 
+  // Exclusive adds: the caller promises that adds never run concurrently on this filter
+  // (one writer, or its own lock); batch adds then use plain SIMD stores instead of atomic
+  // ORs. Queries stay safe meanwhile. Off by default.
+  void set_exclusive_adds(bool exclusive) { exclusive_adds_ = exclusive; }
+  bool exclusive_adds() const { return exclusive_adds_; }
+
   // Single keys. Put returns whether every bit was already set (test-and-add).
   bool PutU64(uint64_t id);
   bool PutKey(const void* key, size_t len);
@@ -71,6 +77,7 @@ class Bloom {
   BloomParams params_;
   Region region_;
   Blocks blocks_;
+  bool exclusive_adds_ = false;
 };
 
 }  // namespace seen

@@ -9,6 +9,8 @@
 #include <hwy/highway.h>
 #include <hwy/cache_control.h>
 
+#include <utility>
+
 #include "core/block.h"
 #include "core/hash.h"
 #include "core/kernels.h"
@@ -73,41 +75,62 @@ void HashU64BatchImpl(const uint64_t* HWY_RESTRICT ids, size_t n, uint64_t seed,
   for (; i < n; ++i) hashes[i] = HashU64(ids[i], seed);
 }
 
+// Which words belong to a key's run, for every k and start: kRunMask[k][i] is all ones when
+// (i mod 8) < k, so the mask of the run that starts at word s is kRunMask[k] + 8 - s.
+struct RunMasks {
+  alignas(64) uint64_t mask[kMaxK + 1][2 * kBlockWords];
+  constexpr RunMasks() : mask() {
+    for (uint32_t k = 0; k <= kMaxK; ++k) {
+      for (unsigned i = 0; i < 2 * kBlockWords; ++i) mask[k][i] = (i % kBlockWords) < k ? ~uint64_t{0} : 0;
+    }
+  }
+};
+constexpr RunMasks kRunMasks;
+
 // The key's bit pattern for the words [first, first + lanes) of its block.
-HWY_INLINE V64 PatternPart(D64 d, size_t first, uint32_t h32, unsigned start, uint32_t k) {
-  const hn::RebindToSigned<D64> di;
-  const V64 words = hn::Iota(d, first);
+HWY_INLINE V64 PatternPart(D64 d, size_t first, uint32_t h32, const uint64_t* run_mask) {
   const V64 salts = hn::LoadU(d, kWordSalt64 + first);
   // (h32 * salt) mod 2^32 sits in the low half of the 64-bit product; its top 6 bits pick
   // the bit within the word.
   const V64 product = MulLow32(hn::Set(d, h32), salts);
   const V64 bit_index = hn::And(hn::ShiftRight<26>(product), hn::Set(d, 63));
   const V64 bits = hn::Shl(hn::Set(d, 1), bit_index);
-  // A word belongs to the key's run if (word - start) mod 8 < k.
-  const V64 offset = hn::And(hn::Sub(words, hn::Set(d, start)), hn::Set(d, kBlockWords - 1));
-  const auto in_run = hn::Lt(hn::BitCast(di, offset), hn::Set(di, static_cast<int64_t>(k)));
-  return hn::IfThenElseZero(hn::RebindMask(d, in_run), bits);
+  return hn::And(bits, hn::LoadU(d, run_mask + first));
+}
+
+HWY_INLINE const uint64_t* RunMask(uint32_t h32, uint32_t k) {
+  return kRunMasks.mask[k] + kBlockWords - StartWord(h32);
 }
 
 HWY_INLINE bool Probe(const uint64_t* HWY_RESTRICT block, uint32_t h32, uint32_t k) {
   const D64 d;
   const size_t lanes = hn::Lanes(d);
-  const unsigned start = StartWord(h32);
+  const uint64_t* run_mask = RunMask(h32, k);
   V64 missing = hn::Zero(d);
   for (size_t first = 0; first < kBlockWords; first += lanes) {
-    const V64 pattern = PatternPart(d, first, h32, start, k);
+    const V64 pattern = PatternPart(d, first, h32, run_mask);
     missing = hn::Or(missing, hn::AndNot(hn::LoadU(d, block + first), pattern));
   }
   return hn::AllTrue(d, hn::Eq(missing, hn::Zero(d)));
 }
 
-HWY_INLINE void Set(uint64_t* HWY_RESTRICT block, uint32_t h32, uint32_t k) {
+HWY_INLINE void SetExclusive(uint64_t* HWY_RESTRICT block, uint32_t h32, uint32_t k) {
   const D64 d;
   const size_t lanes = hn::Lanes(d);
-  const unsigned start = StartWord(h32);
+  const uint64_t* run_mask = RunMask(h32, k);
+  for (size_t first = 0; first < kBlockWords; first += lanes) {
+    const V64 pattern = PatternPart(d, first, h32, run_mask);
+    hn::StoreU(hn::Or(hn::LoadU(d, block + first), pattern), d, block + first);
+  }
+}
+
+HWY_INLINE void SetShared(uint64_t* HWY_RESTRICT block, uint32_t h32, uint32_t k) {
+  const D64 d;
+  const size_t lanes = hn::Lanes(d);
+  const uint64_t* run_mask = RunMask(h32, k);
   alignas(64) uint64_t missing[kBlockWords];
   for (size_t first = 0; first < kBlockWords; first += lanes) {
-    const V64 pattern = PatternPart(d, first, h32, start, k);
+    const V64 pattern = PatternPart(d, first, h32, run_mask);
     hn::Store(hn::AndNot(hn::LoadU(d, block + first), pattern), d, missing + first);
   }
   // Relaxed atomic OR, only where a bit is missing: concurrent adds never lose a bit.
@@ -117,23 +140,61 @@ HWY_INLINE void Set(uint64_t* HWY_RESTRICT block, uint32_t h32, uint32_t k) {
 }
 
 // How many keys ahead a batch prefetches: enough to cover DRAM latency with the line fill
-// buffers a core has, measured in bench/ (bench_bloom --sweep-prefetch).
+// buffers a core has (measured in bench/).
 constexpr size_t kPrefetchAhead = 16;
+constexpr size_t kChunk = 256;
 
-void ContainsHashesImpl(const Blocks& b, const uint64_t* HWY_RESTRICT hashes, size_t n,
-                        uint8_t* HWY_RESTRICT out) {
-  for (size_t i = 0; i < n && i < kPrefetchAhead; ++i) hwy::Prefetch(BlockAt(b, hashes[i]));
-  for (size_t i = 0; i < n; ++i) {
-    if (i + kPrefetchAhead < n) hwy::Prefetch(BlockAt(b, hashes[i + kPrefetchAhead]));
-    out[i] = Probe(BlockAt(b, hashes[i]), static_cast<uint32_t>(hashes[i]), b.k) ? 1 : 0;
+// The blocks and low hash bits of up to kChunk keys.
+struct Chunk {
+  uint64_t* block[kChunk];
+  uint32_t h32[kChunk];
+  size_t size;
+};
+
+void Prepare(const Blocks& b, const KeySource& keys, size_t begin, Chunk& chunk) {
+  chunk.size = begin < keys.size ? HWY_MIN(kChunk, keys.size - begin) : 0;
+  uint64_t hashes[kChunk];
+  keys.hash(keys.context, begin, chunk.size, hashes);
+  for (size_t i = 0; i < chunk.size; ++i) {
+    chunk.block[i] = BlockAt(b, hashes[i]);
+    chunk.h32[i] = static_cast<uint32_t>(hashes[i]);
   }
 }
 
-void AddHashesImpl(const Blocks& b, const uint64_t* HWY_RESTRICT hashes, size_t n) {
-  for (size_t i = 0; i < n && i < kPrefetchAhead; ++i) hwy::Prefetch(BlockAt(b, hashes[i]));
-  for (size_t i = 0; i < n; ++i) {
-    if (i + kPrefetchAhead < n) hwy::Prefetch(BlockAt(b, hashes[i + kPrefetchAhead]));
-    Set(BlockAt(b, hashes[i]), static_cast<uint32_t>(hashes[i]), b.k);
+// Visits every key with its block, prefetching kPrefetchAhead keys ahead across chunk
+// boundaries, so the pipeline never drains until the batch ends.
+template <class Visit>
+HWY_INLINE void Pipeline(const Blocks& b, const KeySource& keys, const Visit& visit) {
+  Chunk chunks[2];
+  Chunk* current = &chunks[0];
+  Chunk* next = &chunks[1];
+  Prepare(b, keys, 0, *current);
+  for (size_t i = 0; i < current->size && i < kPrefetchAhead; ++i) hwy::Prefetch(current->block[i]);
+  for (size_t base = 0; current->size > 0; base += current->size, std::swap(current, next)) {
+    Prepare(b, keys, base + current->size, *next);
+    for (size_t i = 0; i < current->size; ++i) {
+      const size_t ahead = i + kPrefetchAhead;
+      if (ahead < current->size) {
+        hwy::Prefetch(current->block[ahead]);
+      } else if (ahead - current->size < next->size) {
+        hwy::Prefetch(next->block[ahead - current->size]);
+      }
+      visit(base + i, current->block[i], current->h32[i]);
+    }
+  }
+}
+
+void ContainsImpl(const Blocks& b, const KeySource& keys, uint8_t* HWY_RESTRICT out) {
+  Pipeline(b, keys, [&](size_t i, const uint64_t* block, uint32_t h32) {
+    out[i] = Probe(block, h32, b.k) ? 1 : 0;
+  });
+}
+
+void AddImpl(const Blocks& b, const KeySource& keys, bool exclusive) {
+  if (exclusive) {
+    Pipeline(b, keys, [&](size_t, uint64_t* block, uint32_t h32) { SetExclusive(block, h32, b.k); });
+  } else {
+    Pipeline(b, keys, [&](size_t, uint64_t* block, uint32_t h32) { SetShared(block, h32, b.k); });
   }
 }
 
@@ -145,19 +206,19 @@ HWY_AFTER_NAMESPACE();
 namespace seen {
 
 HWY_EXPORT(HashU64BatchImpl);
-HWY_EXPORT(ContainsHashesImpl);
-HWY_EXPORT(AddHashesImpl);
+HWY_EXPORT(ContainsImpl);
+HWY_EXPORT(AddImpl);
 
 void HashU64Batch(const uint64_t* ids, size_t n, uint64_t seed, uint64_t* hashes) {
   HWY_DYNAMIC_DISPATCH(HashU64BatchImpl)(ids, n, seed, hashes);
 }
 
-void ContainsHashes(const Blocks& blocks, const uint64_t* hashes, size_t n, uint8_t* out) {
-  HWY_DYNAMIC_DISPATCH(ContainsHashesImpl)(blocks, hashes, n, out);
+void Contains(const Blocks& blocks, const KeySource& keys, uint8_t* out) {
+  HWY_DYNAMIC_DISPATCH(ContainsImpl)(blocks, keys, out);
 }
 
-void AddHashes(const Blocks& blocks, const uint64_t* hashes, size_t n) {
-  HWY_DYNAMIC_DISPATCH(AddHashesImpl)(blocks, hashes, n);
+void Add(const Blocks& blocks, const KeySource& keys, bool exclusive) {
+  HWY_DYNAMIC_DISPATCH(AddImpl)(blocks, keys, exclusive);
 }
 
 const char* ChosenTargetName() {

@@ -10,11 +10,20 @@
 
 namespace seen {
 
-// out[i] = 1 if every bit of hashes[i] is set in its block, else 0.
-void ContainsHashes(const Blocks& blocks, const uint64_t* hashes, size_t n, uint8_t* out);
+// Where a batch's key hashes come from: hash(context, begin, count, hashes) writes the
+// hashes of keys [begin, begin + count). Kernels ask for them a chunk at a time.
+struct KeySource {
+  void (*hash)(const void* context, size_t begin, size_t count, uint64_t* hashes);
+  const void* context;
+  size_t size;
+};
 
-// Sets the bits of every hash (relaxed atomic OR: safe against concurrent adds).
-void AddHashes(const Blocks& blocks, const uint64_t* hashes, size_t n);
+// out[i] = 1 if every bit of key i is set in its block, else 0.
+void Contains(const Blocks& blocks, const KeySource& keys, uint8_t* out);
+
+// Sets the bits of every key. Shared adds use relaxed atomic ORs, safe against concurrent
+// adds; exclusive adds use plain SIMD stores and need the caller to add from one thread.
+void Add(const Blocks& blocks, const KeySource& keys, bool exclusive);
 
 // The name of the SIMD target the dispatcher chose, e.g. "AVX2".
 const char* ChosenTargetName();
