@@ -109,10 +109,14 @@ TEST(Bloom, SingleAndBatchAgree) {
   const auto in = Keys(50000, 0);
   const auto probe = Keys(50000, 1);
   Bloom batch = Bloom::Create(in.size(), 0.05, 3);
+  Bloom exclusive = Bloom::Create(in.size(), 0.05, 3);
   Bloom single = Bloom::Create(in.size(), 0.05, 3);
   batch.AddU64(in.data(), in.size());
+  exclusive.set_exclusive_adds(true);
+  exclusive.AddU64(in.data(), in.size());
   for (uint64_t id : in) single.PutU64(id);
   ASSERT_EQ(std::memcmp(batch.bytes(), single.bytes(), batch.params().bytes()), 0);
+  ASSERT_EQ(std::memcmp(exclusive.bytes(), single.bytes(), batch.params().bytes()), 0);
   std::vector<uint8_t> out(probe.size());
   batch.ContainsU64(probe.data(), probe.size(), out.data());
   for (size_t i = 0; i < probe.size(); ++i) ASSERT_EQ(out[i], single.TestU64(probe[i]) ? 1 : 0);

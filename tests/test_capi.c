@@ -66,6 +66,10 @@ static void test_batches_and_single_keys(void) {
   hits = 0;
   for (i = 0; i < N; ++i) hits += out[i];
   check(hits < N * 0.015, "false positives near 1%");
+  check(seen_bloom_set_exclusive_adds(f, 1) == SEEN_OK && seen_bloom_add_u64(f, absent, 10) == SEEN_OK &&
+            seen_bloom_test_u64(f, absent[9]) == 1,
+        "exclusive adds");
+  check(seen_bloom_set_exclusive_adds(NULL, 1) == SEEN_ERR_INVALID_ARGUMENT, "exclusive on NULL");
   check(seen_bloom_put_u64(f, 5, &was) == SEEN_OK && was == 0, "put reports a new key");
   check(seen_bloom_put_u64(f, 5, &was) == SEEN_OK && was == 1, "put reports a present key");
   check(seen_bloom_test_u64(f, 5) == 1, "test finds the key");
