@@ -49,3 +49,14 @@ def test_serialized_forms_give_the_same_answers(added, queries):
     for copy in (seen.BloomFilter.from_bytes(data), seen.BloomFilter.view(data)):
         assert all(key in copy for key in added)
         assert [q in copy for q in queries] == [q in f for q in queries]
+
+
+@given(st.lists(st.one_of(st.text(), st.text(alphabet="abc@.0123456789"))), seeds)
+def test_str_batches_pack_like_single_keys(words, seed):
+    # All-ASCII batches take a one-encode fast path; any non-ASCII key takes the general one.
+    batch = seen.BloomFilter(100, 0.05, seed=seed)
+    single = seen.BloomFilter(100, 0.05, seed=seed)
+    batch.add_many(words)
+    for word in words:
+        single.add(word)
+    assert batch.to_bytes() == single.to_bytes()

@@ -1,0 +1,93 @@
+"""The Python peer benchmark: seen against rbloom, pybloomfiltermmap3 and pybloom-live in one
+run, on a filter of 10^7 random u64 ids at 1%. Writes bench/results/python.md and .png.
+
+usage (from the repo root, after building build-py with -Dpython=enabled):
+    bench/python/install-peers
+    PYTHONPATH=build-py/bindings/python .venv/bin/python bench/python/bench.py
+"""
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Callable, List, Tuple
+
+import numpy
+
+import peers
+import report
+import rss
+import seen
+
+ITEMS = 10_000_000
+FPR = 0.01
+BATCH_QUERIES = 1_000_000
+SINGLE_QUERIES = 200_000
+REPEATS = 7
+
+Row = Tuple[str, str, float]  # library, operation, median ns per key
+
+
+def ns_per_key(run: Callable[[], object], keys: int) -> float:
+    """The median over REPEATS runs of run()'s time, per key."""
+    times = []
+    for _ in range(REPEATS):
+        start = time.perf_counter_ns()
+        run()
+        times.append(time.perf_counter_ns() - start)
+    return statistics.median(times) / keys
+
+
+def loop_in(f: object, keys: List[object]) -> Callable[[], None]:
+    """One `key in f` per key, in the plain loop a user writes."""
+    def run() -> None:
+        for key in keys:
+            key in f
+    return run
+
+
+def main() -> None:
+    rng = numpy.random.default_rng(2026)
+    ids = rng.integers(0, 2**64, size=ITEMS, dtype=numpy.uint64)
+    absent = rng.integers(0, 2**64, size=BATCH_QUERIES, dtype=numpy.uint64)
+    queries = numpy.concatenate([rng.choice(ids, BATCH_QUERIES // 2), absent[:BATCH_QUERIES // 2]])
+    rng.shuffle(queries)
+    singles = queries[:SINGLE_QUERIES].tolist()
+    words = [f"user{i}@example.com" for i in range(SINGLE_QUERIES)]
+
+    rows: List[Row] = []
+    notes: List[str] = []
+    for peer in peers.available().values():
+        f = peer.make(ITEMS, FPR)
+        filled = peer.fill_limit or ITEMS
+        start = time.perf_counter()
+        peer.fill(f, ids[:filled])
+        print(f"{peer.name}: filled {filled:,} keys in {time.perf_counter() - start:.1f} s")
+        fp = sum(int(x) in f for x in absent[:100_000]) / 100_000
+        notes.append(f"{peer.name}: {filled:,} keys added, measured fpr {fp:.4f}")
+        timed = {"single `x in f` (int)": (loop_in(f, singles), SINGLE_QUERIES),
+                 "single `x in f` (str)": (loop_in(f, words), SINGLE_QUERIES)}
+        if isinstance(f, seen.BloomFilter):
+            bare, handle, size = seen.bloom._test_u64, f._h, f.size_bytes
+            timed["contains_many (numpy u64)"] = (lambda: f.contains_many(queries), BATCH_QUERIES)
+            timed["contains_many (list of str)"] = (lambda: f.contains_many(words), SINGLE_QUERIES)
+            # The cffi call alone, without the method around it: the single-key floor here.
+            timed["bare cffi call (int)"] = (lambda: [bare(handle, x) for x in singles],
+                                             SINGLE_QUERIES)
+        for operation, (run, keys) in timed.items():
+            rows.append((peer.name, operation, ns_per_key(run, keys)))
+            print(f"  {operation}: {rows[-1][2]:.1f} ns/key")
+        del f
+
+    # The floor: random 8-byte reads from memory as large as the filter, in bulk (numpy take).
+    memory = numpy.ones(size // 8, dtype=numpy.uint64)
+    where = rng.integers(0, len(memory), size=BATCH_QUERIES)
+    floor = ns_per_key(lambda: memory.take(where), BATCH_QUERIES)
+    rows.append(("numpy", "random read floor (take)", floor))
+
+    mapped = rss.measure_in_subprocess()
+    report.write(rows, notes, mapped, ITEMS, FPR, size)
+
+
+if __name__ == "__main__":
+    main()

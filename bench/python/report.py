@@ -1,0 +1,126 @@
+"""Writes the benchmark's results: bench/results/python.md (tables, ratios against the
+targets of issue 3, the machine) and bench/results/python.png (the plot)."""
+import datetime
+import platform
+import subprocess
+from pathlib import Path
+from typing import Dict, List, Tuple
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402 (the backend must be chosen first)
+
+RESULTS = Path(__file__).resolve().parents[1] / "results"
+Row = Tuple[str, str, float]
+
+
+def cpu_model() -> str:
+    for line in subprocess.run(["lscpu"], capture_output=True, text=True).stdout.splitlines():
+        if line.startswith("Model name:"):
+            return line.split(":", 1)[1].strip()
+    return platform.processor() or "unknown"
+
+
+def _table(rows: List[Row]) -> List[str]:
+    libraries = list(dict.fromkeys(r[0] for r in rows))
+    operations = list(dict.fromkeys(r[1] for r in rows))
+    ns = {(r[0], r[1]): r[2] for r in rows}
+    lines = ["| operation (ns per key, median) | " + " | ".join(libraries) + " |",
+             "|---" * (len(libraries) + 1) + "|"]
+    for op in operations:
+        cells = [f"{ns[(lib, op)]:.1f}" if (lib, op) in ns else "" for lib in libraries]
+        lines.append(f"| {op} | " + " | ".join(cells) + " |")
+    return lines
+
+
+def _ratios(ns: Dict[Tuple[str, str], float]) -> List[str]:
+    rb_int = ns[("rbloom", "single `x in f` (int)")]
+    rb_str = ns[("rbloom", "single `x in f` (str)")]
+    batch, batch_str = ns[("seen", "contains_many (numpy u64)")], ns[("seen", "contains_many (list of str)")]
+    single, single_str = ns[("seen", "single `x in f` (int)")], ns[("seen", "single `x in f` (str)")]
+    bare, floor = ns[("seen", "bare cffi call (int)")], ns[("numpy", "random read floor (take)")]
+
+    def verdict(ok: bool) -> str:
+        return "met" if ok else "**missed**"
+    return [
+        "| ratio | value | target | |",
+        "|---|---|---|---|",
+        f"| rbloom single `in` (int) / seen `contains_many` (numpy u64) | {rb_int / batch:.1f}x "
+        f"| >= 10x | {verdict(rb_int / batch >= 10)} |",
+        f"| rbloom single `in` (str) / seen `contains_many` (list of str) | {rb_str / batch_str:.1f}x "
+        "| | |",
+        f"| seen single `in` (int) / rbloom single `in` (int) | {single / rb_int:.2f}x "
+        f"| <= 1.5x | {verdict(single / rb_int <= 1.5)} |",
+        f"| seen single `in` (str) / rbloom single `in` (str) | {single_str / rb_str:.2f}x | <= 1.5x "
+        f"| {verdict(single_str / rb_str <= 1.5)} |",
+        f"| bare cffi call / rbloom single `in` (int) | {bare / rb_int:.2f}x | | |",
+        f"| seen `contains_many` (numpy u64) / random read floor | {batch / floor:.2f}x | | |",
+    ]
+
+
+def _plot(rows: List[Row], path: Path) -> None:
+    labels = [f"{lib}: {op}" for lib, op, _ in rows]
+    values = [ns for _, _, ns in rows]
+    colors = ["tab:blue" if lib == "seen" else "tab:gray" if lib == "numpy" else "tab:orange"
+              for lib, _, _ in rows]
+    fig, ax = plt.subplots(figsize=(10, 0.38 * len(rows) + 1.2))
+    ax.barh(range(len(rows)), values, color=colors)
+    ax.set_yticks(range(len(rows)), labels, fontsize=8)
+    ax.invert_yaxis()
+    ax.set_xscale("log")
+    ax.set_xlabel("ns per key (median, log scale; lower is better)")
+    ax.set_title("Python Bloom filters, 10^7 u64 keys at 1%")
+    for i, v in enumerate(values):
+        ax.text(v, i, f" {v:.1f}", va="center", fontsize=7)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+
+
+def write(rows: List[Row], notes: List[str], mapped: Dict[str, float], items: int, fpr: float,
+          size_bytes: int) -> None:
+    RESULTS.mkdir(exist_ok=True)
+    _plot(rows, RESULTS / "python.png")
+    ns = {(r[0], r[1]): r[2] for r in rows}
+    mib = 2**20
+    lines = [
+        "# Python binding: peer benchmark",
+        "",
+        f"Machine: {cpu_model()}, {subprocess.run(['nproc'], capture_output=True, text=True).stdout.strip()} "
+        f"cores (shared), Python {platform.python_version()}. "
+        f"Date: {datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M} UTC.",
+        f"Run: `bench/python/bench.py` (all peers in one process, one after the other).",
+        "",
+        f"Filter: {items:,} random u64 ids at fpr {fpr}; seen's filter is {size_bytes / mib:.1f} MiB. "
+        "Queries are half present, half absent, in random order. Each figure is the median of 7 "
+        "runs, in ns per key: batches over 10^6 ids (10^5 str), single keys over a loop of "
+        "2 x 10^5 `x in f`.",
+        "",
+        *_table(rows),
+        "",
+        *_ratios(ns),
+        "",
+        "Peers as filled: " + "; ".join(notes) + ".",
+        "",
+        "![ns per key](python.png)",
+        "",
+        "## Opening a 1 GiB filter maps it",
+        "",
+        f"`rss.py` saves a {mapped['filter_bytes'] / mib:,.0f} MiB filter, then opens it in a "
+        "fresh process and reads /proc/self/status:",
+        "",
+        "| open | time | RssAnon change (private copy) | RssFile change (mapped file pages) |",
+        "|---|---|---|---|",
+    ]
+    for tag, name in (("no_verify", "`open(path, verify=False)`"), ("verify", "`open(path)` (checksums the payload)")):
+        lines.append(f"| {name} | {mapped[f'{tag}_open_seconds'] * 1000:.0f} ms "
+                     f"| {mapped[f'{tag}_anon_delta_open'] / mib:+.1f} MiB "
+                     f"| {mapped[f'{tag}_file_delta_open'] / mib:+,.0f} MiB |")
+    lines += [
+        "",
+        "RssAnon does not grow: the filter is not copied. The file's pages are mapped shared "
+        "(read-only opens pre-fault them with MAP_POPULATE), so they count in RssFile and are "
+        "the page cache's pages, shared with every process that opens the same file.",
+        "",
+    ]
+    (RESULTS / "python.md").write_text("\n".join(lines))
