@@ -144,6 +144,11 @@ func TestUseAfterClose(t *testing.T) {
 	_, calls["Stats"] = f.Stats()
 	var zero Filter
 	_, calls["zero Filter Test"] = zero.TestString("a")
+	g, err := New(100, 0.01)
+	must(t, err)
+	copied := *g
+	must(t, g.Close())
+	_, calls["Test on a copy of a closed Filter"] = copied.TestUint64(1)
 	for name, err := range calls {
 		if !errors.Is(err, ErrClosed) || !errors.Is(err, ErrInvalidArgument) {
 			t.Errorf("%s after Close: %v, want ErrClosed", name, err)

@@ -67,9 +67,10 @@ func (h *handle) free() {
 	h.c = nil
 }
 
-// live is the open handle, or ErrClosed.
+// live is the open handle, or ErrClosed. h.c is checked too: a copy of a Filter shares
+// its handle, so closing either frees the C filter of both.
 func (f *Filter) live() (*handle, error) {
-	if f == nil || f.h == nil {
+	if f == nil || f.h == nil || f.h.c == nil {
 		return nil, ErrClosed
 	}
 	return f.h, nil
@@ -101,7 +102,7 @@ func (f *Filter) Sync() error {
 // Close syncs a read-write mapped filter, then frees the filter. Closing twice is a no-op;
 // any other use after Close returns ErrClosed.
 func (f *Filter) Close() error {
-	if f == nil || f.h == nil {
+	if f == nil || f.h == nil || f.h.c == nil {
 		return nil
 	}
 	h := f.h

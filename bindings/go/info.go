@@ -25,10 +25,11 @@ type Stats struct {
 
 // Params of the filter; the zero Params once closed.
 func (f *Filter) Params() Params {
-	if f == nil || f.h == nil {
+	h, err := f.live()
+	if err != nil {
 		return Params{}
 	}
-	return f.h.params
+	return h.params
 }
 
 // Cap is the size of the filter in bits, 0 once closed.

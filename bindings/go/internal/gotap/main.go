@@ -73,6 +73,8 @@ func (t *tap) handle(e event) {
 	switch e.Action {
 	case "output":
 		t.output[key] = append(t.output[key], strings.TrimRight(e.Output, "\n"))
+	case "build-output": // compiler errors: for the log, they belong to no test
+		fmt.Fprint(os.Stderr, e.Output)
 	case "pass", "fail", "skip":
 		if e.Test == "" {
 			t.endPackage(e, key)
