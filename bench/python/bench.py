@@ -6,11 +6,8 @@ usage (from the repo root, after building build-py with -Dpython=enabled):
     PYTHONPATH=build-py/bindings/python .venv/bin/python bench/python/bench.py
 """
 import statistics
-import subprocess
-import sys
 import time
-from pathlib import Path
-from typing import Callable, List, Tuple
+from typing import Callable, Dict, List, Tuple
 
 import numpy
 
@@ -28,14 +25,18 @@ REPEATS = 7
 Row = Tuple[str, str, float]  # library, operation, median ns per key
 
 
-def ns_per_key(run: Callable[[], object], keys: int) -> float:
-    """The median over REPEATS runs of run()'s time, per key."""
-    times = []
+def median_ns_per_key(timed: Dict[Tuple[str, str], Tuple[Callable[[], object], int]]
+                      ) -> List[Row]:
+    """Runs every timed operation once per round, REPEATS rounds, so that the load of this
+    shared machine falls on all libraries alike; the median time of each, per key."""
+    times: Dict[Tuple[str, str], List[int]] = {name: [] for name in timed}
     for _ in range(REPEATS):
-        start = time.perf_counter_ns()
-        run()
-        times.append(time.perf_counter_ns() - start)
-    return statistics.median(times) / keys
+        for name, (run, _) in timed.items():
+            start = time.perf_counter_ns()
+            run()
+            times[name].append(time.perf_counter_ns() - start)
+    return [(lib, op, statistics.median(times[(lib, op)]) / keys)
+            for (lib, op), (_, keys) in timed.items()]
 
 
 def loop_in(f: object, keys: List[object]) -> Callable[[], None]:
@@ -55,36 +56,38 @@ def main() -> None:
     singles = queries[:SINGLE_QUERIES].tolist()
     words = [f"user{i}@example.com" for i in range(SINGLE_QUERIES)]
 
-    rows: List[Row] = []
+    timed: Dict[Tuple[str, str], Tuple[Callable[[], object], int]] = {}
     notes: List[str] = []
+    filters = []  # every filter stays alive until all are timed
     for peer in peers.available().values():
         f = peer.make(ITEMS, FPR)
+        filters.append(f)
         filled = peer.fill_limit or ITEMS
         start = time.perf_counter()
         peer.fill(f, ids[:filled])
         print(f"{peer.name}: filled {filled:,} keys in {time.perf_counter() - start:.1f} s")
         fp = sum(int(x) in f for x in absent[:100_000]) / 100_000
         notes.append(f"{peer.name}: {filled:,} keys added, measured fpr {fp:.4f}")
-        timed = {"single `x in f` (int)": (loop_in(f, singles), SINGLE_QUERIES),
-                 "single `x in f` (str)": (loop_in(f, words), SINGLE_QUERIES)}
+        timed[(peer.name, "single `x in f` (int)")] = (loop_in(f, singles), SINGLE_QUERIES)
+        timed[(peer.name, "single `x in f` (str)")] = (loop_in(f, words), SINGLE_QUERIES)
         if isinstance(f, seen.BloomFilter):
             bare, handle, size = seen.bloom._test_u64, f._h, f.size_bytes
-            timed["contains_many (numpy u64)"] = (lambda: f.contains_many(queries), BATCH_QUERIES)
-            timed["contains_many (list of str)"] = (lambda: f.contains_many(words), SINGLE_QUERIES)
+            timed[(peer.name, "contains_many (numpy u64)")] = (
+                lambda f=f: f.contains_many(queries), BATCH_QUERIES)
+            timed[(peer.name, "contains_many (list of str)")] = (
+                lambda f=f: f.contains_many(words), SINGLE_QUERIES)
             # The cffi call alone, without the method around it: the single-key floor here.
-            timed["bare cffi call (int)"] = (lambda: [bare(handle, x) for x in singles],
-                                             SINGLE_QUERIES)
-        for operation, (run, keys) in timed.items():
-            rows.append((peer.name, operation, ns_per_key(run, keys)))
-            print(f"  {operation}: {rows[-1][2]:.1f} ns/key")
-        del f
+            timed[(peer.name, "bare cffi call (int)")] = (
+                lambda: [bare(handle, x) for x in singles], SINGLE_QUERIES)
 
     # The floor: random 8-byte reads from memory as large as the filter, in bulk (numpy take).
     memory = numpy.ones(size // 8, dtype=numpy.uint64)
     where = rng.integers(0, len(memory), size=BATCH_QUERIES)
-    floor = ns_per_key(lambda: memory.take(where), BATCH_QUERIES)
-    rows.append(("numpy", "random read floor (take)", floor))
+    timed[("numpy", "random read floor (take)")] = (lambda: memory.take(where), BATCH_QUERIES)
 
+    rows = median_ns_per_key(timed)
+    for lib, op, ns in rows:
+        print(f"{lib:>20}  {op:<30} {ns:8.1f} ns/key")
     mapped = rss.measure_in_subprocess()
     report.write(rows, notes, mapped, ITEMS, FPR, size)
 

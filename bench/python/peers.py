@@ -39,6 +39,22 @@ def _rbloom() -> Peer:
                 _fill_by_chunks(lambda f, ids: f.update(ids)))
 
 
+def _rbloom_stable() -> Peer:
+    """rbloom as it must be used to save a filter for another process: its default hash is
+    Python's hash(), which is randomized per process for str and bytes. The hash_func is the
+    one rbloom's README suggests for persistence."""
+    import hashlib
+    import pickle
+
+    import rbloom
+
+    def stable_hash(obj: object) -> int:
+        digest = hashlib.sha256(pickle.dumps(obj)).digest()
+        return int.from_bytes(digest[:16], "big") - 2**127
+    return Peer("rbloom (stable hash)", lambda n, p: rbloom.Bloom(n, p, hash_func=stable_hash),
+                _fill_by_chunks(lambda f, ids: f.update(ids)), fill_limit=1_000_000)
+
+
 def _pybloomfiltermmap3() -> Peer:
     import pybloomfilter
     directory = tempfile.mkdtemp(prefix="seen-bench-")
@@ -59,7 +75,7 @@ def _pybloom_live() -> Peer:
 
 def available() -> Dict[str, Peer]:
     peers = {}
-    for make in (_seen, _rbloom, _pybloomfiltermmap3, _pybloom_live):
+    for make in (_seen, _rbloom, _rbloom_stable, _pybloomfiltermmap3, _pybloom_live):
         try:
             peer = make()
         except ImportError as e:

@@ -6,13 +6,14 @@ threads may add and test one filter at once; close() needs exclusive access, as 
 """
 import operator
 import os
-from typing import Any, Iterable, Optional, Tuple, Union
+from typing import Any, Iterable, Optional, SupportsIndex, Tuple, Union
 
 from . import _batches
 from ._native import ffi, lib
 from .errors import check, raise_status
 
-Key = Union[str, bytes, bytearray, memoryview, int]
+# SupportsIndex: int, and integer types such as numpy.uint64.
+Key = Union[str, bytes, bytearray, memoryview, SupportsIndex]
 PathLike = Union[str, bytes, "os.PathLike[str]", "os.PathLike[bytes]"]
 
 # Bound once: the single-key paths are dominated by attribute lookups otherwise.

@@ -16,7 +16,7 @@ def unseen(f: seen.BloomFilter, emails: list[str]) -> list[str]:
     return [e for e, hit in zip(emails, found) if not hit]
 
 with seen.BloomFilter(1000, 0.01, seed=1) as f:
-    f.add("a"); f.add(b"b"); f.add(3)
+    f.add("a"); f.add(b"b"); f.add(3); f.add(numpy.uint64(4))
     f.update(["c", 4])
     f.add_many(numpy.arange(10, dtype=numpy.uint64))
     f |= seen.BloomFilter(1000, 0.01, seed=1)
