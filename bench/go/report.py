@@ -26,6 +26,8 @@ for line in raw.read_text().splitlines():
         runs[m[1]].append(float(m[3]))
     elif m := re.match(r"# filter (\S+) bytes (\d+) fpr ([\d.]+)", line):
         filters[m[1]] = (int(m[2]), float(m[3]))
+    elif m := re.match(r"# rss open_1GiB anon_MiB ([\d.]+) file_MiB ([\d.]+)", line):
+        rss = (float(m[1]), float(m[2]))
     elif m := re.match(r"# (\w+) (.*)", line):
         meta.setdefault(m[1], []).append(m[2])
 
@@ -42,7 +44,8 @@ md = [
     "# Go binding: lookups against bits-and-blooms/bloom and blobloom",
     "",
     f"- Date: {meta['date'][0]}; machine: {meta['cpu'][0]}; {meta['go'][0]}; "
-    f"load average before the run: {meta['load'][0]} (a shared machine).",
+    f"load average before the run: {meta['load'][0]}. The machine is shared with other jobs, "
+    f"so runs differ by tens of percent; the min - max column is the spread within this run.",
     "- Peers: " + ", ".join(meta.get("peer", [])) + ".",
     f"- Workload: 10^7 distinct u64 ids at a 1% target, then lookups of 2^20 ids, half present. "
     f"Every filter hashes the id's 8 little-endian bytes (blobloom through xxhash, which it "
@@ -83,6 +86,10 @@ md += [
     f"cannot overlap with the next one's.",
     f"- The call is amortized (within {AMORTIZED - 1:.0%} of the largest batch's cost per key) "
     f"from batch {amortized} on.",
+    f"- Memory: opening a 1 GiB filter file read-only and querying 10^6 ids grew anonymous "
+    f"memory by {rss[0]:.1f} MiB (the Go slices of ids and answers) and mapped file pages by "
+    f"{rss[1]:.0f} MiB (the payload checksum reads the whole file): the filter is the mapping, "
+    f"not a copy (bench/go/rss_test.go).",
     f"- Memory floor (one random line read over a region the size of seen's filter): "
     f"{floor:.2f} ns; the best batch is {best / floor:.1f}x it. The filters are ~12 MB and "
     f"this machine's L3 is 32 MiB, so this measures L3 rather than DRAM.",
