@@ -142,15 +142,16 @@ seen_status seen_bloom_contains_u64(const seen_bloom* f, const uint64_t* ids, si
 seen_status seen_bloom_add_keys(seen_bloom* f, const uint8_t* data, const uint64_t* offsets,
                                 size_t n) {
   SEEN_REQUIRE(f != nullptr, "filter is NULL");
-  SEEN_REQUIRE((data != nullptr && offsets != nullptr) || n == 0, "data or offsets is NULL");
+  SEEN_REQUIRE(offsets != nullptr || n == 0, "offsets is NULL");
+  SEEN_REQUIRE(data != nullptr || n == 0 || offsets[n] == offsets[0], "data is NULL");
   return Guard([&] { f->bloom.AddKeys(data, offsets, n); });
 }
 
 seen_status seen_bloom_contains_keys(const seen_bloom* f, const uint8_t* data,
                                      const uint64_t* offsets, size_t n, uint8_t* out) {
   SEEN_REQUIRE(f != nullptr, "filter is NULL");
-  SEEN_REQUIRE((data != nullptr && offsets != nullptr && out != nullptr) || n == 0,
-               "data, offsets or out is NULL");
+  SEEN_REQUIRE((offsets != nullptr && out != nullptr) || n == 0, "offsets or out is NULL");
+  SEEN_REQUIRE(data != nullptr || n == 0 || offsets[n] == offsets[0], "data is NULL");
   return Guard([&] { f->bloom.ContainsKeys(data, offsets, n, out); });
 }
 

@@ -9,7 +9,10 @@
  *  - Pointers passed in stay owned by the caller; the library keeps none of them after the
  *    call returns, except the buffer given to seen_bloom_view (see there).
  *  - A NULL handle or a NULL array with n > 0 returns SEEN_ERR_INVALID_ARGUMENT.
- *    n == 0 is a successful no-op and may pass NULL arrays.
+ *    n == 0 is a successful no-op and may pass NULL arrays. A batch of byte keys that are
+ *    all empty may pass NULL data.
+ *  - Byte-key batches carry no data length: the caller guarantees offsets[n] is within data.
+ *    Offsets that decrease are refused (SEEN_ERR_INVALID_ARGUMENT).
  *  - Thread safety: adds, contains and the read-only queries may run concurrently on one
  *    filter from any number of threads; concurrent adds never lose a bit. A contains racing
  *    an add may miss that in-flight add, never a completed one. merge, clear, sync and free

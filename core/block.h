@@ -45,39 +45,6 @@ inline uint64_t BlockIndex(uint64_t hash, uint64_t blocks) {
 
 inline unsigned StartWord(uint32_t h32) { return (h32 * kStartSalt) >> 29; }
 
-inline uint64_t WordBit(uint32_t h32, unsigned word) {
-  return uint64_t{1} << ((h32 * kWordSalt[word]) >> 26);
-}
-
-// Scalar reference forms, used for single keys; the SIMD kernels must agree with them.
-// No early exit: without a data-dependent branch, the CPU overlaps the cache misses of
-// consecutive single-key calls.
-inline bool ProbeBlock(const uint64_t* block, uint32_t h32, uint32_t k) {
-  const unsigned start = StartWord(h32);
-  uint64_t missing = 0;
-  for (uint32_t j = 0; j < k; ++j) {
-    const unsigned w = (start + j) & (kBlockWords - 1);
-    missing |= ~__atomic_load_n(&block[w], __ATOMIC_RELAXED) & WordBit(h32, w);
-  }
-  return missing == 0;
-}
-
-// Sets the key's bits with relaxed atomic ORs, so concurrent adds never lose a bit. Words
-// that already hold their bit are not written. Returns whether every bit was already set.
-inline bool SetBlock(uint64_t* block, uint32_t h32, uint32_t k) {
-  const unsigned start = StartWord(h32);
-  bool was_present = true;
-  for (uint32_t j = 0; j < k; ++j) {
-    const unsigned w = (start + j) & (kBlockWords - 1);
-    const uint64_t bit = WordBit(h32, w);
-    if ((__atomic_load_n(&block[w], __ATOMIC_RELAXED) & bit) == 0) {
-      __atomic_fetch_or(&block[w], bit, __ATOMIC_RELAXED);
-      was_present = false;
-    }
-  }
-  return was_present;
-}
-
 inline uint64_t* BlockAt(const Blocks& b, uint64_t hash) {
   return b.words + BlockIndex(hash, b.count) * kBlockWords;
 }

@@ -105,14 +105,12 @@ void Bloom::ContainsKeys(const uint8_t* data, const uint64_t* offsets, size_t n,
 
 bool Bloom::PutU64(uint64_t id) {
   RequireWritable();
-  const uint64_t hash = HashOf(id);
-  return SetBlock(BlockAt(blocks_, hash), static_cast<uint32_t>(hash), blocks_.k);
+  return SetOne(blocks_, HashOf(id));
 }
 
 bool Bloom::PutKey(const void* key, size_t len) {
   RequireWritable();
-  const uint64_t hash = HashOf(key, len);
-  return SetBlock(BlockAt(blocks_, hash), static_cast<uint32_t>(hash), blocks_.k);
+  return SetOne(blocks_, HashOf(key, len));
 }
 
 void Bloom::Merge(const Bloom& other) {

@@ -6,6 +6,7 @@
 #include <cstdint>
 
 #include "core/block.h"
+#include "core/kernels.h"
 #include "core/region.h"
 
 namespace seen {
@@ -69,9 +70,7 @@ class Bloom {
  private:
   uint64_t HashOf(uint64_t id) const;
   uint64_t HashOf(const void* key, size_t len) const;
-  bool TestHash(uint64_t hash) const {
-    return ProbeBlock(BlockAt(blocks_, hash), static_cast<uint32_t>(hash), blocks_.k);
-  }
+  bool TestHash(uint64_t hash) const { return ProbeOne(blocks_, hash); }
   void RequireWritable() const;
 
   BloomParams params_;

@@ -124,7 +124,8 @@ HWY_INLINE void SetExclusive(uint64_t* HWY_RESTRICT block, uint32_t h32, uint32_
   }
 }
 
-HWY_INLINE void SetShared(uint64_t* HWY_RESTRICT block, uint32_t h32, uint32_t k) {
+// Returns whether every bit was already set.
+HWY_INLINE bool SetShared(uint64_t* HWY_RESTRICT block, uint32_t h32, uint32_t k) {
   const D64 d;
   const size_t lanes = hn::Lanes(d);
   const uint64_t* run_mask = RunMask(h32, k);
@@ -134,9 +135,14 @@ HWY_INLINE void SetShared(uint64_t* HWY_RESTRICT block, uint32_t h32, uint32_t k
     hn::Store(hn::AndNot(hn::LoadU(d, block + first), pattern), d, missing + first);
   }
   // Relaxed atomic OR, only where a bit is missing: concurrent adds never lose a bit.
+  bool was_present = true;
   for (unsigned w = 0; w < kBlockWords; ++w) {
-    if (missing[w] != 0) __atomic_fetch_or(&block[w], missing[w], __ATOMIC_RELAXED);
+    if (missing[w] != 0) {
+      __atomic_fetch_or(&block[w], missing[w], __ATOMIC_RELAXED);
+      was_present = false;
+    }
   }
+  return was_present;
 }
 
 // How many keys ahead a batch prefetches: enough to cover DRAM latency with the line fill
@@ -184,6 +190,14 @@ HWY_INLINE void Pipeline(const Blocks& b, const KeySource& keys, const Visit& vi
   }
 }
 
+bool ProbeOneImpl(const Blocks& b, uint64_t hash) {
+  return Probe(BlockAt(b, hash), static_cast<uint32_t>(hash), b.k);
+}
+
+bool SetOneImpl(const Blocks& b, uint64_t hash) {
+  return SetShared(BlockAt(b, hash), static_cast<uint32_t>(hash), b.k);
+}
+
 void ContainsImpl(const Blocks& b, const KeySource& keys, uint8_t* HWY_RESTRICT out) {
   Pipeline(b, keys, [&](size_t i, const uint64_t* block, uint32_t h32) {
     out[i] = Probe(block, h32, b.k) ? 1 : 0;
@@ -208,6 +222,8 @@ namespace seen {
 HWY_EXPORT(HashU64BatchImpl);
 HWY_EXPORT(ContainsImpl);
 HWY_EXPORT(AddImpl);
+HWY_EXPORT(ProbeOneImpl);
+HWY_EXPORT(SetOneImpl);
 
 void HashU64Batch(const uint64_t* ids, size_t n, uint64_t seed, uint64_t* hashes) {
   HWY_DYNAMIC_DISPATCH(HashU64BatchImpl)(ids, n, seed, hashes);
@@ -219,6 +235,14 @@ void Contains(const Blocks& blocks, const KeySource& keys, uint8_t* out) {
 
 void Add(const Blocks& blocks, const KeySource& keys, bool exclusive) {
   HWY_DYNAMIC_DISPATCH(AddImpl)(blocks, keys, exclusive);
+}
+
+bool ProbeOne(const Blocks& blocks, uint64_t hash) {
+  return HWY_DYNAMIC_DISPATCH(ProbeOneImpl)(blocks, hash);
+}
+
+bool SetOne(const Blocks& blocks, uint64_t hash) {
+  return HWY_DYNAMIC_DISPATCH(SetOneImpl)(blocks, hash);
 }
 
 const char* ChosenTargetName() {

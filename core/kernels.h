@@ -25,6 +25,11 @@ void Contains(const Blocks& blocks, const KeySource& keys, uint8_t* out);
 // adds; exclusive adds use plain SIMD stores and need the caller to add from one thread.
 void Add(const Blocks& blocks, const KeySource& keys, bool exclusive);
 
+// Single keys, by hash: whether the key's bits are all set; and setting them (relaxed atomic
+// ORs), returning whether they all were already.
+bool ProbeOne(const Blocks& blocks, uint64_t hash);
+bool SetOne(const Blocks& blocks, uint64_t hash);
+
 // The name of the SIMD target the dispatcher chose, e.g. "AVX2".
 const char* ChosenTargetName();
 

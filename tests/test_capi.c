@@ -85,6 +85,13 @@ static void test_batches_and_single_keys(void) {
           "the empty key");
     check(seen_bloom_add_keys(f, data, bad_offsets, 3) == SEEN_ERR_INVALID_ARGUMENT,
           "decreasing offsets are refused");
+    check(seen_bloom_contains_keys(f, NULL, offsets, 1, out) == SEEN_ERR_INVALID_ARGUMENT,
+          "NULL data with non-empty keys");
+    {
+      const uint64_t empty_keys[] = {4, 4, 4};
+      check(seen_bloom_contains_keys(f, NULL, empty_keys, 2, out) == SEEN_OK && out[0] == 1,
+            "NULL data is fine when every key is empty");
+    }
   }
   seen_bloom_free(f);
 }
