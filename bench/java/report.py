@@ -2,6 +2,7 @@
 ns per key of each benchmark, its ratio to Guava and to the random-line-read floor."""
 import datetime
 import json
+import os
 import statistics
 import subprocess
 import sys
@@ -58,13 +59,14 @@ present), in JMH (`bench/java/run`): average time mode, 1 fork, {warmups} warm-u
 {measured} measured iterations of 1 s, times per query key.
 The median is over the measured iterations.
 
-- Machine: {cpu_model()}, {subprocess.run(['nproc'], capture_output=True, text=True).stdout.strip()} cores shared with other jobs; OpenJDK 17
-- Date: {datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M} UTC
+- Machine: {cpu_model()}, {subprocess.run(['nproc'], capture_output=True, text=True).stdout.strip()} cores shared with other jobs (5-minute load average
+  {os.getloadavg()[1]:.1f} when the report was written, so the ranges are wide); OpenJDK 17
+- Date: {datetime.datetime.fromtimestamp(os.path.getmtime(json_path), datetime.timezone.utc):%Y-%m-%d %H:%M} UTC
 
 | benchmark | median ns/key | range | speed vs Guava | x floor |
 |---|---|---|---|---|
 """ + "\n".join(rows) + "\n\n" + verdict + """
-The floor is one dependent-free random read of a 64-byte line in an array as large as the seen
+The floor is one independent random read of a 64-byte line in an array as large as the seen
 filter, the cost that no membership query can beat. Both filters (about 12 MB each) fit in
 this machine's 32 MiB L3, so the floor is an L3 hit rather than a DRAM miss; on a machine with
 a smaller cache every number grows and Guava, with k lines per query instead of one, grows most.
