@@ -103,7 +103,11 @@ public final class BloomFilter implements AutoCloseable {
     return adopt(NativeBloom.deserialize(bytes, bytes.length, out), out);
   }
 
-  /** The live handle, or an exception if closed. */
+  /**
+   * The live handle, or an exception if closed. Every native call that uses it is followed by
+   * reachabilityFence(this): the handle is a plain long, so without the fence the filter could
+   * become unreachable mid-call and the Cleaner free the memory under the native code.
+   */
   private long h() {
     long h = handle;
     if (h == 0) {
@@ -249,7 +253,6 @@ public final class BloomFilter implements AutoCloseable {
       SeenException.check(NativeBloom.addLongsDirect(h(), ids, ids.position(), n));
     } finally {
       Reference.reachabilityFence(this);
-      Reference.reachabilityFence(ids);
     }
   }
 
@@ -262,8 +265,6 @@ public final class BloomFilter implements AutoCloseable {
           NativeBloom.testLongsDirect(h(), ids, ids.position(), n, out, out.position()));
     } finally {
       Reference.reachabilityFence(this);
-      Reference.reachabilityFence(ids);
-      Reference.reachabilityFence(out);
     }
   }
 
@@ -279,8 +280,6 @@ public final class BloomFilter implements AutoCloseable {
           h(), data, data.position(), offsets, offsets.position(), n));
     } finally {
       Reference.reachabilityFence(this);
-      Reference.reachabilityFence(data);
-      Reference.reachabilityFence(offsets);
     }
   }
 
@@ -293,9 +292,6 @@ public final class BloomFilter implements AutoCloseable {
           h(), data, data.position(), offsets, offsets.position(), n, out, out.position()));
     } finally {
       Reference.reachabilityFence(this);
-      Reference.reachabilityFence(data);
-      Reference.reachabilityFence(offsets);
-      Reference.reachabilityFence(out);
     }
   }
 
