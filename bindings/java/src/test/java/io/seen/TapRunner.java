@@ -5,6 +5,8 @@ import static org.junit.platform.engine.discovery.DiscoverySelectors.selectPacka
 import java.io.PrintStream;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.platform.engine.TestExecutionResult;
+import org.junit.platform.engine.support.descriptor.ClassSource;
+import org.junit.platform.engine.support.descriptor.MethodSource;
 import org.junit.platform.launcher.Launcher;
 import org.junit.platform.launcher.TestExecutionListener;
 import org.junit.platform.launcher.TestIdentifier;
@@ -25,10 +27,11 @@ public final class TapRunner {
     AtomicInteger failed = new AtomicInteger();
     TestExecutionListener listener = new TestExecutionListener() {
       private String name(TestIdentifier id) {
-        String source = id.getSource().map(Object::toString).orElse("");
-        String cls = source.replaceAll(".*className = '([^']*)'.*", "$1");
-        String simple = cls.substring(cls.lastIndexOf('.') + 1);
-        return (simple.isEmpty() ? "" : simple + " ") + id.getDisplayName();
+        String cls = id.getSource()
+            .map(s -> s instanceof MethodSource ? ((MethodSource) s).getJavaClass().getSimpleName()
+                : s instanceof ClassSource ? ((ClassSource) s).getJavaClass().getSimpleName() : "")
+            .orElse("");
+        return (cls.isEmpty() ? "" : cls + " ") + id.getDisplayName();
       }
 
       @Override
