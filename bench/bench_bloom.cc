@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "capi/seen.h"
+#include "seen.h"
 #include "core/block.h"
 #include "core/region.h"
 
@@ -106,7 +106,8 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "create: %s\n", seen_last_error());
     return 1;
   }
-  seen_bloom_params params{sizeof params};
+  seen_bloom_params params{};
+  params.size = sizeof params;
   seen_bloom_get_params(f, &params);
   const uint64_t bytes = params.bytes;
 
