@@ -38,7 +38,9 @@ struct ByteKeys {
         throw Error(Code::kInvalidArgument, "offsets[" + std::to_string(i + 1) +
                                                 "] is below offsets[" + std::to_string(i) + "]");
       }
-      hashes[i - begin] = HashBytes(keys->data + offsets[i], offsets[i + 1] - offsets[i], keys->seed);
+      const uint64_t len = offsets[i + 1] - offsets[i];
+      // Empty keys may come with NULL data, where even data + offset is undefined.
+      hashes[i - begin] = HashBytes(len == 0 ? nullptr : keys->data + offsets[i], len, keys->seed);
     }
   }
 };

@@ -83,8 +83,7 @@ Container ParseContainer(const uint8_t* data, uint64_t len, Kind expected,
   if (std::memcmp(data, kMagic, sizeof kMagic) != 0) {
     Fail(Code::kBadMagic, source, "not a seen file (bad magic in bytes 0..7)");
   }
-  uint16_t major;
-  std::memcpy(&major, data + kOffMajor, 2);
+  const uint16_t major = static_cast<uint16_t>(data[kOffMajor] | (data[kOffMajor + 1] << 8));
   if (major != kFormatMajor) {
     Fail(Code::kUnsupportedVersion, source, "format major version " + std::to_string(major) +
                                                 ", this build reads " + std::to_string(kFormatMajor));
