@@ -1,69 +1,27 @@
-// The extern "C" shim: checks arguments, calls the core, turns exceptions into statuses and
-// seen_last_error() messages. It holds no logic of its own.
+// The C shim's shared parts: status names, the last error, the version.
 #include "capi/seen.h"
 
-#include <algorithm>
-#include <cstring>
-#include <new>
 #include <string>
 #include <utility>
 
-#include "core/bloom.h"
-#include "core/bloom_codec.h"
+#include "capi/shim.h"
 #include "core/error.h"
-#include "core/sizing.h"
-
-struct seen_bloom {
-  seen::Bloom bloom;
-};
 
 static_assert(SEEN_ERR_INTERNAL == static_cast<int>(seen::Code::kInternal),
               "seen_status and seen::Code must keep the same numbers");
 
-namespace {
+namespace seen::capi {
 
+namespace {
 thread_local std::string last_error;
+}  // namespace
 
 seen_status Fail(seen_status status, std::string message) {
   last_error = std::move(message);
   return status;
 }
 
-// Runs body, mapping every exception to a status; nothing escapes into C.
-template <class Body>
-seen_status Guard(Body&& body) {
-  try {
-    body();
-    return SEEN_OK;
-  } catch (const seen::Error& e) {
-    return Fail(static_cast<seen_status>(e.code()), e.what());
-  } catch (const std::bad_alloc&) {
-    return Fail(SEEN_ERR_NO_MEMORY, "out of memory");
-  } catch (const std::exception& e) {
-    return Fail(SEEN_ERR_INTERNAL, e.what());
-  } catch (...) {
-    return Fail(SEEN_ERR_INTERNAL, "unknown exception");
-  }
-}
-
-// Checks made before calling the core; the message names the argument and the function.
-#define SEEN_REQUIRE(condition, message)                                          \
-  do {                                                                            \
-    if (!(condition)) {                                                           \
-      return Fail(SEEN_ERR_INVALID_ARGUMENT, std::string(__func__) + ": " + message); \
-    }                                                                             \
-  } while (0)
-
-template <class Make>
-seen_status CreateInto(seen_bloom** out, Make&& make) {
-  SEEN_REQUIRE(out != nullptr, "out is NULL");
-  *out = nullptr;
-  return Guard([&] { *out = new seen_bloom{make()}; });
-}
-
-uint32_t OpenMode(uint32_t flags) { return flags & (SEEN_OPEN_READ_ONLY | SEEN_OPEN_READ_WRITE); }
-
-}  // namespace
+}  // namespace seen::capi
 
 extern "C" {
 
@@ -89,188 +47,8 @@ const char* seen_status_string(seen_status s) {
   return "SEEN_ERR_UNKNOWN_STATUS";
 }
 
-const char* seen_last_error(void) { return last_error.c_str(); }
+const char* seen_last_error(void) { return seen::capi::last_error.c_str(); }
 
 uint32_t seen_version_number(void) { return SEEN_VERSION_NUMBER; }
-
-seen_status seen_bloom_size_for(uint64_t expected_items, double fpr, uint64_t* bytes,
-                                uint32_t* k) {
-  SEEN_REQUIRE(bytes != nullptr && k != nullptr, "bytes or k is NULL");
-  return Guard([&] {
-    const seen::Sizing sizing = seen::SizeFor(expected_items, fpr);
-    *bytes = sizing.blocks * seen::kBlockBytes;
-    *k = sizing.k;
-  });
-}
-
-seen_status seen_bloom_predict_fpr(uint64_t expected_items, uint64_t bytes, double* fpr,
-                                   uint32_t* k) {
-  SEEN_REQUIRE(fpr != nullptr, "fpr is NULL");
-  return Guard([&] {
-    const uint64_t blocks = seen::BlocksForBytes(bytes);
-    const uint32_t best_k = seen::BestK(expected_items, blocks);
-    *fpr = seen::PredictFpr(static_cast<double>(expected_items), blocks, best_k);
-    if (k != nullptr) *k = best_k;
-  });
-}
-
-seen_status seen_bloom_create(uint64_t expected_items, double fpr, uint64_t seed,
-                              seen_bloom** out) {
-  return CreateInto(out, [&] { return seen::Bloom::Create(expected_items, fpr, seed); });
-}
-
-seen_status seen_bloom_create_bytes(uint64_t expected_items, uint64_t bytes, uint64_t seed,
-                                    seen_bloom** out) {
-  return CreateInto(out, [&] { return seen::Bloom::CreateBytes(expected_items, bytes, seed); });
-}
-
-void seen_bloom_free(seen_bloom* f) { delete f; }
-
-seen_status seen_bloom_add_u64(seen_bloom* f, const uint64_t* ids, size_t n) {
-  SEEN_REQUIRE(f != nullptr, "filter is NULL");
-  SEEN_REQUIRE(ids != nullptr || n == 0, "ids is NULL");
-  return Guard([&] { f->bloom.AddU64(ids, n); });
-}
-
-seen_status seen_bloom_contains_u64(const seen_bloom* f, const uint64_t* ids, size_t n,
-                                    uint8_t* out) {
-  SEEN_REQUIRE(f != nullptr, "filter is NULL");
-  SEEN_REQUIRE((ids != nullptr && out != nullptr) || n == 0, "ids or out is NULL");
-  return Guard([&] { f->bloom.ContainsU64(ids, n, out); });
-}
-
-seen_status seen_bloom_add_keys(seen_bloom* f, const uint8_t* data, const uint64_t* offsets,
-                                size_t n) {
-  SEEN_REQUIRE(f != nullptr, "filter is NULL");
-  SEEN_REQUIRE(offsets != nullptr || n == 0, "offsets is NULL");
-  SEEN_REQUIRE(data != nullptr || n == 0 || offsets[n] == offsets[0], "data is NULL");
-  return Guard([&] { f->bloom.AddKeys(data, offsets, n); });
-}
-
-seen_status seen_bloom_contains_keys(const seen_bloom* f, const uint8_t* data,
-                                     const uint64_t* offsets, size_t n, uint8_t* out) {
-  SEEN_REQUIRE(f != nullptr, "filter is NULL");
-  SEEN_REQUIRE((offsets != nullptr && out != nullptr) || n == 0, "offsets or out is NULL");
-  SEEN_REQUIRE(data != nullptr || n == 0 || offsets[n] == offsets[0], "data is NULL");
-  return Guard([&] { f->bloom.ContainsKeys(data, offsets, n, out); });
-}
-
-seen_status seen_bloom_set_exclusive_adds(seen_bloom* f, int exclusive) {
-  SEEN_REQUIRE(f != nullptr, "filter is NULL");
-  f->bloom.set_exclusive_adds(exclusive != 0);
-  return SEEN_OK;
-}
-
-seen_status seen_bloom_put_u64(seen_bloom* f, uint64_t id, uint8_t* was_present) {
-  SEEN_REQUIRE(f != nullptr, "filter is NULL");
-  return Guard([&] {
-    const bool present = f->bloom.PutU64(id);
-    if (was_present != nullptr) *was_present = present ? 1 : 0;
-  });
-}
-
-seen_status seen_bloom_put_key(seen_bloom* f, const void* key, size_t len,
-                               uint8_t* was_present) {
-  SEEN_REQUIRE(f != nullptr, "filter is NULL");
-  SEEN_REQUIRE(key != nullptr || len == 0, "key is NULL");
-  return Guard([&] {
-    const bool present = f->bloom.PutKey(key, len);
-    if (was_present != nullptr) *was_present = present ? 1 : 0;
-  });
-}
-
-int seen_bloom_test_u64(const seen_bloom* f, uint64_t id) {
-  if (f == nullptr) return Fail(SEEN_ERR_INVALID_ARGUMENT, "seen_bloom_test_u64: filter is NULL"), -1;
-  return f->bloom.TestU64(id) ? 1 : 0;
-}
-
-int seen_bloom_test_key(const seen_bloom* f, const void* key, size_t len) {
-  if (f == nullptr || (key == nullptr && len > 0)) {
-    return Fail(SEEN_ERR_INVALID_ARGUMENT, "seen_bloom_test_key: filter or key is NULL"), -1;
-  }
-  return f->bloom.TestKey(key, len) ? 1 : 0;
-}
-
-seen_status seen_bloom_merge(seen_bloom* dst, const seen_bloom* src) {
-  SEEN_REQUIRE(dst != nullptr && src != nullptr, "dst or src is NULL");
-  return Guard([&] { dst->bloom.Merge(src->bloom); });
-}
-
-seen_status seen_bloom_clear(seen_bloom* f) {
-  SEEN_REQUIRE(f != nullptr, "filter is NULL");
-  return Guard([&] { f->bloom.Clear(); });
-}
-
-seen_status seen_bloom_get_params(const seen_bloom* f, seen_bloom_params* params) {
-  SEEN_REQUIRE(f != nullptr && params != nullptr, "filter or params is NULL");
-  SEEN_REQUIRE(params->size >= sizeof(size_t), "params->size is not set");
-  const seen::BloomParams& p = f->bloom.params();
-  seen_bloom_params full{sizeof(seen_bloom_params), p.bytes(), p.blocks, p.k,
-                         f->bloom.read_only() ? 1u : 0u, p.seed, p.expected_items, p.target_fpr};
-  const size_t size = std::min(params->size, sizeof full);
-  std::memcpy(params, &full, size);
-  params->size = size;
-  return SEEN_OK;
-}
-
-seen_status seen_bloom_get_stats(const seen_bloom* f, seen_bloom_stats* stats) {
-  SEEN_REQUIRE(f != nullptr && stats != nullptr, "filter or stats is NULL");
-  SEEN_REQUIRE(stats->size >= sizeof(size_t), "stats->size is not set");
-  const seen::BloomStats s = f->bloom.Stats();
-  seen_bloom_stats full{sizeof(seen_bloom_stats), s.fill_ratio, s.approx_items, s.predicted_fpr};
-  const size_t size = std::min(stats->size, sizeof full);
-  std::memcpy(stats, &full, size);
-  stats->size = size;
-  return SEEN_OK;
-}
-
-seen_status seen_bloom_serialize(const seen_bloom* f, uint8_t* buf, size_t cap,
-                                 size_t* written) {
-  SEEN_REQUIRE(f != nullptr && written != nullptr, "filter or written is NULL");
-  const uint64_t needed = seen::SerializedSize(f->bloom);
-  *written = static_cast<size_t>(needed);
-  if (buf == nullptr) return SEEN_OK;
-  if (cap < needed) {
-    return Fail(SEEN_ERR_BUFFER_TOO_SMALL, "seen_bloom_serialize: needs " +
-                                               std::to_string(needed) + " bytes, cap is " +
-                                               std::to_string(cap));
-  }
-  return Guard([&] { seen::Serialize(f->bloom, buf); });
-}
-
-seen_status seen_bloom_deserialize(const uint8_t* buf, size_t len, seen_bloom** out) {
-  SEEN_REQUIRE(buf != nullptr || len == 0, "buf is NULL");
-  return CreateInto(out, [&] { return seen::Deserialize(buf, len); });
-}
-
-seen_status seen_bloom_view(const uint8_t* buf, size_t len, uint32_t flags, seen_bloom** out) {
-  SEEN_REQUIRE(buf != nullptr || len == 0, "buf is NULL");
-  SEEN_REQUIRE((flags & ~SEEN_OPEN_NO_VERIFY) == 0, "flags may only hold SEEN_OPEN_NO_VERIFY");
-  return CreateInto(out, [&] {
-    return seen::View(buf, len, (flags & SEEN_OPEN_NO_VERIFY) == 0);
-  });
-}
-
-seen_status seen_bloom_save(const seen_bloom* f, const char* path) {
-  SEEN_REQUIRE(f != nullptr && path != nullptr, "filter or path is NULL");
-  return Guard([&] { seen::Save(f->bloom, path); });
-}
-
-seen_status seen_bloom_open(const char* path, uint32_t flags, seen_bloom** out) {
-  SEEN_REQUIRE(path != nullptr, "path is NULL");
-  SEEN_REQUIRE(OpenMode(flags) == SEEN_OPEN_READ_ONLY || OpenMode(flags) == SEEN_OPEN_READ_WRITE,
-               "flags need exactly one of SEEN_OPEN_READ_ONLY and SEEN_OPEN_READ_WRITE");
-  SEEN_REQUIRE((flags & ~(SEEN_OPEN_READ_ONLY | SEEN_OPEN_READ_WRITE | SEEN_OPEN_NO_VERIFY)) == 0,
-               "unknown flag bits");
-  return CreateInto(out, [&] {
-    return seen::Open(path, OpenMode(flags) == SEEN_OPEN_READ_WRITE,
-                      (flags & SEEN_OPEN_NO_VERIFY) == 0);
-  });
-}
-
-seen_status seen_bloom_sync(seen_bloom* f) {
-  SEEN_REQUIRE(f != nullptr, "filter is NULL");
-  return Guard([&] { f->bloom.Sync(); });
-}
 
 }  // extern "C"

@@ -107,6 +107,10 @@ SEEN_API seen_status seen_bloom_create(uint64_t expected_items, double fpr, uint
 SEEN_API seen_status seen_bloom_create_bytes(uint64_t expected_items, uint64_t bytes,
                                              uint64_t seed, seen_bloom** out);
 
+/* A new, writable filter with the same parameters and bits as f (of any kind: created,
+ * mapped read-only, or a view). Thread-safe against concurrent contains. */
+SEEN_API seen_status seen_bloom_copy(const seen_bloom* f, seen_bloom** out);
+
 /* Frees the filter. A read-write mapped filter is synced first (errors are lost: call
  * seen_bloom_sync before to see them). NULL is a no-op. */
 SEEN_API void seen_bloom_free(seen_bloom* f);

@@ -98,7 +98,9 @@ void Save(const Bloom& filter, const std::string& path) {
 }
 
 Bloom Open(const std::string& path, bool writable, bool verify_payload) {
-  Region file = MapFile(path, writable);
+  // A verified open reads every byte anyway; populating the map does it in one pass. An
+  // unverified open stays lazy: a cold 1 GiB file opens at once.
+  Region file = MapFile(path, writable, verify_payload);
   const Container c = ParseContainer(file.data(), file.size(), Kind::kBloom, path, verify_payload);
   const BloomParams params = DecodeParams(c, path);
   if (writable) ResealOnSync(file, path);

@@ -78,7 +78,7 @@ void SaveFile(const std::string& path, const uint8_t* head, uint64_t head_size,
   if (synced != 0) IoFail(path, "fsync of its directory");
 }
 
-Region MapFile(const std::string& path, bool writable) {
+Region MapFile(const std::string& path, bool writable, bool populate) {
   const int fd = open(path.c_str(), writable ? O_RDWR : O_RDONLY);
   if (fd < 0) IoFail(path, "open");
   struct stat st;
@@ -97,7 +97,7 @@ Region MapFile(const std::string& path, bool writable) {
                                       " bytes, the header alone needs " + std::to_string(kHeaderBytes));
   }
   const int prot = writable ? PROT_READ | PROT_WRITE : PROT_READ;
-  const int flags = writable ? MAP_SHARED : MAP_SHARED | MAP_POPULATE;
+  const int flags = populate ? MAP_SHARED | MAP_POPULATE : MAP_SHARED;
   void* raw = mmap(nullptr, size, prot, flags, fd, 0);
   const int saved = errno;
   close(fd);

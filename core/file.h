@@ -14,9 +14,10 @@ namespace seen {
 void SaveFile(const std::string& path, const uint8_t* head, uint64_t head_size,
               const uint8_t* payload, uint64_t payload_size);
 
-// Maps the whole file. Writable maps are shared (changes reach the file). Read-only maps are
-// populated up front so that queries do not page-fault. Throws Error(kIo) naming the path.
-Region MapFile(const std::string& path, bool writable);
+// Maps the whole file. Writable maps are shared (changes reach the file). With populate,
+// every page is read in now, so later queries never page-fault; without it pages come in as
+// they are touched. Throws Error(kIo) naming the path.
+Region MapFile(const std::string& path, bool writable, bool populate);
 
 // For a writable mapping of a container that validated: Sync (and release) then reseal the
 // checksums and msync. Never before validation, or a corrupt file would get resealed.

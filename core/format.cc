@@ -35,6 +35,11 @@ uint64_t PayloadChecksum(const uint8_t* payload, uint64_t size) {
 const char* KindName(uint32_t kind) {
   switch (kind) {
     case static_cast<uint32_t>(Kind::kBloom): return "bloom";
+    case static_cast<uint32_t>(Kind::kCounting): return "counting";
+    case static_cast<uint32_t>(Kind::kScalable): return "scalable";
+    case static_cast<uint32_t>(Kind::kWindow): return "window";
+    case static_cast<uint32_t>(Kind::kStore): return "store";
+    case static_cast<uint32_t>(Kind::kSimhashIndex): return "simhash index";
     default: return "unknown";
   }
 }

@@ -11,6 +11,11 @@ namespace seen {
 
 enum class Kind : uint32_t {
   kBloom = 1,
+  kCounting = 2,
+  kScalable = 3,
+  kWindow = 4,
+  kStore = 5,
+  kSimhashIndex = 6,
 };
 
 const char* KindName(uint32_t kind);

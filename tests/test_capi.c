@@ -141,6 +141,13 @@ static void test_serialization(void) {
   check(seen_bloom_view(buf, need, 0, &view) == SEEN_OK && seen_bloom_test_u64(view, 99) == 1, "view");
   check(seen_bloom_put_u64(view, 5, NULL) == SEEN_ERR_READ_ONLY, "a view is read-only");
   check(seen_bloom_merge(copy, f) == SEEN_OK, "merge equal parameters");
+  {
+    seen_bloom* writable = NULL;
+    check(seen_bloom_copy(view, &writable) == SEEN_OK && seen_bloom_put_u64(writable, 5, NULL) == SEEN_OK &&
+              seen_bloom_test_u64(writable, 99) == 1,
+          "a copy of a view is writable and keeps the bits");
+    seen_bloom_free(writable);
+  }
   seen_bloom_create(2000, 0.01, 1, &other);
   check(seen_bloom_merge(copy, other) == SEEN_ERR_INCOMPATIBLE, "merge different sizes");
   seen_bloom_free(view); /* before buf goes: the view borrows it */

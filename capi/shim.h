@@ -1,0 +1,50 @@
+// What every part of the C shim shares: failing with a status and a message, running core
+// code so that no exception escapes into C, and argument checks.
+#pragma once
+
+#include <new>
+#include <string>
+#include <utility>
+
+#include "capi/seen.h"
+#include "core/error.h"
+
+namespace seen::capi {
+
+// Records this thread's seen_last_error() message and returns status.
+seen_status Fail(seen_status status, std::string message);
+
+// Runs body, mapping every exception to a status; nothing escapes into C.
+template <class Body>
+seen_status Guard(Body&& body) {
+  try {
+    body();
+    return SEEN_OK;
+  } catch (const seen::Error& e) {
+    return Fail(static_cast<seen_status>(e.code()), e.what());
+  } catch (const std::bad_alloc&) {
+    return Fail(SEEN_ERR_NO_MEMORY, "out of memory");
+  } catch (const std::exception& e) {
+    return Fail(SEEN_ERR_INTERNAL, e.what());
+  } catch (...) {
+    return Fail(SEEN_ERR_INTERNAL, "unknown exception");
+  }
+}
+
+// Creates a handle through an out-parameter: *out is the new handle, or NULL on failure.
+template <class Handle, class Make>
+seen_status CreateInto(Handle** out, Make&& make) {
+  if (out == nullptr) return Fail(SEEN_ERR_INVALID_ARGUMENT, "out is NULL");
+  *out = nullptr;
+  return Guard([&] { *out = new Handle{make()}; });
+}
+
+}  // namespace seen::capi
+
+// Checks made before calling the core; the message names the function and the argument.
+#define SEEN_REQUIRE(condition, message)                                                    \
+  do {                                                                                      \
+    if (!(condition)) {                                                                     \
+      return ::seen::capi::Fail(SEEN_ERR_INVALID_ARGUMENT, std::string(__func__) + ": " + message); \
+    }                                                                                       \
+  } while (0)
