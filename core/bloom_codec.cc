@@ -61,7 +61,7 @@ std::vector<uint8_t> Head(const Bloom& filter) {
   uint8_t params[kParamsBytes];
   EncodeParams(filter.params(), params);
   std::vector<uint8_t> head(PayloadOffset(kParamsBytes));
-  EncodeHead(Kind::kBloom, params, kParamsBytes, filter.bytes(), filter.params().bytes(),
+  EncodeHead(Kind::kBloom, params, kParamsBytes, {{filter.bytes(), filter.params().bytes()}},
              head.data());
   return head;
 }
@@ -94,7 +94,7 @@ Bloom View(const uint8_t* data, uint64_t len, bool verify_payload) {
 
 void Save(const Bloom& filter, const std::string& path) {
   const std::vector<uint8_t> head = Head(filter);
-  SaveFile(path, head.data(), head.size(), filter.bytes(), filter.params().bytes());
+  SaveFile(path, head.data(), head.size(), {{filter.bytes(), filter.params().bytes()}});
 }
 
 Bloom Open(const std::string& path, bool writable, bool verify_payload) {

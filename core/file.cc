@@ -41,7 +41,7 @@ std::string DirectoryOf(const std::string& path) {
 }  // namespace
 
 void SaveFile(const std::string& path, const uint8_t* head, uint64_t head_size,
-              const uint8_t* payload, uint64_t payload_size) {
+              const std::vector<Piece>& payload) {
   std::string temp = path + ".tmp-XXXXXX";
   std::vector<char> name(temp.begin(), temp.end());
   name.push_back('\0');
@@ -54,7 +54,7 @@ void SaveFile(const std::string& path, const uint8_t* head, uint64_t head_size,
     umask(mask);
     if (fchmod(fd, 0666 & ~mask) != 0) IoFail(temp, "fchmod");
     WriteAll(fd, head, head_size, temp);
-    WriteAll(fd, payload, payload_size, temp);
+    for (const Piece& piece : payload) WriteAll(fd, piece.data, piece.size, temp);
     if (fsync(fd) != 0) IoFail(temp, "fsync");
     if (close(fd) != 0) {
       unlink(temp.c_str());

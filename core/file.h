@@ -3,7 +3,9 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
+#include "core/format.h"
 #include "core/region.h"
 
 namespace seen {
@@ -12,7 +14,7 @@ namespace seen {
 // fsync, rename over path, fsync of the directory. On any failure the temporary file is
 // removed, the previous file at path is untouched, and Error(kIo) names the step.
 void SaveFile(const std::string& path, const uint8_t* head, uint64_t head_size,
-              const uint8_t* payload, uint64_t payload_size);
+              const std::vector<Piece>& payload);
 
 // Maps the whole file. Writable maps are shared (changes reach the file). With populate,
 // every page is read in now, so later queries never page-fault; without it pages come in as

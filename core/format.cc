@@ -61,8 +61,15 @@ uint64_t PayloadOffset(uint64_t params_size) {
   return (kHeaderBytes + params_size + 63) / 64 * 64;
 }
 
-void EncodeHead(Kind kind, const uint8_t* params, uint64_t params_size, const uint8_t* payload,
-                uint64_t payload_size, uint8_t* head) {
+void EncodeHead(Kind kind, const uint8_t* params, uint64_t params_size,
+                const std::vector<Piece>& payload, uint8_t* head) {
+  XXH3_state_t state;
+  XXH3_64bits_reset(&state);
+  uint64_t payload_size = 0;
+  for (const Piece& piece : payload) {
+    XXH3_64bits_update(&state, piece.data, piece.size);
+    payload_size += piece.size;
+  }
   const uint64_t offset = PayloadOffset(params_size);
   std::memset(head, 0, offset);
   std::memcpy(head, kMagic, sizeof kMagic);
@@ -73,7 +80,7 @@ void EncodeHead(Kind kind, const uint8_t* params, uint64_t params_size, const ui
   StoreLe64(head + kOffParamsSize, params_size);
   StoreLe64(head + kOffPayloadOffset, offset);
   StoreLe64(head + kOffPayloadSize, payload_size);
-  StoreLe64(head + kOffPayloadChecksum, PayloadChecksum(payload, payload_size));
+  StoreLe64(head + kOffPayloadChecksum, XXH3_64bits_digest(&state));
   std::memcpy(head + kHeaderBytes, params, params_size);
   StoreLe64(head + kOffHeaderChecksum, HeaderChecksum(head, params_size));
 }

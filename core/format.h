@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace seen {
 
@@ -34,13 +35,19 @@ struct Container {
   uint64_t payload_size;
 };
 
+// A payload may be written from several separate buffers.
+struct Piece {
+  const uint8_t* data;
+  uint64_t size;
+};
+
 // Where the payload starts for params of params_size bytes.
 uint64_t PayloadOffset(uint64_t params_size);
 
 // Writes the PayloadOffset(params_size) bytes that precede the payload: header, params and
-// zero padding. The payload checksum is computed from `payload`.
-void EncodeHead(Kind kind, const uint8_t* params, uint64_t params_size, const uint8_t* payload,
-                uint64_t payload_size, uint8_t* head);
+// zero padding. The payload checksum is computed over the pieces in order.
+void EncodeHead(Kind kind, const uint8_t* params, uint64_t params_size,
+                const std::vector<Piece>& payload, uint8_t* head);
 
 // Validates `len` bytes as a container of kind `expected`. `source` names the input in
 // errors (a path, or "buffer"). verify_payload = false skips only the payload checksum.

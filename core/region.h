@@ -19,6 +19,7 @@ class Region {
   // The caller's bytes, read-only, never freed here.
   static Region Borrow(const uint8_t* data, uint64_t bytes);
 
+  Region() = default;
   Region(uint8_t* data, uint64_t bytes, bool writable, Release release, Release sync = nullptr);
   Region(Region&& other) noexcept;
   Region& operator=(Region&& other) noexcept;

@@ -34,6 +34,7 @@ struct WindowParams {
   uint32_t span = 0;          // guaranteed: the last `span` items, or seconds
   uint32_t segments = 0;      // sliced: S
   uint32_t segment_span = 0;  // sliced: items, or seconds, per segment
+  uint32_t segment_items = 0; // sliced: items a segment is sized for (time mode: expected)
   uint32_t bits = 0;          // sliced: bit positions per segment (m)
   uint32_t k = 0;             // sliced: positions per item
   uint64_t seed = 0;
@@ -58,6 +59,10 @@ WindowParams SizeCountWindowForBytes(uint32_t items, uint64_t bytes, double max_
 double PredictWindowFpr(const WindowParams& params);
 // Throws Error(kInconsistent) naming the field when params cannot describe a window.
 void ValidateWindowParams(const WindowParams& params, const std::string& source);
+
+// Whether a state's header can belong to params (its positions and counters in range), so
+// a corrupt state is refused before it is written through.
+bool WindowStateValid(const WindowParams& params, const uint8_t* state);
 
 // State operations. `now` is in seconds and only matters in time mode; a clock that moves
 // backwards never rotates backwards, so nothing inside the span is ever forgotten.

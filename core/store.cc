@@ -1,0 +1,304 @@
+#include "core/store.h"
+
+#include <algorithm>
+#include <cstring>
+#include <mutex>
+#include <shared_mutex>
+#include <unordered_set>
+
+#include "core/error.h"
+#include "core/file.h"
+#include "core/format.h"
+#include "core/hash.h"
+#include "core/store_shard.h"
+#include "core/window_codec.h"
+
+namespace seen {
+namespace {
+
+constexpr uint32_t kShards = 64;
+constexpr uint64_t kShardSeed = 0x5eed5704e5ULL;
+constexpr uint64_t kStoreParamsBytes = kWindowParamsBytes + 64;
+// Candidates hashed per round of a request.
+constexpr size_t kChunk = 1024;
+// Users compared when the memory bound forces an eviction.
+constexpr int kEvictionSample = 8;
+
+uint64_t Pad8(uint64_t bytes) { return (bytes + 7) / 8 * 8; }
+
+}  // namespace
+
+struct Store::Impl {
+  struct Shard {
+    mutable std::shared_mutex lock;
+    StoreShard users;
+    uint64_t evictions = 0;
+    uint64_t expirations = 0;
+    uint64_t sample_state;
+
+    Shard(const WindowParams& window, uint64_t expected, uint64_t seed)
+        : users(window, expected), sample_state(seed | 1) {}
+  };
+
+  StoreOptions options;
+  uint32_t epoch = 0;  // last-active hours count from here (seconds)
+  bool epoch_set = false;
+  bool read_only = false;
+  Region file;  // windows of shards loaded from a file point into it
+  std::vector<std::unique_ptr<Shard>> shards;
+
+  explicit Impl(const StoreOptions& o) : options(o) {
+    for (uint32_t s = 0; s < kShards; ++s) {
+      shards.push_back(std::make_unique<Shard>(o.window, o.expected_users / kShards + 1, s + 1));
+    }
+  }
+
+  Shard& ShardOf(uint64_t user) const { return *shards[HashU64(user, kShardSeed) & (kShards - 1)]; }
+
+  uint16_t Hour(uint32_t now) const {
+    if (now <= epoch) return 0;
+    return static_cast<uint16_t>(std::min<uint64_t>((now - epoch) / 3600, UINT16_MAX));
+  }
+
+  bool Idle(const Shard& shard, uint64_t slot, uint32_t now) const {
+    if (options.idle_timeout == 0) return false;
+    const uint16_t hour = Hour(now);
+    const uint16_t active = shard.users.active_hour(slot);
+    return hour > active && static_cast<uint64_t>(hour - active) * 3600 > options.idle_timeout;
+  }
+
+  const uint8_t* CheckedWindow(const Shard& shard, uint64_t slot) const {
+    const uint8_t* state = shard.users.window(slot);
+    if (!WindowStateValid(options.window, state)) {
+      throw Error(Code::kInconsistent, "store: the window of user " +
+                                           std::to_string(shard.users.user(slot)) + " is corrupt");
+    }
+    return state;
+  }
+
+  void HashChunk(const uint64_t* items, size_t n, uint64_t* hashes) const {
+    HashU64Batch(items, n, options.window.seed, hashes);
+  }
+
+  // The slot of `user` for a write at `now`: created on first sight, reset when idle.
+  uint64_t SlotForWrite(Shard& shard, uint64_t user, uint32_t now) {
+    if (read_only) throw Error(Code::kReadOnly, "this store was opened read-only");
+    if (!epoch_set) epoch = now, epoch_set = true;
+    int64_t slot = shard.users.Find(user);
+    if (slot >= 0 && Idle(shard, static_cast<uint64_t>(slot), now)) {
+      shard.users.Remove(static_cast<uint64_t>(slot));
+      ++shard.expirations;
+      slot = -1;
+    }
+    if (slot < 0) {
+      MakeRoom(shard);
+      slot = static_cast<int64_t>(shard.users.Insert(user, Hour(now), now));
+    }
+    CheckedWindow(shard, static_cast<uint64_t>(slot));
+    shard.users.set_active_hour(static_cast<uint64_t>(slot), Hour(now));
+    return static_cast<uint64_t>(slot);
+  }
+
+  // At the memory bound, evicts the least recently active user of a small random sample.
+  void MakeRoom(Shard& shard) {
+    if (options.max_bytes == 0) return;
+    const uint64_t budget = options.max_bytes / kShards;
+    const uint64_t per_user = options.window.state_bytes() + sizeof(uint64_t) + sizeof(uint16_t);
+    while (shard.users.size() > 0 && shard.users.bytes() + per_user > budget) {
+      uint64_t victim = 0;
+      for (int i = 0; i < kEvictionSample; ++i) {
+        shard.sample_state ^= shard.sample_state << 13;
+        shard.sample_state ^= shard.sample_state >> 7;
+        shard.sample_state ^= shard.sample_state << 17;
+        const uint64_t slot = shard.sample_state % shard.users.size();
+        if (i == 0 || shard.users.active_hour(slot) < shard.users.active_hour(victim)) victim = slot;
+      }
+      shard.users.Remove(victim);
+      ++shard.evictions;
+    }
+  }
+};
+
+Store::Store(const StoreOptions& options) : impl_(std::make_unique<Impl>(options)) {
+  ValidateWindowParams(options.window, "store options");
+}
+Store::Store(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+Store::~Store() = default;
+Store::Store(Store&&) noexcept = default;
+Store& Store::operator=(Store&&) noexcept = default;
+
+const StoreOptions& Store::options() const { return impl_->options; }
+bool Store::read_only() const { return impl_->read_only; }
+
+void Store::Filter(uint64_t user, const uint64_t* candidates, size_t n, uint32_t now,
+                   uint8_t* unseen) const {
+  const Impl::Shard& shard = impl_->ShardOf(user);
+  std::shared_lock lock(shard.lock);
+  const int64_t slot = shard.users.Find(user);
+  if (slot < 0 || impl_->Idle(shard, static_cast<uint64_t>(slot), now)) {
+    std::memset(unseen, 1, n);
+    return;
+  }
+  const uint8_t* state = impl_->CheckedWindow(shard, static_cast<uint64_t>(slot));
+  uint64_t hashes[kChunk];
+  for (size_t i = 0; i < n; i += kChunk) {
+    const size_t m = std::min(kChunk, n - i);
+    impl_->HashChunk(candidates + i, m, hashes);
+    WindowContains(impl_->options.window, state, hashes, m, now, unseen + i);
+    for (size_t j = 0; j < m; ++j) unseen[i + j] ^= 1;
+  }
+}
+
+void Store::Mark(uint64_t user, const uint64_t* items, size_t n, uint32_t now) {
+  Impl::Shard& shard = impl_->ShardOf(user);
+  std::unique_lock lock(shard.lock);
+  const uint64_t slot = impl_->SlotForWrite(shard, user, now);
+  uint8_t* state = shard.users.mutable_window(slot);
+  uint64_t hashes[kChunk];
+  for (size_t i = 0; i < n; i += kChunk) {
+    const size_t m = std::min(kChunk, n - i);
+    impl_->HashChunk(items + i, m, hashes);
+    WindowAdd(impl_->options.window, state, hashes, m, now);
+  }
+}
+
+size_t Store::Take(uint64_t user, const uint64_t* candidates, size_t n, size_t want,
+                   uint32_t now, uint64_t* taken) {
+  Impl::Shard& shard = impl_->ShardOf(user);
+  std::unique_lock lock(shard.lock);
+  const uint64_t slot = impl_->SlotForWrite(shard, user, now);
+  uint8_t* state = shard.users.mutable_window(slot);
+  uint64_t hashes[kChunk];
+  uint8_t seen[kChunk];
+  // A candidate listed twice is taken once: the window is only written after the scan.
+  std::unordered_set<uint64_t> chosen;
+  size_t count = 0;
+  for (size_t i = 0; i < n && count < want; i += kChunk) {
+    const size_t m = std::min(kChunk, n - i);
+    impl_->HashChunk(candidates + i, m, hashes);
+    WindowContains(impl_->options.window, state, hashes, m, now, seen);
+    for (size_t j = 0; j < m && count < want; ++j) {
+      if (!seen[j] && chosen.insert(candidates[i + j]).second) taken[count++] = candidates[i + j];
+    }
+  }
+  for (size_t i = 0; i < count; i += kChunk) {
+    const size_t m = std::min(kChunk, count - i);
+    impl_->HashChunk(taken + i, m, hashes);
+    WindowAdd(impl_->options.window, state, hashes, m, now);
+  }
+  return count;
+}
+
+uint64_t Store::Expire(uint32_t now) {
+  if (impl_->read_only) throw Error(Code::kReadOnly, "this store was opened read-only");
+  uint64_t dropped = 0;
+  for (auto& shard : impl_->shards) {
+    std::unique_lock lock(shard->lock);
+    for (uint64_t slot = shard->users.size(); slot-- > 0;) {
+      if (impl_->Idle(*shard, slot, now)) {
+        shard->users.Remove(slot);
+        ++shard->expirations;
+        ++dropped;
+      }
+    }
+  }
+  return dropped;
+}
+
+StoreStats Store::Stats() const {
+  StoreStats stats{0, 0, 0, 0};
+  for (const auto& shard : impl_->shards) {
+    std::shared_lock lock(shard->lock);
+    stats.users += shard->users.size();
+    stats.bytes += shard->users.bytes();
+    stats.evictions += shard->evictions;
+    stats.expirations += shard->expirations;
+  }
+  return stats;
+}
+
+// Params (docs/FORMAT.md, kind 5): the window params, then shards u32, idle_timeout u32,
+// max_bytes u64, expected_users u64, epoch u32 and a u32 that is 1 once the epoch is set.
+// Payload: shard user counts (u64 each), then per shard its user ids (u64), last-active
+// hours (u16, padded to 8 bytes) and window states.
+void Store::Save(const std::string& path) const {
+  const Impl& impl = *impl_;
+  std::vector<std::unique_lock<std::shared_mutex>> locks;
+  for (const auto& shard : impl.shards) locks.emplace_back(shard->lock);
+  uint8_t params[kStoreParamsBytes] = {};
+  EncodeWindowParams(impl.options.window, params);
+  uint8_t* own = params + kWindowParamsBytes;
+  StoreLe32(own + 0, kShards);
+  StoreLe32(own + 4, impl.options.idle_timeout);
+  StoreLe64(own + 8, impl.options.max_bytes);
+  StoreLe64(own + 16, impl.options.expected_users);
+  StoreLe32(own + 24, impl.epoch);
+  StoreLe32(own + 28, impl.epoch_set ? 1 : 0);
+  std::vector<uint64_t> counts;
+  for (const auto& shard : impl.shards) counts.push_back(shard->users.size());
+  static const uint8_t kZeros[8] = {};
+  std::vector<Piece> payload{{reinterpret_cast<const uint8_t*>(counts.data()), counts.size() * 8}};
+  const uint64_t state_bytes = impl.options.window.state_bytes();
+  for (const auto& shard : impl.shards) {
+    const StoreShard& s = shard->users;
+    payload.push_back({reinterpret_cast<const uint8_t*>(s.users().data()), s.size() * 8});
+    payload.push_back({reinterpret_cast<const uint8_t*>(s.active_hours().data()), s.size() * 2});
+    payload.push_back({kZeros, Pad8(s.size() * 2) - s.size() * 2});
+    payload.push_back({s.windows(), s.size() * state_bytes});
+  }
+  std::vector<uint8_t> head(PayloadOffset(kStoreParamsBytes));
+  EncodeHead(Kind::kStore, params, kStoreParamsBytes, payload, head.data());
+  SaveFile(path, head.data(), head.size(), payload);
+}
+
+Store Store::Open(const std::string& path, bool writable, bool verify_payload) {
+  Region file = MapFile(path, false, verify_payload);
+  const Container c = ParseContainer(file.data(), file.size(), Kind::kStore, path, verify_payload);
+  auto bad = [&](Code code, const std::string& what) { throw Error(code, path + ": " + what); };
+  if (c.params_size < kStoreParamsBytes) bad(Code::kInconsistent, "store params need 128 bytes");
+  StoreOptions options;
+  options.window = DecodeWindowParams(c.params, path);
+  const uint8_t* own = c.params + kWindowParamsBytes;
+  if (LoadLe32(own) != kShards) bad(Code::kInconsistent, "shard count is not 64");
+  options.idle_timeout = LoadLe32(own + 4);
+  options.max_bytes = LoadLe64(own + 8);
+  options.expected_users = 0;  // the index is sized from the users actually loaded
+  if (c.payload_size < kShards * 8) bad(Code::kTruncated, "payload too short for the shard counts");
+  // Every size is checked against the payload before anything is allocated from it.
+  const uint64_t state_bytes = options.window.state_bytes();
+  const uint64_t per_user = 8 + state_bytes;
+  uint64_t expected = kShards * 8;
+  for (uint32_t s = 0; s < kShards; ++s) {
+    const uint64_t count = LoadLe64(c.payload + 8 * s);
+    if (count > (c.payload_size - expected) / per_user || count >= UINT32_MAX) {
+      bad(Code::kInconsistent, "shard " + std::to_string(s) + " claims " + std::to_string(count) +
+                                   " users, more than the payload holds");
+    }
+    expected += count * per_user + Pad8(count * 2);
+  }
+  if (expected != c.payload_size) {
+    bad(Code::kInconsistent, "payload is " + std::to_string(c.payload_size) + " bytes, the shard counts need " +
+                                 std::to_string(expected));
+  }
+  auto impl = std::make_unique<Impl>(options);
+  impl->options.expected_users = LoadLe64(own + 16);
+  impl->epoch = LoadLe32(own + 24);
+  impl->epoch_set = LoadLe32(own + 28) != 0;
+  impl->read_only = !writable;
+  const uint8_t* cursor = c.payload + kShards * 8;
+  for (uint32_t s = 0; s < kShards; ++s) {
+    const uint64_t count = LoadLe64(c.payload + 8 * s);
+    std::vector<uint64_t> users(count);
+    std::memcpy(users.data(), cursor, count * 8);
+    cursor += count * 8;
+    std::vector<uint16_t> active(count);
+    std::memcpy(active.data(), cursor, count * 2);
+    cursor += Pad8(count * 2);
+    impl->shards[s]->users.Load(std::move(users), std::move(active), cursor);
+    cursor += count * state_bytes;
+  }
+  impl->file = std::move(file);
+  return Store(std::move(impl));
+}
+
+}  // namespace seen

@@ -1,0 +1,69 @@
+// The exposure store: one window per user id, for millions of users. Users live in shards
+// (a lock each) chosen by the id's hash. A shard keeps its users densely, structure of
+// arrays: ids, last-active hours, and the windows' state bytes in one arena; an
+// open-addressing index of 32-bit slot numbers finds a user. Per user that is 8 B of id,
+// 2 B of last-active time and about 5 B of index: 15 B beside the window.
+//
+// A user appears on first mark or take, and is dropped after idle_timeout seconds without
+// one (checked on access and by Expire). At the memory bound a new user first evicts the
+// least recently active of a random sample of its shard's users (approximate LRU, counted),
+// never the window of the user being written.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/region.h"
+#include "core/window.h"
+
+namespace seen {
+
+struct StoreOptions {
+  WindowParams window;
+  uint32_t idle_timeout = 86400;  // seconds without a mark or take; 0 never expires
+  uint64_t max_bytes = 0;         // memory bound of the whole store; 0 is unbounded
+  uint64_t expected_users = 1 << 20;  // sizes the index up front
+};
+
+struct StoreStats {
+  uint64_t users;
+  uint64_t bytes;  // memory held: windows, ids, times and index
+  uint64_t evictions;
+  uint64_t expirations;
+};
+
+class Store {
+ public:
+  explicit Store(const StoreOptions& options);
+  ~Store();
+  Store(Store&&) noexcept;
+  Store& operator=(Store&&) noexcept;
+
+  // unseen[i] = 1 if candidate i is not in the user's window (every candidate of an unknown
+  // user is unseen). Does not count as activity.
+  void Filter(uint64_t user, const uint64_t* candidates, size_t n, uint32_t now,
+              uint8_t* unseen) const;
+  void Mark(uint64_t user, const uint64_t* items, size_t n, uint32_t now);
+  // Atomically: the first `want` unseen candidates, in order, go to taken and are marked.
+  // Returns how many were taken.
+  size_t Take(uint64_t user, const uint64_t* candidates, size_t n, size_t want, uint32_t now,
+              uint64_t* taken);
+  // Drops every user idle longer than idle_timeout at `now`; returns how many.
+  uint64_t Expire(uint32_t now);
+  StoreStats Stats() const;
+  const StoreOptions& options() const;
+  bool read_only() const;
+
+  void Save(const std::string& path) const;
+  static Store Open(const std::string& path, bool writable, bool verify_payload);
+
+ private:
+  struct Impl;
+  explicit Store(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace seen

@@ -1,0 +1,129 @@
+#include "core/store_shard.h"
+
+#include <algorithm>
+#include <cstring>
+
+namespace seen {
+namespace {
+
+// The index stays between these loads: dense enough to cost about 5 B per user, sparse
+// enough that linear probing stays short.
+constexpr double kMaxLoad = 0.85;
+constexpr double kGrowLoad = 0.7;
+
+uint64_t MixUser(uint64_t x) {
+  x ^= x >> 33;
+  x *= 0xff51afd7ed558ccdULL;
+  x ^= x >> 33;
+  x *= 0xc4ceb9fe1a85ec53ULL;
+  return x ^ (x >> 33);
+}
+
+}  // namespace
+
+StoreShard::StoreShard(const WindowParams& window, uint64_t expected_users)
+    : window_params_(window), state_bytes_(window.state_bytes()) {
+  users_.reserve(expected_users);
+  active_.reserve(expected_users);
+  RebuildIndex(static_cast<uint64_t>(static_cast<double>(std::max<uint64_t>(expected_users, 8)) / 0.8) + 1);
+}
+
+uint64_t StoreShard::Home(uint64_t user) const {
+  // Multiply-shift onto any index size, not only powers of two.
+  return static_cast<uint64_t>((static_cast<unsigned __int128>(MixUser(user)) * index_.size()) >> 64);
+}
+
+int64_t StoreShard::Find(uint64_t user) const {
+  const uint64_t capacity = index_.size();
+  for (uint64_t pos = Home(user);; pos = pos + 1 == capacity ? 0 : pos + 1) {
+    const uint32_t entry = index_[pos];
+    if (entry == 0) return -1;
+    if (users_[entry - 1] == user) return entry - 1;
+  }
+}
+
+uint64_t StoreShard::Insert(uint64_t user, uint16_t hour, uint32_t now) {
+  if (static_cast<double>(users_.size() + 1) > kMaxLoad * static_cast<double>(index_.size())) {
+    RebuildIndex(static_cast<uint64_t>(static_cast<double>(users_.size() + 1) / kGrowLoad) + 1);
+  }
+  if (users_.size() + 1 > capacity_ || arena_.size() == 0) Grow(users_.size() + 1);
+  const uint64_t slot = users_.size();
+  users_.push_back(user);
+  active_.push_back(hour);
+  WindowReset(window_params_, windows_ + slot * state_bytes_, now);
+  const uint64_t capacity = index_.size();
+  uint64_t pos = Home(user);
+  while (index_[pos] != 0) pos = pos + 1 == capacity ? 0 : pos + 1;
+  index_[pos] = static_cast<uint32_t>(slot + 1);
+  return slot;
+}
+
+void StoreShard::Remove(uint64_t slot) {
+  const uint64_t capacity = index_.size();
+  // Delete the index entry by backward shift, so probe chains stay unbroken.
+  uint64_t hole = Home(users_[slot]);
+  while (index_[hole] != slot + 1) hole = hole + 1 == capacity ? 0 : hole + 1;
+  for (uint64_t next = hole + 1 == capacity ? 0 : hole + 1; index_[next] != 0;
+       next = next + 1 == capacity ? 0 : next + 1) {
+    const uint64_t home = Home(users_[index_[next] - 1]);
+    // The entry at `next` may move to the hole if its home is not in (hole, next].
+    const bool stays = hole <= next ? (home > hole && home <= next) : (home > hole || home <= next);
+    if (!stays) {
+      index_[hole] = index_[next];
+      hole = next;
+    }
+  }
+  index_[hole] = 0;
+  // Move the last user into the freed slot and repoint its index entry.
+  const uint64_t last = users_.size() - 1;
+  if (slot != last) {
+    uint64_t pos = Home(users_[last]);
+    while (index_[pos] != last + 1) pos = pos + 1 == capacity ? 0 : pos + 1;
+    index_[pos] = static_cast<uint32_t>(slot + 1);
+    users_[slot] = users_[last];
+    active_[slot] = active_[last];
+    std::memcpy(mutable_window(slot), windows_ + last * state_bytes_, state_bytes_);
+  }
+  users_.pop_back();
+  active_.pop_back();
+}
+
+uint8_t* StoreShard::mutable_window(uint64_t slot) {
+  if (arena_.size() == 0) Grow(users_.size());
+  return windows_ + slot * state_bytes_;
+}
+
+uint64_t StoreShard::bytes() const {
+  return users_.capacity() * sizeof(uint64_t) + active_.capacity() * sizeof(uint16_t) +
+         users_.size() * state_bytes_ + index_.size() * sizeof(uint32_t);
+}
+
+void StoreShard::Grow(uint64_t min_users) {
+  const uint64_t capacity = std::max<uint64_t>({min_users, 2 * capacity_, 16});
+  Region grown = Region::Allocate(capacity * state_bytes_);
+  if (!users_.empty()) std::memcpy(grown.data(), windows_, users_.size() * state_bytes_);
+  arena_ = std::move(grown);
+  windows_ = arena_.data();
+  capacity_ = capacity;
+}
+
+void StoreShard::RebuildIndex(uint64_t capacity) {
+  index_.assign(std::max<uint64_t>(capacity, 8), 0);
+  for (uint64_t slot = 0; slot < users_.size(); ++slot) {
+    uint64_t pos = Home(users_[slot]);
+    while (index_[pos] != 0) pos = pos + 1 == index_.size() ? 0 : pos + 1;
+    index_[pos] = static_cast<uint32_t>(slot + 1);
+  }
+}
+
+void StoreShard::Load(std::vector<uint64_t> users, std::vector<uint16_t> active,
+                      const uint8_t* file_windows) {
+  users_ = std::move(users);
+  active_ = std::move(active);
+  arena_ = Region();
+  windows_ = const_cast<uint8_t*>(file_windows);
+  capacity_ = users_.size();
+  RebuildIndex(static_cast<uint64_t>(static_cast<double>(users_.size()) / kGrowLoad) + 1);
+}
+
+}  // namespace seen

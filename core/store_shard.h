@@ -1,0 +1,55 @@
+// One shard of the exposure store: its users, densely, and the index that finds them. Not
+// thread-safe; the store holds the shard's lock around every call.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "core/region.h"
+#include "core/window.h"
+
+namespace seen {
+
+class StoreShard {
+ public:
+  StoreShard(const WindowParams& window, uint64_t expected_users);
+
+  // The slot of `user`, or -1.
+  int64_t Find(uint64_t user) const;
+  // Appends a user with an empty window and returns its slot.
+  uint64_t Insert(uint64_t user, uint16_t hour, uint32_t now);
+  // Removes the user in `slot`; the last slot moves into its place.
+  void Remove(uint64_t slot);
+
+  uint64_t size() const { return users_.size(); }
+  uint64_t user(uint64_t slot) const { return users_[slot]; }
+  uint16_t active_hour(uint64_t slot) const { return active_[slot]; }
+  void set_active_hour(uint64_t slot, uint16_t hour) { active_[slot] = hour; }
+  const uint8_t* window(uint64_t slot) const { return windows_ + slot * state_bytes_; }
+  // Writable window state; copies a shard still backed by a read-only file first.
+  uint8_t* mutable_window(uint64_t slot);
+  uint64_t bytes() const;
+
+  // Persistence: the three arrays as they are, and a shard rebuilt from them. The windows
+  // stay in `file_windows` (a read-only mapping owned by the caller) until the first write.
+  const std::vector<uint64_t>& users() const { return users_; }
+  const std::vector<uint16_t>& active_hours() const { return active_; }
+  const uint8_t* windows() const { return windows_; }
+  void Load(std::vector<uint64_t> users, std::vector<uint16_t> active, const uint8_t* file_windows);
+
+ private:
+  uint64_t Home(uint64_t user) const;
+  void Grow(uint64_t min_users);
+  void RebuildIndex(uint64_t capacity);
+
+  WindowParams window_params_;
+  uint64_t state_bytes_;
+  std::vector<uint64_t> users_;
+  std::vector<uint16_t> active_;
+  Region arena_;               // owned window states (empty while backed by a file)
+  uint8_t* windows_ = nullptr;  // the states: in arena_ or in a file mapping
+  uint64_t capacity_ = 0;      // users the current windows_ memory holds
+  std::vector<uint32_t> index_;  // slot + 1, or 0 for an empty entry
+};
+
+}  // namespace seen

@@ -1,0 +1,386 @@
+#include "core/window.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <vector>
+
+#include "core/error.h"
+
+namespace seen {
+namespace {
+
+// State header: two little-endian u32. Ring: next position, unused. Sliced: items in the
+// current segment (count mode) or the current segment's start time (time mode), then the
+// current segment's index.
+constexpr uint64_t kHeaderBytes = 8;
+// The sliced cells are read 4 bytes at a time at any bit offset: pad so the last read fits.
+constexpr uint64_t kCellPadding = 3;
+// Fingerprint 0 marks an empty ring entry.
+constexpr uint32_t kFingerprintSpace = 1u << 16;
+
+uint32_t LoadU32(const uint8_t* p) {
+  uint32_t v;
+  std::memcpy(&v, p, 4);
+  return v;
+}
+void StoreU32(uint8_t* p, uint32_t v) { std::memcpy(p, &v, 4); }
+
+uint16_t Fingerprint(uint64_t hash) {
+  const auto fp = static_cast<uint16_t>(hash >> 48);
+  return fp == 0 ? 1 : fp;
+}
+
+// ---- sliced layout -------------------------------------------------------------------------
+
+// Odd constants, drawn once at random and frozen by the format: position i of an item is
+// the high half of hash * kPositionSalt[i], mapped onto m positions by multiply-shift.
+// Double hashing (h1 + i * h2) would be cheaper, but on segments of a few thousand bits its
+// positions collapse for steps near small fractions, which measurably doubled the rate.
+constexpr uint64_t kPositionSalt[kMaxWindowK] = {
+    0xf2ed66ffdcc99397ULL, 0x21bade026a6ae769ULL, 0x9dd8904f07489671ULL, 0x6102dd7063e8540fULL,
+    0x466de486522c4f8dULL, 0x83faac572f564653ULL, 0x0620f0877e5fe381ULL, 0x781b9a43d04ce50bULL,
+    0x27e47ffc284a2d4fULL, 0xc35d7d3b92e4016fULL, 0x79f74d60ac03031fULL, 0x06e7df8e1eb1c66fULL,
+    0x817af708207473b7ULL, 0x2e09e4b8245edebdULL, 0x1f07a223563ebc39ULL, 0xb7c039842be38ecdULL};
+
+template <class Visit>
+void ForEachPosition(const WindowParams& p, uint64_t hash, Visit&& visit) {
+  for (uint32_t i = 0; i < p.k; ++i) {
+    const auto mixed = static_cast<uint32_t>((hash * kPositionSalt[i]) >> 32);
+    visit(static_cast<uint32_t>((static_cast<uint64_t>(mixed) * p.bits) >> 32));
+  }
+}
+
+// The S segment bits of position `pos`, as the low S bits.
+uint32_t CellAt(const WindowParams& p, const uint8_t* cells, uint32_t pos) {
+  const uint64_t bit = static_cast<uint64_t>(pos) * p.segments;
+  return (LoadU32(cells + bit / 8) >> (bit % 8)) & ((1u << p.segments) - 1);
+}
+
+void SetCellBit(const WindowParams& p, uint8_t* cells, uint32_t pos, uint32_t segment) {
+  const uint64_t bit = static_cast<uint64_t>(pos) * p.segments + segment;
+  cells[bit / 8] |= static_cast<uint8_t>(1u << (bit % 8));
+}
+
+void ClearSegment(const WindowParams& p, uint8_t* cells, uint32_t segment) {
+  for (uint32_t pos = 0; pos < p.bits; ++pos) {
+    const uint64_t bit = static_cast<uint64_t>(pos) * p.segments + segment;
+    cells[bit / 8] &= static_cast<uint8_t>(~(1u << (bit % 8)));
+  }
+}
+
+// Time mode: how many rotations `now` is past the current segment's start (0 if the clock
+// went backwards).
+uint32_t PendingRotations(const WindowParams& p, const uint8_t* state, uint32_t now) {
+  const uint32_t start = LoadU32(state);
+  if (now < start) return 0;
+  return std::min<uint64_t>((now - start) / p.segment_span, p.segments);
+}
+
+void Rotate(const WindowParams& p, uint8_t* state, uint32_t times) {
+  uint8_t* cells = state + kHeaderBytes;
+  uint32_t current = LoadU32(state + 4);
+  for (uint32_t i = 0; i < std::min(times, p.segments); ++i) {
+    current = (current + 1) % p.segments;
+    ClearSegment(p, cells, current);
+  }
+  StoreU32(state + 4, current);
+}
+
+// Which segments still count at `now`: in time mode, those a pending rotation would clear
+// are masked out, so a query never needs to write.
+uint32_t LiveSegments(const WindowParams& p, const uint8_t* state, uint32_t now) {
+  const uint32_t all = (1u << p.segments) - 1;
+  if (p.mode == WindowMode::kCount) return all;
+  const uint32_t pending = PendingRotations(p, state, now);
+  const uint32_t current = LoadU32(state + 4);
+  uint32_t live = all;
+  for (uint32_t i = 1; i <= pending; ++i) live &= ~(1u << ((current + i) % p.segments));
+  return live;
+}
+
+void SlicedAdd(const WindowParams& p, uint8_t* state, const uint64_t* hashes, size_t n,
+               uint32_t now) {
+  uint8_t* cells = state + kHeaderBytes;
+  if (p.mode == WindowMode::kTime) {
+    const uint32_t pending = PendingRotations(p, state, now);
+    if (pending > 0) {
+      Rotate(p, state, pending);
+      // Keep segment starts on the grid of the first one, however long the gap.
+      const uint64_t gap = static_cast<uint64_t>(now - LoadU32(state)) / p.segment_span;
+      StoreU32(state, LoadU32(state) + static_cast<uint32_t>(gap * p.segment_span));
+    }
+  }
+  for (size_t i = 0; i < n; ++i) {
+    if (p.mode == WindowMode::kCount) {
+      if (LoadU32(state) == p.segment_span) {
+        Rotate(p, state, 1);
+        StoreU32(state, 0);
+      }
+      StoreU32(state, LoadU32(state) + 1);
+    }
+    const uint32_t current = LoadU32(state + 4);
+    ForEachPosition(p, hashes[i], [&](uint32_t pos) { SetCellBit(p, cells, pos, current); });
+  }
+}
+
+void SlicedContains(const WindowParams& p, const uint8_t* state, const uint64_t* hashes,
+                    size_t n, uint32_t now, uint8_t* out) {
+  const uint8_t* cells = state + kHeaderBytes;
+  const uint32_t live = LiveSegments(p, state, now);
+  for (size_t i = 0; i < n; ++i) {
+    // A segment holds the item if all its k bits are set: AND the cells, one bit per segment.
+    uint32_t segments = live;
+    ForEachPosition(p, hashes[i], [&](uint32_t pos) { segments &= CellAt(p, cells, pos); });
+    out[i] = segments != 0;
+  }
+}
+
+// ---- ring layout ---------------------------------------------------------------------------
+
+void RingAdd(const WindowParams& p, uint8_t* state, const uint64_t* hashes, size_t n) {
+  uint32_t next = LoadU32(state);
+  for (size_t i = 0; i < n; ++i) {
+    const uint16_t fp = Fingerprint(hashes[i]);
+    std::memcpy(state + kHeaderBytes + 2 * static_cast<uint64_t>(next), &fp, 2);
+    next = next + 1 == p.span ? 0 : next + 1;
+  }
+  StoreU32(state, next);
+}
+
+// Below this many candidates a scan of the ring beats building the fingerprint set.
+constexpr size_t kRingScanLimit = 4;
+
+void RingContains(const WindowParams& p, const uint8_t* state, const uint64_t* hashes,
+                  size_t n, uint8_t* out) {
+  const uint8_t* entries = state + kHeaderBytes;
+  if (n <= kRingScanLimit) {
+    for (size_t i = 0; i < n; ++i) {
+      const uint16_t fp = Fingerprint(hashes[i]);
+      bool found = false;
+      for (uint32_t e = 0; e < p.span && !found; ++e) {
+        uint16_t entry;
+        std::memcpy(&entry, entries + 2 * e, 2);
+        found = entry == fp;
+      }
+      out[i] = found;
+    }
+    return;
+  }
+  // The ring as a set of 2^16 bits, built once per batch; 8 KiB stays in L1.
+  thread_local std::vector<uint64_t> set(kFingerprintSpace / 64);
+  for (uint32_t e = 0; e < p.span; ++e) {
+    uint16_t entry;
+    std::memcpy(&entry, entries + 2 * e, 2);
+    set[entry >> 6] |= uint64_t{1} << (entry & 63);
+  }
+  set[0] &= ~uint64_t{1};  // fingerprint 0 is an empty entry, never an item
+  for (size_t i = 0; i < n; ++i) {
+    const uint16_t fp = Fingerprint(hashes[i]);
+    out[i] = (set[fp >> 6] >> (fp & 63)) & 1;
+  }
+  for (uint32_t e = 0; e < p.span; ++e) {
+    uint16_t entry;
+    std::memcpy(&entry, entries + 2 * e, 2);
+    set[entry >> 6] = 0;
+  }
+}
+
+// ---- sizing --------------------------------------------------------------------------------
+
+// Bloom rate of one segment of m positions holding c items with k positions each.
+double SegmentFpr(double c, double m, uint32_t k) {
+  return std::pow(1.0 - std::pow(1.0 - 1.0 / m, k * c), k);
+}
+
+uint32_t MinSegments(double max_slack) {
+  if (!(max_slack > 0)) throw Error(Code::kInvalidArgument, "max_slack must be > 0");
+  const double segments = std::ceil(1.0 / max_slack) + 1.0;
+  return static_cast<uint32_t>(std::max(2.0, segments));
+}
+
+// The smallest sliced layout for `per_segment` items per segment and S segments.
+WindowParams SlicedFor(uint32_t segments, uint32_t per_segment_items, double fpr) {
+  // All S segments full: 1 - (1 - f)^S <= fpr.
+  const double segment_fpr = 1.0 - std::pow(1.0 - fpr, 1.0 / segments);
+  WindowParams best;
+  for (uint32_t k = 1; k <= kMaxWindowK; ++k) {
+    double lo = 1, hi = 1e9;
+    if (SegmentFpr(per_segment_items, hi, k) > segment_fpr) continue;
+    for (int step = 0; step < 80; ++step) {
+      const double mid = std::floor(0.5 * (lo + hi));
+      if (SegmentFpr(per_segment_items, mid, k) > segment_fpr) lo = mid + 1;
+      else hi = mid;
+      if (lo >= hi) break;
+    }
+    const auto bits = static_cast<uint32_t>(hi);
+    if (best.k == 0 || bits < best.bits) {
+      best.layout = WindowLayout::kSliced;
+      best.segments = segments;
+      best.segment_items = per_segment_items;
+      best.bits = bits;
+      best.k = k;
+    }
+  }
+  return best;
+}
+
+void RequireFpr(double fpr) {
+  if (!(fpr > 0.0 && fpr < 1.0)) {
+    throw Error(Code::kInvalidArgument, "fpr must be in (0, 1), got " + std::to_string(fpr));
+  }
+}
+
+}  // namespace
+
+uint64_t WindowParams::state_bytes() const {
+  const uint64_t body = layout == WindowLayout::kRing
+                            ? 2 * static_cast<uint64_t>(span)
+                            : (static_cast<uint64_t>(bits) * segments + 7) / 8 + kCellPadding;
+  return (kHeaderBytes + body + 7) / 8 * 8;
+}
+
+double WindowParams::slack() const {
+  return layout == WindowLayout::kRing ? 0.0 : 1.0 / (segments - 1);
+}
+
+double PredictWindowFpr(const WindowParams& p) {
+  if (p.layout == WindowLayout::kRing) {
+    return 1.0 - std::pow(1.0 - 1.0 / (kFingerprintSpace - 1), p.span);
+  }
+  return 1.0 - std::pow(1.0 - SegmentFpr(p.segment_items, p.bits, p.k), p.segments);
+}
+
+WindowParams SizeCountWindow(uint32_t items, double fpr, double max_slack, uint64_t seed) {
+  RequireFpr(fpr);
+  if (items == 0) throw Error(Code::kInvalidArgument, "a window must hold at least 1 item");
+  WindowParams best;
+  for (uint32_t s = MinSegments(max_slack); s <= kMaxWindowSegments; ++s) {
+    const uint32_t per_segment = (items + s - 2) / (s - 1);
+    WindowParams candidate = SlicedFor(s, per_segment, fpr);
+    if (candidate.k == 0) continue;
+    candidate.segment_span = per_segment;
+    candidate.span = per_segment * (s - 1);
+    if (candidate.k != 0 && (best.k == 0 || candidate.state_bytes() < best.state_bytes())) {
+      best = candidate;
+    }
+  }
+  WindowParams ring;
+  ring.layout = WindowLayout::kRing;
+  ring.span = items;
+  // The ring has no slack; it wins whenever it is no larger and reaches the rate.
+  if (PredictWindowFpr(ring) <= fpr && (best.k == 0 || ring.state_bytes() <= best.state_bytes())) {
+    best = ring;
+  }
+  if (best.layout == WindowLayout::kSliced && best.k == 0) {
+    throw Error(Code::kInvalidArgument, "no window layout reaches fpr " + std::to_string(fpr));
+  }
+  best.mode = WindowMode::kCount;
+  best.seed = seed;
+  best.target_fpr = fpr;
+  return best;
+}
+
+WindowParams SizeTimeWindow(uint32_t seconds, uint32_t expected_items, double fpr,
+                            double max_slack, uint64_t seed) {
+  RequireFpr(fpr);
+  const uint32_t min_segments = MinSegments(max_slack);
+  if (seconds < min_segments - 1) {
+    throw Error(Code::kInvalidArgument, "a time window needs at least " +
+                                            std::to_string(min_segments - 1) + " seconds");
+  }
+  WindowParams best;
+  for (uint32_t s = min_segments; s <= kMaxWindowSegments; ++s) {
+    const uint32_t per_segment_items = std::max<uint32_t>(1, (expected_items + s - 2) / (s - 1));
+    WindowParams candidate = SlicedFor(s, per_segment_items, fpr);
+    if (candidate.k != 0 && (best.k == 0 || candidate.state_bytes() < best.state_bytes())) {
+      best = candidate;
+    }
+  }
+  if (best.k == 0) throw Error(Code::kInvalidArgument, "no window layout reaches fpr " + std::to_string(fpr));
+  best.mode = WindowMode::kTime;
+  best.segment_span = (seconds + best.segments - 2) / (best.segments - 1);
+  best.span = best.segment_span * (best.segments - 1);
+  best.seed = seed;
+  best.target_fpr = fpr;
+  return best;
+}
+
+WindowParams SizeCountWindowForBytes(uint32_t items, uint64_t bytes, double max_slack,
+                                     uint64_t seed) {
+  if (items == 0) throw Error(Code::kInvalidArgument, "a window must hold at least 1 item");
+  WindowParams best;
+  double best_fpr = 2.0;
+  WindowParams ring;
+  ring.layout = WindowLayout::kRing;
+  ring.span = items;
+  if (ring.state_bytes() <= bytes) best = ring, best_fpr = PredictWindowFpr(ring);
+  for (uint32_t s = MinSegments(max_slack); s <= kMaxWindowSegments; ++s) {
+    WindowParams candidate;
+    candidate.layout = WindowLayout::kSliced;
+    candidate.segments = s;
+    candidate.segment_span = candidate.segment_items = (items + s - 2) / (s - 1);
+    candidate.span = candidate.segment_span * (s - 1);
+    // The most positions whose cells fit in the budget.
+    candidate.bits = bytes > kHeaderBytes + kCellPadding
+                         ? static_cast<uint32_t>(std::min<uint64_t>((bytes - kHeaderBytes - kCellPadding) * 8 / s, 1u << 28))
+                         : 0;
+    while (candidate.bits > 0 && candidate.state_bytes() > bytes) --candidate.bits;
+    if (candidate.bits == 0) continue;
+    for (uint32_t k = 1; k <= kMaxWindowK; ++k) {
+      candidate.k = k;
+      const double fpr = PredictWindowFpr(candidate);
+      if (fpr < best_fpr) best = candidate, best_fpr = fpr;
+    }
+  }
+  if (best_fpr > 1.0) {
+    throw Error(Code::kInvalidArgument, std::to_string(bytes) + " bytes cannot hold a window");
+  }
+  best.mode = WindowMode::kCount;
+  best.seed = seed;
+  best.target_fpr = best_fpr;
+  return best;
+}
+
+void ValidateWindowParams(const WindowParams& p, const std::string& source) {
+  auto bad = [&](const std::string& what) { throw Error(Code::kInconsistent, source + ": " + what); };
+  if (p.mode != WindowMode::kCount && p.mode != WindowMode::kTime) bad("unknown window mode");
+  if (p.layout == WindowLayout::kRing) {
+    if (p.mode != WindowMode::kCount) bad("a ring window counts items");
+    if (p.span == 0 || p.span > (1u << 24)) bad("ring span outside 1..2^24");
+    return;
+  }
+  if (p.layout != WindowLayout::kSliced) bad("unknown window layout");
+  if (p.segments < 2 || p.segments > kMaxWindowSegments) bad("segments outside 2..16");
+  if (p.k < 1 || p.k > kMaxWindowK) bad("k outside 1..16");
+  if (p.bits == 0 || p.bits > (1u << 28)) bad("bits per segment outside 1..2^28");
+  if (p.segment_span == 0) bad("segment span is 0");
+  if (p.segment_items == 0) bad("segment items is 0");
+  if (static_cast<uint64_t>(p.segment_span) * (p.segments - 1) != p.span) bad("span != segment span * (segments - 1)");
+}
+
+bool WindowStateValid(const WindowParams& p, const uint8_t* state) {
+  if (p.layout == WindowLayout::kRing) return LoadU32(state) < p.span;
+  if (LoadU32(state + 4) >= p.segments) return false;
+  return p.mode == WindowMode::kTime || LoadU32(state) <= p.segment_span;
+}
+
+void WindowReset(const WindowParams& p, uint8_t* state, uint32_t now) {
+  std::memset(state, 0, p.state_bytes());
+  if (p.mode == WindowMode::kTime) StoreU32(state, now);
+}
+
+void WindowAdd(const WindowParams& p, uint8_t* state, const uint64_t* hashes, size_t n,
+               uint32_t now) {
+  if (p.layout == WindowLayout::kRing) RingAdd(p, state, hashes, n);
+  else SlicedAdd(p, state, hashes, n, now);
+}
+
+void WindowContains(const WindowParams& p, const uint8_t* state, const uint64_t* hashes,
+                    size_t n, uint32_t now, uint8_t* out) {
+  if (p.layout == WindowLayout::kRing) RingContains(p, state, hashes, n, out);
+  else SlicedContains(p, state, hashes, n, now, out);
+}
+
+}  // namespace seen

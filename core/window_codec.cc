@@ -1,0 +1,66 @@
+#include "core/window_codec.h"
+
+#include <cstring>
+
+#include "core/error.h"
+#include "core/format.h"
+
+namespace seen {
+
+// Layout (docs/FORMAT.md, kind 4): mode, layout, span, segments, segment_span, segment_items,
+// bits, k as u32; seed u64; target fpr f64; 16 reserved bytes.
+void EncodeWindowParams(const WindowParams& p, uint8_t* out) {
+  std::memset(out, 0, kWindowParamsBytes);
+  const uint32_t fields[8] = {static_cast<uint32_t>(p.mode), static_cast<uint32_t>(p.layout),
+                              p.span, p.segments, p.segment_span, p.segment_items, p.bits, p.k};
+  for (int i = 0; i < 8; ++i) StoreLe32(out + 4 * i, fields[i]);
+  StoreLe64(out + 32, p.seed);
+  std::memcpy(out + 40, &p.target_fpr, 8);
+}
+
+WindowParams DecodeWindowParams(const uint8_t* in, const std::string& source) {
+  WindowParams p;
+  p.mode = static_cast<WindowMode>(LoadLe32(in + 0));
+  p.layout = static_cast<WindowLayout>(LoadLe32(in + 4));
+  p.span = LoadLe32(in + 8);
+  p.segments = LoadLe32(in + 12);
+  p.segment_span = LoadLe32(in + 16);
+  p.segment_items = LoadLe32(in + 20);
+  p.bits = LoadLe32(in + 24);
+  p.k = LoadLe32(in + 28);
+  p.seed = LoadLe64(in + 32);
+  std::memcpy(&p.target_fpr, in + 40, 8);
+  ValidateWindowParams(p, source);
+  return p;
+}
+
+std::vector<uint8_t> SerializeWindow(const Window& window) {
+  uint8_t params[kWindowParamsBytes];
+  EncodeWindowParams(window.params, params);
+  const uint64_t offset = PayloadOffset(kWindowParamsBytes);
+  std::vector<uint8_t> out(offset + window.state.size());
+  EncodeHead(Kind::kWindow, params, kWindowParamsBytes, {{window.state.data(), window.state.size()}},
+             out.data());
+  std::memcpy(out.data() + offset, window.state.data(), window.state.size());
+  return out;
+}
+
+Window DeserializeWindow(const uint8_t* data, uint64_t len) {
+  const Container c = ParseContainer(data, len, Kind::kWindow, "buffer", true);
+  if (c.params_size < kWindowParamsBytes) {
+    throw Error(Code::kInconsistent, "buffer: window params need 64 bytes");
+  }
+  Window window{DecodeWindowParams(c.params, "buffer"), {}};
+  if (c.payload_size != window.params.state_bytes()) {
+    throw Error(Code::kInconsistent, "buffer: window state is " + std::to_string(c.payload_size) +
+                                         " bytes, its params need " +
+                                         std::to_string(window.params.state_bytes()));
+  }
+  if (!WindowStateValid(window.params, c.payload)) {
+    throw Error(Code::kInconsistent, "buffer: window state header out of range");
+  }
+  window.state.assign(c.payload, c.payload + c.payload_size);
+  return window;
+}
+
+}  // namespace seen

@@ -1,0 +1,157 @@
+// Exposure windows: the guaranteed span is never forgotten, older items go within the slack,
+// the false-positive rate is the target, and time windows follow the clock.
+#include <gtest/gtest.h>
+
+#include <vector>
+
+#include "core/error.h"
+#include "core/hash.h"
+#include "core/window.h"
+#include "core/window_codec.h"
+#include "tests/support.h"
+
+namespace seen {
+namespace {
+
+struct TestWindow {
+  WindowParams params;
+  std::vector<uint8_t> state;
+
+  explicit TestWindow(const WindowParams& p, uint32_t now = 0) : params(p), state(p.state_bytes()) {
+    WindowReset(params, state.data(), now);
+  }
+  void Add(uint64_t item, uint32_t now = 0) {
+    const uint64_t h = HashU64(item, params.seed);
+    WindowAdd(params, state.data(), &h, 1, now);
+  }
+  // Batch query, so the ring's set path is exercised (single items take the scan path).
+  std::vector<uint8_t> Contains(const std::vector<uint64_t>& items, uint32_t now = 0) const {
+    std::vector<uint64_t> hashes(items.size());
+    HashU64Batch(items.data(), items.size(), params.seed, hashes.data());
+    std::vector<uint8_t> out(items.size());
+    WindowContains(params, state.data(), hashes.data(), items.size(), now, out.data());
+    return out;
+  }
+};
+
+uint64_t Count(const std::vector<uint8_t>& v) {
+  uint64_t c = 0;
+  for (uint8_t x : v) c += x;
+  return c;
+}
+
+TEST(Window, SizingAtTheIssuesPoint) {
+  const WindowParams p = SizeCountWindow(500, 0.01, 0.25, 1);
+  EXPECT_LE(p.state_bytes(), 1008u);
+  EXPECT_LE(p.slack(), 0.25);
+  EXPECT_LE(PredictWindowFpr(p), 0.01);
+  EXPECT_GE(p.span, 500u);
+}
+
+// Both layouts, count mode: stream 20,000 items; at checkpoints the last `span` items are all
+// found, items older than span * (1 + slack) are found only at the false-positive rate, and
+// never-seen items are found at most at 1.15 x the target.
+class CountWindow : public ::testing::TestWithParam<double> {};
+
+TEST_P(CountWindow, SpanSlackAndRate) {
+  const double target = GetParam();
+  const WindowParams p = SizeCountWindow(500, target, 0.25, 7);
+  TestWindow w(p);
+  const auto stream = test::Keys(20000, 0);
+  const auto never = test::Keys(200000, 1);
+  const uint64_t forgotten_after = static_cast<uint64_t>(p.span * (1 + p.slack())) + 1;
+  uint64_t false_positives = 0, probes = 0, old_hits = 0, old_probes = 0;
+  for (size_t i = 0; i < stream.size(); ++i) {
+    w.Add(stream[i]);
+    if (i % 997 != 0 || i < 2 * forgotten_after) continue;
+    std::vector<uint64_t> recent(stream.begin() + (i + 1 - p.span), stream.begin() + i + 1);
+    ASSERT_EQ(Count(w.Contains(recent)), p.span) << "a recent item was forgotten at " << i;
+    std::vector<uint64_t> old(stream.begin() + (i - forgotten_after - 300), stream.begin() + (i - forgotten_after));
+    old_hits += Count(w.Contains(old));
+    old_probes += old.size();
+    std::vector<uint64_t> fresh(never.begin() + probes % 190000, never.begin() + probes % 190000 + 10000);
+    false_positives += Count(w.Contains(fresh));
+    probes += fresh.size();
+  }
+  const double rate = static_cast<double>(false_positives) / probes;
+  EXPECT_LE(rate, 1.15 * target) << "layout " << static_cast<int>(p.layout);
+  EXPECT_LE(static_cast<double>(old_hits) / old_probes, 3 * target) << "old items were not forgotten";
+}
+
+INSTANTIATE_TEST_SUITE_P(Targets, CountWindow, ::testing::Values(0.05, 0.01, 0.001));
+
+TEST(Window, TimeWindowKeepsTheLastSpanOfSeconds) {
+  const uint32_t day = 86400;
+  const WindowParams p = SizeTimeWindow(30 * day, 3000, 0.01, 0.25, 3);
+  ASSERT_EQ(p.layout, WindowLayout::kSliced);
+  TestWindow w(p, 1000);
+  const auto items = test::Keys(3000, 0);
+  // 100 items a day for 30 days, then check on day 30, 33 and 60.
+  for (uint32_t d = 0; d < 30; ++d) {
+    for (uint32_t j = 0; j < 100; ++j) w.Add(items[d * 100 + j], 1000 + d * day + j);
+  }
+  const uint32_t day30 = 1000 + 30 * day;
+  EXPECT_EQ(Count(w.Contains(items, day30)), items.size());
+  std::vector<uint64_t> first_days(items.begin(), items.begin() + 300);
+  const uint32_t later = day30 + p.span / 10 + p.segment_span + day;
+  EXPECT_LE(Count(w.Contains(first_days, later)), 20u) << "items past span + one segment stay";
+  // A query never writes, so a later add with an earlier clock still sees nothing lost.
+  w.Add(424242, day30 - 5 * day);
+  EXPECT_EQ(Count(w.Contains(std::vector<uint64_t>(items.end() - 500, items.end()), day30)), 500u);
+  EXPECT_EQ(Count(w.Contains({424242}, day30)), 1u);
+  EXPECT_EQ(Count(w.Contains(items, day30 + 10 * p.span)), 0u) << "everything expires eventually";
+}
+
+TEST(Window, ClockGoingBackwardsLosesNothing) {
+  const WindowParams p = SizeTimeWindow(3600, 1000, 0.01, 0.25, 3);
+  TestWindow w(p, 100000);
+  const auto items = test::Keys(400, 0);
+  for (size_t i = 0; i < items.size(); ++i) w.Add(items[i], 100000 - static_cast<uint32_t>(i) * 30);
+  EXPECT_EQ(Count(w.Contains(items, 100000)), items.size());
+}
+
+TEST(Window, BudgetSizing) {
+  const WindowParams p = SizeCountWindowForBytes(400, 500, 0.25, 0);
+  EXPECT_LE(p.state_bytes(), 500u);
+  EXPECT_GE(p.span, 400u);
+  EXPECT_LT(PredictWindowFpr(p), 0.15);
+}
+
+TEST(Window, CodecRoundTripAndBadState) {
+  Window window{SizeCountWindow(300, 0.01, 0.25, 9), {}};
+  window.state.resize(window.params.state_bytes());
+  WindowReset(window.params, window.state.data(), 0);
+  const uint64_t h = HashU64(5, window.params.seed);
+  WindowAdd(window.params, window.state.data(), &h, 1, 0);
+  auto bytes = SerializeWindow(window);
+  const Window back = DeserializeWindow(bytes.data(), bytes.size());
+  EXPECT_EQ(back.state, window.state);
+  // A ring position past the end would write out of bounds: refused, with a valid checksum.
+  Window corrupt = window;
+  corrupt.state[0] = 0xFF;
+  corrupt.state[1] = 0xFF;
+  auto corrupt_bytes = SerializeWindow(corrupt);
+  try {
+    DeserializeWindow(corrupt_bytes.data(), corrupt_bytes.size());
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), Code::kInconsistent);
+  }
+  bytes[bytes.size() - 1] ^= 1;
+  try {
+    DeserializeWindow(bytes.data(), bytes.size());
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), Code::kBadChecksum);
+  }
+}
+
+TEST(Window, ImpossibleRequestsAreRefused) {
+  for (double fpr : {0.0, 1.0}) EXPECT_THROW(SizeCountWindow(500, fpr, 0.25, 0), Error);
+  EXPECT_THROW(SizeCountWindow(0, 0.01, 0.25, 0), Error);
+  EXPECT_THROW(SizeCountWindow(500, 0.01, 0.0, 0), Error);
+  EXPECT_THROW(SizeTimeWindow(2, 10, 0.01, 0.25, 0), Error);
+}
+
+}  // namespace
+}  // namespace seen
