@@ -196,6 +196,119 @@ SEEN_API seen_status seen_bloom_open(const char* path, uint32_t flags, seen_bloo
  * For any other filter: SEEN_OK, nothing to do. Not thread-safe against adds. */
 SEEN_API seen_status seen_bloom_sync(seen_bloom* f);
 
+/* ------------------------------------------------------------------------------------------
+ * Exposure windows: has this item been shown to this user recently? A window guarantees
+ * that the last `span` items (count mode) or the items of the last `span` seconds (time
+ * mode) are always found, and forgets older ones within its slack. Time is `now`, in
+ * seconds of any epoch the caller keeps (at most 2^32 - 1); a clock that goes backwards
+ * never forgets anything early. Items are u64 ids or byte keys, hashed with the seed.
+ * ---------------------------------------------------------------------------------------- */
+typedef struct seen_window seen_window;
+
+#define SEEN_WINDOW_COUNT 1u /* the last `span` items */
+#define SEEN_WINDOW_TIME 2u  /* the last `span` seconds */
+
+typedef struct seen_window_options {
+  size_t size;             /* sizeof(seen_window_options) */
+  uint32_t mode;           /* SEEN_WINDOW_COUNT or SEEN_WINDOW_TIME */
+  uint32_t span;           /* items or seconds always remembered */
+  uint32_t expected_items; /* time mode: the most items expected within span */
+  uint32_t reserved;       /* 0 */
+  double fpr;              /* the total false-positive rate once full, in (0, 1) */
+  double max_slack;        /* how far past the span an item may linger; 0 means 0.25 */
+  uint64_t seed;
+  uint64_t max_bytes;      /* count mode, if not 0: the lowest-fpr window of at most this many
+                              state bytes; fpr is then ignored */
+} seen_window_options;
+
+/* What a window became: its layout (1 fingerprint ring, 2 bit-sliced segments), its exact
+ * span, slack, memory and predicted rate. Set info->size before the call. */
+typedef struct seen_window_info {
+  size_t size;
+  uint32_t mode;
+  uint32_t layout;
+  uint32_t span;
+  uint32_t segments;
+  uint64_t state_bytes;
+  double slack;
+  double predicted_fpr;
+  uint64_t seed;
+} seen_window_info;
+
+/* A new, empty window sized from opts; `now` starts the clock of a time window. */
+SEEN_API seen_status seen_window_create(const seen_window_options* opts, uint64_t now,
+                                        seen_window** out);
+SEEN_API void seen_window_free(seen_window* w);
+/* Adds are not thread-safe; contains may run concurrently with each other, not with adds. */
+SEEN_API seen_status seen_window_add_u64(seen_window* w, const uint64_t* items, size_t n,
+                                         uint64_t now);
+SEEN_API seen_status seen_window_contains_u64(const seen_window* w, const uint64_t* items,
+                                              size_t n, uint64_t now, uint8_t* out);
+SEEN_API seen_status seen_window_add_keys(seen_window* w, const uint8_t* data,
+                                          const uint64_t* offsets, size_t n, uint64_t now);
+SEEN_API seen_status seen_window_contains_keys(const seen_window* w, const uint8_t* data,
+                                               const uint64_t* offsets, size_t n, uint64_t now,
+                                               uint8_t* out);
+SEEN_API seen_status seen_window_get_info(const seen_window* w, seen_window_info* info);
+/* The container format, kind 4; same buffer rules as seen_bloom_serialize. */
+SEEN_API seen_status seen_window_serialize(const seen_window* w, uint8_t* buf, size_t cap,
+                                           size_t* written);
+SEEN_API seen_status seen_window_deserialize(const uint8_t* buf, size_t len, seen_window** out);
+
+/* ------------------------------------------------------------------------------------------
+ * The exposure store: one window per user id, for millions of users, in one compact arena
+ * (about 15 bytes per user beside the window). All calls are thread-safe: users are spread
+ * over 64 shards, each with its own lock. A user appears on its first mark or take and is
+ * dropped after idle_timeout seconds without one (hour granularity).
+ * ---------------------------------------------------------------------------------------- */
+typedef struct seen_store seen_store;
+
+typedef struct seen_store_options {
+  size_t size;                        /* sizeof(seen_store_options) */
+  const seen_window_options* window;  /* every user's window; read during the call only */
+  uint32_t idle_timeout;              /* seconds; 0 means 86400, UINT32_MAX never */
+  uint32_t reserved;                  /* 0 */
+  uint64_t max_bytes;                 /* memory bound; 0 unbounded. At the bound a new user
+                                         evicts the least recently active of a sample. */
+  uint64_t expected_users;            /* sizes the index; 0 means 2^20 */
+} seen_store_options;
+
+typedef struct seen_store_stats {
+  size_t size;
+  uint64_t users;
+  uint64_t bytes;       /* memory held by windows, ids, times and the index */
+  uint64_t evictions;   /* users dropped by the memory bound */
+  uint64_t expirations; /* users dropped for idleness */
+} seen_store_stats;
+
+SEEN_API seen_status seen_store_create(const seen_store_options* opts, seen_store** out);
+SEEN_API void seen_store_free(seen_store* s);
+/* out_unseen[i] = 1 if candidate i was not shown to the user (in their window), else 0. A
+ * user the store has never seen has seen nothing. Does not count as activity. */
+SEEN_API seen_status seen_store_filter(const seen_store* s, uint64_t user,
+                                       const uint64_t* candidates, size_t n, uint64_t now,
+                                       uint8_t* out_unseen);
+/* Records that the items were shown to the user. */
+SEEN_API seen_status seen_store_mark(seen_store* s, uint64_t user, const uint64_t* items,
+                                     size_t n, uint64_t now);
+/* In one atomic step: the first `want` candidates the user has not seen, in order, go to
+ * out_taken (room for want ids) and are marked; *out_count says how many. Two concurrent
+ * takes for one user never return the same item. */
+SEEN_API seen_status seen_store_take(seen_store* s, uint64_t user, const uint64_t* candidates,
+                                     size_t n, size_t want, uint64_t now, uint64_t* out_taken,
+                                     size_t* out_count);
+/* Drops every user idle longer than idle_timeout at `now`; *dropped (may be NULL) counts them. */
+SEEN_API seen_status seen_store_expire(seen_store* s, uint64_t now, uint64_t* dropped);
+SEEN_API seen_status seen_store_get_stats(const seen_store* s, seen_store_stats* stats);
+SEEN_API seen_status seen_store_get_window_info(const seen_store* s, seen_window_info* info);
+/* Crash-safe, like seen_bloom_save. Takes every shard's lock for the duration. */
+SEEN_API seen_status seen_store_save(const seen_store* s, const char* path);
+/* Maps a saved store. SEEN_OPEN_READ_ONLY: filter only, writes return SEEN_ERR_READ_ONLY.
+ * SEEN_OPEN_READ_WRITE: writes stay in memory until the next save (the file is never
+ * written in place). | SEEN_OPEN_NO_VERIFY skips the payload checksum: a 10 GB store then
+ * opens in about a second, and a corrupt window is refused when its user is touched. */
+SEEN_API seen_status seen_store_open(const char* path, uint32_t flags, seen_store** out);
+
 #ifdef __cplusplus
 }
 #endif

@@ -28,20 +28,9 @@ struct ByteKeys {
   const uint64_t* offsets;
   uint64_t seed;
 
-  // Checks that offsets never decrease: a decreasing pair would make a huge length and read
-  // far outside the caller's buffer.
   static void Hash(const void* context, size_t begin, size_t count, uint64_t* hashes) {
     const auto* keys = static_cast<const ByteKeys*>(context);
-    const uint64_t* offsets = keys->offsets;
-    for (size_t i = begin; i < begin + count; ++i) {
-      if (offsets[i + 1] < offsets[i]) {
-        throw Error(Code::kInvalidArgument, "offsets[" + std::to_string(i + 1) +
-                                                "] is below offsets[" + std::to_string(i) + "]");
-      }
-      const uint64_t len = offsets[i + 1] - offsets[i];
-      // Empty keys may come with NULL data, where even data + offset is undefined.
-      hashes[i - begin] = HashBytes(len == 0 ? nullptr : keys->data + offsets[i], len, keys->seed);
-    }
+    HashKeysBatch(keys->data, keys->offsets, begin, count, keys->seed, hashes);
   }
 };
 

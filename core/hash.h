@@ -25,4 +25,10 @@ inline uint64_t HashU64(uint64_t id, uint64_t seed) {
 // Batch form of HashU64 for n ids, SIMD through Highway (core/kernels.cc).
 void HashU64Batch(const uint64_t* ids, size_t n, uint64_t seed, uint64_t* hashes);
 
+// Hashes byte keys [first, first + n) of a data + offsets batch (key i is
+// data[offsets[i] .. offsets[i+1])). Throws Error(kInvalidArgument) if offsets decrease: a
+// decreasing pair would make a huge length and read far outside the caller's buffer.
+void HashKeysBatch(const uint8_t* data, const uint64_t* offsets, size_t first, size_t n,
+                   uint64_t seed, uint64_t* hashes);
+
 }  // namespace seen

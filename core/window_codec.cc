@@ -1,9 +1,11 @@
 #include "core/window_codec.h"
 
+#include <algorithm>
 #include <cstring>
 
 #include "core/error.h"
 #include "core/format.h"
+#include "core/hash.h"
 
 namespace seen {
 
@@ -32,6 +34,51 @@ WindowParams DecodeWindowParams(const uint8_t* in, const std::string& source) {
   std::memcpy(&p.target_fpr, in + 40, 8);
   ValidateWindowParams(p, source);
   return p;
+}
+
+namespace {
+
+constexpr size_t kChunk = 1024;
+
+// Hashes items a chunk at a time and hands each chunk's hashes to `use`.
+template <class HashChunk, class Use>
+void InChunks(size_t n, HashChunk&& hash_chunk, Use&& use) {
+  uint64_t hashes[kChunk];
+  for (size_t i = 0; i < n; i += kChunk) {
+    const size_t m = std::min(kChunk, n - i);
+    hash_chunk(i, m, hashes);
+    use(i, m, hashes);
+  }
+}
+
+}  // namespace
+
+Window Window::Create(const WindowParams& params, uint32_t now) {
+  ValidateWindowParams(params, "window options");
+  Window window{params, std::vector<uint8_t>(params.state_bytes())};
+  WindowReset(params, window.state.data(), now);
+  return window;
+}
+
+void Window::AddU64(const uint64_t* items, size_t n, uint32_t now) {
+  InChunks(n, [&](size_t i, size_t m, uint64_t* h) { HashU64Batch(items + i, m, params.seed, h); },
+           [&](size_t, size_t m, const uint64_t* h) { WindowAdd(params, state.data(), h, m, now); });
+}
+
+void Window::ContainsU64(const uint64_t* items, size_t n, uint32_t now, uint8_t* out) const {
+  InChunks(n, [&](size_t i, size_t m, uint64_t* h) { HashU64Batch(items + i, m, params.seed, h); },
+           [&](size_t i, size_t m, const uint64_t* h) { WindowContains(params, state.data(), h, m, now, out + i); });
+}
+
+void Window::AddKeys(const uint8_t* data, const uint64_t* offsets, size_t n, uint32_t now) {
+  InChunks(n, [&](size_t i, size_t m, uint64_t* h) { HashKeysBatch(data, offsets, i, m, params.seed, h); },
+           [&](size_t, size_t m, const uint64_t* h) { WindowAdd(params, state.data(), h, m, now); });
+}
+
+void Window::ContainsKeys(const uint8_t* data, const uint64_t* offsets, size_t n, uint32_t now,
+                          uint8_t* out) const {
+  InChunks(n, [&](size_t i, size_t m, uint64_t* h) { HashKeysBatch(data, offsets, i, m, params.seed, h); },
+           [&](size_t i, size_t m, const uint64_t* h) { WindowContains(params, state.data(), h, m, now, out + i); });
 }
 
 std::vector<uint8_t> SerializeWindow(const Window& window) {

@@ -1,5 +1,6 @@
-// Window parameters and single windows in the container format (kind 4). The params block
-// is shared with the store (kind 5), whose windows all have the same parameters.
+// A single window that owns its state (the store keeps its windows in an arena instead),
+// and windows in the container format (kind 4). The params block is shared with the store
+// (kind 5), whose windows all have the same parameters.
 #pragma once
 
 #include <cstdint>
@@ -16,10 +17,18 @@ void EncodeWindowParams(const WindowParams& params, uint8_t* out);
 // Validates as it decodes; errors name `source`.
 WindowParams DecodeWindowParams(const uint8_t* in, const std::string& source);
 
-// One window: its parameters and its state bytes.
+// One window: its parameters and its state bytes. Items are u64 ids or byte keys (data +
+// offsets), hashed with params.seed a chunk at a time.
 struct Window {
   WindowParams params;
   std::vector<uint8_t> state;
+
+  static Window Create(const WindowParams& params, uint32_t now);
+  void AddU64(const uint64_t* items, size_t n, uint32_t now);
+  void ContainsU64(const uint64_t* items, size_t n, uint32_t now, uint8_t* out) const;
+  void AddKeys(const uint8_t* data, const uint64_t* offsets, size_t n, uint32_t now);
+  void ContainsKeys(const uint8_t* data, const uint64_t* offsets, size_t n, uint32_t now,
+                    uint8_t* out) const;
 };
 
 std::vector<uint8_t> SerializeWindow(const Window& window);

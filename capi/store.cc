@@ -1,0 +1,120 @@
+// The C shim of the exposure store: checks arguments and calls core/store.
+#include <algorithm>
+#include <cstring>
+#include <string>
+
+#include "capi/seen.h"
+#include "capi/shim.h"
+#include "capi/window_options.h"
+#include "core/store.h"
+
+struct seen_store {
+  seen::Store store;
+};
+
+using seen::capi::CreateInto;
+using seen::capi::Fail;
+using seen::capi::Guard;
+
+namespace {
+
+constexpr uint32_t kDefaultIdleTimeout = 86400;
+
+seen::StoreOptions StoreOptionsFrom(const seen_store_options* opts) {
+  if (opts->size < sizeof(seen_store_options)) {
+    throw seen::Error(seen::Code::kInvalidArgument, "store options: size is not sizeof(seen_store_options)");
+  }
+  seen::StoreOptions options;
+  options.window = seen::capi::WindowParamsFrom(opts->window);
+  // The core counts 0 as never; the C API keeps 0 for the default, the most common wish.
+  options.idle_timeout = opts->idle_timeout == 0            ? kDefaultIdleTimeout
+                         : opts->idle_timeout == UINT32_MAX ? 0
+                                                            : opts->idle_timeout;
+  options.max_bytes = opts->max_bytes;
+  if (opts->expected_users != 0) options.expected_users = opts->expected_users;
+  return options;
+}
+
+}  // namespace
+
+extern "C" {
+
+seen_status seen_store_create(const seen_store_options* opts, seen_store** out) {
+  SEEN_REQUIRE(opts != nullptr, "opts is NULL");
+  return CreateInto<seen_store>(out, [&] { return seen::Store(StoreOptionsFrom(opts)); });
+}
+
+void seen_store_free(seen_store* s) { delete s; }
+
+seen_status seen_store_filter(const seen_store* s, uint64_t user, const uint64_t* candidates,
+                              size_t n, uint64_t now, uint8_t* out_unseen) {
+  SEEN_REQUIRE(s != nullptr, "store is NULL");
+  SEEN_REQUIRE((candidates != nullptr && out_unseen != nullptr) || n == 0,
+               "candidates or out_unseen is NULL");
+  SEEN_REQUIRE(now <= UINT32_MAX, "now is past 2^32 - 1 seconds");
+  return Guard([&] { s->store.Filter(user, candidates, n, static_cast<uint32_t>(now), out_unseen); });
+}
+
+seen_status seen_store_mark(seen_store* s, uint64_t user, const uint64_t* items, size_t n,
+                            uint64_t now) {
+  SEEN_REQUIRE(s != nullptr, "store is NULL");
+  SEEN_REQUIRE(items != nullptr || n == 0, "items is NULL");
+  SEEN_REQUIRE(now <= UINT32_MAX, "now is past 2^32 - 1 seconds");
+  return Guard([&] { s->store.Mark(user, items, n, static_cast<uint32_t>(now)); });
+}
+
+seen_status seen_store_take(seen_store* s, uint64_t user, const uint64_t* candidates, size_t n,
+                            size_t want, uint64_t now, uint64_t* out_taken, size_t* out_count) {
+  SEEN_REQUIRE(s != nullptr && out_count != nullptr, "store or out_count is NULL");
+  SEEN_REQUIRE(candidates != nullptr || n == 0, "candidates is NULL");
+  SEEN_REQUIRE(out_taken != nullptr || want == 0, "out_taken is NULL");
+  SEEN_REQUIRE(now <= UINT32_MAX, "now is past 2^32 - 1 seconds");
+  *out_count = 0;
+  return Guard([&] {
+    *out_count = s->store.Take(user, candidates, n, want, static_cast<uint32_t>(now), out_taken);
+  });
+}
+
+seen_status seen_store_expire(seen_store* s, uint64_t now, uint64_t* dropped) {
+  SEEN_REQUIRE(s != nullptr, "store is NULL");
+  SEEN_REQUIRE(now <= UINT32_MAX, "now is past 2^32 - 1 seconds");
+  return Guard([&] {
+    const uint64_t count = s->store.Expire(static_cast<uint32_t>(now));
+    if (dropped != nullptr) *dropped = count;
+  });
+}
+
+seen_status seen_store_get_stats(const seen_store* s, seen_store_stats* stats) {
+  SEEN_REQUIRE(s != nullptr && stats != nullptr, "store or stats is NULL");
+  SEEN_REQUIRE(stats->size >= sizeof(size_t), "stats->size is not set");
+  const seen::StoreStats st = s->store.Stats();
+  const seen_store_stats full{sizeof(seen_store_stats), st.users, st.bytes, st.evictions, st.expirations};
+  const size_t size = std::min(stats->size, sizeof full);
+  std::memcpy(stats, &full, size);
+  stats->size = size;
+  return SEEN_OK;
+}
+
+seen_status seen_store_get_window_info(const seen_store* s, seen_window_info* info) {
+  SEEN_REQUIRE(s != nullptr, "store is NULL");
+  return seen::capi::FillWindowInfo(s->store.options().window, info);
+}
+
+seen_status seen_store_save(const seen_store* s, const char* path) {
+  SEEN_REQUIRE(s != nullptr && path != nullptr, "store or path is NULL");
+  return Guard([&] { s->store.Save(path); });
+}
+
+seen_status seen_store_open(const char* path, uint32_t flags, seen_store** out) {
+  SEEN_REQUIRE(path != nullptr, "path is NULL");
+  const uint32_t mode = flags & (SEEN_OPEN_READ_ONLY | SEEN_OPEN_READ_WRITE);
+  SEEN_REQUIRE(mode == SEEN_OPEN_READ_ONLY || mode == SEEN_OPEN_READ_WRITE,
+               "flags need exactly one of SEEN_OPEN_READ_ONLY and SEEN_OPEN_READ_WRITE");
+  SEEN_REQUIRE((flags & ~(SEEN_OPEN_READ_ONLY | SEEN_OPEN_READ_WRITE | SEEN_OPEN_NO_VERIFY)) == 0,
+               "unknown flag bits");
+  return CreateInto<seen_store>(out, [&] {
+    return seen::Store::Open(path, mode == SEEN_OPEN_READ_WRITE, (flags & SEEN_OPEN_NO_VERIFY) == 0);
+  });
+}
+
+}  // extern "C"

@@ -1,0 +1,89 @@
+// The C shim of exposure windows: options to core sizing, and calls into core/window.
+#include <algorithm>
+#include <cstring>
+#include <string>
+
+#include "capi/seen.h"
+#include "capi/shim.h"
+#include "capi/window_options.h"
+#include "core/window_codec.h"
+
+struct seen_window {
+  seen::Window window;
+};
+
+using seen::capi::CreateInto;
+using seen::capi::Fail;
+using seen::capi::Guard;
+
+extern "C" {
+
+seen_status seen_window_create(const seen_window_options* opts, uint64_t now, seen_window** out) {
+  SEEN_REQUIRE(now <= UINT32_MAX, "now is past 2^32 - 1 seconds");
+  return CreateInto<seen_window>(out, [&] {
+    return seen::Window::Create(seen::capi::WindowParamsFrom(opts), static_cast<uint32_t>(now));
+  });
+}
+
+void seen_window_free(seen_window* w) { delete w; }
+
+seen_status seen_window_add_u64(seen_window* w, const uint64_t* items, size_t n, uint64_t now) {
+  SEEN_REQUIRE(w != nullptr, "window is NULL");
+  SEEN_REQUIRE(items != nullptr || n == 0, "items is NULL");
+  SEEN_REQUIRE(now <= UINT32_MAX, "now is past 2^32 - 1 seconds");
+  return Guard([&] { w->window.AddU64(items, n, static_cast<uint32_t>(now)); });
+}
+
+seen_status seen_window_contains_u64(const seen_window* w, const uint64_t* items, size_t n,
+                                     uint64_t now, uint8_t* out) {
+  SEEN_REQUIRE(w != nullptr, "window is NULL");
+  SEEN_REQUIRE((items != nullptr && out != nullptr) || n == 0, "items or out is NULL");
+  SEEN_REQUIRE(now <= UINT32_MAX, "now is past 2^32 - 1 seconds");
+  return Guard([&] { w->window.ContainsU64(items, n, static_cast<uint32_t>(now), out); });
+}
+
+seen_status seen_window_add_keys(seen_window* w, const uint8_t* data, const uint64_t* offsets,
+                                 size_t n, uint64_t now) {
+  SEEN_REQUIRE(w != nullptr, "window is NULL");
+  SEEN_REQUIRE(offsets != nullptr || n == 0, "offsets is NULL");
+  SEEN_REQUIRE(data != nullptr || n == 0 || offsets[n] == offsets[0], "data is NULL");
+  SEEN_REQUIRE(now <= UINT32_MAX, "now is past 2^32 - 1 seconds");
+  return Guard([&] { w->window.AddKeys(data, offsets, n, static_cast<uint32_t>(now)); });
+}
+
+seen_status seen_window_contains_keys(const seen_window* w, const uint8_t* data,
+                                      const uint64_t* offsets, size_t n, uint64_t now,
+                                      uint8_t* out) {
+  SEEN_REQUIRE(w != nullptr, "window is NULL");
+  SEEN_REQUIRE((offsets != nullptr && out != nullptr) || n == 0, "offsets or out is NULL");
+  SEEN_REQUIRE(data != nullptr || n == 0 || offsets[n] == offsets[0], "data is NULL");
+  SEEN_REQUIRE(now <= UINT32_MAX, "now is past 2^32 - 1 seconds");
+  return Guard([&] { w->window.ContainsKeys(data, offsets, n, static_cast<uint32_t>(now), out); });
+}
+
+seen_status seen_window_get_info(const seen_window* w, seen_window_info* info) {
+  SEEN_REQUIRE(w != nullptr, "window is NULL");
+  return seen::capi::FillWindowInfo(w->window.params, info);
+}
+
+seen_status seen_window_serialize(const seen_window* w, uint8_t* buf, size_t cap,
+                                  size_t* written) {
+  SEEN_REQUIRE(w != nullptr && written != nullptr, "window or written is NULL");
+  return Guard([&] {
+    const std::vector<uint8_t> bytes = seen::SerializeWindow(w->window);
+    *written = bytes.size();
+    if (buf == nullptr) return;
+    if (cap < bytes.size()) {
+      throw seen::Error(seen::Code::kBufferTooSmall, "seen_window_serialize: needs " +
+                                                         std::to_string(bytes.size()) + " bytes");
+    }
+    std::memcpy(buf, bytes.data(), bytes.size());
+  });
+}
+
+seen_status seen_window_deserialize(const uint8_t* buf, size_t len, seen_window** out) {
+  SEEN_REQUIRE(buf != nullptr || len == 0, "buf is NULL");
+  return CreateInto<seen_window>(out, [&] { return seen::DeserializeWindow(buf, len); });
+}
+
+}  // extern "C"

@@ -1,0 +1,43 @@
+#include "capi/window_options.h"
+
+#include <algorithm>
+#include <cstring>
+#include <string>
+
+#include "capi/shim.h"
+#include "core/error.h"
+
+namespace seen::capi {
+
+WindowParams WindowParamsFrom(const seen_window_options* opts) {
+  auto bad = [](const std::string& what) { throw Error(Code::kInvalidArgument, "window options: " + what); };
+  if (opts == nullptr) bad("NULL");
+  if (opts->size < sizeof(seen_window_options)) bad("size is not sizeof(seen_window_options)");
+  const double slack = opts->max_slack == 0 ? 0.25 : opts->max_slack;
+  if (opts->mode == SEEN_WINDOW_COUNT) {
+    if (opts->max_bytes != 0) return SizeCountWindowForBytes(opts->span, opts->max_bytes, slack, opts->seed);
+    return SizeCountWindow(opts->span, opts->fpr, slack, opts->seed);
+  }
+  if (opts->mode == SEEN_WINDOW_TIME) {
+    if (opts->max_bytes != 0) bad("max_bytes sizing is for count windows");
+    if (opts->expected_items == 0) bad("a time window needs expected_items");
+    return SizeTimeWindow(opts->span, opts->expected_items, opts->fpr, slack, opts->seed);
+  }
+  bad("mode must be SEEN_WINDOW_COUNT or SEEN_WINDOW_TIME");
+  return {};
+}
+
+seen_status FillWindowInfo(const WindowParams& p, seen_window_info* info) {
+  if (info == nullptr || info->size < sizeof(size_t)) {
+    return Fail(SEEN_ERR_INVALID_ARGUMENT, "window info is NULL or its size is not set");
+  }
+  const seen_window_info full{sizeof(seen_window_info), static_cast<uint32_t>(p.mode),
+                              static_cast<uint32_t>(p.layout), p.span, p.segments,
+                              p.state_bytes(), p.slack(), PredictWindowFpr(p), p.seed};
+  const size_t size = std::min(info->size, sizeof full);
+  std::memcpy(info, &full, size);
+  info->size = size;
+  return SEEN_OK;
+}
+
+}  // namespace seen::capi

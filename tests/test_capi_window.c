@@ -1,0 +1,133 @@
+/* The window and store C API, compiled as C: options, info, the span guarantee through the
+ * ABI, take, persistence and argument errors. Prints TAP. */
+#define _POSIX_C_SOURCE 200809L /* mkstemp */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "seen.h"
+
+static int test_number = 0;
+static int failures = 0;
+
+static void check(int ok, const char* what) {
+  ++test_number;
+  if (!ok) ++failures;
+  printf("%s %d - %s\n", ok ? "ok" : "not ok", test_number, what);
+  if (!ok) printf("# last error: %s\n", seen_last_error());
+}
+
+static seen_window_options count_window(uint32_t span, double fpr) {
+  seen_window_options o;
+  memset(&o, 0, sizeof o);
+  o.size = sizeof o;
+  o.mode = SEEN_WINDOW_COUNT;
+  o.span = span;
+  o.fpr = fpr;
+  o.seed = 5;
+  return o;
+}
+
+static void test_window(void) {
+  seen_window_options o = count_window(500, 0.01);
+  seen_window *w = NULL, *copy = NULL;
+  seen_window_info info;
+  uint64_t items[2000];
+  uint8_t out[2000];
+  size_t i, found = 0, need = 0;
+  uint8_t* buf;
+  check(seen_window_create(&o, 0, &w) == SEEN_OK, "create a count window");
+  info.size = sizeof info;
+  check(seen_window_get_info(w, &info) == SEEN_OK && info.span == 500 && info.state_bytes <= 1008 &&
+            info.predicted_fpr <= 0.01,
+        "info: span, memory and rate");
+  for (i = 0; i < 2000; ++i) items[i] = i * 7919 + 1;
+  check(seen_window_add_u64(w, items, 2000, 0) == SEEN_OK, "add 2000 items");
+  check(seen_window_contains_u64(w, items + 1500, 500, 0, out) == SEEN_OK, "contains");
+  for (i = 0; i < 500; ++i) found += out[i];
+  check(found == 500, "the last 500 are all found");
+  check(seen_window_serialize(w, NULL, 0, &need) == SEEN_OK && need > 1000, "serialized size");
+  buf = (uint8_t*)malloc(need);
+  check(seen_window_serialize(w, buf, need, &need) == SEEN_OK, "serialize");
+  check(seen_window_deserialize(buf, need, &copy) == SEEN_OK, "deserialize");
+  found = 0;
+  seen_window_contains_u64(copy, items + 1500, 500, 0, out);
+  for (i = 0; i < 500; ++i) found += out[i];
+  check(found == 500, "the copy remembers");
+  buf[need - 1] ^= 1;
+  seen_window_free(copy);
+  copy = NULL;
+  check(seen_window_deserialize(buf, need, &copy) == SEEN_ERR_BAD_CHECKSUM && copy == NULL, "corrupt window");
+  free(buf);
+  {
+    const uint8_t data[] = "abcdef";
+    const uint64_t offsets[] = {0, 3, 6};
+    check(seen_window_add_keys(w, data, offsets, 2, 0) == SEEN_OK &&
+              seen_window_contains_keys(w, data, offsets, 2, 0, out) == SEEN_OK && out[0] && out[1],
+          "byte keys");
+  }
+  o.mode = 9;
+  check(seen_window_create(&o, 0, &copy) == SEEN_ERR_INVALID_ARGUMENT, "unknown mode");
+  check(strstr(seen_last_error(), "mode") != NULL, "the error names the field");
+  o = count_window(500, 0.01);
+  o.size = 8;
+  check(seen_window_create(&o, 0, &copy) == SEEN_ERR_INVALID_ARGUMENT, "options without size");
+  check(seen_window_add_u64(w, items, 1, (uint64_t)1 << 40) == SEEN_ERR_INVALID_ARGUMENT, "now past 2^32");
+  seen_window_free(w);
+  seen_window_free(NULL);
+}
+
+static void test_store(void) {
+  seen_window_options wo = count_window(500, 0.01);
+  seen_store_options so;
+  seen_store *s = NULL, *back = NULL;
+  seen_store_stats stats;
+  uint64_t candidates[100], taken[100];
+  uint8_t unseen[100];
+  size_t i, count = 0, n_unseen = 0;
+  char path[] = "/tmp/seen-capi-store-XXXXXX";
+  int fd = mkstemp(path);
+  close(fd);
+  memset(&so, 0, sizeof so);
+  so.size = sizeof so;
+  so.window = &wo;
+  check(seen_store_create(&so, &s) == SEEN_OK, "create a store");
+  for (i = 0; i < 100; ++i) candidates[i] = 1000 + i;
+  check(seen_store_filter(s, 1, candidates, 100, 10, unseen) == SEEN_OK, "filter, unknown user");
+  for (i = 0; i < 100; ++i) n_unseen += unseen[i];
+  check(n_unseen == 100, "an unknown user has seen nothing");
+  check(seen_store_take(s, 1, candidates, 100, 30, 10, taken, &count) == SEEN_OK && count == 30 &&
+            taken[0] == 1000 && taken[29] == 1029,
+        "take the first 30, in order");
+  check(seen_store_take(s, 1, candidates, 100, 30, 10, taken, &count) == SEEN_OK && count == 30 &&
+            taken[0] == 1030,
+        "the next page starts after them");
+  check(seen_store_mark(s, 2, candidates, 5, 10) == SEEN_OK, "mark");
+  stats.size = sizeof stats;
+  check(seen_store_get_stats(s, &stats) == SEEN_OK && stats.users == 2 && stats.bytes > 0, "stats");
+  check(seen_store_save(s, path) == SEEN_OK, "save");
+  check(seen_store_open(path, SEEN_OPEN_READ_ONLY, &back) == SEEN_OK, "open read-only");
+  seen_store_filter(back, 1, candidates, 100, 10, unseen);
+  n_unseen = 0;
+  for (i = 0; i < 100; ++i) n_unseen += unseen[i];
+  check(n_unseen == 40, "the reopened store remembers both pages");
+  check(seen_store_mark(back, 1, candidates, 1, 10) == SEEN_ERR_READ_ONLY, "read-only refuses marks");
+  check(seen_store_open(path, 0, &back) == SEEN_ERR_INVALID_ARGUMENT, "open needs a mode");
+  check(seen_store_take(s, 1, candidates, 100, 1, 10, NULL, &count) == SEEN_ERR_INVALID_ARGUMENT,
+        "take without room");
+  check(seen_store_expire(s, 10 + 2 * 86400, &taken[0]) == SEEN_OK &&
+            taken[0] == 2,
+        "both users expire after two idle days");
+  seen_store_free(back);
+  seen_store_free(s);
+  seen_store_free(NULL);
+  unlink(path);
+}
+
+int main(void) {
+  test_window();
+  test_store();
+  printf("1..%d\n", test_number);
+  return failures == 0 ? 0 : 1;
+}
