@@ -10,6 +10,7 @@
 #include "core/bloom_codec.h"
 #include "tests/support.h"
 #include "tests/vector_file.h"
+#include "core/window_codec.h"
 
 namespace {
 
@@ -46,6 +47,55 @@ std::vector<std::string> TextKeys(uint64_t n, uint64_t stream) {
   return keys;
 }
 
+// A window vector: options, then a script of clock changes, adds and queries.
+void WriteWindow(const std::string& dir, const std::string& name, const std::string& about,
+                 WindowMode mode, uint32_t span, uint32_t expected_items, double fpr, uint64_t seed,
+                 uint32_t step_seconds) {
+  const WindowParams params = mode == WindowMode::kCount
+                                  ? SizeCountWindow(span, fpr, 0.25, seed)
+                                  : SizeTimeWindow(span, expected_items, fpr, 0.25, seed);
+  uint32_t now = 1000;
+  Window window = Window::Create(params, now);
+  std::ofstream vec(dir + "/" + name + ".vec");
+  vec << "# " << about << "\n# The window after this script is " << name << ".seen, byte for byte.\n";
+  vec << "kind window\nmode " << (mode == WindowMode::kCount ? "count" : "time") << "\nspan " << span
+      << "\nexpected_items " << expected_items << "\nfpr " << fpr << "\nmax_slack 0.25\nseed " << seed
+      << "\nnow " << now << "\n";
+  const uint32_t items = mode == WindowMode::kCount ? span : expected_items;
+  const auto ids = test::Keys(3 * items, 0);
+  const auto keys = TextKeys(items, 0);
+  for (size_t i = 0; i < ids.size(); ++i) {
+    if (step_seconds != 0 && i % 50 == 0) {
+      now += step_seconds;
+      vec << "now " << now << "\n";
+    }
+    window.AddU64(&ids[i], 1, now);
+    vec << "add_u64 " << ids[i] << "\n";
+    if (i % 3 == 0) {
+      const std::string& key = keys[i / 3];
+      const uint64_t offsets[2] = {0, key.size()};
+      window.AddKeys(reinterpret_cast<const uint8_t*>(key.data()), offsets, 1, now);
+      vec << "add_key " << test::ToHex(key) << "\n";
+    }
+  }
+  auto answer = [&](uint64_t id) {
+    uint8_t out;
+    window.ContainsU64(&id, 1, now, &out);
+    return static_cast<int>(out);
+  };
+  for (uint64_t id : test::Keys(200, 1)) vec << "query_u64 " << id << " " << answer(id) << "\n";
+  for (size_t i = 0; i < ids.size(); i += 7) vec << "query_u64 " << ids[i] << " " << answer(ids[i]) << "\n";
+  for (size_t i = 0; i < keys.size(); i += 5) {
+    const uint64_t offsets[2] = {0, keys[i].size()};
+    uint8_t out;
+    window.ContainsKeys(reinterpret_cast<const uint8_t*>(keys[i].data()), offsets, 1, now, &out);
+    vec << "query_key " << test::ToHex(keys[i]) << " " << static_cast<int>(out) << "\n";
+  }
+  const std::vector<uint8_t> bytes = SerializeWindow(window);
+  std::ofstream(dir + "/" + name + ".seen", std::ios::binary)
+      .write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -72,5 +122,11 @@ int main(int argc, char** argv) {
 
   Write(dir, "bloom_mixed_loose", "ids and keys together at 30%, seed 2^64-1: few bits per key",
         60, 0.3, ~uint64_t{0}, test::Keys(40, 0), TextKeys(20, 0), test::Keys(100, 1), TextKeys(100, 1));
+  WriteWindow(dir, "window_count_ring", "count window, last 200 items at 1% (fingerprint ring)",
+              WindowMode::kCount, 200, 0, 0.01, 31, 0);
+  WriteWindow(dir, "window_count_sliced", "count window, last 200 items at 0.1% (bit-sliced segments)",
+              WindowMode::kCount, 200, 0, 0.001, 32, 0);
+  WriteWindow(dir, "window_time", "time window, last 3600 s expecting 300 items at 1%, clock +120 s every 50 adds",
+              WindowMode::kTime, 3600, 300, 0.01, 33, 120);
   return 0;
 }

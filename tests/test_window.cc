@@ -9,6 +9,7 @@
 #include "core/window.h"
 #include "core/window_codec.h"
 #include "tests/support.h"
+#include "tests/vector_file.h"
 
 namespace seen {
 namespace {
@@ -151,6 +152,38 @@ TEST(Window, ImpossibleRequestsAreRefused) {
   EXPECT_THROW(SizeCountWindow(0, 0.01, 0.25, 0), Error);
   EXPECT_THROW(SizeCountWindow(500, 0.01, 0.0, 0), Error);
   EXPECT_THROW(SizeTimeWindow(2, 10, 0.01, 0.25, 0), Error);
+}
+
+// The shared window vectors: replaying each script gives the committed .seen byte for byte,
+// and every query along the way answers as recorded.
+TEST(Window, SharedVectors) {
+  const std::string dir = SEEN_SOURCE_DIR "/tests/vectors";
+  int checked = 0;
+  for (const char* name : {"window_count_ring", "window_count_sliced", "window_time"}) {
+    const test::Vector v = test::ReadVector(dir + "/" + name + ".vec");
+    ASSERT_EQ(v.kind, "window");
+    const WindowParams params = v.mode == "count"
+        ? SizeCountWindow(v.span, v.fpr, v.max_slack, v.seed)
+        : SizeTimeWindow(v.span, static_cast<uint32_t>(v.expected_items), v.fpr, v.max_slack, v.seed);
+    Window window = Window::Create(params, v.start);
+    for (const test::Step& step : v.steps) {
+      const test::Query& q = step.item;
+      const uint64_t offsets[2] = {0, q.key.size()};
+      const auto* key = reinterpret_cast<const uint8_t*>(q.key.data());
+      if (!step.is_query) {
+        if (q.is_key) window.AddKeys(key, offsets, 1, step.now);
+        else window.AddU64(&q.id, 1, step.now);
+        continue;
+      }
+      uint8_t out = 2;
+      if (q.is_key) window.ContainsKeys(key, offsets, 1, step.now, &out);
+      else window.ContainsU64(&q.id, 1, step.now, &out);
+      ASSERT_EQ(out, q.expected) << name;
+      ++checked;
+    }
+    EXPECT_TRUE(SerializeWindow(window) == test::ReadBytes(dir + "/" + name + ".seen")) << name << " drifted";
+  }
+  EXPECT_GT(checked, 500);
 }
 
 }  // namespace

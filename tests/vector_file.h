@@ -1,9 +1,11 @@
-// The shared test vectors of tests/vectors/: a .vec text file says how to build a filter and
-// what it must answer; the .seen file beside it is the filter every language must produce
-// byte for byte. Format (one directive per line, '#' starts a comment):
-//   kind bloom | expected_items N | fpr P | seed S
+// The shared test vectors of tests/vectors/: a .vec text file says how to build a filter or
+// a window and what it must answer; the .seen file beside it is what every language must
+// produce byte for byte. Format (one directive per line, '#' starts a comment):
+//   kind bloom|window | expected_items N | fpr P | seed S
+//   windows only: mode count|time | span N | max_slack X | now T (the clock from here on)
 //   add_u64 ID | add_key HEX (- for the empty key)
 //   query_u64 ID 0|1 | query_key HEX 0|1
+// Directives apply in order (for a window, adds and queries happen at the latest `now`).
 #pragma once
 
 #include <cstdint>
@@ -22,7 +24,20 @@ struct Query {
   int expected;
 };
 
+// One add or query in script order, at clock `now`.
+struct Step {
+  bool is_query;
+  Query item;
+  uint32_t now;
+};
+
 struct Vector {
+  std::string kind;
+  std::string mode;
+  uint32_t span = 0;
+  double max_slack = 0;
+  std::vector<Step> steps;
+  uint32_t start = 0;  // the first `now`: when the window was created
   uint64_t expected_items = 0;
   double fpr = 0;
   uint64_t seed = 0;
@@ -55,6 +70,7 @@ inline Vector ReadVector(const std::string& path) {
   std::ifstream in(path);
   if (!in) throw std::runtime_error("cannot read " + path);
   Vector v;
+  uint32_t now = 0;
   std::string line;
   while (std::getline(in, line)) {
     if (line.empty() || line[0] == '#') continue;
@@ -62,14 +78,33 @@ inline Vector ReadVector(const std::string& path) {
     std::string directive, arg;
     int expected = 0;
     words >> directive >> arg;
-    if (directive == "kind" && arg != "bloom") throw std::runtime_error(path + ": unknown kind " + arg);
+    if (directive == "kind") v.kind = arg;
+    if (directive == "mode") v.mode = arg;
+    if (directive == "span") v.span = static_cast<uint32_t>(std::stoul(arg));
+    if (directive == "max_slack") v.max_slack = std::stod(arg);
+    if (directive == "now") {
+      now = static_cast<uint32_t>(std::stoul(arg));
+      if (v.steps.empty() && v.start == 0) v.start = now;
+    }
     if (directive == "expected_items") v.expected_items = std::stoull(arg);
     if (directive == "fpr") v.fpr = std::stod(arg);
     if (directive == "seed") v.seed = std::stoull(arg);
-    if (directive == "add_u64") v.add_ids.push_back(std::stoull(arg));
-    if (directive == "add_key") v.add_keys.push_back(FromHex(arg));
-    if (directive == "query_u64" && words >> expected) v.queries.push_back({false, std::stoull(arg), "", expected});
-    if (directive == "query_key" && words >> expected) v.queries.push_back({true, 0, FromHex(arg), expected});
+    if (directive == "add_u64") {
+      v.add_ids.push_back(std::stoull(arg));
+      v.steps.push_back({false, {false, v.add_ids.back(), "", 0}, now});
+    }
+    if (directive == "add_key") {
+      v.add_keys.push_back(FromHex(arg));
+      v.steps.push_back({false, {true, 0, v.add_keys.back(), 0}, now});
+    }
+    if (directive == "query_u64" && words >> expected) {
+      v.queries.push_back({false, std::stoull(arg), "", expected});
+      v.steps.push_back({true, v.queries.back(), now});
+    }
+    if (directive == "query_key" && words >> expected) {
+      v.queries.push_back({true, 0, FromHex(arg), expected});
+      v.steps.push_back({true, v.queries.back(), now});
+    }
   }
   return v;
 }
