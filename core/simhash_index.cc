@@ -1,0 +1,306 @@
+#include "core/simhash_index.h"
+
+#include <algorithm>
+#include <cstring>
+#include <string>
+#include <unordered_set>
+
+#include "core/error.h"
+#include "core/simhash.h"
+#include "core/simhash_scan.h"
+
+namespace seen {
+namespace {
+
+uint64_t Align64(uint64_t n) { return (n + 63) / 64 * 64; }
+uint64_t LowMask(uint32_t bits) { return bits == 0 ? 0 : ~uint64_t{0} >> (64 - bits); }
+
+template <class T>
+const T* At(const uint8_t* payload, uint64_t offset) {
+  return reinterpret_cast<const T*>(payload + offset);
+}
+
+}  // namespace
+
+SimhashLayout SimhashLayout::For(uint64_t count, uint32_t max_k, uint32_t primary_bits) {
+  SimhashLayout l;
+  l.count = count;
+  l.max_k = max_k;
+  l.blocks = std::max<uint32_t>(max_k + 1, 4);
+  l.primary_bits = primary_bits;
+  uint32_t used = 0;
+  for (uint32_t b = 0; b < l.blocks; ++b) {
+    l.width[b] = 64 / l.blocks + (b < 64 % l.blocks ? 1 : 0);
+    used += l.width[b];
+    l.shift[b] = 64 - used;
+  }
+  uint64_t end = count * sizeof(SimhashEntry);
+  l.primary_offsets = Align64(end);
+  end = l.primary_offsets + ((uint64_t{1} << primary_bits) + 1) * 4;
+  for (uint32_t t = 1; t < l.blocks; ++t) {
+    l.table_offsets[t] = Align64(end);
+    l.table_sigs[t] = Align64(l.table_offsets[t] + ((uint64_t{1} << l.width[t]) + 1) * 4);
+    end = l.table_sigs[t] + count * 4;
+  }
+  l.bytes = Align64(end);
+  return l;
+}
+
+// About four entries per primary bucket, but never fewer bits than block 0 (so block 0's
+// bucket is a contiguous run of primary buckets) nor more than 26 (256 MiB of offsets).
+uint32_t SimhashLayout::PrimaryBitsFor(uint64_t count, uint32_t max_k) {
+  const uint32_t w0 = For(0, max_k, 0).width[0];
+  uint32_t bits = 0;
+  while (bits < 26 && (uint64_t{1} << (bits + 2)) < count) ++bits;
+  return std::max(bits, w0);
+}
+
+// Block t removed, the remaining 64 - w bits closed up; the signature is their top 32.
+uint32_t SimhashLayout::Sig(uint32_t t, uint64_t fp) const {
+  const uint32_t s = shift[t], w = width[t];
+  const uint64_t rest = ((fp >> (s + w)) << s) | (fp & LowMask(s));
+  return static_cast<uint32_t>(rest >> (32 - w));
+}
+
+uint64_t SimhashLayout::Partial(uint32_t t, uint32_t key, uint32_t sig) const {
+  const uint32_t s = shift[t], w = width[t];
+  const uint64_t rest = uint64_t{sig} << (32 - w);
+  return ((rest >> s) << (s + w)) | ((uint64_t{key} & LowMask(w)) << s) | (rest & LowMask(s));
+}
+
+SimhashIndex::SimhashIndex(uint32_t max_k)
+    : max_k_(max_k), writable_(true), payload_(Region::Borrow(nullptr, 0)) {
+  if (max_k > kSimhashMaxK) {
+    throw Error(Code::kInvalidArgument, "max_k " + std::to_string(max_k) + " is over " +
+                                            std::to_string(kSimhashMaxK));
+  }
+  layout_ = SimhashLayout::For(0, max_k, SimhashLayout::PrimaryBitsFor(0, max_k));
+  dirty_ = true;  // the empty tables are built on first use
+}
+
+SimhashIndex::SimhashIndex(const SimhashLayout& layout, Region payload)
+    : max_k_(layout.max_k), writable_(payload.writable()), layout_(layout),
+      payload_(std::move(payload)) {}
+
+SimhashIndex::SimhashIndex(SimhashIndex&& other) noexcept
+    : max_k_(other.max_k_), writable_(other.writable_), dirty_(other.dirty_.load()),
+      staged_(std::move(other.staged_)), layout_(other.layout_), payload_(std::move(other.payload_)) {}
+
+void SimhashIndex::RequireWritable() const {
+  if (!writable_) throw Error(Code::kReadOnly, "the simhash index is read-only (mapped or viewed)");
+}
+
+void SimhashIndex::RequireK(uint32_t k) const {
+  if (k > max_k_) {
+    throw Error(Code::kInvalidArgument, "k " + std::to_string(k) + " is over the index's max_k " +
+                                            std::to_string(max_k_));
+  }
+}
+
+void SimhashIndex::Add(const uint64_t* fingerprints, const uint64_t* ids, size_t n) {
+  RequireWritable();
+  if (size() + n > kSimhashMaxEntries) {
+    throw Error(Code::kTooLarge, "a simhash index holds at most 2^32 - 1 pairs");
+  }
+  for (size_t i = 0; i < n; ++i) staged_.push_back({fingerprints[i], ids[i]});
+  if (n > 0) dirty_ = true;
+}
+
+uint64_t SimhashIndex::Remove(const uint64_t* ids, size_t n) {
+  RequireWritable();
+  if (n == 0) return 0;
+  const std::unordered_set<uint64_t> gone(ids, ids + n);
+  std::vector<SimhashEntry> kept;
+  kept.reserve(size());
+  const auto* built = At<SimhashEntry>(payload_.data(), 0);
+  uint64_t removed = 0;
+  auto keep = [&](const SimhashEntry& e) {
+    if (gone.count(e.id)) {
+      ++removed;
+    } else {
+      kept.push_back(e);
+    }
+  };
+  for (uint64_t i = 0; i < layout_.count; ++i) keep(built[i]);
+  for (const auto& e : staged_) keep(e);
+  staged_ = std::move(kept);
+  layout_.count = 0;
+  payload_ = Region::Borrow(nullptr, 0);
+  dirty_ = true;
+  return removed;
+}
+
+uint64_t SimhashIndex::size() const { return layout_.count + staged_.size(); }
+
+void SimhashIndex::Build() const {
+  if (!dirty_.load(std::memory_order_acquire)) return;
+  std::lock_guard<std::mutex> lock(build_mutex_);
+  if (!dirty_.load(std::memory_order_relaxed)) return;
+  Rebuild();
+  dirty_.store(false, std::memory_order_release);
+}
+
+// Counting sorts, O(n + buckets): the primary by its top P bits, then each table by its block
+// in primary order, so the bytes depend only on the pairs and the order they came in.
+void SimhashIndex::Rebuild() const {
+  std::vector<SimhashEntry> all(At<SimhashEntry>(payload_.data(), 0),
+                                At<SimhashEntry>(payload_.data(), 0) + layout_.count);
+  all.insert(all.end(), staged_.begin(), staged_.end());
+  const uint64_t count = all.size();
+  const SimhashLayout l = SimhashLayout::For(count, max_k_, SimhashLayout::PrimaryBitsFor(count, max_k_));
+  Region region = Region::Allocate(l.bytes);
+  uint8_t* p = region.data();
+
+  auto counting_sort = [&](uint32_t bits, uint64_t offsets_at, auto key_of, auto place) {
+    auto* offsets = reinterpret_cast<uint32_t*>(p + offsets_at);
+    const uint64_t buckets = uint64_t{1} << bits;
+    for (const auto& e : all) ++offsets[key_of(e.fingerprint) + 1];
+    for (uint64_t b = 0; b < buckets; ++b) offsets[b + 1] += offsets[b];
+    std::vector<uint32_t> cursor(offsets, offsets + buckets);
+    for (uint64_t i = 0; i < count; ++i) place(cursor[key_of(all[i].fingerprint)]++, all[i]);
+  };
+  auto* primary = reinterpret_cast<SimhashEntry*>(p);
+  const uint32_t top_shift = 64 - l.primary_bits;
+  counting_sort(l.primary_bits, l.primary_offsets, [&](uint64_t fp) { return fp >> top_shift; },
+                [&](uint32_t at, const SimhashEntry& e) { primary[at] = e; });
+  std::memcpy(all.data(), primary, count * sizeof(SimhashEntry));
+  for (uint32_t t = 1; t < l.blocks; ++t) {
+    auto* sigs = reinterpret_cast<uint32_t*>(p + l.table_sigs[t]);
+    counting_sort(l.width[t], l.table_offsets[t], [&](uint64_t fp) { return l.Key(t, fp); },
+                  [&](uint32_t at, const SimhashEntry& e) { sigs[at] = l.Sig(t, e.fingerprint); });
+  }
+  payload_ = std::move(region);
+  layout_ = l;
+  staged_.clear();
+  staged_.shrink_to_fit();
+}
+
+template <class Visitor>
+void SimhashIndex::Visit(uint64_t q, uint32_t k, Visitor&& visit) const {
+  Build();
+  const SimhashLayout& l = layout_;
+  if (l.count == 0) return;
+  const uint8_t* p = payload_.data();
+  const auto* entries = At<SimhashEntry>(p, 0);
+  const auto* primary_offsets = At<uint32_t>(p, l.primary_offsets);
+  const uint32_t spread = l.primary_bits - l.width[0];
+  uint32_t hits[kScanChunk];
+
+  // Table 0: block 0's bucket is a run of primary buckets; compare whole fingerprints.
+  const uint64_t first = (q >> l.shift[0]) << spread;
+  const uint32_t begin = primary_offsets[first], end = primary_offsets[first + (uint64_t{1} << spread)];
+  for (uint32_t i = begin; i < end; i += kScanChunk) {
+    const uint32_t n = std::min<uint32_t>(kScanChunk, end - i);
+    const size_t found = ScanFingerprints(&entries[i].fingerprint, n, 2, q, k, hits);
+    for (size_t h = 0; h < found; ++h) {
+      if (!visit(i + hits[h])) return;
+    }
+  }
+
+  for (uint32_t t = 1; t < l.blocks; ++t) {
+    const auto* offsets = At<uint32_t>(p, l.table_offsets[t]);
+    const auto* sigs = At<uint32_t>(p, l.table_sigs[t]);
+    const uint32_t key = l.Key(t, q);
+    const uint64_t known = l.KnownMask(t);
+    // Earlier blocks the signature pins down: a candidate that matches one of them exactly
+    // was already found by that block's table.
+    uint64_t earlier = 0;
+    for (uint32_t j = 0; j < t; ++j) {
+      const uint64_t mask = LowMask(l.width[j]) << l.shift[j];
+      if ((known & mask) == mask) earlier |= mask;
+    }
+    const uint32_t b = offsets[key], e = offsets[key + 1];
+    for (uint32_t i = b; i < e; i += kScanChunk) {
+      const uint32_t n = std::min<uint32_t>(kScanChunk, e - i);
+      const size_t found = ScanSigs(sigs + i, n, l.Sig(t, q), k, hits);
+      for (size_t h = 0; h < found; ++h) {
+        const uint64_t partial = l.Partial(t, key, sigs[i + hits[h]]);
+        bool seen_earlier = false;
+        for (uint32_t j = 0; j < t && !seen_earlier; ++j) {
+          const uint64_t mask = LowMask(l.width[j]) << l.shift[j];
+          seen_earlier = (earlier & mask) && ((partial ^ q) & mask) == 0;
+        }
+        if (seen_earlier) continue;
+        // Confirm in the primary bucket of the candidate's top bits (all known).
+        const uint64_t bucket = partial >> (64 - l.primary_bits);
+        for (uint32_t c = primary_offsets[bucket]; c < primary_offsets[bucket + 1]; ++c) {
+          const uint64_t fp = entries[c].fingerprint;
+          if ((fp & known) == partial && Hamming(fp, q) <= k && !visit(c)) return;
+        }
+      }
+    }
+  }
+}
+
+void SimhashIndex::Query(uint64_t fp, uint32_t k, std::vector<SimhashMatch>& out) const {
+  RequireK(k);
+  std::vector<uint32_t> positions;
+  Visit(fp, k, [&](uint32_t at) {
+    positions.push_back(at);
+    return true;
+  });
+  std::sort(positions.begin(), positions.end());
+  positions.erase(std::unique(positions.begin(), positions.end()), positions.end());
+  const SimhashEntry* entries = Entries();
+  for (uint32_t at : positions) {
+    out.push_back({entries[at].id, entries[at].fingerprint, Hamming(entries[at].fingerprint, fp)});
+  }
+}
+
+bool SimhashIndex::Any(uint64_t fp, uint32_t k) const {
+  RequireK(k);
+  bool any = false;
+  Visit(fp, k, [&](uint32_t) {
+    any = true;
+    return false;
+  });
+  return any;
+}
+
+std::vector<uint32_t> SimhashIndex::Clusters(uint32_t k) const {
+  RequireK(k);
+  Build();
+  const uint64_t count = layout_.count;
+  std::vector<uint32_t> parent(count);
+  for (uint64_t i = 0; i < count; ++i) parent[i] = static_cast<uint32_t>(i);
+  auto find = [&](uint32_t x) {
+    while (parent[x] != x) x = parent[x] = parent[parent[x]];
+    return x;
+  };
+  const SimhashEntry* entries = Entries();
+  for (uint64_t i = 0; i < count; ++i) {
+    Visit(entries[i].fingerprint, k, [&](uint32_t j) {
+      const uint32_t a = find(static_cast<uint32_t>(i)), b = find(j);
+      if (a != b) parent[std::max(a, b)] = std::min(a, b);
+      return true;
+    });
+  }
+  // Groups numbered in the order of their first entry.
+  std::vector<uint32_t> group(count), number(count, UINT32_MAX);
+  uint32_t next = 0;
+  for (uint64_t i = 0; i < count; ++i) {
+    const uint32_t root = find(static_cast<uint32_t>(i));
+    if (number[root] == UINT32_MAX) number[root] = next++;
+    group[i] = number[root];
+  }
+  return group;
+}
+
+const SimhashEntry* SimhashIndex::Entries() const {
+  Build();
+  return At<SimhashEntry>(payload_.data(), 0);
+}
+
+const SimhashLayout& SimhashIndex::layout() const {
+  Build();
+  return layout_;
+}
+
+const uint8_t* SimhashIndex::payload() const {
+  Build();
+  return payload_.data();
+}
+
+uint64_t SimhashIndex::bytes() const { return layout().bytes; }
+
+}  // namespace seen

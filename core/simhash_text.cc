@@ -1,0 +1,172 @@
+// Text to fingerprints in one streaming pass: decode, fold, classify, then feed word tokens
+// and CJK character n-grams to the SIMD accumulator and the normalized text to XXH3-128.
+// Term-frequency weighting needs no counting: a token seen t times is added t times.
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <string>
+
+#include "core/error.h"
+#include "core/hash.h"
+#include "core/simhash.h"
+#include "core/simhash_unicode.h"
+
+namespace seen {
+namespace {
+
+using text::Class;
+
+class Fingerprinter {
+ public:
+  explicit Fingerprinter(const TextOptions& options) : options_(options) {
+    XXH3_128bits_reset(&exact_);
+  }
+
+  void Feed(const uint8_t* p, const uint8_t* end) {
+    while (p < end) {
+      uint32_t cp;
+      p += text::Decode(p, end, &cp);
+      if (cp != text::kInvalid) cp = text::Fold(cp);
+      switch (text::Classify(cp)) {
+        case Class::kSeparator:
+          EndWord();
+          pending_space_ = true;
+          break;
+        case Class::kWord: {
+          uint8_t bytes[4];
+          const size_t n = text::Encode(cp, bytes);
+          Normalized(bytes, n);
+          word_.append(reinterpret_cast<const char*>(bytes), n);
+          break;
+        }
+        case Class::kCjk:
+          EndWord();
+          Cjk(cp);
+          break;
+      }
+    }
+  }
+
+  TextFingerprint Finish() {
+    EndWord();
+    // A text with fewer CJK characters than n still gets them as one token.
+    if (cjk_seen_ > 0 && cjk_seen_ < options_.ngram) Token(gram_, gram_end_[cjk_count_ - 1]);
+    Flush();
+    XXH3_128bits_update(&exact_, out_, out_size_);
+    const XXH128_hash_t exact = XXH3_128bits_digest(&exact_);
+    return {SignsToFingerprint(sums_), exact.low64, exact.high64, features_};
+  }
+
+ private:
+  void Normalized(const uint8_t* bytes, size_t n) {
+    if (out_size_ + n + 1 > sizeof out_) {
+      XXH3_128bits_update(&exact_, out_, out_size_);
+      out_size_ = 0;
+    }
+    // Every run of separators between two kept characters becomes one space.
+    if (pending_space_ && any_out_) out_[out_size_++] = ' ';
+    pending_space_ = false;
+    any_out_ = true;
+    std::memcpy(out_ + out_size_, bytes, n);
+    out_size_ += n;
+  }
+
+  void EndWord() {
+    if (word_.empty()) return;
+    Token(reinterpret_cast<const uint8_t*>(word_.data()), word_.size());
+    word_.clear();
+  }
+
+  // The CJK stream skips everything between its characters, so punctuation, spaces and Latin
+  // words inside Chinese text do not break its shingles. gram_ holds the last characters'
+  // bytes; gram_end_[i] is where character i of them ends.
+  void Cjk(uint32_t cp) {
+    uint8_t bytes[4];
+    const size_t n = text::Encode(cp, bytes);
+    Normalized(bytes, n);
+    const uint32_t ngram = options_.ngram;
+    if (cjk_count_ == ngram) {  // drop the oldest character
+      const size_t first = gram_end_[0];
+      std::memmove(gram_, gram_ + first, gram_end_[ngram - 1] - first);
+      for (uint32_t i = 0; i + 1 < ngram; ++i) gram_end_[i] = gram_end_[i + 1] - first;
+      --cjk_count_;
+    }
+    const size_t start = cjk_count_ ? gram_end_[cjk_count_ - 1] : 0;
+    std::memcpy(gram_ + start, bytes, n);
+    gram_end_[cjk_count_++] = start + n;
+    ++cjk_seen_;
+    if (cjk_count_ == ngram) Token(gram_, gram_end_[ngram - 1]);
+  }
+
+  void Token(const uint8_t* bytes, size_t n) {
+    const uint64_t hash = HashBytes(bytes, n, options_.seed);
+    hashes_[batch_] = hash;
+    if (options_.idf) {
+      weights_[batch_] = options_.idf->Weight(options_.seed == 0 ? hash : HashBytes(bytes, n, 0));
+    }
+    ++features_;
+    if (++batch_ == kBatch) Flush();
+  }
+
+  void Flush() {
+    AccumulateSigns(hashes_, options_.idf ? weights_ : nullptr, batch_, sums_);
+    batch_ = 0;
+  }
+
+  static constexpr size_t kBatch = 256;
+  const TextOptions& options_;
+  alignas(64) float sums_[64] = {};
+  uint64_t hashes_[kBatch];
+  float weights_[kBatch];
+  size_t batch_ = 0;
+  uint64_t features_ = 0;
+  std::string word_;
+  uint8_t gram_[4 * kMaxNgram];
+  size_t gram_end_[kMaxNgram];
+  uint32_t cjk_count_ = 0;
+  uint64_t cjk_seen_ = 0;
+  XXH3_state_t exact_;
+  uint8_t out_[4096];
+  size_t out_size_ = 0;
+  bool pending_space_ = false;
+  bool any_out_ = false;
+};
+
+}  // namespace
+
+TextFingerprint FingerprintText(const char* text, size_t len, const TextOptions& options) {
+  if (options.ngram < 1 || options.ngram > kMaxNgram) {
+    throw Error(Code::kInvalidArgument, "ngram " + std::to_string(options.ngram) + " is outside 1..8");
+  }
+  Fingerprinter f(options);
+  if (len > 0) {
+    const auto* p = reinterpret_cast<const uint8_t*>(text);
+    f.Feed(p, p + len);
+  }
+  return f.Finish();
+}
+
+IdfTable::IdfTable(const uint8_t* data, const uint64_t* offsets, const float* weights, size_t n,
+                   float default_weight)
+    : default_weight_(default_weight) {
+  if (!std::isfinite(default_weight)) throw Error(Code::kInvalidArgument, "default weight is not finite");
+  for (size_t i = 0; i < n; ++i) {
+    if (offsets[i + 1] < offsets[i]) throw Error(Code::kInvalidArgument, "offsets decrease at " + std::to_string(i));
+    if (!std::isfinite(weights[i])) throw Error(Code::kInvalidArgument, "weight " + std::to_string(i) + " is not finite");
+    // The token's normalized form: its only word, or its CJK characters with no spaces.
+    std::string token;
+    const uint8_t* p = data == nullptr ? nullptr : data + offsets[i];
+    const uint8_t* end = data == nullptr ? nullptr : data + offsets[i + 1];
+    while (p < end) {
+      uint32_t cp;
+      p += text::Decode(p, end, &cp);
+      if (cp != text::kInvalid) cp = text::Fold(cp);
+      if (text::Classify(cp) == Class::kSeparator) continue;
+      uint8_t bytes[4];
+      token.append(reinterpret_cast<const char*>(bytes), text::Encode(cp, bytes));
+    }
+    weights_[HashBytes(token.data(), token.size(), 0)] = weights[i];
+  }
+}
+
+}  // namespace seen
