@@ -309,6 +309,154 @@ SEEN_API seen_status seen_store_save(const seen_store* s, const char* path);
  * opens in about a second, and a corrupt window is refused when its user is touched. */
 SEEN_API seen_status seen_store_open(const char* path, uint32_t flags, seen_store** out);
 
+/* ------------------------------------------------------------------------------------------
+ * SimHash near-duplicates (docs/simhash.md): 64-bit fingerprints of text or weighted
+ * features, and an index that returns every stored fingerprint within Hamming distance k.
+ * Fingerprint functions are pure and thread-safe. Text is UTF-8; invalid bytes and NUL act
+ * as separators, never as errors. A text with no tokens (empty, only punctuation) has
+ * simhash 0 and features 0: compare such texts by their exact fingerprint.
+ * ---------------------------------------------------------------------------------------- */
+typedef struct seen_simhash_idf seen_simhash_idf;
+typedef struct seen_simhash_index seen_simhash_index;
+
+/* Text options. Set size = sizeof(seen_simhash_options); fields past `size` take their
+ * defaults. Passing NULL options means all defaults. */
+typedef struct seen_simhash_options {
+  size_t size;
+  uint32_t ngram;              /* CJK character shingle length, 1..8; 0 means 3 */
+  uint64_t seed;               /* XXH3 seed of every feature hash; default 0 */
+  const seen_simhash_idf* idf; /* token weights; NULL (default): term frequency only */
+} seen_simhash_options;
+
+/* The fingerprints of one text. Set size = sizeof(seen_simhash_fingerprint) before the call;
+ * only the fields that fit in `size` are written. */
+typedef struct seen_simhash_fingerprint {
+  size_t size;
+  uint64_t simhash;    /* near-duplicate fingerprint */
+  uint64_t exact_high; /* XXH3-128 of the normalized text: equal for texts that differ only */
+  uint64_t exact_low;  /*   in case, width, punctuation and whitespace */
+  uint64_t features;   /* tokens counted, with repeats */
+} seen_simhash_fingerprint;
+
+/* Fingerprints of `len` bytes of text (text may be NULL when len is 0). Memory stays
+ * constant whatever len is. SEEN_ERR_INVALID_ARGUMENT for ngram > 8 or a bad size. */
+SEEN_API seen_status seen_simhash_text(const char* text, size_t len,
+                                       const seen_simhash_options* options,
+                                       seen_simhash_fingerprint* out);
+
+/* n texts at once: text i is data[offsets[i] .. offsets[i+1]). simhashes has room for n;
+ * exact (may be NULL) for 2n values, exact[2i] the high and exact[2i+1] the low half. */
+SEEN_API seen_status seen_simhash_text_batch(const uint8_t* data, const uint64_t* offsets,
+                                             size_t n, const seen_simhash_options* options,
+                                             uint64_t* simhashes, uint64_t* exact);
+
+/* The fingerprint of n caller-made features: hashes[i] with weights[i] (weights NULL: all
+ * 1). Weights must be finite (else SEEN_ERR_INVALID_ARGUMENT). n == 0 gives *out = 0. */
+SEEN_API seen_status seen_simhash_hashes(const uint64_t* hashes, const float* weights,
+                                         size_t n, uint64_t* out);
+
+/* The same with byte features (data + offsets), each hashed with XXH3-64 and seed. */
+SEEN_API seen_status seen_simhash_strings(const uint8_t* data, const uint64_t* offsets,
+                                          const float* weights, size_t n, uint64_t seed,
+                                          uint64_t* out);
+
+/* The Hamming distance: the number of differing bits, 0..64. */
+SEEN_API uint32_t seen_simhash_distance(uint64_t a, uint64_t b);
+
+/* An IDF table for seen_simhash_options: token i is data[offsets[i] .. offsets[i+1]),
+ * normalized like text (so "Hello" and "hello" are one token), weighing weights[i]; every
+ * other token weighs default_weight. The table copies what it needs. Immutable, so it may
+ * be shared by any number of threads; it must outlive the calls that use it. */
+SEEN_API seen_status seen_simhash_idf_create(const uint8_t* data, const uint64_t* offsets,
+                                             const float* weights, size_t n,
+                                             float default_weight, seen_simhash_idf** out);
+SEEN_API void seen_simhash_idf_free(seen_simhash_idf* idf);
+
+/* A new, empty index for queries with k up to max_k (0..7). max_k sets the tables: up to 3,
+ * four 16-bit blocks (about 29 B per fingerprint); above, max_k + 1 blocks (more memory and
+ * larger buckets; the cost per k is in docs/simhash.md).
+ *
+ * The index is a multiset of (id, fingerprint) pairs: adding an id twice keeps both pairs,
+ * and a query reports each. Thread safety: queries (query, any, batches, clusters, size,
+ * serialize, save) may run concurrently from any number of threads; add, remove and free
+ * need exclusive access. Adds are staged; the first query after them rebuilds the tables in
+ * O(n) (thread-safe, once), or call seen_simhash_index_build to do it up front. */
+SEEN_API seen_status seen_simhash_index_create(uint32_t max_k, seen_simhash_index** out);
+SEEN_API void seen_simhash_index_free(seen_simhash_index* index);
+
+/* Adds n pairs (fingerprints[i], ids[i]). SEEN_ERR_READ_ONLY on a mapped or viewed index;
+ * SEEN_ERR_TOO_LARGE past 2^32 - 1 pairs. */
+SEEN_API seen_status seen_simhash_index_add(seen_simhash_index* index,
+                                            const uint64_t* fingerprints, const uint64_t* ids,
+                                            size_t n);
+/* Removes every pair whose id is among the n ids; *removed (may be NULL) counts the pairs
+ * removed. Ids not in the index are ignored. O(size + n): batch removals. */
+SEEN_API seen_status seen_simhash_index_remove(seen_simhash_index* index, const uint64_t* ids,
+                                               size_t n, uint64_t* removed);
+/* Rebuilds the tables now if pairs were added or removed since the last build. */
+SEEN_API seen_status seen_simhash_index_build(seen_simhash_index* index);
+
+/* Every pair within k (k <= max_k, else SEEN_ERR_INVALID_ARGUMENT) of fingerprint, sorted by
+ * distance then id: ids[i] and distances[i] (distances may be NULL) for i < min(*found, cap).
+ * *found receives the number of matches; if it exceeds cap the first cap are written and
+ * SEEN_ERR_BUFFER_TOO_SMALL is returned. ids may be NULL when cap is 0 (a count). */
+SEEN_API seen_status seen_simhash_index_query(const seen_simhash_index* index,
+                                              uint64_t fingerprint, uint32_t k, uint64_t* ids,
+                                              uint32_t* distances, size_t cap, size_t* found);
+
+/* out[i] = 1 if any pair lies within k of fingerprints[i], else 0; stops at the first match
+ * of each. */
+SEEN_API seen_status seen_simhash_index_any(const seen_simhash_index* index,
+                                            const uint64_t* fingerprints, size_t n, uint32_t k,
+                                            uint8_t* out);
+
+/* Every match of n queries: the matches of query i are ids[offsets[i] .. offsets[i+1]) (and
+ * distances likewise; distances may be NULL), each sorted like seen_simhash_index_query.
+ * offsets (room for n + 1) is always filled; when offsets[n] > cap nothing else is written
+ * and SEEN_ERR_BUFFER_TOO_SMALL is returned, so a caller can size and call again. */
+SEEN_API seen_status seen_simhash_index_query_batch(const seen_simhash_index* index,
+                                                    const uint64_t* fingerprints, size_t n,
+                                                    uint32_t k, uint64_t* offsets,
+                                                    uint64_t* ids, uint32_t* distances,
+                                                    size_t cap);
+
+/* All-pairs clustering: pairs within k of each other, transitively, form a group. For every
+ * pair of the index, ids[i] and groups[i] (i < *count = the index size); groups are numbered
+ * 0, 1, ... in the order the ids are listed, and a pair with no neighbour is a group of one.
+ * cap < size: SEEN_ERR_BUFFER_TOO_SMALL with *count = size (ids/groups may then be NULL). */
+SEEN_API seen_status seen_simhash_index_clusters(const seen_simhash_index* index, uint32_t k,
+                                                 uint64_t* ids, uint32_t* groups, size_t cap,
+                                                 size_t* count);
+
+/* Size and memory. Same size rule as seen_bloom_params. */
+typedef struct seen_simhash_index_info {
+  size_t size;
+  uint64_t count;     /* pairs, staged ones included */
+  uint32_t max_k;
+  uint32_t read_only; /* 1 for an opened or viewed index */
+  uint64_t bytes;     /* memory of the built tables (builds them if needed) */
+} seen_simhash_index_info;
+SEEN_API seen_status seen_simhash_index_get_info(const seen_simhash_index* index,
+                                                 seen_simhash_index_info* info);
+
+/* Serialized form (kind 6 of docs/FORMAT.md), the same rules as seen_bloom_serialize. */
+SEEN_API seen_status seen_simhash_index_serialize(const seen_simhash_index* index, uint8_t* buf,
+                                                  size_t cap, size_t* written);
+/* A new writable index copied from buf, after full validation. */
+SEEN_API seen_status seen_simhash_index_deserialize(const uint8_t* buf, size_t len,
+                                                    seen_simhash_index** out);
+/* A read-only index using buf in place (no copy): buf must stay valid and unchanged until
+ * free. flags: 0 or SEEN_OPEN_NO_VERIFY. */
+SEEN_API seen_status seen_simhash_index_view(const uint8_t* buf, size_t len, uint32_t flags,
+                                             seen_simhash_index** out);
+/* Crash-safe save, like seen_bloom_save. */
+SEEN_API seen_status seen_simhash_index_save(const seen_simhash_index* index, const char* path);
+/* Maps a saved index read-only and queries it in place. flags: SEEN_OPEN_READ_ONLY, optionally
+ * | SEEN_OPEN_NO_VERIFY (bucket offsets are still checked, so a damaged file cannot make a
+ * query read outside it). To change it, deserialize a copy. */
+SEEN_API seen_status seen_simhash_index_open(const char* path, uint32_t flags,
+                                             seen_simhash_index** out);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,0 +1,280 @@
+// The C shim of SimHash: checks arguments and calls core/simhash and core/simhash_index.
+#include <algorithm>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "capi/seen.h"
+#include "capi/shim.h"
+#include "core/simhash.h"
+#include "core/simhash_codec.h"
+#include "core/simhash_index.h"
+
+struct seen_simhash_idf {
+  seen::IdfTable table;
+};
+
+struct seen_simhash_index {
+  seen::SimhashIndex index;
+};
+
+using seen::capi::CreateInto;
+using seen::capi::Fail;
+using seen::capi::Guard;
+
+namespace {
+
+// The caller's options over the defaults, only as far as its `size` reaches.
+seen::TextOptions Options(const seen_simhash_options* given) {
+  seen_simhash_options o{sizeof(seen_simhash_options), 0, 0, nullptr};
+  if (given != nullptr) std::memcpy(&o, given, std::min(given->size, sizeof o));
+  seen::TextOptions options;
+  options.ngram = o.ngram == 0 ? 3 : o.ngram;
+  options.seed = o.seed;
+  options.idf = o.idf ? &o.idf->table : nullptr;
+  return options;
+}
+
+// Matches sorted by distance, then id, then fingerprint: the same order on every call.
+std::vector<seen::SimhashMatch> Sorted(const seen::SimhashIndex& index, uint64_t fp, uint32_t k) {
+  std::vector<seen::SimhashMatch> matches;
+  index.Query(fp, k, matches);
+  std::sort(matches.begin(), matches.end(), [](const auto& a, const auto& b) {
+    if (a.distance != b.distance) return a.distance < b.distance;
+    return a.id != b.id ? a.id < b.id : a.fingerprint < b.fingerprint;
+  });
+  return matches;
+}
+
+}  // namespace
+
+extern "C" {
+
+seen_status seen_simhash_text(const char* text, size_t len, const seen_simhash_options* options,
+                              seen_simhash_fingerprint* out) {
+  SEEN_REQUIRE(text != nullptr || len == 0, "text is NULL");
+  SEEN_REQUIRE(out != nullptr && out->size >= sizeof(size_t), "out is NULL or out->size is not set");
+  SEEN_REQUIRE(options == nullptr || options->size >= sizeof(size_t), "options->size is not set");
+  return Guard([&] {
+    const seen::TextFingerprint f = seen::FingerprintText(text, len, Options(options));
+    const seen_simhash_fingerprint full{sizeof full, f.simhash, f.exact_high, f.exact_low, f.features};
+    const size_t size = std::min(out->size, sizeof full);
+    std::memcpy(out, &full, size);
+    out->size = size;
+  });
+}
+
+seen_status seen_simhash_text_batch(const uint8_t* data, const uint64_t* offsets, size_t n,
+                                    const seen_simhash_options* options, uint64_t* simhashes,
+                                    uint64_t* exact) {
+  SEEN_REQUIRE((offsets != nullptr && simhashes != nullptr) || n == 0, "offsets or simhashes is NULL");
+  SEEN_REQUIRE(data != nullptr || n == 0 || offsets[n] == offsets[0], "data is NULL");
+  SEEN_REQUIRE(options == nullptr || options->size >= sizeof(size_t), "options->size is not set");
+  return Guard([&] {
+    const seen::TextOptions o = Options(options);
+    for (size_t i = 0; i < n; ++i) {
+      if (offsets[i + 1] < offsets[i]) throw seen::Error(seen::Code::kInvalidArgument, "offsets decrease at " + std::to_string(i));
+      const size_t len = offsets[i + 1] - offsets[i];
+      const char* text = len ? reinterpret_cast<const char*>(data + offsets[i]) : nullptr;
+      const seen::TextFingerprint f = seen::FingerprintText(text, len, o);
+      simhashes[i] = f.simhash;
+      if (exact != nullptr) {
+        exact[2 * i] = f.exact_high;
+        exact[2 * i + 1] = f.exact_low;
+      }
+    }
+  });
+}
+
+seen_status seen_simhash_hashes(const uint64_t* hashes, const float* weights, size_t n,
+                                uint64_t* out) {
+  SEEN_REQUIRE(out != nullptr, "out is NULL");
+  SEEN_REQUIRE(hashes != nullptr || n == 0, "hashes is NULL");
+  return Guard([&] { *out = seen::SimhashHashes(hashes, weights, n); });
+}
+
+seen_status seen_simhash_strings(const uint8_t* data, const uint64_t* offsets, const float* weights,
+                                 size_t n, uint64_t seed, uint64_t* out) {
+  SEEN_REQUIRE(out != nullptr, "out is NULL");
+  SEEN_REQUIRE(offsets != nullptr || n == 0, "offsets is NULL");
+  SEEN_REQUIRE(data != nullptr || n == 0 || offsets[n] == offsets[0], "data is NULL");
+  return Guard([&] { *out = seen::SimhashStrings(data, offsets, weights, n, seed); });
+}
+
+uint32_t seen_simhash_distance(uint64_t a, uint64_t b) { return seen::Hamming(a, b); }
+
+seen_status seen_simhash_idf_create(const uint8_t* data, const uint64_t* offsets,
+                                    const float* weights, size_t n, float default_weight,
+                                    seen_simhash_idf** out) {
+  SEEN_REQUIRE((offsets != nullptr && weights != nullptr) || n == 0, "offsets or weights is NULL");
+  SEEN_REQUIRE(data != nullptr || n == 0 || offsets[n] == offsets[0], "data is NULL");
+  return CreateInto<seen_simhash_idf>(out, [&] {
+    return seen::IdfTable(data, offsets, weights, n, default_weight);
+  });
+}
+
+void seen_simhash_idf_free(seen_simhash_idf* idf) { delete idf; }
+
+seen_status seen_simhash_index_create(uint32_t max_k, seen_simhash_index** out) {
+  return CreateInto<seen_simhash_index>(out, [&] { return seen::SimhashIndex(max_k); });
+}
+
+void seen_simhash_index_free(seen_simhash_index* index) { delete index; }
+
+seen_status seen_simhash_index_add(seen_simhash_index* index, const uint64_t* fingerprints,
+                                   const uint64_t* ids, size_t n) {
+  SEEN_REQUIRE(index != nullptr, "index is NULL");
+  SEEN_REQUIRE((fingerprints != nullptr && ids != nullptr) || n == 0, "fingerprints or ids is NULL");
+  return Guard([&] { index->index.Add(fingerprints, ids, n); });
+}
+
+seen_status seen_simhash_index_remove(seen_simhash_index* index, const uint64_t* ids, size_t n,
+                                      uint64_t* removed) {
+  SEEN_REQUIRE(index != nullptr, "index is NULL");
+  SEEN_REQUIRE(ids != nullptr || n == 0, "ids is NULL");
+  return Guard([&] {
+    const uint64_t count = index->index.Remove(ids, n);
+    if (removed != nullptr) *removed = count;
+  });
+}
+
+seen_status seen_simhash_index_build(seen_simhash_index* index) {
+  SEEN_REQUIRE(index != nullptr, "index is NULL");
+  return Guard([&] { index->index.Build(); });
+}
+
+seen_status seen_simhash_index_query(const seen_simhash_index* index, uint64_t fingerprint,
+                                     uint32_t k, uint64_t* ids, uint32_t* distances, size_t cap,
+                                     size_t* found) {
+  SEEN_REQUIRE(index != nullptr && found != nullptr, "index or found is NULL");
+  SEEN_REQUIRE(ids != nullptr || cap == 0, "ids is NULL");
+  bool truncated = false;
+  const seen_status status = Guard([&] {
+    const auto matches = Sorted(index->index, fingerprint, k);
+    *found = matches.size();
+    const size_t written = std::min(cap, matches.size());
+    for (size_t i = 0; i < written; ++i) {
+      ids[i] = matches[i].id;
+      if (distances != nullptr) distances[i] = matches[i].distance;
+    }
+    truncated = matches.size() > cap;
+  });
+  if (status != SEEN_OK || !truncated) return status;
+  return Fail(SEEN_ERR_BUFFER_TOO_SMALL, "seen_simhash_index_query: " + std::to_string(*found) +
+                                             " matches, cap is " + std::to_string(cap));
+}
+
+seen_status seen_simhash_index_any(const seen_simhash_index* index, const uint64_t* fingerprints,
+                                   size_t n, uint32_t k, uint8_t* out) {
+  SEEN_REQUIRE(index != nullptr, "index is NULL");
+  SEEN_REQUIRE((fingerprints != nullptr && out != nullptr) || n == 0, "fingerprints or out is NULL");
+  return Guard([&] {
+    for (size_t i = 0; i < n; ++i) out[i] = index->index.Any(fingerprints[i], k) ? 1 : 0;
+  });
+}
+
+seen_status seen_simhash_index_query_batch(const seen_simhash_index* index,
+                                           const uint64_t* fingerprints, size_t n, uint32_t k,
+                                           uint64_t* offsets, uint64_t* ids, uint32_t* distances,
+                                           size_t cap) {
+  SEEN_REQUIRE(index != nullptr && offsets != nullptr, "index or offsets is NULL");
+  SEEN_REQUIRE(fingerprints != nullptr || n == 0, "fingerprints is NULL");
+  SEEN_REQUIRE(ids != nullptr || cap == 0, "ids is NULL");
+  bool truncated = false;
+  const seen_status status = Guard([&] {
+    std::vector<seen::SimhashMatch> all;
+    offsets[0] = 0;
+    for (size_t i = 0; i < n; ++i) {
+      const auto matches = Sorted(index->index, fingerprints[i], k);
+      all.insert(all.end(), matches.begin(), matches.end());
+      offsets[i + 1] = all.size();
+    }
+    truncated = all.size() > cap;
+    if (truncated) return;
+    for (size_t i = 0; i < all.size(); ++i) {
+      ids[i] = all[i].id;
+      if (distances != nullptr) distances[i] = all[i].distance;
+    }
+  });
+  if (status != SEEN_OK || !truncated) return status;
+  return Fail(SEEN_ERR_BUFFER_TOO_SMALL, "seen_simhash_index_query_batch: " + std::to_string(offsets[n]) +
+                                             " matches, cap is " + std::to_string(cap));
+}
+
+seen_status seen_simhash_index_clusters(const seen_simhash_index* index, uint32_t k, uint64_t* ids,
+                                        uint32_t* groups, size_t cap, size_t* count) {
+  SEEN_REQUIRE(index != nullptr && count != nullptr, "index or count is NULL");
+  SEEN_REQUIRE((ids != nullptr && groups != nullptr) || cap == 0, "ids or groups is NULL");
+  const uint64_t size = index->index.size();
+  *count = static_cast<size_t>(size);
+  if (cap < size) {
+    return Fail(SEEN_ERR_BUFFER_TOO_SMALL, "seen_simhash_index_clusters: the index holds " +
+                                               std::to_string(size) + " pairs, cap is " + std::to_string(cap));
+  }
+  return Guard([&] {
+    const std::vector<uint32_t> group = index->index.Clusters(k);
+    const seen::SimhashEntry* entries = index->index.Entries();
+    for (size_t i = 0; i < group.size(); ++i) {
+      ids[i] = entries[i].id;
+      groups[i] = group[i];
+    }
+  });
+}
+
+seen_status seen_simhash_index_get_info(const seen_simhash_index* index,
+                                        seen_simhash_index_info* info) {
+  SEEN_REQUIRE(index != nullptr && info != nullptr, "index or info is NULL");
+  SEEN_REQUIRE(info->size >= sizeof(size_t), "info->size is not set");
+  return Guard([&] {
+    const seen::SimhashIndex& i = index->index;
+    const seen_simhash_index_info full{sizeof full, i.size(), i.max_k(), i.read_only() ? 1u : 0u, i.bytes()};
+    const size_t size = std::min(info->size, sizeof full);
+    std::memcpy(info, &full, size);
+    info->size = size;
+  });
+}
+
+seen_status seen_simhash_index_serialize(const seen_simhash_index* index, uint8_t* buf, size_t cap,
+                                         size_t* written) {
+  SEEN_REQUIRE(index != nullptr && written != nullptr, "index or written is NULL");
+  bool too_small = false;
+  const seen_status status = Guard([&] {
+    const uint64_t needed = seen::SerializedSize(index->index);
+    *written = static_cast<size_t>(needed);
+    too_small = buf != nullptr && cap < needed;
+    if (buf != nullptr && !too_small) seen::Serialize(index->index, buf);
+  });
+  if (status != SEEN_OK || !too_small) return status;
+  return Fail(SEEN_ERR_BUFFER_TOO_SMALL, "seen_simhash_index_serialize: needs " +
+                                             std::to_string(*written) + " bytes, cap is " + std::to_string(cap));
+}
+
+seen_status seen_simhash_index_deserialize(const uint8_t* buf, size_t len, seen_simhash_index** out) {
+  SEEN_REQUIRE(buf != nullptr || len == 0, "buf is NULL");
+  return CreateInto<seen_simhash_index>(out, [&] { return seen::DeserializeSimhashIndex(buf, len); });
+}
+
+seen_status seen_simhash_index_view(const uint8_t* buf, size_t len, uint32_t flags,
+                                    seen_simhash_index** out) {
+  SEEN_REQUIRE(buf != nullptr || len == 0, "buf is NULL");
+  SEEN_REQUIRE((flags & ~SEEN_OPEN_NO_VERIFY) == 0, "flags may only hold SEEN_OPEN_NO_VERIFY");
+  return CreateInto<seen_simhash_index>(out, [&] {
+    return seen::ViewSimhashIndex(buf, len, (flags & SEEN_OPEN_NO_VERIFY) == 0);
+  });
+}
+
+seen_status seen_simhash_index_save(const seen_simhash_index* index, const char* path) {
+  SEEN_REQUIRE(index != nullptr && path != nullptr, "index or path is NULL");
+  return Guard([&] { seen::Save(index->index, path); });
+}
+
+seen_status seen_simhash_index_open(const char* path, uint32_t flags, seen_simhash_index** out) {
+  SEEN_REQUIRE(path != nullptr, "path is NULL");
+  SEEN_REQUIRE((flags & ~SEEN_OPEN_NO_VERIFY) == SEEN_OPEN_READ_ONLY,
+               "flags need SEEN_OPEN_READ_ONLY, optionally with SEEN_OPEN_NO_VERIFY");
+  return CreateInto<seen_simhash_index>(out, [&] {
+    return seen::OpenSimhashIndex(path, (flags & SEEN_OPEN_NO_VERIFY) == 0);
+  });
+}
+
+}  // extern "C"
