@@ -186,9 +186,22 @@ void SimhashIndex::Visit(uint64_t q, uint32_t k, Visitor&& visit) const {
   const uint32_t spread = l.primary_bits - l.width[0];
   uint32_t hits[kScanChunk];
 
-  // Table 0: block 0's bucket is a run of primary buckets; compare whole fingerprints.
+  // Every table's lookup is two dependent cache misses (bucket offsets, then the bucket).
+  // Issue each round for all tables at once so that the misses overlap.
   const uint64_t first = (q >> l.shift[0]) << spread;
+  __builtin_prefetch(primary_offsets + first);
+  uint32_t keys[16];
+  for (uint32_t t = 1; t < l.blocks; ++t) {
+    keys[t] = l.Key(t, q);
+    __builtin_prefetch(At<uint32_t>(p, l.table_offsets[t]) + keys[t]);
+  }
   const uint32_t begin = primary_offsets[first], end = primary_offsets[first + (uint64_t{1} << spread)];
+  __builtin_prefetch(entries + begin);
+  for (uint32_t t = 1; t < l.blocks; ++t) {
+    __builtin_prefetch(At<uint32_t>(p, l.table_sigs[t]) + At<uint32_t>(p, l.table_offsets[t])[keys[t]]);
+  }
+
+  // Table 0: block 0's bucket is a run of primary buckets; compare whole fingerprints.
   for (uint32_t i = begin; i < end; i += kScanChunk) {
     const uint32_t n = std::min<uint32_t>(kScanChunk, end - i);
     const size_t found = ScanFingerprints(&entries[i].fingerprint, n, 2, q, k, hits);
@@ -200,7 +213,7 @@ void SimhashIndex::Visit(uint64_t q, uint32_t k, Visitor&& visit) const {
   for (uint32_t t = 1; t < l.blocks; ++t) {
     const auto* offsets = At<uint32_t>(p, l.table_offsets[t]);
     const auto* sigs = At<uint32_t>(p, l.table_sigs[t]);
-    const uint32_t key = l.Key(t, q);
+    const uint32_t key = keys[t];
     const uint64_t known = l.KnownMask(t);
     // Earlier blocks the signature pins down: a candidate that matches one of them exactly
     // was already found by that block's table.

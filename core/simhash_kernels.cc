@@ -39,11 +39,18 @@ void AccumulateSignsImpl(const uint64_t* HWY_RESTRICT hashes, const float* HWY_R
     const auto bits = hn::Load(du, kBits.bit + first);
     const unsigned half_shift = first < 32 ? 0 : 32;
     auto acc = hn::LoadU(df, sums + first);
-    for (size_t i = 0; i < n; ++i) {
-      const auto half = hn::Set(du, static_cast<uint32_t>(hashes[i] >> half_shift));
-      const auto w = hn::Set(df, weights ? weights[i] : 1.0f);
-      const auto set = hn::RebindMask(df, hn::TestBit(half, bits));
-      acc = hn::Add(acc, hn::IfThenElse(set, w, hn::Neg(w)));
+    if (weights == nullptr) {
+      const auto one = hn::Set(df, 1.0f), minus_one = hn::Set(df, -1.0f);
+      for (size_t i = 0; i < n; ++i) {
+        const auto half = hn::Set(du, static_cast<uint32_t>(hashes[i] >> half_shift));
+        acc = hn::Add(acc, hn::IfThenElse(hn::RebindMask(df, hn::TestBit(half, bits)), one, minus_one));
+      }
+    } else {
+      for (size_t i = 0; i < n; ++i) {
+        const auto half = hn::Set(du, static_cast<uint32_t>(hashes[i] >> half_shift));
+        const auto w = hn::Set(df, weights[i]);
+        acc = hn::Add(acc, hn::IfThenElse(hn::RebindMask(df, hn::TestBit(half, bits)), w, hn::Neg(w)));
+      }
     }
     hn::StoreU(acc, df, sums + first);
   }
@@ -70,6 +77,23 @@ size_t ScanFingerprintsImpl(const uint64_t* HWY_RESTRICT fps, size_t n, size_t s
   return found;
 }
 
+// A whole-vector scan (a benchmark baseline, the usual "AVX2 scan"): lane-wise popcount of
+// fps[i] ^ query, counted where it is at most k.
+size_t CountWithinImpl(const uint64_t* HWY_RESTRICT fps, size_t n, uint64_t query, uint32_t k) {
+  const hn::ScalableTag<uint64_t> d;
+  const hn::RebindToSigned<decltype(d)> di;  // no unsigned 64-bit compares before AVX-512
+  const size_t lanes = hn::Lanes(d);
+  const auto q = hn::Set(d, query);
+  const auto limit = hn::Set(di, static_cast<int64_t>(k) + 1);
+  size_t count = 0, i = 0;
+  for (; i + lanes <= n; i += lanes) {
+    const auto distance = hn::PopulationCount(hn::Xor(hn::LoadU(d, fps + i), q));
+    count += hn::CountTrue(di, hn::Lt(hn::BitCast(di, distance), limit));
+  }
+  for (; i < n; ++i) count += static_cast<uint32_t>(__builtin_popcountll(fps[i] ^ query)) <= k;
+  return count;
+}
+
 }  // namespace HWY_NAMESPACE
 }  // namespace seen
 HWY_AFTER_NAMESPACE();
@@ -80,6 +104,7 @@ namespace seen {
 HWY_EXPORT(AccumulateSignsImpl);
 HWY_EXPORT(ScanSigsImpl);
 HWY_EXPORT(ScanFingerprintsImpl);
+HWY_EXPORT(CountWithinImpl);
 
 void AccumulateSigns(const uint64_t* hashes, const float* weights, size_t n, float* sums) {
   HWY_DYNAMIC_DISPATCH(AccumulateSignsImpl)(hashes, weights, n, sums);
@@ -92,6 +117,10 @@ size_t ScanSigs(const uint32_t* sigs, size_t n, uint32_t query, uint32_t k, uint
 size_t ScanFingerprints(const uint64_t* fps, size_t n, size_t stride, uint64_t query, uint32_t k,
                         uint32_t* hits) {
   return HWY_DYNAMIC_DISPATCH(ScanFingerprintsImpl)(fps, n, stride, query, k, hits);
+}
+
+size_t CountWithin(const uint64_t* fps, size_t n, uint64_t query, uint32_t k) {
+  return HWY_DYNAMIC_DISPATCH(CountWithinImpl)(fps, n, query, k);
 }
 
 }  // namespace seen

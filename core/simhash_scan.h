@@ -18,4 +18,8 @@ size_t ScanSigs(const uint32_t* sigs, size_t n, uint32_t query, uint32_t k, uint
 size_t ScanFingerprints(const uint64_t* fps, size_t n, size_t stride, uint64_t query, uint32_t k,
                         uint32_t* hits);
 
+// How many of fps[0..n) lie within k of query, a vector popcount per lane: the brute-force
+// baseline of bench/bench_simhash.cc.
+size_t CountWithin(const uint64_t* fps, size_t n, uint64_t query, uint32_t k);
+
 }  // namespace seen

@@ -1,0 +1,167 @@
+// seen dedupe: exact and near-duplicate groups among documents (one per line, one per file,
+// or one JSONL field per line). Exact groups share the XXH3-128 of the normalized text; near
+// groups are clusters of exact groups whose SimHash fingerprints lie within --k bits.
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
+#include <memory>
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "cli/cli.h"
+#include "cli/json_field.h"
+#include "cli/lines.h"
+#include "cli/progress.h"
+#include "core/error.h"
+#include "core/simhash.h"
+#include "core/simhash_index.h"
+
+namespace seen::cli {
+namespace {
+
+struct Doc {
+  uint32_t file;
+  uint64_t line;  // 0 for a whole file
+  TextFingerprint fp;
+};
+
+class Collector {
+ public:
+  Collector(const Args& args, const std::vector<std::string>& paths) : paths_(paths) {
+    options_.ngram = static_cast<uint32_t>(args.get_u64("ngram", 3));
+    if (options_.ngram < 1 || options_.ngram > kMaxNgram) throw UsageError{"--ngram must be 1..8"};
+    field_ = args.get("field", "");
+    per_file_ = args.flag("per-file");
+    if (per_file_ && !field_.empty()) throw UsageError{"--per-file and --field exclude each other"};
+  }
+
+  void Run() {
+    std::vector<std::unique_ptr<LineSource>> sources;
+    uint64_t total = 0;
+    for (const auto& path : paths_) {
+      sources.push_back(LineSource::Open(path));
+      total += sources.back()->size();
+    }
+    Progress progress(total);
+    uint64_t done = 0;
+    for (uint32_t f = 0; f < sources.size(); ++f) {
+      std::string whole;
+      uint64_t line = 0;
+      const char *begin, *end;
+      while (sources[f]->Next(&begin, &end)) {
+        done += static_cast<uint64_t>(end - begin);
+        if (per_file_) {
+          whole.append(begin, end);
+        } else {
+          Lines(f, begin, end, line);
+        }
+        progress.Update(done, docs_.size());
+      }
+      if (per_file_) Add(f, 0, whole);
+    }
+    progress.Finish();
+  }
+
+  const std::vector<Doc>& docs() const { return docs_; }
+  std::string Label(const Doc& d) const {
+    return d.line == 0 ? paths_[d.file] : paths_[d.file] + ":" + std::to_string(d.line);
+  }
+
+ private:
+  void Lines(uint32_t f, const char* begin, const char* end, uint64_t& line) {
+    while (begin < end) {
+      const auto* nl = static_cast<const char*>(std::memchr(begin, '\n', static_cast<size_t>(end - begin)));
+      const char* stop = nl ? nl : end;
+      size_t len = static_cast<size_t>(stop - begin);
+      if (len > 0 && begin[len - 1] == '\r') --len;
+      ++line;
+      if (len > 0) {
+        const std::string_view text(begin, len);
+        if (field_.empty()) {
+          Add(f, line, text);
+        } else if (auto value = JsonStringField(text, field_, paths_[f] + ":" + std::to_string(line))) {
+          Add(f, line, *value);
+        }
+      }
+      begin = nl ? nl + 1 : end;
+    }
+  }
+
+  void Add(uint32_t f, uint64_t line, std::string_view text) {
+    docs_.push_back({f, line, FingerprintText(text.data(), text.size(), options_)});
+  }
+
+  const std::vector<std::string>& paths_;
+  TextOptions options_;
+  std::string field_;
+  bool per_file_;
+  std::vector<Doc> docs_;
+};
+
+}  // namespace
+
+int Dedupe(const Args& args) {
+  if (args.positional().empty()) throw UsageError{"dedupe needs at least one INPUT (- for stdin)"};
+  const uint64_t k = args.get_u64("k", 3);
+  if (k > kSimhashMaxK) throw UsageError{"--k must be 0..7"};
+  Collector collector(args, args.positional());
+  collector.Run();
+  const std::vector<Doc>& docs = collector.docs();
+
+  // Exact groups, in the order of their first document.
+  std::map<std::pair<uint64_t, uint64_t>, uint32_t> exact_of;
+  std::vector<std::vector<uint32_t>> exact;
+  for (uint32_t i = 0; i < docs.size(); ++i) {
+    const auto key = std::make_pair(docs[i].fp.exact_high, docs[i].fp.exact_low);
+    const auto it = exact_of.emplace(key, static_cast<uint32_t>(exact.size())).first;
+    if (it->second == exact.size()) exact.emplace_back();
+    exact[it->second].push_back(i);
+  }
+  // Near groups over one representative per exact group; texts without tokens have no
+  // meaningful fingerprint and stay out.
+  std::vector<uint64_t> fps, ids;
+  for (uint32_t g = 0; g < exact.size(); ++g) {
+    if (docs[exact[g][0]].fp.features == 0) continue;
+    fps.push_back(docs[exact[g][0]].fp.simhash);
+    ids.push_back(g);
+  }
+  SimhashIndex index(static_cast<uint32_t>(k));
+  index.Add(fps.data(), ids.data(), fps.size());
+  const std::vector<uint32_t> cluster = index.Clusters(static_cast<uint32_t>(k));
+  std::vector<std::vector<uint32_t>> near(cluster.size());  // exact groups per cluster
+  for (size_t i = 0; i < cluster.size(); ++i) near[cluster[i]].push_back(static_cast<uint32_t>(index.Entries()[i].id));
+  for (auto& groups : near) std::sort(groups.begin(), groups.end());
+
+  std::sort(near.begin(), near.end(), [](const auto& a, const auto& b) {
+    return !a.empty() && (b.empty() || a.front() < b.front());
+  });
+  uint64_t exact_groups = 0, exact_docs = 0, near_groups = 0, near_docs = 0;
+  for (uint32_t g = 0; g < exact.size(); ++g) {
+    if (exact[g].size() < 2) continue;
+    ++exact_groups;
+    exact_docs += exact[g].size();
+    for (uint32_t d : exact[g]) std::printf("exact\t%llu\t%s\n", static_cast<unsigned long long>(exact_groups), collector.Label(docs[d]).c_str());
+  }
+  for (const auto& groups : near) {
+    if (groups.size() < 2) continue;
+    ++near_groups;
+    const uint64_t first = docs[exact[groups[0]][0]].fp.simhash;
+    for (uint32_t g : groups) {
+      for (uint32_t d : exact[g]) {
+        ++near_docs;
+        std::printf("near\t%llu\t%s\td=%u\n", static_cast<unsigned long long>(near_groups),
+                    collector.Label(docs[d]).c_str(), Hamming(first, docs[d].fp.simhash));
+      }
+    }
+  }
+  std::printf("summary: %zu documents, %zu distinct; %llu exact groups (%llu documents), %llu near "
+              "groups within k=%llu (%llu documents)\n",
+              docs.size(), exact.size(), static_cast<unsigned long long>(exact_groups),
+              static_cast<unsigned long long>(exact_docs), static_cast<unsigned long long>(near_groups),
+              static_cast<unsigned long long>(k), static_cast<unsigned long long>(near_docs));
+  return kExitOk;
+}
+
+}  // namespace seen::cli

@@ -1,0 +1,96 @@
+"""`seen dedupe` through real files: lines, whole files, JSONL fields, its output and errors."""
+import json
+import os
+import subprocess
+
+SEEN = os.environ.get("SEEN_CLI", "build/cli/seen")
+
+ARTICLE = (
+    "国家统计局今天发布数据，今年前三季度国内生产总值同比增长百分之五点二，其中第三季度增长百分之四点九。"
+    "分产业看，第一产业增加值增长百分之四点一，第二产业增长百分之四点四，第三产业增长百分之六。"
+    "消费对经济增长的贡献率明显提高，居民收入继续增加，就业形势总体稳定，物价水平保持温和。"
+)
+# The same article with a source line appended and one word changed: a near duplicate.
+EDITED = ARTICLE.replace("今天", "今日") + "（来源：新华社）"
+OTHER = (
+    "The city council voted on Tuesday to expand the bus network, adding three routes to the "
+    "northern districts and extending evening service until midnight."
+)
+
+
+def run(*args, expect=0):
+    result = subprocess.run([SEEN, "dedupe", *map(str, args)], capture_output=True, timeout=120)
+    assert result.returncode == expect, result.stderr.decode()
+    return result.stdout.decode()
+
+
+def groups(out, kind):
+    found = {}
+    for line in out.splitlines():
+        fields = line.split("\t")
+        if fields[0] == kind:
+            found.setdefault(fields[1], []).append(fields[2])
+    return sorted(found.values())
+
+
+def test_lines_give_exact_and_near_groups(tmp_path):
+    path = tmp_path / "docs.txt"
+    # Line 2 differs from line 1 only in width, case and punctuation: an exact duplicate.
+    lines = [ARTICLE, ARTICLE.replace("，", ",") + "  ", OTHER, EDITED, "", OTHER.upper()]
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    out = run(path)
+    p = str(path)
+    assert groups(out, "exact") == [[f"{p}:1", f"{p}:2"], [f"{p}:3", f"{p}:6"]]
+    assert groups(out, "near") == [[f"{p}:1", f"{p}:2", f"{p}:4"]]
+    assert "5 documents, 3 distinct; 2 exact groups (4 documents), 1 near groups within k=3 (3 documents)" in out
+
+
+def test_k0_keeps_only_identical_fingerprints(tmp_path):
+    path = tmp_path / "docs.txt"
+    path.write_text(f"{ARTICLE}\n{EDITED}\n", encoding="utf-8")
+    assert groups(run("--k", 0, path), "near") == []
+
+
+def test_per_file_documents(tmp_path):
+    a, b, c = tmp_path / "a.txt", tmp_path / "b.txt", tmp_path / "c.txt"
+    a.write_text(ARTICLE + "\n第二段。\n", encoding="utf-8")
+    b.write_text(ARTICLE + "\r\n第二段\n", encoding="utf-8")
+    c.write_text(OTHER, encoding="utf-8")
+    out = run("--per-file", a, b, c)
+    assert groups(out, "exact") == [[str(a), str(b)]]
+    assert "3 documents" in out
+
+
+def test_jsonl_field(tmp_path):
+    path = tmp_path / "docs.jsonl"
+    rows = [
+        {"id": 1, "body": ARTICLE, "meta": {"tags": ["a", "}"]}},
+        {"body": EDITED, "id": 2},
+        {"id": 3},  # no field: not a document
+        {"body": OTHER},
+    ]
+    path.write_text("\n".join(json.dumps(r, ensure_ascii=bool(i % 2)) for i, r in enumerate(rows)) + "\n")
+    out = run("--field", "body", path)
+    assert groups(out, "near") == [[f"{path}:1", f"{path}:2"]]
+    assert "3 documents" in out
+
+
+def test_bad_utf8_nul_and_empty_inputs_are_documents_not_errors(tmp_path):
+    path = tmp_path / "raw.txt"
+    path.write_bytes(b"hello\xffworld\nhello world\nnul\x00byte\n\n")
+    out = run(path)
+    assert groups(out, "exact") == [[f"{path}:1", f"{path}:2"]]
+    empty = tmp_path / "empty.txt"
+    empty.write_bytes(b"")
+    assert "0 documents" in run(empty)
+
+
+def test_errors(tmp_path):
+    run(expect=2)
+    run("--k", 8, "x", expect=2)
+    run("--ngram", 0, "x", expect=2)
+    run(tmp_path / "missing.txt", expect=1)
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text("not json\n")
+    result = subprocess.run([SEEN, "dedupe", "--field", "body", bad], capture_output=True)
+    assert result.returncode == 1 and b"bad.jsonl:1" in result.stderr
