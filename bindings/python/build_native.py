@@ -74,6 +74,86 @@ seen_status seen_bloom_view(const uint8_t* buf, size_t len, uint32_t flags, seen
 seen_status seen_bloom_save(const seen_bloom* f, const char* path);
 seen_status seen_bloom_open(const char* path, uint32_t flags, seen_bloom** out);
 seen_status seen_bloom_sync(seen_bloom* f);
+
+typedef struct seen_window seen_window;
+#define SEEN_WINDOW_COUNT ...
+#define SEEN_WINDOW_TIME ...
+
+typedef struct seen_window_options {
+  size_t size;
+  uint32_t mode;
+  uint32_t span;
+  uint32_t expected_items;
+  uint32_t reserved;
+  double fpr;
+  double max_slack;
+  uint64_t seed;
+  uint64_t max_bytes;
+  ...;
+} seen_window_options;
+
+typedef struct seen_window_info {
+  size_t size;
+  uint32_t mode;
+  uint32_t layout;
+  uint32_t span;
+  uint32_t segments;
+  uint64_t state_bytes;
+  double slack;
+  double predicted_fpr;
+  uint64_t seed;
+  ...;
+} seen_window_info;
+
+seen_status seen_window_create(const seen_window_options* opts, uint64_t now, seen_window** out);
+void seen_window_free(seen_window* w);
+seen_status seen_window_add_u64(seen_window* w, const uint64_t* items, size_t n, uint64_t now);
+seen_status seen_window_contains_u64(const seen_window* w, const uint64_t* items, size_t n,
+                                     uint64_t now, uint8_t* out);
+seen_status seen_window_add_keys(seen_window* w, const uint8_t* data, const uint64_t* offsets,
+                                 size_t n, uint64_t now);
+seen_status seen_window_contains_keys(const seen_window* w, const uint8_t* data,
+                                      const uint64_t* offsets, size_t n, uint64_t now,
+                                      uint8_t* out);
+seen_status seen_window_get_info(const seen_window* w, seen_window_info* info);
+seen_status seen_window_serialize(const seen_window* w, uint8_t* buf, size_t cap,
+                                  size_t* written);
+seen_status seen_window_deserialize(const uint8_t* buf, size_t len, seen_window** out);
+
+typedef struct seen_store seen_store;
+
+typedef struct seen_store_options {
+  size_t size;
+  const seen_window_options* window;
+  uint32_t idle_timeout;
+  uint32_t reserved;
+  uint64_t max_bytes;
+  uint64_t expected_users;
+  ...;
+} seen_store_options;
+
+typedef struct seen_store_stats {
+  size_t size;
+  uint64_t users;
+  uint64_t bytes;
+  uint64_t evictions;
+  uint64_t expirations;
+  ...;
+} seen_store_stats;
+
+seen_status seen_store_create(const seen_store_options* opts, seen_store** out);
+void seen_store_free(seen_store* s);
+seen_status seen_store_filter(const seen_store* s, uint64_t user, const uint64_t* candidates,
+                              size_t n, uint64_t now, uint8_t* out_unseen);
+seen_status seen_store_mark(seen_store* s, uint64_t user, const uint64_t* items, size_t n,
+                            uint64_t now);
+seen_status seen_store_take(seen_store* s, uint64_t user, const uint64_t* candidates, size_t n,
+                            size_t want, uint64_t now, uint64_t* out_taken, size_t* out_count);
+seen_status seen_store_expire(seen_store* s, uint64_t now, uint64_t* dropped);
+seen_status seen_store_get_stats(const seen_store* s, seen_store_stats* stats);
+seen_status seen_store_get_window_info(const seen_store* s, seen_window_info* info);
+seen_status seen_store_save(const seen_store* s, const char* path);
+seen_status seen_store_open(const char* path, uint32_t flags, seen_store** out);
 """
 
 

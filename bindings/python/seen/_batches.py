@@ -18,7 +18,7 @@ except ImportError:  # numpy is optional: results then come back as a bytearray
 # Buffer formats of native unsigned 64-bit integers ('L' is 64-bit on LP64 platforms).
 _U64_FORMATS = {"Q", "=Q", "<Q", "@Q", "L", "=L", "<L", "@L"}
 # Keys that hash as bytes; every other key is an integer id.
-_BYTE_KEYS = (str, bytes, bytearray, memoryview)
+BYTE_KEYS = (str, bytes, bytearray, memoryview)
 
 
 class Ids(NamedTuple):
@@ -46,6 +46,14 @@ def batch(items: Any) -> Batch:
     return _u64_buffer(items, view)
 
 
+def ids(items: Any) -> Ids:
+    """A batch that must be integer ids (the exposure store keys items by u64 id only)."""
+    b = batch(items)
+    if not isinstance(b, Ids):
+        raise TypeError("the exposure store's items are int (u64) ids, not str or bytes")
+    return b
+
+
 def split(items: Any) -> List[Any]:
     """The batches of a set-like update: a buffer as it is; any other iterable split into
     its ids and its str/bytes keys, so that one update may mix them."""
@@ -54,7 +62,7 @@ def split(items: Any) -> List[Any]:
     ids: List[Any] = []
     keys: List[Any] = []
     for item in items:
-        (keys if isinstance(item, _BYTE_KEYS) else ids).append(item)
+        (keys if isinstance(item, BYTE_KEYS) else ids).append(item)
     return [part for part in (ids, keys) if part]
 
 
@@ -76,7 +84,7 @@ def _u64_buffer(items: Any, view: memoryview) -> Ids:
 
 
 def _from_sequence(items: Sequence[Any]) -> Batch:
-    if items and isinstance(items[0], _BYTE_KEYS):
+    if items and isinstance(items[0], BYTE_KEYS):
         return _pack_keys(items)
     ids = array("Q", items)  # raises OverflowError for ids outside 0 .. 2**64-1
     return Ids(ffi.from_buffer("uint64_t[]", ids), len(ids))
@@ -112,3 +120,14 @@ def key_bytes(key: Any) -> bytes:
 def new_results(n: int) -> Any:
     """n zeroed result bytes that the C side fills with 0/1: numpy bool if numpy is present."""
     return numpy.zeros(n, dtype=bool) if numpy is not None else bytearray(n)
+
+
+def new_ids(n: int) -> Any:
+    """Room for n ids that the C side fills: a numpy uint64 array if numpy is present, else
+    an array('Q')."""
+    return numpy.zeros(n, dtype=numpy.uint64) if numpy is not None else array("Q", bytes(8 * n))
+
+
+def first_ids(ids: Any, count: int) -> Any:
+    """The first count ids of a new_ids array: a numpy array, or without numpy a list."""
+    return ids[:count] if numpy is not None else ids[:count].tolist()

@@ -21,7 +21,8 @@ class SeenError(Exception):
 
 
 class InvalidArgumentError(SeenError, ValueError):
-    """An argument the library rejects: fpr outside (0, 1), a closed filter, bad offsets..."""
+    """An argument the library rejects: fpr outside (0, 1), a closed filter, bad offsets, a
+    time past 2**32 - 1..."""
 
 
 class NoMemoryError(SeenError, MemoryError):
@@ -33,7 +34,8 @@ class SeenIOError(SeenError, OSError):
 
 
 class FormatError(SeenError, ValueError):
-    """Bytes or a file that are not a valid seen filter; the subclass says why."""
+    """Bytes or a file that are not a valid seen filter, window or store; the subclass says
+    why."""
 
 
 class BadMagicError(FormatError):
@@ -57,7 +59,7 @@ class InconsistentError(FormatError):
 
 
 class WrongKindError(FormatError):
-    """A valid seen file of another kind than a Bloom filter."""
+    """A valid seen file of another kind than expected (e.g. a window read as a filter)."""
 
 
 class TooLargeError(SeenError):
@@ -65,7 +67,7 @@ class TooLargeError(SeenError):
 
 
 class ReadOnlyError(SeenError):
-    """A write to a filter opened or viewed read-only."""
+    """A write to a filter opened or viewed read-only, or to a store opened read-only."""
 
 
 class IncompatibleError(SeenError, ValueError):
@@ -104,6 +106,12 @@ def raise_status(status: int) -> NoReturn:
     name = ffi.string(lib.seen_status_string(status)).decode()
     detail = ffi.string(lib.seen_last_error()).decode("utf-8", "replace")
     raise _BY_STATUS.get(status, SeenError)(status, name, detail)
+
+
+def invalid_argument(detail: str) -> NoReturn:
+    """Raises InvalidArgumentError for an argument refused on the Python side, as the library
+    would have."""
+    raise InvalidArgumentError(lib.SEEN_ERR_INVALID_ARGUMENT, "SEEN_ERR_INVALID_ARGUMENT", detail)
 
 
 def check(status: int) -> None:

@@ -28,6 +28,29 @@ with seen.BloomFilter(1000, 0.01, seed=1) as f:
         seen.BloomFilter.open("/missing", read_only=True)
     except seen.SeenError as e:
         status: int = e.status
+
+w = seen.Window.last_items(500, fpr=0.01, seed=2, max_slack=0.25)
+w.add(1); w.add("a"); w.add(b"b", now=5)
+hit: bool = 1 in w and w.contains("a", now=7.5)
+w.add_many(numpy.arange(10, dtype=numpy.uint64))
+t = seen.Window.last_seconds(3600, expected_items=100, now=1000)
+t.add_many(["x", "y"], now=1001)
+info: seen.WindowInfo = t.info
+layout: str = w.layout
+budget = seen.Window.last_items_in_bytes(400, max_bytes=500)
+copy: seen.Window = seen.Window.from_bytes(budget.to_bytes())
+
+spec = seen.WindowSpec.last_seconds(30 * 86400, expected_items=1000)
+with seen.ExposureStore(window=spec, idle_timeout=None, max_bytes=2**30) as store:
+    store.mark(1, [1, 2], now=0)
+    unseen = store.filter(1, numpy.arange(5, dtype=numpy.uint64), now=0)
+    page = store.take(1, [3, 4, 5], 2, now=0)
+    dropped: int = store.expire(now=10**6)
+    users: int = store.stats.users
+
+def persist(store: seen.ExposureStore) -> seen.ExposureStore:
+    store.save("store.seen")
+    return seen.ExposureStore.open("store.seen", read_only=True, verify=False)
 """
 
 WRONG_USE = {
@@ -35,6 +58,11 @@ WRONG_USE = {
     "key": "import seen\nseen.BloomFilter(10, 0.01).add(1.5)\n",
     "property": "import seen\nx: str = seen.BloomFilter(10, 0.01).k\n",
     "merge": "import seen\nf = seen.BloomFilter(10, 0.01)\nf |= {1}\n",
+    "span": 'import seen\nseen.Window.last_items("many")\n',
+    "now": "import seen\nseen.Window.last_items(5).add(1, now='noon')\n",
+    "store_now": "import seen\ns = seen.ExposureStore(seen.WindowSpec.last_items(5))\ns.filter(1, [1])\n",
+    "store_window": "import seen\nseen.ExposureStore(window=500)\n",
+    "stats": "import seen\nx: str = seen.ExposureStore(seen.WindowSpec.last_items(5)).stats.users\n",
 }
 
 

@@ -1,26 +1,43 @@
 """Reads the shared test vectors of tests/vectors/: a .vec text file says how to build a
-filter and what it must answer; the .seen file beside it is the filter every language must
-produce byte for byte.
+filter or a window and what it must answer; the .seen file beside it is what every language
+must produce byte for byte.
 
 One directive per line, '#' starts a comment:
-    kind bloom | expected_items N | fpr P | seed S
+    kind bloom|window | expected_items N | fpr P | seed S
+    windows only: mode count|time | span N | max_slack X | now T (the clock from here on;
+        the window is created at the first `now`)
     add_u64 ID | add_key HEX (- for the empty key)
     query_u64 ID 0|1 | query_key HEX 0|1
+Directives apply in order: a window's adds and queries happen at the latest `now`.
 """
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import List, Tuple, Union
+from typing import List, NamedTuple, Optional, Tuple, Union
 
 Key = Union[int, bytes]  # an int is a u64 id, bytes a byte key
 
 
+class Step(NamedTuple):
+    """One add or query in script order, at clock `now`; answer is None for an add."""
+    key: Key
+    answer: Optional[bool]
+    now: int
+
+
 @dataclass
 class Vector:
+    kind: str = ""
     expected_items: int = 0
     fpr: float = 0.0
     seed: int = 0
     adds: List[Key] = field(default_factory=list)
     queries: List[Tuple[Key, bool]] = field(default_factory=list)
+    # windows only
+    mode: str = ""
+    span: int = 0
+    max_slack: float = 0.0
+    start: Optional[int] = None  # the first `now`: when the window is created
+    steps: List[Step] = field(default_factory=list)
 
 
 def _key(hex_or_dash: str) -> bytes:
@@ -36,6 +53,7 @@ def _answer(word: str) -> bool:
 def parse(text: str) -> Vector:
     """The vector in text; raises ValueError naming the line of anything it does not know."""
     v = Vector()
+    now = 0
     for number, line in enumerate(text.splitlines(), 1):
         words = line.split("#", 1)[0].split()
         if not words:
@@ -43,22 +61,35 @@ def parse(text: str) -> Vector:
         directive, args = words[0], words[1:]
         try:
             if directive == "kind":
-                if args != ["bloom"]:
+                if args not in (["bloom"], ["window"]):
                     raise ValueError(f"unknown kind {args}")
+                v.kind = args[0]
+            elif directive == "mode":
+                if args not in (["count"], ["time"]):
+                    raise ValueError(f"unknown mode {args}")
+                v.mode = args[0]
+            elif directive == "span":
+                v.span = int(args[0])
+            elif directive == "max_slack":
+                v.max_slack = float(args[0])
+            elif directive == "now":
+                now = int(args[0])
+                if v.start is None:
+                    v.start = now
             elif directive == "expected_items":
                 v.expected_items = int(args[0])
             elif directive == "fpr":
                 v.fpr = float(args[0])
             elif directive == "seed":
                 v.seed = int(args[0])
-            elif directive == "add_u64":
-                v.adds.append(int(args[0]))
-            elif directive == "add_key":
-                v.adds.append(_key(args[0]))
-            elif directive == "query_u64":
-                v.queries.append((int(args[0]), _answer(args[1])))
-            elif directive == "query_key":
-                v.queries.append((_key(args[0]), _answer(args[1])))
+            elif directive in ("add_u64", "add_key"):
+                key: Key = int(args[0]) if directive == "add_u64" else _key(args[0])
+                v.adds.append(key)
+                v.steps.append(Step(key, None, now))
+            elif directive in ("query_u64", "query_key"):
+                key = int(args[0]) if directive == "query_u64" else _key(args[0])
+                v.queries.append((key, _answer(args[1])))
+                v.steps.append(Step(key, v.queries[-1][1], now))
             else:
                 raise ValueError(f"unknown directive {directive!r}")
         except (ValueError, IndexError) as e:

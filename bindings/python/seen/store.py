@@ -1,0 +1,188 @@
+"""ExposureStore: one exposure window per user id, for millions of users, in libseen.
+
+Every call is thread-safe in C (users are spread over 64 shards, each with its own lock), and
+cffi releases the GIL around it, so request threads share one store. Users are u64 ids and
+so are items. A user appears on their first mark or take, and is dropped after idle_timeout
+seconds without one.
+"""
+import operator
+import os
+from dataclasses import dataclass
+from typing import Any, Optional, SupportsIndex, Union
+
+from . import _batches
+from ._native import ffi, lib
+from .errors import check, invalid_argument
+from .window import Seconds, WindowInfo, WindowSpec, seconds
+
+PathLike = Union[str, bytes, "os.PathLike[str]", "os.PathLike[bytes]"]
+
+_NULL = ffi.NULL
+_NEVER = 2**32 - 1  # the C API's idle_timeout for "never expire"
+
+
+@dataclass(frozen=True)
+class StoreStats:
+    """users now in the store; bytes held by their windows, ids, times and the index; users
+    dropped so far by the memory bound (evictions) and for idleness (expirations)."""
+
+    users: int
+    bytes: int
+    evictions: int
+    expirations: int
+
+
+class ExposureStore:
+    """What each user was already shown: filter a request's candidates down to the unseen,
+    mark what was shown, or take a page of unseen candidates in one atomic step.
+
+    A closed store raises InvalidArgumentError on every call.
+    """
+
+    __slots__ = ("_h", "_read_only")
+
+    def __init__(self, window: WindowSpec, idle_timeout: Optional[int] = 86400,
+                 max_bytes: Optional[int] = None, expected_users: int = 2**20) -> None:
+        """A new, empty store. window: every user's window (a WindowSpec). idle_timeout:
+        seconds without a mark or take before a user is dropped, counted in whole hours;
+        None never drops them. max_bytes: a memory bound (None for none); at the bound a new
+        user evicts the least recently active of a sample. expected_users sizes the index."""
+        if idle_timeout is None:
+            timeout = _NEVER
+        else:
+            timeout = operator.index(idle_timeout)
+            if not 0 < timeout < _NEVER:
+                invalid_argument(f"idle_timeout must be 1 to {_NEVER - 1} seconds, or None "
+                                 f"for never, not {timeout}")
+        if max_bytes is not None and operator.index(max_bytes) <= 0:
+            invalid_argument(f"max_bytes must be at least 1, or None for no bound, not {max_bytes}")
+        if operator.index(expected_users) <= 0:
+            invalid_argument(f"expected_users must be at least 1, not {expected_users}")
+        window_options = window._options()
+        options = ffi.new("seen_store_options*", {
+            "size": ffi.sizeof("seen_store_options"),
+            "window": window_options,
+            "idle_timeout": timeout,
+            "max_bytes": max_bytes or 0,
+            "expected_users": expected_users,
+        })
+        out = ffi.new("seen_store**")
+        check(lib.seen_store_create(options, out))
+        self._own(out[0], read_only=False)
+
+    def _own(self, handle: Any, read_only: bool) -> None:
+        self._h = ffi.gc(handle, lib.seen_store_free)
+        self._read_only = read_only
+
+    # --- requests ------------------------------------------------------------------------
+
+    def filter(self, user: SupportsIndex, candidates: Any, now: Seconds) -> Any:
+        """Which candidates the user has not been shown: one flag per candidate, True for
+        unseen, as a numpy bool array (a bytearray of 0/1 without numpy). Candidates are a
+        uint64 buffer (numpy array, array('Q')), used in place, or a list of ints. A user
+        the store does not know has seen nothing. Does not count as activity."""
+        b = _batches.ids(candidates)
+        unseen = _batches.new_results(b.n)
+        out = ffi.from_buffer("uint8_t[]", unseen, require_writable=True)
+        check(lib.seen_store_filter(self._h, operator.index(user), b.ptr, b.n, seconds(now),
+                                    out))
+        return unseen
+
+    def mark(self, user: SupportsIndex, items: Any, now: Seconds) -> None:
+        """Records that the items (as for filter) were shown to the user at `now`."""
+        b = _batches.ids(items)
+        check(lib.seen_store_mark(self._h, operator.index(user), b.ptr, b.n, seconds(now)))
+
+    def take(self, user: SupportsIndex, candidates: Any, want: SupportsIndex,
+             now: Seconds) -> Any:
+        """In one atomic step: the first `want` candidates the user has not seen, in order,
+        which are marked as shown. Returns them as a numpy uint64 array (a list without
+        numpy). Two takes for one user, from any threads, never return the same item."""
+        b = _batches.ids(candidates)
+        wanted = operator.index(want)
+        if wanted < 0:
+            invalid_argument(f"want must be at least 0, not {wanted}")
+        taken = _batches.new_ids(min(wanted, b.n))
+        room = len(taken)
+        out = ffi.from_buffer("uint64_t[]", taken, require_writable=True) if room else _NULL
+        count = ffi.new("size_t*")
+        check(lib.seen_store_take(self._h, operator.index(user), b.ptr, b.n, room, seconds(now),
+                                  out, count))
+        return _batches.first_ids(taken, count[0])
+
+    def expire(self, now: Seconds) -> int:
+        """Drops every user idle longer than idle_timeout at `now`; returns how many."""
+        dropped = ffi.new("uint64_t*")
+        check(lib.seen_store_expire(self._h, seconds(now), dropped))
+        return int(dropped[0])
+
+    # --- state ---------------------------------------------------------------------------
+
+    @property
+    def stats(self) -> StoreStats:
+        """Users, bytes, evictions and expirations, counted now."""
+        s = ffi.new("seen_store_stats*", {"size": ffi.sizeof("seen_store_stats")})
+        check(lib.seen_store_get_stats(self._h, s))
+        return StoreStats(users=int(s.users), bytes=int(s.bytes), evictions=int(s.evictions),
+                          expirations=int(s.expirations))
+
+    def __len__(self) -> int:
+        """The number of users in the store."""
+        return self.stats.users
+
+    @property
+    def window(self) -> WindowInfo:
+        """What every user's window is: layout, span, slack, state_bytes, predicted_fpr..."""
+        return WindowInfo._read(lib.seen_store_get_window_info, self._h)
+
+    @property
+    def read_only(self) -> bool:
+        """True for ExposureStore.open(read_only=True): mark, take and expire then fail."""
+        return self._read_only
+
+    def __repr__(self) -> str:
+        if self._h == _NULL:
+            return "<closed ExposureStore>"
+        s, w = self.stats, self.window
+        unit = "items" if w.mode == "count" else "seconds"
+        return (f"<ExposureStore of {s.users} users, {s.bytes} bytes, windows of the last "
+                f"{w.span} {unit}{', read-only' if self._read_only else ''}>")
+
+    # --- files and lifetime --------------------------------------------------------------
+
+    def save(self, path: PathLike) -> None:
+        """Writes the store to path atomically: a crash leaves the old file or the new one.
+        Holds every shard's lock while it writes."""
+        check(lib.seen_store_save(self._h, os.fsencode(path)))
+
+    @classmethod
+    def open(cls, path: PathLike, read_only: bool = True, verify: bool = True) -> "ExposureStore":
+        """Maps a saved store. read_only=True serves filter only (writes raise ReadOnlyError);
+        read_only=False takes writes in memory until the next save (the file itself is never
+        written in place). verify=False skips the payload checksum for a fast open: a corrupt
+        window is then refused when its user is touched."""
+        flags = lib.SEEN_OPEN_READ_ONLY if read_only else lib.SEEN_OPEN_READ_WRITE
+        if not verify:
+            flags |= lib.SEEN_OPEN_NO_VERIFY
+        out = ffi.new("seen_store**")
+        check(lib.seen_store_open(os.fsencode(path), flags, out))
+        store = cls.__new__(cls)
+        store._own(out[0], read_only=read_only)
+        return store
+
+    def close(self) -> None:
+        """Frees the store now rather than at garbage collection (unsaved changes are lost).
+        Closing twice is harmless; no other thread may be using the store."""
+        if self._h == _NULL:
+            return
+        handle, self._h = self._h, _NULL
+        ffi.release(handle)
+
+    def __enter__(self) -> "ExposureStore":
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+    def __reduce__(self) -> Any:
+        raise TypeError("an ExposureStore is not pickled: save() it to a file and open() it")

@@ -1,0 +1,343 @@
+"""Window: has this item been shown recently? libseen's exposure window, for one user.
+
+A window remembers the last N items (a count window) or the items of the last N seconds (a
+time window): everything in that span is always found, older items are forgotten within a
+stated slack, and items never added are found at about the target false-positive rate.
+
+The clock is an explicit `now` argument (seconds of any epoch, at most 2**32 - 1), so tests
+control time. Count windows ignore it. The state lives in C memory; this object holds the
+handle and a lock, because a C window's adds must not race its other calls.
+"""
+import math
+import operator
+import threading
+from dataclasses import dataclass
+from typing import Any, Optional, SupportsIndex, Union
+
+from . import _batches
+from ._native import ffi, lib
+from .errors import check, invalid_argument, raise_status
+
+Key = Union[str, bytes, bytearray, memoryview, SupportsIndex]
+# Seconds: ints (and integer types such as numpy.uint64), or floats such as time.time(),
+# which count down to the whole second.
+Seconds = Union[float, SupportsIndex]
+
+_NULL = ffi.NULL
+_MODES = {"count": lib.SEEN_WINDOW_COUNT, "time": lib.SEEN_WINDOW_TIME}
+_MODE_NAMES = {number: name for name, number in _MODES.items()}
+_LAYOUT_NAMES = {1: "ring", 2: "sliced"}
+
+
+def seconds(now: Seconds) -> int:
+    """`now` as whole seconds for the C API: floats round down; negative values overflow."""
+    if isinstance(now, float):
+        if not math.isfinite(now):
+            raise ValueError(f"now must be finite, not {now}")
+        return math.floor(now)
+    return operator.index(now)
+
+
+@dataclass(frozen=True)
+class WindowSpec:
+    """What a window must remember and at what false-positive rate: the options a Window or
+    every user's window in an ExposureStore is sized from. Make one with last_items,
+    last_seconds or last_items_in_bytes."""
+
+    mode: str  # "count" (the last `span` items) or "time" (the last `span` seconds)
+    span: int
+    fpr: float = 0.01  # the total false-positive rate of a query once the window is full
+    max_slack: float = 0.25  # how far past the span (a fraction of it) an item may linger
+    seed: int = 0
+    expected_items: int = 0  # time windows: the most items expected within the span
+    max_bytes: int = 0  # count windows, if not 0: the lowest-fpr window of this many bytes
+
+    @classmethod
+    def last_items(cls, n: int, fpr: float = 0.01, seed: int = 0,
+                   max_slack: float = 0.25) -> "WindowSpec":
+        """The last n items, at a total false-positive rate of fpr."""
+        return cls("count", n, fpr=fpr, max_slack=max_slack, seed=seed)
+
+    @classmethod
+    def last_seconds(cls, seconds: int, expected_items: int, fpr: float = 0.01, seed: int = 0,
+                     max_slack: float = 0.25) -> "WindowSpec":
+        """The items of the last `seconds` seconds, of which there are at most
+        expected_items, at a total false-positive rate of fpr."""
+        return cls("time", seconds, fpr=fpr, max_slack=max_slack, seed=seed,
+                   expected_items=expected_items)
+
+    @classmethod
+    def last_items_in_bytes(cls, n: int, max_bytes: int, seed: int = 0,
+                            max_slack: float = 0.25) -> "WindowSpec":
+        """The last n items in at most max_bytes bytes of state, at the lowest rate that fits."""
+        return cls("count", n, max_slack=max_slack, seed=seed, max_bytes=max_bytes)
+
+    def _options(self) -> Any:
+        """The seen_window_options of this spec (a cdata the caller keeps alive)."""
+        if self.mode not in _MODES:
+            invalid_argument(f"window mode must be 'count' or 'time', not {self.mode!r}")
+        # The C API reads max_slack 0 as "the default": refuse it here rather than surprise.
+        if not self.max_slack > 0:
+            invalid_argument(f"max_slack must be > 0, not {self.max_slack}")
+        return ffi.new("seen_window_options*", {
+            "size": ffi.sizeof("seen_window_options"),
+            "mode": _MODES[self.mode],
+            "span": self.span,
+            "expected_items": self.expected_items,
+            "fpr": self.fpr,
+            "max_slack": self.max_slack,
+            "seed": self.seed,
+            "max_bytes": self.max_bytes,
+        })
+
+
+@dataclass(frozen=True)
+class WindowInfo:
+    """What a window became once sized: its layout ("ring": the last items' fingerprints;
+    "sliced": Bloom segments rotated together), its exact span (time spans round up to whole
+    segments), its slack (items may linger up to span * (1 + slack)), the bytes of its state
+    and the false-positive rate predicted once it is full."""
+
+    mode: str
+    layout: str
+    span: int
+    segments: int
+    slack: float
+    state_bytes: int
+    predicted_fpr: float
+    seed: int
+
+    @classmethod
+    def _read(cls, fill: Any, handle: Any) -> "WindowInfo":
+        info = ffi.new("seen_window_info*", {"size": ffi.sizeof("seen_window_info")})
+        check(fill(handle, info))
+        return cls(mode=_MODE_NAMES.get(info.mode, str(info.mode)),
+                   layout=_LAYOUT_NAMES.get(info.layout, str(info.layout)),
+                   span=int(info.span), segments=int(info.segments), slack=float(info.slack),
+                   state_bytes=int(info.state_bytes), predicted_fpr=float(info.predicted_fpr),
+                   seed=int(info.seed))
+
+
+def _unpickle(data: bytes) -> "Window":
+    return Window.from_bytes(data)
+
+
+class Window:
+    """An exposure window of str (as UTF-8), bytes and int (u64) items: everything within its
+    span is always found; an item never added is found at about the spec's fpr.
+
+    Calls on a time window take `now`; count windows ignore it. A window may be shared
+    between threads: its own lock serializes the calls. A closed window raises
+    InvalidArgumentError on every call.
+    """
+
+    __slots__ = ("_h", "_time", "_lock", "_one_id", "_one_offsets", "_one_out")
+
+    def __init__(self, spec: WindowSpec, now: Seconds = 0) -> None:
+        """A new, empty window sized from spec; `now` starts the clock of a time window."""
+        out = ffi.new("seen_window**")
+        check(lib.seen_window_create(spec._options(), seconds(now), out))
+        self._own(out[0])
+
+    def _own(self, handle: Any) -> None:
+        self._h = ffi.gc(handle, lib.seen_window_free)
+        self._time = self.info.mode == "time"
+        self._lock = threading.Lock()
+        # Scratch arrays of the single-item calls, used under the lock.
+        self._one_id = ffi.new("uint64_t[1]")
+        self._one_offsets = ffi.new("uint64_t[2]")
+        self._one_out = ffi.new("uint8_t[1]")
+
+    @classmethod
+    def last_items(cls, n: int, fpr: float = 0.01, seed: int = 0,
+                   max_slack: float = 0.25) -> "Window":
+        """A count window: the last n items are always found; the total false-positive rate
+        is at most fpr; an item is forgotten by n * (1 + max_slack) later adds."""
+        return cls(WindowSpec.last_items(n, fpr=fpr, seed=seed, max_slack=max_slack))
+
+    @classmethod
+    def last_seconds(cls, seconds: int, expected_items: int, fpr: float = 0.01, seed: int = 0,
+                     max_slack: float = 0.25, now: Seconds = 0) -> "Window":
+        """A time window: items added in the last `seconds` seconds are always found, for up
+        to expected_items of them at a total false-positive rate of fpr."""
+        spec = WindowSpec.last_seconds(seconds, expected_items, fpr=fpr, seed=seed,
+                                       max_slack=max_slack)
+        return cls(spec, now)
+
+    @classmethod
+    def last_items_in_bytes(cls, n: int, max_bytes: int, seed: int = 0,
+                            max_slack: float = 0.25) -> "Window":
+        """A count window of the last n items in at most max_bytes bytes of state, at the
+        lowest false-positive rate that fits (see predicted_fpr)."""
+        return cls(WindowSpec.last_items_in_bytes(n, max_bytes, seed=seed, max_slack=max_slack))
+
+    def _clock(self, now: Optional[Seconds]) -> int:
+        if now is not None:
+            return seconds(now)
+        if self._time:
+            raise TypeError("a time window needs the time: pass now=")
+        return 0
+
+    # --- single items --------------------------------------------------------------------
+
+    def add(self, item: Key, now: Optional[Seconds] = None) -> None:
+        """Records one item (at time `now`, for a time window)."""
+        t = self._clock(now)
+        with self._lock:
+            status = self._one(item, t, lib.seen_window_add_u64, lib.seen_window_add_keys)
+        if status:
+            raise_status(status)
+
+    def contains(self, item: Key, now: Optional[Seconds] = None) -> bool:
+        """True if item may be in the window (at time `now`, for a time window); False if it
+        certainly is not."""
+        t = self._clock(now)
+        with self._lock:
+            status = self._one(item, t, lib.seen_window_contains_u64,
+                               lib.seen_window_contains_keys, self._one_out)
+            found = bool(self._one_out[0])
+        if status:
+            raise_status(status)
+        return found
+
+    def __contains__(self, item: object) -> bool:
+        """`item in window`, for count windows; a time window needs window.contains(item, now)."""
+        if self._time:
+            raise TypeError("a time window needs the time: use window.contains(item, now)")
+        return self.contains(item)  # type: ignore[arg-type]
+
+    def _one(self, item: Any, now: int, by_id: Any, by_key: Any, *out: Any) -> int:
+        """One item through a batch call of one, with the scratch arrays (under the lock)."""
+        if not isinstance(item, _batches.BYTE_KEYS):
+            try:
+                self._one_id[0] = operator.index(item)
+            except TypeError:
+                raise TypeError(
+                    f"an item is str, bytes or int, not {type(item).__name__}") from None
+            status: int = by_id(self._h, self._one_id, 1, now, *out)
+            return status
+        data = _batches.key_bytes(item)
+        self._one_offsets[1] = len(data)
+        status = by_key(self._h, ffi.from_buffer("uint8_t[]", data), self._one_offsets, 1, now,
+                        *out)
+        return status
+
+    # --- batches -------------------------------------------------------------------------
+
+    def add_many(self, items: Any, now: Optional[Seconds] = None) -> None:
+        """Records a batch, in order: a uint64 buffer (numpy array, array('Q')) used in place,
+        or a list (or any iterable) of ints, or of str/bytes."""
+        t = self._clock(now)
+        b = _batches.batch(items)
+        with self._lock:
+            if isinstance(b, _batches.Ids):
+                check(lib.seen_window_add_u64(self._h, b.ptr, b.n, t))
+            else:
+                check(lib.seen_window_add_keys(self._h, b.data, b.offsets, b.n, t))
+
+    def contains_many(self, items: Any, now: Optional[Seconds] = None) -> Any:
+        """One answer per item of a batch (as for add_many): a numpy bool array if numpy is
+        installed, else a bytearray of 0/1."""
+        t = self._clock(now)
+        b = _batches.batch(items)
+        results = _batches.new_results(b.n)
+        out = ffi.from_buffer("uint8_t[]", results, require_writable=True)
+        with self._lock:
+            if isinstance(b, _batches.Ids):
+                check(lib.seen_window_contains_u64(self._h, b.ptr, b.n, t, out))
+            else:
+                check(lib.seen_window_contains_keys(self._h, b.data, b.offsets, b.n, t, out))
+        return results
+
+    # --- what the window became ----------------------------------------------------------
+
+    @property
+    def info(self) -> WindowInfo:
+        """Mode, layout, span, segments, slack, state_bytes, predicted_fpr and seed."""
+        return WindowInfo._read(lib.seen_window_get_info, self._h)
+
+    @property
+    def mode(self) -> str:
+        """"count" or "time"."""
+        return self.info.mode
+
+    @property
+    def layout(self) -> str:
+        """"ring" (the last items' 16-bit fingerprints) or "sliced" (rotated Bloom segments)."""
+        return self.info.layout
+
+    @property
+    def span(self) -> int:
+        """Items (count) or seconds (time) always remembered."""
+        return self.info.span
+
+    @property
+    def slack(self) -> float:
+        """How far past the span an item may still be found, as a fraction of the span."""
+        return self.info.slack
+
+    @property
+    def state_bytes(self) -> int:
+        """Bytes of the window's state."""
+        return self.info.state_bytes
+
+    @property
+    def predicted_fpr(self) -> float:
+        """The false-positive rate of a query once the window is full."""
+        return self.info.predicted_fpr
+
+    @property
+    def seed(self) -> int:
+        return self.info.seed
+
+    def __repr__(self) -> str:
+        if self._h == _NULL:
+            return "<closed Window>"
+        i = self.info
+        unit = "items" if i.mode == "count" else "seconds"
+        return (f"<Window of the last {i.span} {unit}: {i.layout}, {i.state_bytes} bytes, "
+                f"slack {i.slack:.3g}, predicted_fpr {i.predicted_fpr:.3g}>")
+
+    # --- bytes and lifetime --------------------------------------------------------------
+
+    def to_bytes(self) -> bytes:
+        """The serialized window (docs/FORMAT.md, kind 4), clock and contents included."""
+        size = ffi.new("size_t*")
+        with self._lock:
+            check(lib.seen_window_serialize(self._h, _NULL, 0, size))
+            buf = ffi.new("uint8_t[]", size[0])
+            check(lib.seen_window_serialize(self._h, buf, size[0], size))
+        data: bytes = ffi.buffer(buf, size[0])[:]
+        return data
+
+    @classmethod
+    def from_bytes(cls, data: Any) -> "Window":
+        """A window copied from serialized bytes (any bytes-like), after checking them; a
+        FormatError subclass says what is wrong with bad input."""
+        src = ffi.from_buffer("uint8_t[]", data)
+        out = ffi.new("seen_window**")
+        check(lib.seen_window_deserialize(src, len(src), out))
+        w = cls.__new__(cls)
+        w._own(out[0])
+        return w
+
+    def copy(self) -> "Window":
+        """An independent copy, contents and clock included."""
+        return Window.from_bytes(self.to_bytes())
+
+    def close(self) -> None:
+        """Frees the window now rather than at garbage collection. Closing twice is harmless."""
+        with self._lock:
+            if self._h == _NULL:
+                return
+            handle, self._h = self._h, _NULL
+            ffi.release(handle)
+
+    def __enter__(self) -> "Window":
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+    def __reduce__(self) -> Any:
+        return (_unpickle, (self.to_bytes(),))
