@@ -82,12 +82,115 @@ static go_result go_contains_keys(const seen_bloom* f, const uint8_t* data, cons
                                   size_t n, uint8_t* out) {
 	return go_result_of(seen_bloom_contains_keys(f, data, offsets, n, out));
 }
+
+// Exposure windows. The options struct is Go memory without pointers, lent for one call;
+// the single-key calls build their one-element batch here, on the C stack.
+static go_result go_window_create(seen_window_options* o, uint64_t now, seen_window** out) {
+	o->size = sizeof *o;
+	return go_result_of(seen_window_create(o, now, out));
+}
+static go_result go_window_info(const seen_window* w, seen_window_info* info) {
+	info->size = sizeof *info;
+	return go_result_of(seen_window_get_info(w, info));
+}
+static go_result go_window_add_u64(seen_window* w, const uint64_t* ids, size_t n, uint64_t now) {
+	return go_result_of(seen_window_add_u64(w, ids, n, now));
+}
+static go_result go_window_contains_u64(const seen_window* w, const uint64_t* ids, size_t n,
+                                        uint64_t now, uint8_t* out) {
+	return go_result_of(seen_window_contains_u64(w, ids, n, now, out));
+}
+static go_result go_window_add_keys(seen_window* w, const uint8_t* data, const uint64_t* offsets,
+                                    size_t n, uint64_t now) {
+	return go_result_of(seen_window_add_keys(w, data, offsets, n, now));
+}
+static go_result go_window_contains_keys(const seen_window* w, const uint8_t* data,
+                                         const uint64_t* offsets, size_t n, uint64_t now,
+                                         uint8_t* out) {
+	return go_result_of(seen_window_contains_keys(w, data, offsets, n, now, out));
+}
+static go_result go_window_add_one_u64(seen_window* w, uint64_t id, uint64_t now) {
+	return go_result_of(seen_window_add_u64(w, &id, 1, now));
+}
+static go_result go_window_test_one_u64(const seen_window* w, uint64_t id, uint64_t now) {
+	uint8_t present = 0;
+	go_result r = go_result_of(seen_window_contains_u64(w, &id, 1, now, &present));
+	r.present = present;
+	return r;
+}
+static go_result go_window_add_one_key(seen_window* w, const void* key, size_t len, uint64_t now) {
+	const uint64_t offsets[2] = {0, len};
+	return go_result_of(seen_window_add_keys(w, (const uint8_t*)key, offsets, 1, now));
+}
+static go_result go_window_test_one_key(const seen_window* w, const void* key, size_t len,
+                                        uint64_t now) {
+	const uint64_t offsets[2] = {0, len};
+	uint8_t present = 0;
+	go_result r = go_result_of(seen_window_contains_keys(w, (const uint8_t*)key, offsets, 1, now,
+	                                                     &present));
+	r.present = present;
+	return r;
+}
+static go_result go_window_serialize(const seen_window* w, uint8_t* buf, size_t cap, size_t* written) {
+	return go_result_of(seen_window_serialize(w, buf, cap, written));
+}
+static go_result go_window_deserialize(const uint8_t* buf, size_t len, seen_window** out) {
+	return go_result_of(seen_window_deserialize(buf, len, out));
+}
+
+// The exposure store. seen_store_options points at the window options, so it is put
+// together here: cgo may not pass C a Go struct that holds a Go pointer.
+static go_result go_store_create(seen_window_options* w, uint32_t idle_timeout, uint64_t max_bytes,
+                                 uint64_t expected_users, seen_store** out) {
+	seen_store_options o;
+	memset(&o, 0, sizeof o);
+	o.size = sizeof o;
+	w->size = sizeof *w;
+	o.window = w;
+	o.idle_timeout = idle_timeout;
+	o.max_bytes = max_bytes;
+	o.expected_users = expected_users;
+	return go_result_of(seen_store_create(&o, out));
+}
+static go_result go_store_open(const char* path, uint32_t flags, seen_store** out) {
+	return go_result_of(seen_store_open(path, flags, out));
+}
+static go_result go_store_window_info(const seen_store* s, seen_window_info* info) {
+	info->size = sizeof *info;
+	return go_result_of(seen_store_get_window_info(s, info));
+}
+static go_result go_store_stats(const seen_store* s, seen_store_stats* stats) {
+	stats->size = sizeof *stats;
+	return go_result_of(seen_store_get_stats(s, stats));
+}
+static go_result go_store_filter(const seen_store* s, uint64_t user, const uint64_t* candidates,
+                                 size_t n, uint64_t now, uint8_t* out_unseen) {
+	return go_result_of(seen_store_filter(s, user, candidates, n, now, out_unseen));
+}
+static go_result go_store_mark(seen_store* s, uint64_t user, const uint64_t* items, size_t n,
+                               uint64_t now) {
+	return go_result_of(seen_store_mark(s, user, items, n, now));
+}
+static go_result go_store_take(seen_store* s, uint64_t user, const uint64_t* candidates, size_t n,
+                               size_t want, uint64_t now, uint64_t* out_taken, size_t* out_count) {
+	return go_result_of(seen_store_take(s, user, candidates, n, want, now, out_taken, out_count));
+}
+static go_result go_store_expire(seen_store* s, uint64_t now, uint64_t* dropped) {
+	return go_result_of(seen_store_expire(s, now, dropped));
+}
+static go_result go_store_save(const seen_store* s, const char* path) {
+	return go_result_of(seen_store_save(s, path));
+}
 */
 import "C"
 
 import "unsafe"
 
-type cFilter = C.seen_bloom
+type (
+	cFilter = C.seen_bloom
+	cWindow = C.seen_window
+	cStore  = C.seen_store
+)
 
 // check turns a wrapper's result into nil or an *Error, freeing the message copy.
 func check(r C.go_result) error {
@@ -227,6 +330,180 @@ func cAddKeys(c *cFilter, data []byte, offsets []uint64) error {
 func cContainsKeys(c *cFilter, data []byte, offsets []uint64, out unsafe.Pointer) error {
 	return check(C.go_contains_keys(c, (*C.uint8_t)(keyData(data)), (*C.uint64_t)(u64Ptr(offsets)),
 		C.size_t(len(offsets)-1), (*C.uint8_t)(out)))
+}
+
+// Windows. now is a uint32 on the Go side, so the C API's "at most 2^32 - 1" always holds.
+
+func cWindowOptions(o WindowOptions) C.seen_window_options {
+	return C.seen_window_options{
+		mode:           C.uint32_t(o.Mode),
+		span:           C.uint32_t(o.Span),
+		expected_items: C.uint32_t(o.ExpectedItems),
+		fpr:            C.double(o.FPR),
+		max_slack:      C.double(o.MaxSlack),
+		seed:           C.uint64_t(o.Seed),
+		max_bytes:      C.uint64_t(o.MaxBytes),
+	}
+}
+
+func windowInfoOf(i *C.seen_window_info) WindowInfo {
+	return WindowInfo{
+		Mode:         WindowMode(i.mode),
+		Layout:       WindowLayout(i.layout),
+		Span:         uint32(i.span),
+		Segments:     uint32(i.segments),
+		StateBytes:   uint64(i.state_bytes),
+		Slack:        float64(i.slack),
+		PredictedFPR: float64(i.predicted_fpr),
+		Seed:         uint64(i.seed),
+	}
+}
+
+func cWindowCreate(o WindowOptions, now uint32) (c *cWindow, err error) {
+	opts := cWindowOptions(o)
+	err = check(C.go_window_create(&opts, C.uint64_t(now), &c))
+	return c, err
+}
+
+func cWindowDeserialize(b []byte) (c *cWindow, err error) {
+	err = check(C.go_window_deserialize((*C.uint8_t)(bytesPtr(b)), C.size_t(len(b)), &c))
+	return c, err
+}
+
+func cWindowFree(c *cWindow) { C.seen_window_free(c) }
+
+func cWindowInfo(c *cWindow) (WindowInfo, error) {
+	var i C.seen_window_info
+	if err := check(C.go_window_info(c, &i)); err != nil {
+		return WindowInfo{}, err
+	}
+	return windowInfoOf(&i), nil
+}
+
+func cWindowSerializedSize(c *cWindow) (int, error) {
+	var n C.size_t
+	err := check(C.go_window_serialize(c, nil, 0, &n))
+	return int(n), err
+}
+
+func cWindowSerialize(c *cWindow, buf unsafe.Pointer, n int) error {
+	var written C.size_t
+	return check(C.go_window_serialize(c, (*C.uint8_t)(buf), C.size_t(n), &written))
+}
+
+func cWindowAddOneU64(c *cWindow, id uint64, now uint32) error {
+	return check(C.go_window_add_one_u64(c, C.uint64_t(id), C.uint64_t(now)))
+}
+
+func cWindowTestOneU64(c *cWindow, id uint64, now uint32) (bool, error) {
+	r := C.go_window_test_one_u64(c, C.uint64_t(id), C.uint64_t(now))
+	return r.present != 0, check(r)
+}
+
+func cWindowAddOneKey(c *cWindow, key unsafe.Pointer, n int, now uint32) error {
+	return check(C.go_window_add_one_key(c, key, C.size_t(n), C.uint64_t(now)))
+}
+
+func cWindowTestOneKey(c *cWindow, key unsafe.Pointer, n int, now uint32) (bool, error) {
+	r := C.go_window_test_one_key(c, key, C.size_t(n), C.uint64_t(now))
+	return r.present != 0, check(r)
+}
+
+func cWindowAddU64(c *cWindow, ids []uint64, now uint32) error {
+	return check(C.go_window_add_u64(c, (*C.uint64_t)(u64Ptr(ids)), C.size_t(len(ids)), C.uint64_t(now)))
+}
+
+func cWindowContainsU64(c *cWindow, ids []uint64, now uint32, out unsafe.Pointer) error {
+	return check(C.go_window_contains_u64(c, (*C.uint64_t)(u64Ptr(ids)), C.size_t(len(ids)),
+		C.uint64_t(now), (*C.uint8_t)(out)))
+}
+
+func cWindowAddKeys(c *cWindow, data []byte, offsets []uint64, now uint32) error {
+	return check(C.go_window_add_keys(c, (*C.uint8_t)(keyData(data)), (*C.uint64_t)(u64Ptr(offsets)),
+		C.size_t(len(offsets)-1), C.uint64_t(now)))
+}
+
+func cWindowContainsKeys(c *cWindow, data []byte, offsets []uint64, now uint32, out unsafe.Pointer) error {
+	return check(C.go_window_contains_keys(c, (*C.uint8_t)(keyData(data)), (*C.uint64_t)(u64Ptr(offsets)),
+		C.size_t(len(offsets)-1), C.uint64_t(now), (*C.uint8_t)(out)))
+}
+
+// Stores.
+
+func cStoreCreate(o StoreOptions, idleTimeout uint32) (c *cStore, err error) {
+	w := cWindowOptions(o.Window)
+	err = check(C.go_store_create(&w, C.uint32_t(idleTimeout), C.uint64_t(o.MaxBytes),
+		C.uint64_t(o.ExpectedUsers), &c))
+	return c, err
+}
+
+func cStoreOpen(path string, readOnly, verify bool) (c *cStore, err error) {
+	flags := C.uint32_t(C.SEEN_OPEN_READ_WRITE)
+	if readOnly {
+		flags = C.SEEN_OPEN_READ_ONLY
+	}
+	if !verify {
+		flags |= C.SEEN_OPEN_NO_VERIFY
+	}
+	cpath := C.CString(path)
+	defer C.free(unsafe.Pointer(cpath))
+	err = check(C.go_store_open(cpath, flags, &c))
+	return c, err
+}
+
+func cStoreFree(c *cStore) { C.seen_store_free(c) }
+
+func cStoreWindowInfo(c *cStore) (WindowInfo, error) {
+	var i C.seen_window_info
+	if err := check(C.go_store_window_info(c, &i)); err != nil {
+		return WindowInfo{}, err
+	}
+	return windowInfoOf(&i), nil
+}
+
+func cStoreStats(c *cStore) (StoreStats, error) {
+	var s C.seen_store_stats
+	if err := check(C.go_store_stats(c, &s)); err != nil {
+		return StoreStats{}, err
+	}
+	return StoreStats{
+		Users:       uint64(s.users),
+		Bytes:       uint64(s.bytes),
+		Evictions:   uint64(s.evictions),
+		Expirations: uint64(s.expirations),
+	}, nil
+}
+
+// cStoreFilter writes len(candidates) answers to out, whose length the caller has checked.
+func cStoreFilter(c *cStore, user uint64, candidates []uint64, now uint32, out unsafe.Pointer) error {
+	return check(C.go_store_filter(c, C.uint64_t(user), (*C.uint64_t)(u64Ptr(candidates)),
+		C.size_t(len(candidates)), C.uint64_t(now), (*C.uint8_t)(out)))
+}
+
+func cStoreMark(c *cStore, user uint64, items []uint64, now uint32) error {
+	return check(C.go_store_mark(c, C.uint64_t(user), (*C.uint64_t)(u64Ptr(items)),
+		C.size_t(len(items)), C.uint64_t(now)))
+}
+
+// cStoreTake takes up to len(taken) candidates into taken and returns how many.
+func cStoreTake(c *cStore, user uint64, candidates []uint64, now uint32, taken []uint64) (int, error) {
+	var count C.size_t
+	err := check(C.go_store_take(c, C.uint64_t(user), (*C.uint64_t)(u64Ptr(candidates)),
+		C.size_t(len(candidates)), C.size_t(len(taken)), C.uint64_t(now),
+		(*C.uint64_t)(u64Ptr(taken)), &count))
+	return int(count), err
+}
+
+func cStoreExpire(c *cStore, now uint32) (uint64, error) {
+	var dropped C.uint64_t
+	err := check(C.go_store_expire(c, C.uint64_t(now), &dropped))
+	return uint64(dropped), err
+}
+
+func cStoreSave(c *cStore, path string) error {
+	cpath := C.CString(path)
+	defer C.free(unsafe.Pointer(cpath))
+	return check(C.go_store_save(c, cpath))
 }
 
 // noBytes stands in for the data of a batch whose keys are all empty: seen.h refuses a NULL

@@ -42,8 +42,8 @@ func (e *Error) Error() string {
 // Unwrap exposes the status to errors.Is.
 func (e *Error) Unwrap() error { return e.Status }
 
-// ErrClosed is returned by every method of a closed (or zero) Filter. It is an
-// ErrInvalidArgument, as the C API would say of a NULL handle.
-var ErrClosed error = &Error{Status: ErrInvalidArgument, Message: "use of a closed filter"}
+// ErrClosed is returned by every method of a closed (or zero) Filter, Window or Store. It is
+// an ErrInvalidArgument, as the C API would say of a NULL handle.
+var ErrClosed error = &Error{Status: ErrInvalidArgument, Message: "use after Close"}
 
 func invalid(message string) error { return &Error{Status: ErrInvalidArgument, Message: message} }

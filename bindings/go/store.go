@@ -1,0 +1,223 @@
+package seen
+
+import (
+	"fmt"
+	"math"
+	"runtime"
+	"time"
+)
+
+// Store is the exposure store: one Window per user id, for millions of users, in one
+// compact arena in C memory (about 15 bytes per user beside the window). A user appears on
+// their first Mark or Take and is dropped after IdleTimeout without one.
+//
+// A Store is safe for concurrent use: Filter, Mark, Take, Expire, Stats and Save may be
+// called from any number of goroutines at once. libseen spreads users over 64 shards, each
+// with its own lock, and Take is atomic per user, so two concurrent page requests for one
+// user never get the same item. Only Close needs exclusive access: call it after every
+// other call has returned.
+//
+// Time is `now`, uint32 seconds of the caller's epoch, as for a Window (see UnixSeconds).
+type Store struct {
+	h *storeHandle // nil once closed
+}
+
+type storeHandle struct {
+	c      *cStore
+	window WindowInfo
+}
+
+// StoreOptions configure NewStore; the fields mirror seen_store_options.
+type StoreOptions struct {
+	// Window is every user's window, e.g. LastItems(500, 0.01).
+	Window WindowOptions
+	// IdleTimeout drops a user after this long without a Mark or Take. 0 means 24 hours;
+	// NeverIdle (any negative value) keeps users until the memory bound evicts them. It is
+	// rounded up to whole seconds, and activity is kept at hour granularity.
+	IdleTimeout time.Duration
+	// MaxBytes bounds the store's memory; 0 is unbounded. At the bound a new user evicts
+	// the least recently active of a sample of users (counted in StoreStats.Evictions),
+	// never the user being written.
+	MaxBytes uint64
+	// ExpectedUsers sizes the index up front; 0 means 2^20.
+	ExpectedUsers uint64
+}
+
+// NeverIdle as StoreOptions.IdleTimeout keeps users however long they stay idle.
+const NeverIdle time.Duration = -1
+
+// StoreStats count a store's users and memory.
+type StoreStats struct {
+	Users       uint64
+	Bytes       uint64 // memory held by windows, ids, times and the index
+	Evictions   uint64 // users dropped by the memory bound
+	Expirations uint64 // users dropped for idleness
+}
+
+// NewStore is an empty store.
+func NewStore(opts StoreOptions) (*Store, error) {
+	return adoptStore(cStoreCreate(opts, idleSeconds(opts.IdleTimeout)))
+}
+
+// OpenStore maps a store written by Save. readOnly opens it for Filter only: Mark, Take and
+// Expire then fail with ErrReadOnly. Otherwise changes stay in memory until the next Save
+// (the file is never written in place). verify checks the payload checksum first; without
+// it a large store opens in about a second, and a corrupt window is refused (ErrInconsistent)
+// when its user is touched. The header is always verified.
+func OpenStore(path string, readOnly, verify bool) (*Store, error) {
+	return adoptStore(cStoreOpen(path, readOnly, verify))
+}
+
+// idleSeconds is the C API's idle_timeout: 0 the default, UINT32_MAX never.
+func idleSeconds(d time.Duration) uint32 {
+	switch {
+	case d == 0:
+		return 0
+	case d < 0:
+		return math.MaxUint32
+	}
+	s := d / time.Second
+	if d%time.Second != 0 {
+		s++
+	}
+	if s >= math.MaxUint32 {
+		return math.MaxUint32
+	}
+	return uint32(s)
+}
+
+func adoptStore(c *cStore, err error) (*Store, error) {
+	if err != nil {
+		return nil, err
+	}
+	info, err := cStoreWindowInfo(c)
+	if err != nil {
+		cStoreFree(c)
+		return nil, err
+	}
+	h := &storeHandle{c: c, window: info}
+	runtime.SetFinalizer(h, (*storeHandle).free)
+	return &Store{h: h}, nil
+}
+
+func (h *storeHandle) free() {
+	cStoreFree(h.c)
+	h.c = nil
+}
+
+func (s *Store) live() (*storeHandle, error) {
+	if s == nil || s.h == nil || s.h.c == nil {
+		return nil, ErrClosed
+	}
+	return s.h, nil
+}
+
+// Close frees the store; changes since the last Save are lost. Closing twice is a no-op;
+// any other use after Close returns ErrClosed.
+func (s *Store) Close() error {
+	if s == nil || s.h == nil || s.h.c == nil {
+		return nil
+	}
+	h := s.h
+	s.h = nil
+	runtime.SetFinalizer(h, nil)
+	h.free()
+	return nil
+}
+
+// WindowInfo describes every user's window; the zero WindowInfo once closed.
+func (s *Store) WindowInfo() WindowInfo {
+	h, err := s.live()
+	if err != nil {
+		return WindowInfo{}
+	}
+	return h.window
+}
+
+// Filter sets unseen[i] to whether candidates[i] was not shown to the user (is not in their
+// window at now), for every i < len(candidates). A user the store has never seen has seen
+// nothing. It does not count as activity. unseen must be at least as long as candidates.
+func (s *Store) Filter(user uint64, candidates []uint64, now uint32, unseen []bool) error {
+	h, err := s.live()
+	if err != nil {
+		return err
+	}
+	if len(unseen) < len(candidates) {
+		return invalid(fmt.Sprintf("unseen has %d elements for %d candidates", len(unseen), len(candidates)))
+	}
+	err = cStoreFilter(h.c, user, candidates, now, boolsPtr(unseen))
+	runtime.KeepAlive(h)
+	return err
+}
+
+// Mark records that the items were shown to the user at now.
+func (s *Store) Mark(user uint64, items []uint64, now uint32) error {
+	h, err := s.live()
+	if err != nil {
+		return err
+	}
+	err = cStoreMark(h.c, user, items, now)
+	runtime.KeepAlive(h)
+	return err
+}
+
+// Take is one page of a feed, in one atomic step: the first `want` candidates the user has
+// not seen, in candidate order (a candidate listed twice counts once), which it also marks
+// as shown. Fewer come back when fewer are unseen. Two concurrent Takes for one user never
+// return the same item.
+func (s *Store) Take(user uint64, candidates []uint64, want int, now uint32) ([]uint64, error) {
+	h, err := s.live()
+	if err != nil {
+		return nil, err
+	}
+	if want < 0 {
+		return nil, invalid(fmt.Sprintf("want is %d", want))
+	}
+	if want > len(candidates) {
+		want = len(candidates)
+	}
+	taken := make([]uint64, want)
+	n, err := cStoreTake(h.c, user, candidates, now, taken)
+	runtime.KeepAlive(h)
+	if err != nil {
+		return nil, err
+	}
+	return taken[:n], nil
+}
+
+// Expire drops every user idle longer than IdleTimeout at now and returns how many.
+// Writes also drop an idle user they meet, so calling it is optional housekeeping (a
+// nightly sweep, for instance) that returns memory early.
+func (s *Store) Expire(now uint32) (uint64, error) {
+	h, err := s.live()
+	if err != nil {
+		return 0, err
+	}
+	dropped, err := cStoreExpire(h.c, now)
+	runtime.KeepAlive(h)
+	return dropped, err
+}
+
+// Stats counts users, bytes, evictions and expirations (O(shards)).
+func (s *Store) Stats() (StoreStats, error) {
+	h, err := s.live()
+	if err != nil {
+		return StoreStats{}, err
+	}
+	st, err := cStoreStats(h.c)
+	runtime.KeepAlive(h)
+	return st, err
+}
+
+// Save writes the store to path crash-safely (a temporary file, fsync, rename): on failure
+// the previous file stays intact. It holds every shard's lock while it writes, so other
+// calls wait. OpenStore maps the result.
+func (s *Store) Save(path string) error {
+	h, err := s.live()
+	if err != nil {
+		return err
+	}
+	err = cStoreSave(h.c, path)
+	runtime.KeepAlive(h)
+	return err
+}

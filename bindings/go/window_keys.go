@@ -1,0 +1,140 @@
+package seen
+
+import (
+	"fmt"
+	"runtime"
+	"unsafe"
+)
+
+// Adds and tests of a Window, at clock `now`. Keys are the Filter's: an id is the key of
+// its 8 little-endian bytes, a string the key of its UTF-8 bytes, the empty key is valid.
+// The single-key calls cross into C once each; the batches once per batch.
+
+// Add records that key was shown at now.
+func (w *Window) Add(key []byte, now uint32) error { return w.addBytes(bytesPtr(key), len(key), now) }
+
+// AddString records the UTF-8 bytes of key.
+func (w *Window) AddString(key string, now uint32) error {
+	return w.addBytes(stringPtr(key), len(key), now)
+}
+
+// AddUint64 records an integer id.
+func (w *Window) AddUint64(id uint64, now uint32) error {
+	h, err := w.live()
+	if err != nil {
+		return err
+	}
+	err = cWindowAddOneU64(h.c, id, now)
+	runtime.KeepAlive(h)
+	return err
+}
+
+// Test reports whether key may be in the window at now: true for every key of the
+// guaranteed span, false for one never added but for the false-positive rate.
+func (w *Window) Test(key []byte, now uint32) (bool, error) {
+	return w.testBytes(bytesPtr(key), len(key), now)
+}
+
+// TestString is Test for a string key.
+func (w *Window) TestString(key string, now uint32) (bool, error) {
+	return w.testBytes(stringPtr(key), len(key), now)
+}
+
+// TestUint64 is Test for an integer id.
+func (w *Window) TestUint64(id uint64, now uint32) (bool, error) {
+	h, err := w.live()
+	if err != nil {
+		return false, err
+	}
+	present, err := cWindowTestOneU64(h.c, id, now)
+	runtime.KeepAlive(h)
+	return present, err
+}
+
+func (w *Window) addBytes(key unsafe.Pointer, n int, now uint32) error {
+	h, err := w.live()
+	if err != nil {
+		return err
+	}
+	err = cWindowAddOneKey(h.c, key, n, now)
+	runtime.KeepAlive(h)
+	return err
+}
+
+func (w *Window) testBytes(key unsafe.Pointer, n int, now uint32) (bool, error) {
+	h, err := w.live()
+	if err != nil {
+		return false, err
+	}
+	present, err := cWindowTestOneKey(h.c, key, n, now)
+	runtime.KeepAlive(h)
+	return present, err
+}
+
+// AddUint64s records every id, in order (in a count window, the last ones are the newest).
+func (w *Window) AddUint64s(ids []uint64, now uint32) error {
+	h, err := w.live()
+	if err != nil {
+		return err
+	}
+	err = cWindowAddU64(h.c, ids, now)
+	runtime.KeepAlive(h)
+	return err
+}
+
+// TestUint64s sets out[i] to TestUint64 of ids[i], for every i < len(ids). out must be at
+// least as long as ids.
+func (w *Window) TestUint64s(ids []uint64, now uint32, out []bool) error {
+	h, err := w.live()
+	if err != nil {
+		return err
+	}
+	if len(out) < len(ids) {
+		return invalid(fmt.Sprintf("out has %d elements for %d ids", len(out), len(ids)))
+	}
+	err = cWindowContainsU64(h.c, ids, now, boolsPtr(out))
+	runtime.KeepAlive(h)
+	return err
+}
+
+// AddKeys records every key of a batch, in order.
+func (w *Window) AddKeys(keys Keys, now uint32) error {
+	h, err := w.live()
+	if err != nil {
+		return err
+	}
+	if err := keys.validate(); err != nil || keys.Len() == 0 {
+		return err
+	}
+	err = cWindowAddKeys(h.c, keys.Data, keys.Offsets, now)
+	runtime.KeepAlive(h)
+	return err
+}
+
+// TestKeys sets out[i] to Test of key i, for every key of the batch. out must be at least
+// keys.Len() long.
+func (w *Window) TestKeys(keys Keys, now uint32, out []bool) error {
+	h, err := w.live()
+	if err != nil {
+		return err
+	}
+	if err := keys.validate(); err != nil || keys.Len() == 0 {
+		return err
+	}
+	if len(out) < keys.Len() {
+		return invalid(fmt.Sprintf("out has %d elements for %d keys", len(out), keys.Len()))
+	}
+	err = cWindowContainsKeys(h.c, keys.Data, keys.Offsets, now, boolsPtr(out))
+	runtime.KeepAlive(h)
+	return err
+}
+
+// AddStrings records every string, packed into one Keys batch.
+func (w *Window) AddStrings(keys []string, now uint32) error {
+	return w.AddKeys(PackStrings(keys), now)
+}
+
+// TestStrings sets out[i] to TestString of keys[i], through one Keys batch.
+func (w *Window) TestStrings(keys []string, now uint32, out []bool) error {
+	return w.TestKeys(PackStrings(keys), now, out)
+}

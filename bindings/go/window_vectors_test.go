@@ -1,0 +1,267 @@
+package seen
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// The shared window vectors (tests/vectors/window_*.vec): a script of clock changes, adds and
+// queries; the window is created at the first `now`, and the .seen beside the .vec is the
+// window serialized after the script.
+
+type windowVector struct {
+	opts  WindowOptions
+	start uint32 // the first now: when the window is created
+	steps []windowStep
+}
+
+// windowStep is one add or query, at clock now.
+type windowStep struct {
+	line   int
+	now    uint32
+	query  bool
+	isKey  bool
+	id     uint64
+	key    []byte
+	answer bool
+}
+
+func readWindowVector(t *testing.T, file string) windowVector {
+	t.Helper()
+	r, err := os.Open(file)
+	must(t, err)
+	defer r.Close()
+	var v windowVector
+	var now uint32
+	started := false
+	lines := bufio.NewScanner(r)
+	for n := 1; lines.Scan(); n++ {
+		f := strings.Fields(lines.Text())
+		if len(f) == 0 || strings.HasPrefix(f[0], "#") {
+			continue
+		}
+		if err := v.parse(n, f, &now, &started); err != nil {
+			t.Fatalf("%s:%d: %v", file, n, err)
+		}
+	}
+	must(t, lines.Err())
+	if !started {
+		t.Fatalf("%s: no `now`, so no window", file)
+	}
+	return v
+}
+
+// parse applies one directive; anything unknown is an error, so format drift fails loudly.
+func (v *windowVector) parse(line int, f []string, now *uint32, started *bool) error {
+	want := map[string]int{"kind": 2, "mode": 2, "span": 2, "expected_items": 2, "fpr": 2,
+		"max_slack": 2, "seed": 2, "now": 2, "add_u64": 2, "add_key": 2, "query_u64": 3, "query_key": 3}
+	if n, ok := want[f[0]]; !ok || n != len(f) {
+		return fmt.Errorf("unknown directive or wrong field count: %q", strings.Join(f, " "))
+	}
+	u32 := func(s string) (uint32, error) {
+		x, err := strconv.ParseUint(s, 10, 32)
+		return uint32(x), err
+	}
+	var err error
+	switch f[0] {
+	case "kind":
+		if f[1] != "window" {
+			err = fmt.Errorf("kind %q in a window vector", f[1])
+		}
+	case "mode":
+		switch f[1] {
+		case "count":
+			v.opts.Mode = CountWindow
+		case "time":
+			v.opts.Mode = TimeWindow
+		default:
+			err = fmt.Errorf("mode %q", f[1])
+		}
+	case "span":
+		v.opts.Span, err = u32(f[1])
+	case "expected_items":
+		v.opts.ExpectedItems, err = u32(f[1])
+	case "fpr":
+		v.opts.FPR, err = strconv.ParseFloat(f[1], 64)
+	case "max_slack":
+		v.opts.MaxSlack, err = strconv.ParseFloat(f[1], 64)
+	case "seed":
+		v.opts.Seed, err = strconv.ParseUint(f[1], 10, 64)
+	case "now":
+		*now, err = u32(f[1])
+		if !*started {
+			v.start, *started = *now, true
+		}
+	case "add_u64", "add_key", "query_u64", "query_key":
+		if !*started {
+			return fmt.Errorf("%s before the first now", f[0])
+		}
+		s := windowStep{line: line, now: *now, query: strings.HasPrefix(f[0], "query"),
+			isKey: strings.HasSuffix(f[0], "_key")}
+		if s.isKey {
+			s.key, err = parseKey(f[1])
+		} else {
+			s.id, err = strconv.ParseUint(f[1], 10, 64)
+		}
+		if s.query {
+			if f[2] != "0" && f[2] != "1" {
+				err = fmt.Errorf("answer %q is not 0 or 1", f[2])
+			}
+			s.answer = f[2] == "1"
+		}
+		v.steps = append(v.steps, s)
+	}
+	return err
+}
+
+// checkWindowReplay replays the script, one call per step or in batches (runs of adds, or
+// of queries, at one clock), checks every answer, then compares the bytes to the .seen.
+func checkWindowReplay(t *testing.T, file string, batches bool) {
+	v := readWindowVector(t, file)
+	w, err := NewWindow(v.opts, v.start)
+	must(t, err)
+	defer w.Close()
+	queries := 0
+	for i := 0; i < len(v.steps); {
+		j := i + 1
+		if batches {
+			for j < len(v.steps) && v.steps[j].query == v.steps[i].query && v.steps[j].now == v.steps[i].now {
+				j++
+			}
+		}
+		run := v.steps[i:j]
+		if run[0].query {
+			queries += len(run)
+			checkWindowAnswers(t, w, run, batches)
+		} else if batches {
+			addWindowBatch(t, w, run)
+		} else {
+			s := run[0]
+			if s.isKey {
+				must(t, w.Add(s.key, s.now))
+			} else {
+				must(t, w.AddUint64(s.id, s.now))
+			}
+		}
+		i = j
+	}
+	if queries < 100 {
+		t.Errorf("only %d queries", queries)
+	}
+	want, err := os.ReadFile(strings.TrimSuffix(file, ".vec") + ".seen")
+	must(t, err)
+	got, err := w.MarshalBinary()
+	must(t, err)
+	if !bytes.Equal(got, want) {
+		t.Fatalf("built %d bytes, the .seen has %d; first difference at byte %d",
+			len(got), len(want), firstDifference(got, want))
+	}
+}
+
+// addWindowBatch adds a run of adds in order: consecutive ids as one AddUint64s, consecutive
+// keys as one AddKeys (the order between ids and keys is kept).
+func addWindowBatch(t *testing.T, w *Window, run []windowStep) {
+	for i := 0; i < len(run); {
+		j := i + 1
+		for j < len(run) && run[j].isKey == run[i].isKey {
+			j++
+		}
+		if run[i].isKey {
+			var keys Keys
+			for _, s := range run[i:j] {
+				keys.Append(s.key)
+			}
+			must(t, w.AddKeys(keys, run[i].now))
+		} else {
+			ids := make([]uint64, 0, j-i)
+			for _, s := range run[i:j] {
+				ids = append(ids, s.id)
+			}
+			must(t, w.AddUint64s(ids, run[i].now))
+		}
+		i = j
+	}
+}
+
+// checkWindowAnswers checks a run of queries at one clock: singly, or as one batch of ids
+// and one of keys.
+func checkWindowAnswers(t *testing.T, w *Window, run []windowStep, batch bool) {
+	t.Helper()
+	got := make([]bool, len(run))
+	if batch {
+		var ids []uint64
+		var keys Keys
+		for _, s := range run {
+			if s.isKey {
+				keys.Append(s.key)
+			} else {
+				ids = append(ids, s.id)
+			}
+		}
+		idOut, keyOut := make([]bool, len(ids)), make([]bool, keys.Len())
+		must(t, w.TestUint64s(ids, run[0].now, idOut))
+		must(t, w.TestKeys(keys, run[0].now, keyOut))
+		for i, s := range run {
+			if s.isKey {
+				got[i], keyOut = keyOut[0], keyOut[1:]
+			} else {
+				got[i], idOut = idOut[0], idOut[1:]
+			}
+		}
+	} else {
+		for i, s := range run {
+			var err error
+			if s.isKey {
+				got[i], err = w.Test(s.key, s.now)
+			} else {
+				got[i], err = w.TestUint64(s.id, s.now)
+			}
+			must(t, err)
+		}
+	}
+	for i, s := range run {
+		if got[i] != s.answer {
+			t.Errorf("line %d: answer %v, the vector says %v", s.line, got[i], s.answer)
+		}
+	}
+}
+
+// checkWindowRead reads the .seen and checks the queries that follow the last add (they ask
+// the window as serialized), singly and as strings.
+func checkWindowRead(t *testing.T, file string) {
+	v := readWindowVector(t, file)
+	data, err := os.ReadFile(strings.TrimSuffix(file, ".vec") + ".seen")
+	must(t, err)
+	var w Window
+	must(t, w.UnmarshalBinary(data))
+	defer w.Close()
+	info := w.Info()
+	if info.Mode != v.opts.Mode || info.Span != v.opts.Span || info.Seed != v.opts.Seed {
+		t.Errorf("info %+v does not match the vector's options %+v", info, v.opts)
+	}
+	last := 0
+	for i, s := range v.steps {
+		if !s.query {
+			last = i + 1
+		}
+	}
+	tail := v.steps[last:]
+	if len(tail) == 0 {
+		t.Fatal("no queries after the last add")
+	}
+	checkWindowAnswers(t, &w, tail, false)
+	for _, s := range tail {
+		if s.isKey {
+			var out [1]bool
+			must(t, w.TestStrings([]string{string(s.key)}, s.now, out[:]))
+			if got, _ := w.TestString(string(s.key), s.now); out[0] != s.answer || got != s.answer {
+				t.Errorf("line %d: as a string: %v (batch), %v (single); want %v", s.line, out[0], got, s.answer)
+			}
+		}
+	}
+}
