@@ -39,5 +39,7 @@ int Query(const Args& args);
 int Info(const Args& args);
 int Merge(const Args& args);
 int Demo(const Args& args);
+int Dedupe(const Args& args);
+bool DemoSimhash(const Args& args);
 
 }  // namespace seen::cli

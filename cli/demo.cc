@@ -66,7 +66,9 @@ int Demo(const Args& args) {
               static_cast<unsigned long long>(n));
   std::printf("  ns per key           add %.2f batched; contains %.2f batched present, %.2f batched absent, %.2f single\n",
               add_ns, hit_ns, miss_ns, single_ns);
-  return found == n && single_hits == false_positives ? kExitOk : kExitError;
+  const bool bloom_ok = found == n && single_hits == false_positives;
+  const bool simhash_ok = DemoSimhash(args);
+  return bloom_ok && simhash_ok ? kExitOk : kExitError;
 }
 
 }  // namespace seen::cli

@@ -18,6 +18,8 @@ commands:
         prints KEY<TAB>seen|new per key; reads keys from stdin when none are given
   info FILE [--json]
   merge A B -o C
+  dedupe [--k K] [--ngram N] [--per-file | --field NAME] INPUT...
+        exact and near-duplicate groups: one document per line, per file, or JSONL field
   demo [--keys N] [--fpr P]
 
 exit codes: 0 ok, 1 file or input error, 2 usage error
@@ -33,12 +35,13 @@ int main(int argc, char** argv) {
   }
   const std::string command = argv[1];
   try {
-    const Args args(argc - 2, argv + 2, {"new-only", "json"});
+    const Args args(argc - 2, argv + 2, {"new-only", "json", "per-file"});
     if (command == "build") return Build(args);
     if (command == "query") return Query(args);
     if (command == "info") return Info(args);
     if (command == "merge") return Merge(args);
     if (command == "demo") return Demo(args);
+    if (command == "dedupe") return Dedupe(args);
     throw UsageError{"unknown command '" + command + "'"};
   } catch (const UsageError& e) {
     std::fprintf(stderr, "seen %s: %s\n\n%s", command.c_str(), e.message.c_str(), kUsage);
