@@ -6,30 +6,10 @@
  * Heap arrays are pinned with GetPrimitiveArrayCritical, which may stall the garbage collector,
  * so long batches are cut into chunks and each chunk gets its own short critical section. When
  * a JNI call fails it has already raised a Java exception: return at once. */
-#include <jni.h>
-#include <stdint.h>
-#include <string.h>
-
-#include "seen.h"
-
-/* Ids per critical section: about a tenth of a millisecond of probing at core speed. */
-enum { ID_CHUNK = 1 << 14 };
-/* Byte keys per critical section; their offsets are widened to 64 bits on the stack. */
-enum { KEY_CHUNK = 512 };
-/* Returned when a JNI call raised a Java exception; that exception wins over the value. */
-enum { JAVA_EXCEPTION_PENDING = -1 };
+#include "jni_common.h"
 
 #define FILTER(h) ((seen_bloom*)(intptr_t)(h))
 #define JNI(ret, name) JNIEXPORT ret JNICALL Java_io_seen_NativeBloom_##name
-
-/* Returns a seen_bloom handle through out[0]. */
-static jint handle_out(JNIEnv* env, jlongArray out, seen_status s, seen_bloom* f) {
-  if (s == SEEN_OK) {
-    jlong h = (jlong)(intptr_t)f;
-    (*env)->SetLongArrayRegion(env, out, 0, 1, &h);
-  }
-  return s;
-}
 
 /* Put results encode both outcomes in one int: 0 or 1 is was_present, below 0 is -status. */
 static jint put_result(seen_status s, uint8_t was_present) {

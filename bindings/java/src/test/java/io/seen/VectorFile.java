@@ -7,8 +7,11 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * One shared test vector, tests/vectors/NAME.vec: the parameters of a filter, the keys added
- * in order and the expected query answers. Its filter, serialized, is NAME.seen next to it.
+ * One shared test vector, tests/vectors/NAME.vec: the parameters of a filter or a window, the
+ * keys added in order and the expected query answers. Its filter or window, serialized after
+ * the script, is NAME.seen next to it. For a window the script is also kept as {@link #steps}:
+ * adds and queries in order, each at the clock of the latest {@code now} before it; the window
+ * is created at the first {@code now} ({@link #start}).
  */
 final class VectorFile {
   /** A key that is either a u64 id or bytes. */
@@ -44,7 +47,27 @@ final class VectorFile {
     }
   }
 
+  /** One add or query of a window script, at clock {@code now}. */
+  static final class Step {
+    final Key key;
+    final boolean isQuery;
+    final boolean expected;
+    final long now;
+
+    Step(Key key, boolean isQuery, boolean expected, long now) {
+      this.key = key;
+      this.isQuery = isQuery;
+      this.expected = expected;
+      this.now = now;
+    }
+  }
+
   String kind;
+  String mode;
+  int span;
+  double maxSlack;
+  long start = -1;
+  final List<Step> steps = new ArrayList<>();
   long expectedItems;
   double fpr;
   long seed;
@@ -54,6 +77,7 @@ final class VectorFile {
   static VectorFile parse(Path path) throws IOException {
     VectorFile v = new VectorFile();
     int lineNo = 0;
+    long now = 0;
     for (String raw : Files.readAllLines(path)) {
       lineNo++;
       String line = raw.strip();
@@ -66,16 +90,46 @@ final class VectorFile {
         case "expected_items": v.expectedItems = Long.parseUnsignedLong(f[1]); break;
         case "fpr": v.fpr = Double.parseDouble(f[1]); break;
         case "seed": v.seed = Long.parseUnsignedLong(f[1]); break;
-        case "add_u64": v.adds.add(new Key(Long.parseUnsignedLong(f[1]), null)); break;
-        case "add_key": v.adds.add(new Key(null, hex(f[1]))); break;
-        case "query_u64":
-          v.queries.add(new Query(new Key(Long.parseUnsignedLong(f[1]), null), answer(f[2])));
+        case "mode": v.mode = f[1]; break;
+        case "span": v.span = Integer.parseUnsignedInt(f[1]); break;
+        case "max_slack": v.maxSlack = Double.parseDouble(f[1]); break;
+        case "now":
+          now = Long.parseUnsignedLong(f[1]);
+          if (v.start < 0) {
+            v.start = now;
+          }
           break;
-        case "query_key": v.queries.add(new Query(new Key(null, hex(f[1])), answer(f[2]))); break;
+        case "add_u64": v.add(new Key(Long.parseUnsignedLong(f[1]), null), now); break;
+        case "add_key": v.add(new Key(null, hex(f[1])), now); break;
+        case "query_u64":
+          v.query(new Query(new Key(Long.parseUnsignedLong(f[1]), null), answer(f[2])), now);
+          break;
+        case "query_key": v.query(new Query(new Key(null, hex(f[1])), answer(f[2])), now); break;
         default: throw new IOException(path + ":" + lineNo + ": unknown directive " + f[0]);
       }
     }
     return v;
+  }
+
+  private void add(Key k, long now) {
+    adds.add(k);
+    steps.add(new Step(k, false, false, now));
+  }
+
+  private void query(Query q, long now) {
+    queries.add(q);
+    steps.add(new Step(q.key, true, q.expected, now));
+  }
+
+  /** The argument of the file's {@code kind} line, or null if it has none (not a filter vector). */
+  static String kindOf(Path path) throws IOException {
+    for (String line : Files.readAllLines(path)) {
+      String[] f = line.strip().split("\\s+");
+      if (f.length == 2 && f[0].equals("kind")) {
+        return f[1];
+      }
+    }
+    return null;
   }
 
   private static byte[] hex(String s) {
@@ -109,5 +163,25 @@ final class VectorFile {
 
   static boolean mightContain(BloomFilter f, Key k) {
     return k.id != null ? f.mightContain(k.id) : f.mightContain(k.bytes);
+  }
+
+  static void add(ExposureWindow w, Key k, long now) {
+    if (k.id != null) {
+      w.put(k.id, now);
+    } else {
+      w.put(k.bytes, now);
+    }
+  }
+
+  static boolean mightContain(ExposureWindow w, Key k, long now) {
+    return k.id != null ? w.mightContain(k.id, now) : w.mightContain(k.bytes, now);
+  }
+
+  /** The window the parameters describe, created at {@link #start}. */
+  ExposureWindow window() {
+    WindowSpec spec = mode.equals("time")
+        ? WindowSpec.lastSeconds(span, (int) expectedItems)
+        : WindowSpec.lastItems(span);
+    return ExposureWindow.create(spec.fpr(fpr).seed(seed).maxSlack(maxSlack), start);
   }
 }

@@ -16,22 +16,32 @@ import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.TestFactory;
 
 /**
- * The vectors shared by every language (tests/vectors, path in -Dseen.vectors): a filter built
- * here from each .vec must serialize to its .seen byte for byte, and the .seen must give every
- * answer the .vec expects.
+ * The Bloom filter vectors shared by every language (tests/vectors, path in -Dseen.vectors,
+ * the .vec files of kind bloom): a filter built here from each .vec must serialize to its .seen
+ * byte for byte, and the .seen must give every answer the .vec expects. Windows are
+ * WindowVectorTest's.
  */
 class VectorTest {
-  private static List<Path> vectors() throws IOException {
+  /** The .vec files whose kind is {@code kind}, in name order. */
+  static List<Path> vectors(String kind) throws IOException {
     Path dir = Path.of(System.getProperty("seen.vectors", "tests/vectors"));
+    List<Path> all;
     try (Stream<Path> files = Files.list(dir)) {
-      return files.filter(p -> p.toString().endsWith(".vec")).sorted().collect(Collectors.toList());
+      all = files.filter(p -> p.toString().endsWith(".vec")).sorted().collect(Collectors.toList());
     }
+    List<Path> matching = new ArrayList<>();
+    for (Path p : all) {
+      if (kind.equals(VectorFile.kindOf(p))) {
+        matching.add(p);
+      }
+    }
+    return matching;
   }
 
   @TestFactory
   List<DynamicTest> sharedVectors() throws IOException {
-    List<Path> vecs = vectors();
-    assumeFalse(vecs.isEmpty(), "no tests/vectors/*.vec yet");
+    List<Path> vecs = vectors("bloom");
+    assumeFalse(vecs.isEmpty(), "no tests/vectors/*.vec of kind bloom yet");
     List<DynamicTest> tests = new ArrayList<>();
     for (Path vec : vecs) {
       String name = vec.getFileName().toString().replace(".vec", "");

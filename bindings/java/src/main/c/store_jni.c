@@ -1,0 +1,142 @@
+/* JNI glue for io.seen.NativeStore: the exposure store, translated into seen.h calls and
+ * nothing else (see bloom_jni.c for the conventions).
+ *
+ * Unlike a filter or a window, a store call may wait for a shard's lock, and seen_store_save
+ * holds every shard's lock while it writes the file. A thread must not wait like that inside
+ * a JNI critical section (the garbage collector would wait with it), so store calls never pin
+ * Java arrays: ids are copied into native memory (Get/Set<Type>ArrayRegion) and answers
+ * copied back. Filter and mark go chunk by chunk; take copies its candidates whole, since it
+ * is one atomic step. A failed allocation throws OutOfMemoryError. */
+#include <stdlib.h>
+
+#include "jni_common.h"
+
+#define STORE(h) ((seen_store*)(intptr_t)(h))
+#define JNI(ret, name) JNIEXPORT ret JNICALL Java_io_seen_NativeStore_##name
+
+static void* alloc_or_throw(JNIEnv* env, size_t bytes) {
+  void* p = malloc(bytes == 0 ? 1 : bytes);
+  if (p == NULL) {
+    jclass oom = (*env)->FindClass(env, "java/lang/OutOfMemoryError");
+    if (oom != NULL) (*env)->ThrowNew(env, oom, "seen: no native memory for a store batch");
+  }
+  return p;
+}
+
+JNI(jint, create)(JNIEnv* env, jclass cls, jint mode, jint span, jint expected_items,
+                  jdouble fpr, jdouble max_slack, jlong seed, jlong window_max_bytes,
+                  jlong idle_timeout, jlong max_bytes, jlong expected_users, jlongArray out) {
+  seen_window_options wo =
+      window_options(mode, span, expected_items, fpr, max_slack, seed, window_max_bytes);
+  seen_store_options so;
+  memset(&so, 0, sizeof so);
+  so.size = sizeof so;
+  so.window = &wo;
+  so.idle_timeout = (uint32_t)idle_timeout;
+  so.max_bytes = (uint64_t)max_bytes;
+  so.expected_users = (uint64_t)expected_users;
+  seen_store* s = NULL;
+  seen_status status = seen_store_create(&so, &s);
+  return handle_out(env, out, status, s);
+}
+
+JNI(void, free)(JNIEnv* env, jclass cls, jlong h) {
+  seen_store_free(STORE(h));
+}
+
+JNI(jint, filter)(JNIEnv* env, jclass cls, jlong h, jlong user, jlongArray candidates,
+                  jint off, jint len, jlong now, jbooleanArray out, jint out_off) {
+  jint chunk = len < ID_CHUNK ? len : ID_CHUNK;
+  uint64_t* ids = alloc_or_throw(env, (size_t)chunk * (sizeof *ids + 1));
+  if (ids == NULL) return JAVA_EXCEPTION_PENDING;
+  uint8_t* unseen = (uint8_t*)(ids + chunk);
+  seen_status s = SEEN_OK;
+  for (jint done = 0; done < len && s == SEEN_OK; done += ID_CHUNK) {
+    jint n = len - done < ID_CHUNK ? len - done : ID_CHUNK;
+    (*env)->GetLongArrayRegion(env, candidates, off + done, n, (jlong*)ids);
+    if ((*env)->ExceptionCheck(env)) break;
+    s = seen_store_filter(STORE(h), (uint64_t)user, ids, (size_t)n, (uint64_t)now, unseen);
+    /* jboolean is one byte holding 0 or 1: exactly seen's result layout. */
+    if (s == SEEN_OK) (*env)->SetBooleanArrayRegion(env, out, out_off + done, n, (jboolean*)unseen);
+    if ((*env)->ExceptionCheck(env)) break;
+  }
+  free(ids);
+  return (*env)->ExceptionCheck(env) ? JAVA_EXCEPTION_PENDING : (jint)s;
+}
+
+JNI(jint, mark)(JNIEnv* env, jclass cls, jlong h, jlong user, jlongArray items, jint off,
+                jint len, jlong now) {
+  jint chunk = len < ID_CHUNK ? len : ID_CHUNK;
+  uint64_t* ids = alloc_or_throw(env, (size_t)chunk * sizeof *ids);
+  if (ids == NULL) return JAVA_EXCEPTION_PENDING;
+  seen_status s = SEEN_OK;
+  for (jint done = 0; done < len && s == SEEN_OK; done += ID_CHUNK) {
+    jint n = len - done < ID_CHUNK ? len - done : ID_CHUNK;
+    (*env)->GetLongArrayRegion(env, items, off + done, n, (jlong*)ids);
+    if ((*env)->ExceptionCheck(env)) break;
+    s = seen_store_mark(STORE(h), (uint64_t)user, ids, (size_t)n, (uint64_t)now);
+  }
+  free(ids);
+  return (*env)->ExceptionCheck(env) ? JAVA_EXCEPTION_PENDING : (jint)s;
+}
+
+/* The count taken (0 .. want), or below 0 the negated status. */
+JNI(jlong, take)(JNIEnv* env, jclass cls, jlong h, jlong user, jlongArray candidates, jint off,
+                 jint len, jint want, jlong now, jlongArray taken, jint taken_off) {
+  uint64_t* ids = alloc_or_throw(env, ((size_t)len + (size_t)want) * sizeof *ids);
+  if (ids == NULL) return JAVA_EXCEPTION_PENDING;
+  uint64_t* out = ids + len;
+  size_t count = 0;
+  seen_status s = SEEN_OK;
+  (*env)->GetLongArrayRegion(env, candidates, off, len, (jlong*)ids);
+  if (!(*env)->ExceptionCheck(env)) {
+    s = seen_store_take(STORE(h), (uint64_t)user, ids, (size_t)len, (size_t)want, (uint64_t)now,
+                        out, &count);
+    if (s == SEEN_OK) (*env)->SetLongArrayRegion(env, taken, taken_off, (jsize)count, (jlong*)out);
+  }
+  free(ids);
+  if ((*env)->ExceptionCheck(env)) return JAVA_EXCEPTION_PENDING;
+  return s == SEEN_OK ? (jlong)count : -(jlong)s;
+}
+
+/* The users dropped, or below 0 the negated status. */
+JNI(jlong, expire)(JNIEnv* env, jclass cls, jlong h, jlong now) {
+  uint64_t dropped = 0;
+  seen_status s = seen_store_expire(STORE(h), (uint64_t)now, &dropped);
+  return s == SEEN_OK ? (jlong)dropped : -(jlong)s;
+}
+
+/* out: users, bytes, evictions, expirations. */
+JNI(jint, stats)(JNIEnv* env, jclass cls, jlong h, jlongArray out) {
+  seen_store_stats st = {.size = sizeof st};
+  seen_status s = seen_store_get_stats(STORE(h), &st);
+  if (s != SEEN_OK) return s;
+  jlong v[4] = {(jlong)st.users, (jlong)st.bytes, (jlong)st.evictions, (jlong)st.expirations};
+  (*env)->SetLongArrayRegion(env, out, 0, 4, v);
+  return SEEN_OK;
+}
+
+JNI(jint, windowInfo)(JNIEnv* env, jclass cls, jlong h, jlongArray out) {
+  seen_window_info info = {.size = sizeof info};
+  seen_status s = seen_store_get_window_info(STORE(h), &info);
+  if (s == SEEN_OK) window_info_out(env, &info, out);
+  return s;
+}
+
+/* Paths arrive as NUL-terminated UTF-8 bytes, as in bloom_jni.c. */
+JNI(jint, save)(JNIEnv* env, jclass cls, jlong h, jbyteArray path) {
+  jbyte* p = (*env)->GetByteArrayElements(env, path, NULL);
+  if (p == NULL) return JAVA_EXCEPTION_PENDING;
+  seen_status s = seen_store_save(STORE(h), (const char*)p);
+  (*env)->ReleaseByteArrayElements(env, path, p, JNI_ABORT);
+  return s;
+}
+
+JNI(jint, open)(JNIEnv* env, jclass cls, jbyteArray path, jint flags, jlongArray out) {
+  jbyte* p = (*env)->GetByteArrayElements(env, path, NULL);
+  if (p == NULL) return JAVA_EXCEPTION_PENDING;
+  seen_store* s = NULL;
+  seen_status status = seen_store_open((const char*)p, (uint32_t)flags, &s);
+  (*env)->ReleaseByteArrayElements(env, path, p, JNI_ABORT);
+  return handle_out(env, out, status, s);
+}

@@ -1,0 +1,325 @@
+package io.seen;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.lang.ref.Cleaner;
+import java.lang.ref.Reference;
+import java.nio.charset.StandardCharsets;
+import java.util.Objects;
+
+/**
+ * Has this item been shown recently? An exposure window held in native memory remembers the
+ * last N items, or the items of the last N seconds, and forgets older ones within a stated
+ * slack. Every item put within the span is always found (no false negatives); an item never
+ * put is wrongly found at about the rate asked for, counted over the whole window.
+ *
+ * <pre>{@code
+ * try (ExposureWindow shown = ExposureWindow.lastItems(500, 0.01)) {
+ *   shown.putAll(page, 0, page.length, now);
+ *   shown.mightContainAll(candidates, 0, candidates.length, now, out);
+ * }
+ * }</pre>
+ *
+ * <p>Time: {@code now} is the caller's clock in seconds of any epoch, at most 2^32 - 1 (else
+ * {@link SeenException} INVALID_ARGUMENT). Item windows ignore it (pass 0). In a time window a
+ * clock that goes backwards never makes the window forget anything early.
+ *
+ * <p>Keys: a {@code long} hashes as its 8 little-endian bytes, a {@code CharSequence} as its
+ * UTF-8 bytes, with the window's seed, exactly as in the other bindings and the C API.
+ *
+ * <p>Thread safety: none for puts. {@code mightContain*} and the getters may run concurrently
+ * with each other, but a put needs exclusive access: no other call on this window may run at
+ * the same time. For many users shared between threads, use {@link ExposureStore}, which is
+ * thread-safe.
+ *
+ * <p>Lifetime: {@link #close()} frees the native memory, or a {@link Cleaner} does once the
+ * window is unreachable. Closing twice is harmless; any other call after close throws
+ * {@link IllegalStateException}.
+ */
+public final class ExposureWindow implements AutoCloseable {
+  private static final Cleaner CLEANER = Cleaner.create();
+  /** The largest byte[] a JVM allocates. */
+  private static final long MAX_ARRAY = Integer.MAX_VALUE - 8;
+
+  private volatile long handle;
+  private final Cleaner.Cleanable cleanable;
+  private final WindowInfo info;
+
+  /** Frees a handle; it must not reference the window, or the window would never be cleaned. */
+  private static final class Free implements Runnable {
+    private final long handle;
+
+    Free(long handle) {
+      this.handle = handle;
+    }
+
+    @Override
+    public void run() {
+      NativeWindow.free(handle);
+    }
+  }
+
+  private ExposureWindow(long handle) {
+    this.handle = handle;
+    this.cleanable = CLEANER.register(this, new Free(handle));
+    long[] v = WindowInfo.buffer();
+    int status = NativeWindow.info(handle, v);
+    if (status != 0) {
+      close();
+      SeenException.check(status);
+    }
+    this.info = WindowInfo.of(v);
+  }
+
+  private static ExposureWindow adopt(int status, long[] out) {
+    SeenException.check(status);
+    return new ExposureWindow(out[0]);
+  }
+
+  /** An empty window as {@code spec} says; {@code now} starts the clock of a time window. */
+  public static ExposureWindow create(WindowSpec spec, long now) {
+    long[] out = new long[1];
+    return adopt(NativeWindow.create(spec.unit.code, spec.span, spec.expectedItems, spec.fpr,
+        spec.maxSlack, spec.seed, spec.maxBytes, now, out), out);
+  }
+
+  /** Remembers the last {@code n} items at total false-positive rate {@code fpp}, seed 0. */
+  public static ExposureWindow lastItems(int n, double fpp) {
+    return create(WindowSpec.lastItems(n).fpr(fpp), 0);
+  }
+
+  /**
+   * Remembers the items of the last {@code seconds} seconds, sized for at most
+   * {@code expectedItems} of them at rate {@code fpp}; the clock starts at {@code now}.
+   */
+  public static ExposureWindow lastSeconds(long seconds, int expectedItems, double fpp, long now) {
+    return create(WindowSpec.lastSeconds(seconds, expectedItems).fpr(fpp), now);
+  }
+
+  /** Remembers the last {@code n} items at the lowest rate that fits {@code maxBytes} of state. */
+  public static ExposureWindow lastItemsWithin(int n, long maxBytes) {
+    return create(WindowSpec.lastItemsWithin(n, maxBytes), 0);
+  }
+
+  /**
+   * Reads a window written by {@link #writeTo(OutputStream)} (or by any binding), after full
+   * validation. Reads {@code in} to its end. Throws {@link SeenException} with BAD_MAGIC,
+   * TRUNCATED, BAD_CHECKSUM, WRONG_KIND (a Bloom filter, say), ... on other input.
+   */
+  public static ExposureWindow readFrom(InputStream in) throws IOException {
+    byte[] bytes = in.readAllBytes();
+    long[] out = new long[1];
+    return adopt(NativeWindow.deserialize(bytes, bytes.length, out), out);
+  }
+
+  /** The live handle, or an exception if closed; see BloomFilter.h() for the fences. */
+  private long h() {
+    long h = handle;
+    if (h == 0) {
+      throw new IllegalStateException("ExposureWindow is closed");
+    }
+    return h;
+  }
+
+  private static boolean found(int testResult) {
+    if (testResult < 0) {
+      SeenException.check(-testResult);
+    }
+    return testResult == 1;
+  }
+
+  /** Records that the item was shown at {@code now}. */
+  public void put(long id, long now) {
+    try {
+      SeenException.check(NativeWindow.putLong(h(), id, now));
+    } finally {
+      Reference.reachabilityFence(this);
+    }
+  }
+
+  public void put(byte[] key, long now) {
+    put(key, 0, key.length, now);
+  }
+
+  /** Records the key {@code key[off .. off+len)}. */
+  public void put(byte[] key, int off, int len, long now) {
+    Objects.checkFromIndexSize(off, len, key.length);
+    try {
+      SeenException.check(NativeWindow.putBytes(h(), key, off, len, now));
+    } finally {
+      Reference.reachabilityFence(this);
+    }
+  }
+
+  /** Records the UTF-8 bytes of {@code key}. */
+  public void put(CharSequence key, long now) {
+    put(utf8(key), now);
+  }
+
+  /**
+   * False means the id was not put within the window's span (nor, usually, its slack); true
+   * means it probably was. Always true for an id put within the span.
+   */
+  public boolean mightContain(long id, long now) {
+    try {
+      return found(NativeWindow.testLong(h(), id, now));
+    } finally {
+      Reference.reachabilityFence(this);
+    }
+  }
+
+  public boolean mightContain(byte[] key, long now) {
+    return mightContain(key, 0, key.length, now);
+  }
+
+  public boolean mightContain(byte[] key, int off, int len, long now) {
+    Objects.checkFromIndexSize(off, len, key.length);
+    try {
+      return found(NativeWindow.testBytes(h(), key, off, len, now));
+    } finally {
+      Reference.reachabilityFence(this);
+    }
+  }
+
+  public boolean mightContain(CharSequence key, long now) {
+    return mightContain(utf8(key), now);
+  }
+
+  /** Records {@code ids[off .. off+len)}, in order, in one native call. */
+  public void putAll(long[] ids, int off, int len, long now) {
+    Objects.checkFromIndexSize(off, len, ids.length);
+    try {
+      SeenException.check(NativeWindow.addLongs(h(), ids, off, len, now));
+    } finally {
+      Reference.reachabilityFence(this);
+    }
+  }
+
+  /** Sets {@code out[i] = mightContain(ids[off + i], now)} for i in 0 .. len, in one native call. */
+  public void mightContainAll(long[] ids, int off, int len, long now, boolean[] out) {
+    Objects.checkFromIndexSize(off, len, ids.length);
+    Batches.checkOut(len, out);
+    try {
+      SeenException.check(NativeWindow.testLongs(h(), ids, off, len, now, out, 0));
+    } finally {
+      Reference.reachabilityFence(this);
+    }
+  }
+
+  /** Records every key, in order; they are packed first, so prefer the offsets form when hot. */
+  public void putAll(byte[][] keys, long now) {
+    PackedKeys packed = PackedKeys.of(keys);
+    putAll(packed.data, packed.offsets, 0, keys.length, now);
+  }
+
+  /** Sets {@code out[i] = mightContain(keys[i], now)}. */
+  public void mightContainAll(byte[][] keys, long now, boolean[] out) {
+    PackedKeys packed = PackedKeys.of(keys);
+    mightContainAll(packed.data, packed.offsets, 0, keys.length, now, out);
+  }
+
+  /**
+   * Records keys {@code first .. first+count}, where key i is
+   * {@code data[offsets[i] .. offsets[i+1])} (Arrow's layout): the offsets must not decrease
+   * and must stay inside data.
+   */
+  public void putAll(byte[] data, int[] offsets, int first, int count, long now) {
+    Batches.checkOffsets(data.length, offsets, first, count);
+    try {
+      SeenException.check(NativeWindow.addKeys(h(), data, offsets, first, count, now));
+    } finally {
+      Reference.reachabilityFence(this);
+    }
+  }
+
+  /** As {@link #putAll(byte[], int[], int, int, long)}; {@code out[i]} answers key {@code first + i}. */
+  public void mightContainAll(byte[] data, int[] offsets, int first, int count, long now,
+      boolean[] out) {
+    Batches.checkOffsets(data.length, offsets, first, count);
+    Batches.checkOut(count, out);
+    try {
+      SeenException.check(NativeWindow.testKeys(h(), data, offsets, first, count, now, out, 0));
+    } finally {
+      Reference.reachabilityFence(this);
+    }
+  }
+
+  /** What the window became: layout, span, slack, memory, predicted rate. */
+  public WindowInfo info() {
+    h();
+    return info;
+  }
+
+  public WindowInfo.Layout layout() {
+    return info().layout();
+  }
+
+  public WindowSpec.Unit unit() {
+    return info().unit();
+  }
+
+  /** Items, or seconds, always remembered; see {@link WindowInfo#span()}. */
+  public int span() {
+    return info().span();
+  }
+
+  /** How far past the span an item may still be found, as a fraction of the span. */
+  public double slack() {
+    return info().slack();
+  }
+
+  /** Bytes of the window's state, the part a store keeps per user. */
+  public long stateBytes() {
+    return info().stateBytes();
+  }
+
+  /** The false-positive rate of a query once the window is full. */
+  public double predictedFpp() {
+    return info().predictedFpp();
+  }
+
+  public long seed() {
+    return info().seed();
+  }
+
+  /** The serialized form (docs/FORMAT.md, kind 4), the same bytes every binding writes. */
+  public byte[] toByteArray() {
+    try {
+      long h = h();
+      long size = NativeWindow.serializedSize(h);
+      if (size < 0) {
+        SeenException.check((int) -size);
+      }
+      if (size > MAX_ARRAY) {
+        throw new IllegalStateException(size + " bytes do not fit a Java array");
+      }
+      byte[] bytes = new byte[(int) size];
+      SeenException.check(NativeWindow.serialize(h, bytes));
+      return bytes;
+    } finally {
+      Reference.reachabilityFence(this);
+    }
+  }
+
+  /** Writes {@link #toByteArray()} to {@code out}; read it back with {@link #readFrom}. */
+  public void writeTo(OutputStream out) throws IOException {
+    out.write(toByteArray());
+  }
+
+  /** Releases the native memory. Idempotent. */
+  @Override
+  public void close() {
+    handle = 0;
+    cleanable.clean();
+  }
+
+  @Override
+  public String toString() {
+    return handle == 0 ? "ExposureWindow[closed]" : "ExposureWindow[" + info + "]";
+  }
+
+  private static byte[] utf8(CharSequence s) {
+    return s.toString().getBytes(StandardCharsets.UTF_8);
+  }
+}

@@ -1,0 +1,46 @@
+package io.seen;
+
+/**
+ * The native methods of store_jni.c, one per seen.h call. Handles are {@code seen_store*}
+ * pointers; callers guarantee they are live and that indices are in bounds. Methods return a
+ * seen_status unless their comment says otherwise. {@code now} is in seconds.
+ */
+final class NativeStore {
+  static {
+    NativeLoader.load();
+  }
+
+  private NativeStore() {}
+
+  /** The window is given as in {@link NativeWindow#create}; the handle goes to out[0]. */
+  static native int create(int mode, int span, int expectedItems, double fpr, double maxSlack,
+      long seed, long windowMaxBytes, long idleTimeout, long maxBytes, long expectedUsers,
+      long[] out);
+
+  static native void free(long h);
+
+  /** out[outOff + i] is true if candidates[off + i] is unseen. */
+  static native int filter(long h, long user, long[] candidates, int off, int len, long now,
+      boolean[] out, int outOff);
+
+  static native int mark(long h, long user, long[] items, int off, int len, long now);
+
+  /** Up to want ids go to taken[takenOff ..]; returns how many, or the negated status. */
+  static native long take(long h, long user, long[] candidates, int off, int len, int want,
+      long now, long[] taken, int takenOff);
+
+  /** The users dropped, or the negated status. */
+  static native long expire(long h, long now);
+
+  /** out: users, bytes, evictions, expirations. */
+  static native int stats(long h, long[] out);
+
+  /** out: the layout of {@link WindowInfo#of(long[])}. */
+  static native int windowInfo(long h, long[] out);
+
+  /** path is NUL-terminated UTF-8. */
+  static native int save(long h, byte[] path);
+
+  /** path is NUL-terminated UTF-8; the handle goes to out[0]. */
+  static native int open(byte[] path, int flags, long[] out);
+}
