@@ -140,3 +140,34 @@ JNI(jint, open)(JNIEnv* env, jclass cls, jbyteArray path, jint flags, jlongArray
   (*env)->ReleaseByteArrayElements(env, path, p, JNI_ABORT);
   return handle_out(env, out, status, s);
 }
+
+/* Direct buffers: native memory already, so no copy and no pinning. Java passes byte
+ * positions already bounds-checked and 8-byte aligned for ids. */
+static uint8_t* direct(JNIEnv* env, jobject buf, jlong pos) {
+  return (uint8_t*)(*env)->GetDirectBufferAddress(env, buf) + pos;
+}
+
+JNI(jint, filterDirect)(JNIEnv* env, jclass cls, jlong h, jlong user, jobject candidates,
+                        jlong pos, jlong n, jlong now, jobject out, jlong out_pos) {
+  return seen_store_filter(STORE(h), (uint64_t)user,
+                           (const uint64_t*)direct(env, candidates, pos), (size_t)n,
+                           (uint64_t)now, direct(env, out, out_pos));
+}
+
+JNI(jint, markDirect)(JNIEnv* env, jclass cls, jlong h, jlong user, jobject items, jlong pos,
+                      jlong n, jlong now) {
+  return seen_store_mark(STORE(h), (uint64_t)user, (const uint64_t*)direct(env, items, pos),
+                         (size_t)n, (uint64_t)now);
+}
+
+/* The count taken, or below 0 the negated status. */
+JNI(jlong, takeDirect)(JNIEnv* env, jclass cls, jlong h, jlong user, jobject candidates,
+                       jlong pos, jlong n, jlong want, jlong now, jobject taken,
+                       jlong taken_pos) {
+  size_t count = 0;
+  seen_status s = seen_store_take(STORE(h), (uint64_t)user,
+                                  (const uint64_t*)direct(env, candidates, pos), (size_t)n,
+                                  (size_t)want, (uint64_t)now,
+                                  (uint64_t*)direct(env, taken, taken_pos), &count);
+  return s == SEEN_OK ? (jlong)count : -(jlong)s;
+}

@@ -171,3 +171,20 @@ JNI(jint, deserialize)(JNIEnv* env, jclass cls, jbyteArray buf, jint len, jlongA
   (*env)->ReleasePrimitiveArrayCritical(env, buf, p, JNI_ABORT);
   return handle_out(env, out, s, w);
 }
+
+/* Direct buffers need no pinning; Java passes byte positions already bounds-checked. */
+static uint8_t* direct(JNIEnv* env, jobject buf, jlong pos) {
+  return (uint8_t*)(*env)->GetDirectBufferAddress(env, buf) + pos;
+}
+
+JNI(jint, addLongsDirect)(JNIEnv* env, jclass cls, jlong h, jobject ids, jlong pos, jlong n,
+                          jlong now) {
+  return seen_window_add_u64(WINDOW(h), (const uint64_t*)direct(env, ids, pos), (size_t)n,
+                             (uint64_t)now);
+}
+
+JNI(jint, testLongsDirect)(JNIEnv* env, jclass cls, jlong h, jobject ids, jlong pos, jlong n,
+                           jlong now, jobject out, jlong out_pos) {
+  return seen_window_contains_u64(WINDOW(h), (const uint64_t*)direct(env, ids, pos), (size_t)n,
+                                  (uint64_t)now, direct(env, out, out_pos));
+}

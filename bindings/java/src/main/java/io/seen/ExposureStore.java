@@ -2,6 +2,7 @@ package io.seen;
 
 import java.lang.ref.Cleaner;
 import java.lang.ref.Reference;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -275,6 +276,60 @@ public final class ExposureStore implements AutoCloseable {
     long[] taken = new long[Math.max(0, Math.min(want, len))];
     int count = take(user, candidates, off, len, taken.length, now, taken, 0);
     return count == taken.length ? taken : Arrays.copyOf(taken, count);
+  }
+
+  /**
+   * As {@link #filter(long, long[], int, int, long, boolean[])} for the 64-bit ids between the
+   * position and limit of a direct buffer, in native byte order and 8-byte aligned: one byte
+   * per candidate (1 = unseen, 0 = seen) goes to {@code unseen} from its position. No copy is
+   * made. Positions are left unchanged.
+   */
+  public void filter(long user, ByteBuffer candidates, long now, ByteBuffer unseen) {
+    long n = Batches.longsIn(candidates, "candidates");
+    Batches.checkOut(n, unseen);
+    try {
+      SeenException.check(NativeStore.filterDirect(
+          h(), user, candidates, candidates.position(), n, now, unseen, unseen.position()));
+    } finally {
+      Reference.reachabilityFence(this);
+    }
+  }
+
+  /** As {@link #mark(long, long[], int, int, long)} for the ids of a direct buffer. */
+  public void mark(long user, ByteBuffer items, long now) {
+    long n = Batches.longsIn(items, "items");
+    try {
+      SeenException.check(NativeStore.markDirect(h(), user, items, items.position(), n, now));
+    } finally {
+      Reference.reachabilityFence(this);
+    }
+  }
+
+  /**
+   * As {@link #take(long, long[], int, int, int, long, long[], int)} for the ids of a direct
+   * buffer: the ids taken are written to {@code taken} from its position, in native byte
+   * order, which needs room for {@code want} of them and 8-byte alignment. Returns how many.
+   * Positions are left unchanged.
+   */
+  public int take(long user, ByteBuffer candidates, int want, long now, ByteBuffer taken) {
+    long n = Batches.longsIn(candidates, "candidates");
+    if (want < 0) {
+      throw new IllegalArgumentException("want is negative: " + want);
+    }
+    Batches.checkOut((long) want * Long.BYTES, taken);
+    if (want > 0 && taken.alignmentOffset(taken.position(), Long.BYTES) != 0) {
+      throw new IllegalArgumentException("taken must start 8-byte aligned");
+    }
+    try {
+      long count = NativeStore.takeDirect(h(), user, candidates, candidates.position(), n, want,
+          now, taken, taken.position());
+      if (count < 0) {
+        SeenException.check((int) -count);
+      }
+      return (int) count;
+    } finally {
+      Reference.reachabilityFence(this);
+    }
   }
 
   /** Drops every user idle longer than the idle timeout at {@code now}; returns how many. */

@@ -5,6 +5,7 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.lang.ref.Cleaner;
 import java.lang.ref.Reference;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.Objects;
 
@@ -202,6 +203,32 @@ public final class ExposureWindow implements AutoCloseable {
     Batches.checkOut(len, out);
     try {
       SeenException.check(NativeWindow.testLongs(h(), ids, off, len, now, out, 0));
+    } finally {
+      Reference.reachabilityFence(this);
+    }
+  }
+
+  /**
+   * Records, in order, the 64-bit ids between the position and limit of a direct buffer, read
+   * in native byte order (fill it through {@code order(ByteOrder.nativeOrder())}); the position
+   * must be 8-byte aligned. Positions are left unchanged.
+   */
+  public void putAll(ByteBuffer ids, long now) {
+    long n = Batches.longsIn(ids, "ids");
+    try {
+      SeenException.check(NativeWindow.addLongsDirect(h(), ids, ids.position(), n, now));
+    } finally {
+      Reference.reachabilityFence(this);
+    }
+  }
+
+  /** As {@link #putAll(ByteBuffer, long)}; writes one byte per id (1 = might contain) from out's position. */
+  public void mightContainAll(ByteBuffer ids, long now, ByteBuffer out) {
+    long n = Batches.longsIn(ids, "ids");
+    Batches.checkOut(n, out);
+    try {
+      SeenException.check(NativeWindow.testLongsDirect(
+          h(), ids, ids.position(), n, now, out, out.position()));
     } finally {
       Reference.reachabilityFence(this);
     }

@@ -1,5 +1,7 @@
 package io.seen;
 
+import java.nio.ByteBuffer;
+
 /**
  * The native methods of store_jni.c, one per seen.h call. Handles are {@code seen_store*}
  * pointers; callers guarantee they are live and that indices are in bounds. Methods return a
@@ -28,6 +30,16 @@ final class NativeStore {
   /** Up to want ids go to taken[takenOff ..]; returns how many, or the negated status. */
   static native long take(long h, long user, long[] candidates, int off, int len, int want,
       long now, long[] taken, int takenOff);
+
+  /** Positions are in bytes from the start of each direct buffer. */
+  static native int filterDirect(long h, long user, ByteBuffer candidates, long pos, long n,
+      long now, ByteBuffer out, long outPos);
+
+  static native int markDirect(long h, long user, ByteBuffer items, long pos, long n, long now);
+
+  /** As {@link #take}, with taken holding room for want native-order ids from takenPos. */
+  static native long takeDirect(long h, long user, ByteBuffer candidates, long pos, long n,
+      long want, long now, ByteBuffer taken, long takenPos);
 
   /** The users dropped, or the negated status. */
   static native long expire(long h, long now);

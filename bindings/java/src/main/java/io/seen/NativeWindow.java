@@ -1,5 +1,7 @@
 package io.seen;
 
+import java.nio.ByteBuffer;
+
 /**
  * The native methods of window_jni.c, one per seen.h call. Handles are {@code seen_window*}
  * pointers; callers guarantee they are live and that indices are in bounds. Methods return a
@@ -41,6 +43,12 @@ final class NativeWindow {
 
   static native int testKeys(long h, byte[] data, int[] offsets, int first, int count, long now,
       boolean[] out, int outOff);
+
+  /** Positions are in bytes from the start of each direct buffer. */
+  static native int addLongsDirect(long h, ByteBuffer ids, long pos, long n, long now);
+
+  static native int testLongsDirect(long h, ByteBuffer ids, long pos, long n, long now,
+      ByteBuffer out, long outPos);
 
   /** The serialized size in bytes, or the negated status. */
   static native long serializedSize(long h);

@@ -7,6 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -132,6 +134,35 @@ class StoreTest {
       assertThrows(IndexOutOfBoundsException.class,
           () -> s.take(7, candidates, 0, 8, 10, 0, new long[12], 3));
       assertThrows(IllegalArgumentException.class, () -> s.take(7, candidates, 0, 8, -1, 0));
+    }
+  }
+
+  @Test
+  void directBuffersNeedNoCopy() {
+    try (ExposureStore s = store(500, 0.001)) {
+      ByteBuffer candidates = ByteBuffer.allocateDirect(8 * 8).order(ByteOrder.nativeOrder());
+      for (long c : new long[] {10, 11, 12, 10, 13, 14, 15, 16}) {
+        candidates.putLong(c);
+      }
+      candidates.flip();
+      ByteBuffer mark = ByteBuffer.allocateDirect(8).order(ByteOrder.nativeOrder());
+      mark.putLong(0, 11);
+      s.mark(7, mark, 0);
+      ByteBuffer taken = ByteBuffer.allocateDirect(8 * 4).order(ByteOrder.nativeOrder());
+      assertEquals(3, s.take(7, candidates, 3, 0, taken));
+      assertEquals(10, taken.getLong(0));
+      assertEquals(12, taken.getLong(8));
+      assertEquals(13, taken.getLong(16));
+      ByteBuffer unseen = ByteBuffer.allocateDirect(8);
+      s.filter(7, candidates, 0, unseen);
+      byte[] answers = new byte[8];
+      unseen.get(answers);
+      assertArrayEquals(new byte[] {0, 0, 0, 0, 0, 1, 1, 1}, answers);
+      assertEquals(0, candidates.position());
+      assertThrows(IllegalArgumentException.class,
+          () -> s.take(7, candidates, 5, 0, ByteBuffer.allocateDirect(32)));
+      assertThrows(IllegalArgumentException.class,
+          () -> s.filter(7, ByteBuffer.allocate(64), 0, ByteBuffer.allocateDirect(8)));
     }
   }
 

@@ -9,6 +9,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
 import java.util.Arrays;
@@ -240,6 +242,28 @@ class WindowTest {
       assertArrayEquals(new boolean[] {false, true}, two);
       w.putAll(new long[0], 0, 0, 0);
       w.mightContainAll(new long[0], 0, 0, 0, new boolean[0]);
+    }
+  }
+
+  @Test
+  void directBuffersMatchArrays() {
+    try (ExposureWindow w = ExposureWindow.lastItems(1000, 0.001)) {
+      ByteBuffer ids = ByteBuffer.allocateDirect(8 * 600).order(ByteOrder.nativeOrder());
+      for (int i = 0; i < 600; i++) {
+        ids.putLong(mix(i));
+      }
+      ids.flip().position(8 * 100);  // ids 100 .. 599
+      w.putAll(ids, 0);
+      assertEquals(800, ids.position());
+      ids.position(0);
+      ByteBuffer out = ByteBuffer.allocateDirect(600);
+      w.mightContainAll(ids, 0, out);
+      for (int i = 0; i < 600; i++) {
+        assertEquals(i >= 100 ? 1 : w.mightContain(mix(i), 0) ? 1 : 0, out.get(i), "id " + i);
+      }
+      assertThrows(IllegalArgumentException.class, () -> w.putAll(ByteBuffer.allocate(8), 0));
+      assertThrows(IllegalArgumentException.class,
+          () -> w.mightContainAll(ids, 0, ByteBuffer.allocateDirect(10)));
     }
   }
 
