@@ -47,6 +47,9 @@ class ExposureStore:
         seconds without a mark or take before a user is dropped, counted in whole hours;
         None never drops them. max_bytes: a memory bound (None for none); at the bound a new
         user evicts the least recently active of a sample. expected_users sizes the index."""
+        if not isinstance(window, WindowSpec):
+            raise TypeError("window is a seen.WindowSpec, such as WindowSpec.last_items(500), "
+                            f"not {type(window).__name__}")
         if idle_timeout is None:
             timeout = _NEVER
         else:

@@ -337,6 +337,12 @@ def test_bad_options_are_invalid_arguments(options, detail):
         store(**options)
 
 
+@pytest.mark.parametrize("window", [500, seen.Window.last_items(500)], ids=["int", "Window"])
+def test_the_window_option_is_a_spec(window):
+    with pytest.raises(TypeError, match="WindowSpec"):
+        store(window=window)
+
+
 def test_bad_calls():
     s = store()
     with pytest.raises(TypeError, match="u64"):

@@ -49,6 +49,26 @@ def test_the_span_guarantee_holds_for_str_and_bytes(span, items):
         assert w.contains_many(list(last)).all()
 
 
+@given(span=st.integers(60, 7200), expected=st.integers(1, 300),
+       steps=st.lists(st.tuples(st.integers(-900, 3000), st.lists(st.integers(0, 500), max_size=30)),
+                      max_size=30),
+       seed=ids)
+def test_a_time_window_always_finds_the_items_of_the_last_span(span, expected, steps, seed):
+    # The model: each item's latest add time. Whatever was added less than `span` seconds
+    # before the latest clock seen is found, even when the clock steps backwards (skew).
+    w = seen.Window.last_seconds(span, expected, fpr=0.01, seed=seed, now=10_000)
+    now = latest = 10_000
+    added = {}
+    for dt, batch in steps:
+        now = max(now + dt, 0)
+        latest = max(latest, now)
+        w.add_many(batch, now=now)
+        added.update((item, now) for item in batch)
+        recent = [item for item, t in added.items() if latest - t < span]
+        assert w.contains_many(recent, now=now).all()
+        assert w.contains_many(recent, now=latest).all()
+
+
 @pytest.mark.parametrize("fpr, layout", [(0.01, "ring"), (0.02, "sliced"), (0.001, "sliced")])
 def test_slack_and_false_positives_are_as_stated(fpr, layout):
     w = seen.Window.last_items(500, fpr=fpr, seed=9)
