@@ -63,6 +63,10 @@ TextFingerprint FingerprintText(const char* text, size_t len, const TextOptions&
 // in feature order, so every target computes the same floats.
 void AccumulateSigns(const uint64_t* hashes, const float* weights, size_t n, float* sums);
 
+// Unit weights, exactly: set[b] += how many of the n hashes (n < 65536) have bit b set. The
+// fingerprint's bit b is then set iff 2 * set[b] > total features.
+void CountSetBits(const uint64_t* hashes, size_t n, uint64_t* set);
+
 // The fingerprint whose bit b is set iff sums[b] > 0.
 uint64_t SignsToFingerprint(const float* sums);
 

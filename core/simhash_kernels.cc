@@ -56,6 +56,35 @@ void AccumulateSignsImpl(const uint64_t* HWY_RESTRICT hashes, const float* HWY_R
   }
 }
 
+// Unit weights: how many of the n hashes (n < 65536) have each bit set, in u16 lanes, so a
+// vector covers twice the bits of the float path.
+using D16 = hn::CappedTag<uint16_t, 16>;
+
+struct BitMasks16 {
+  alignas(64) uint16_t bit[64];
+  constexpr BitMasks16() : bit() {
+    for (unsigned b = 0; b < 64; ++b) bit[b] = static_cast<uint16_t>(1u << (b % 16));
+  }
+};
+constexpr BitMasks16 kBits16;
+
+void CountSetBitsImpl(const uint64_t* HWY_RESTRICT hashes, size_t n, uint64_t* HWY_RESTRICT set) {
+  const D16 d;
+  const size_t lanes = hn::Lanes(d);
+  alignas(64) uint16_t counts[64];
+  for (size_t first = 0; first < 64; first += lanes) {
+    const auto bits = hn::Load(d, kBits16.bit + first);
+    const unsigned shift = static_cast<unsigned>(first / 16 * 16);
+    auto acc = hn::Zero(d);
+    for (size_t i = 0; i < n; ++i) {
+      const auto quarter = hn::Set(d, static_cast<uint16_t>(hashes[i] >> shift));
+      acc = hn::Sub(acc, hn::VecFromMask(d, hn::TestBit(quarter, bits)));
+    }
+    hn::Store(acc, d, counts + first);
+  }
+  for (unsigned b = 0; b < 64; ++b) set[b] += counts[b];
+}
+
 // Branch-free: every index is written, the count only advances on a hit.
 size_t ScanSigsImpl(const uint32_t* HWY_RESTRICT sigs, size_t n, uint32_t query, uint32_t k,
                     uint32_t* HWY_RESTRICT hits) {
@@ -105,9 +134,14 @@ HWY_EXPORT(AccumulateSignsImpl);
 HWY_EXPORT(ScanSigsImpl);
 HWY_EXPORT(ScanFingerprintsImpl);
 HWY_EXPORT(CountWithinImpl);
+HWY_EXPORT(CountSetBitsImpl);
 
 void AccumulateSigns(const uint64_t* hashes, const float* weights, size_t n, float* sums) {
   HWY_DYNAMIC_DISPATCH(AccumulateSignsImpl)(hashes, weights, n, sums);
+}
+
+void CountSetBits(const uint64_t* hashes, size_t n, uint64_t* set) {
+  HWY_DYNAMIC_DISPATCH(CountSetBitsImpl)(hashes, n, set);
 }
 
 size_t ScanSigs(const uint32_t* sigs, size_t n, uint32_t query, uint32_t k, uint32_t* hits) {

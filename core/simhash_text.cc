@@ -54,7 +54,12 @@ class Fingerprinter {
     Flush();
     XXH3_128bits_update(&exact_, out_, out_size_);
     const XXH128_hash_t exact = XXH3_128bits_digest(&exact_);
-    return {SignsToFingerprint(sums_), exact.low64, exact.high64, features_};
+    uint64_t simhash = SignsToFingerprint(sums_);
+    if (!options_.idf) {
+      simhash = 0;
+      for (unsigned b = 0; b < 64; ++b) simhash |= uint64_t{2 * set_[b] > features_} << b;
+    }
+    return {simhash, exact.low64, exact.high64, features_};
   }
 
  private:
@@ -108,14 +113,20 @@ class Fingerprinter {
     if (++batch_ == kBatch) Flush();
   }
 
+  // Term-frequency weights are all 1: count set bits exactly; IDF weights go to float sums.
   void Flush() {
-    AccumulateSigns(hashes_, options_.idf ? weights_ : nullptr, batch_, sums_);
+    if (options_.idf) {
+      AccumulateSigns(hashes_, weights_, batch_, sums_);
+    } else {
+      CountSetBits(hashes_, batch_, set_);
+    }
     batch_ = 0;
   }
 
   static constexpr size_t kBatch = 256;
   const TextOptions& options_;
   alignas(64) float sums_[64] = {};
+  uint64_t set_[64] = {};
   uint64_t hashes_[kBatch];
   float weights_[kBatch];
   size_t batch_ = 0;
