@@ -1,14 +1,20 @@
 // Package seen is the Go binding of libseen: blocked Bloom filters that answer "has this
-// been seen before?" for integer ids and byte keys, in one cache line per key.
+// been seen before?" for integer ids and byte keys, in one cache line per key; exposure
+// windows (Window) that remember what one user was shown recently, the last N items or the
+// last N seconds; and the exposure store (Store), one window per user for millions of users.
 //
 // Every call goes through libseen's stable C API (seen.h); hashing and layout live only
-// there, so a filter built here is byte-identical to one built by the C++, Python or Java
-// code from the same keys and seed, and each reads the others' files.
+// there, so a filter or window built here is byte-identical to one built by the C++, Python
+// or Java code from the same keys and seed, and each reads the others' files.
 //
 // One cgo call costs tens of nanoseconds, so hot paths should use the batch methods
-// (AddUint64s, TestUint64s, AddKeys, TestKeys), which cross into C once per batch.
+// (AddUint64s, TestUint64s, AddKeys, TestKeys; Store.Filter, Mark and Take), which cross
+// into C once per batch.
 //
-// Filters live in C memory or in mapped files. Close frees them; a finalizer is only a
-// backstop. Errors are *Error values carrying a Status; compare with errors.Is against
-// the Err... statuses or ErrClosed.
+// Windows and stores take the time as `now`, uint32 seconds of the caller's epoch
+// (UnixSeconds converts a time.Time), so tests control the clock.
+//
+// Filters, windows and stores live in C memory or in mapped files. Close frees them; a
+// finalizer is only a backstop. Errors are *Error values carrying a Status; compare with
+// errors.Is against the Err... statuses or ErrClosed.
 package seen

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"time"
 
 	"seen.local/seen"
 )
@@ -126,4 +127,107 @@ func ExampleError() {
 	// Output:
 	// true
 	// SEEN_ERR_BAD_MAGIC
+}
+
+// A count window remembers the last n items shown to one user; older ones fade out.
+func ExampleNewCountWindow() {
+	w, err := seen.NewCountWindow(500, 0.01) // the last 500 items, 1% false positives in total
+	if err != nil {
+		panic(err)
+	}
+	defer w.Close()
+
+	for item := uint64(1); item <= 1000; item++ {
+		w.AddUint64(item, 0) // a count window ignores the clock
+	}
+	recent, _ := w.TestUint64(900, 0)
+	old, _ := w.TestUint64(100, 0)
+	fmt.Println("item 900:", recent, "item 100:", old)
+
+	info := w.Info()
+	fmt.Println(info.Span, info.Layout, info.PredictedFPR <= 0.01, info.StateBytes <= 1024)
+	// Output:
+	// item 900: true item 100: false
+	// 500 ring true true
+}
+
+// A time window remembers the last span seconds. The clock is an argument, so a test (or a
+// replay) controls it.
+func ExampleNewTimeWindow() {
+	start := seen.UnixSeconds(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
+	w, _ := seen.NewTimeWindow(3600, 1000, 0.01, start) // the last hour, up to 1000 items in it
+	defer w.Close()
+
+	w.AddString("video:7", start)
+	for _, minutes := range []uint32{30, 60, 180} {
+		shown, _ := w.TestString("video:7", start+minutes*60)
+		fmt.Println(minutes, "minutes later:", shown)
+	}
+	// Output:
+	// 30 minutes later: true
+	// 60 minutes later: true
+	// 180 minutes later: false
+}
+
+// A recall request: drop the candidates the user was already shown, then record what is
+// shown now.
+func ExampleStore_Filter() {
+	store, err := seen.NewStore(seen.StoreOptions{
+		Window:      seen.LastItems(500, 0.01), // every user's window
+		IdleTimeout: 30 * 24 * time.Hour,       // forget users idle for a month
+	})
+	if err != nil {
+		panic(err)
+	}
+	defer store.Close()
+
+	const user, now = 42, 1_700_000_000
+	store.Mark(user, []uint64{2, 4}, now) // shown earlier
+
+	candidates := []uint64{1, 2, 3, 4, 5}
+	unseen := make([]bool, len(candidates))
+	store.Filter(user, candidates, now, unseen)
+	fmt.Println(unseen)
+	// Output: [true false true false true]
+}
+
+// Take is a feed page: the first unseen candidates, marked in the same atomic step, so two
+// concurrent requests for one user never show the same item.
+func ExampleStore_Take() {
+	store, _ := seen.NewStore(seen.StoreOptions{Window: seen.LastItems(500, 0.01)})
+	defer store.Close()
+
+	now := seen.UnixSeconds(time.Now())
+	candidates := []uint64{101, 102, 103, 104, 105, 106}
+	page1, _ := store.Take(7, candidates, 4, now)
+	page2, _ := store.Take(7, candidates, 4, now)
+	fmt.Println(page1, page2)
+	// Output: [101 102 103 104] [105 106]
+}
+
+// Save writes the store crash-safely; OpenStore maps it back, here read-only for a replica
+// that only filters.
+func ExampleOpenStore() {
+	dir, _ := os.MkdirTemp("", "seen")
+	defer os.RemoveAll(dir)
+	path := filepath.Join(dir, "exposure.seen")
+
+	store, _ := seen.NewStore(seen.StoreOptions{Window: seen.LastItems(500, 0.01)})
+	store.Mark(42, []uint64{7}, 1000)
+	store.Save(path)
+	store.Close()
+
+	replica, err := seen.OpenStore(path, true, true) // read-only, checksum verified
+	if err != nil {
+		panic(err)
+	}
+	defer replica.Close()
+	unseen := make([]bool, 2)
+	replica.Filter(42, []uint64{7, 8}, 1000, unseen)
+	fmt.Println(unseen)
+	err = replica.Mark(42, []uint64{8}, 1000)
+	fmt.Println("read-only:", errors.Is(err, seen.ErrReadOnly))
+	// Output:
+	// [false true]
+	// read-only: true
 }

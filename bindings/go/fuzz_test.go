@@ -38,3 +38,35 @@ func FuzzUnmarshalBinary(f *testing.F) {
 		}
 	})
 }
+
+// FuzzWindowUnmarshal is FuzzUnmarshalBinary for windows, seeded with both layouts and both
+// modes.
+func FuzzWindowUnmarshal(f *testing.F) {
+	for _, o := range []WindowOptions{LastItems(50, 0.01), LastItems(50, 0.0001), LastSeconds(60, 20, 0.01)} {
+		w, err := NewWindow(o, 10)
+		must(f, err)
+		must(f, w.AddUint64s([]uint64{1, 2, 3}, 20))
+		b, err := w.MarshalBinary()
+		must(f, err)
+		w.Close()
+		f.Add(b)
+		f.Add(b[:len(b)/2])
+	}
+	f.Add([]byte{})
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var w Window
+		if err := w.UnmarshalBinary(data); err != nil {
+			return
+		}
+		defer w.Close()
+		back, err := w.MarshalBinary()
+		must(t, err)
+		if !bytes.Equal(back, data) {
+			t.Fatalf("accepted %d bytes but serializes them as %d different ones", len(data), len(back))
+		}
+		must(t, w.AddString("probe", 1000))
+		if found, err := w.TestString("probe", 1000); err != nil || !found {
+			t.Fatalf("an accepted input gave a broken window: %v, %v", found, err)
+		}
+	})
+}
