@@ -23,8 +23,10 @@ import java.util.Objects;
  * }</pre>
  *
  * <p>Time: {@code now} is the caller's clock in seconds of any epoch, at most 2^32 - 1 (else
- * {@link SeenException} INVALID_ARGUMENT). Item windows ignore it (pass 0). In a time window a
- * clock that goes backwards never makes the window forget anything early.
+ * {@link SeenException} INVALID_ARGUMENT). Item windows ignore it, and have overloads without
+ * it ({@code put(id)}, {@code mightContain(id)}, ...), which a time window refuses with
+ * {@link IllegalStateException}. In a time window a clock that goes backwards never makes the
+ * window forget anything early.
  *
  * <p>Keys: a {@code long} hashes as its 8 little-endian bytes, a {@code CharSequence} as its
  * UTF-8 bytes, with the window's seed, exactly as in the other bindings and the C API.
@@ -185,6 +187,54 @@ public final class ExposureWindow implements AutoCloseable {
 
   public boolean mightContain(CharSequence key, long now) {
     return mightContain(utf8(key), now);
+  }
+
+  /** The clock of the overloads without {@code now}: item windows only. */
+  private long itemClock() {
+    if (info().unit() == WindowSpec.Unit.SECONDS) {
+      throw new IllegalStateException("a time window needs the time: pass now");
+    }
+    return 0;
+  }
+
+  /** For an item window: {@link #put(long, long)} without a clock. */
+  public void put(long id) {
+    put(id, itemClock());
+  }
+
+  /** For an item window: {@link #put(byte[], long)} without a clock. */
+  public void put(byte[] key) {
+    put(key, itemClock());
+  }
+
+  /** For an item window: {@link #put(CharSequence, long)} without a clock. */
+  public void put(CharSequence key) {
+    put(key, itemClock());
+  }
+
+  /** For an item window: {@link #mightContain(long, long)} without a clock. */
+  public boolean mightContain(long id) {
+    return mightContain(id, itemClock());
+  }
+
+  /** For an item window: {@link #mightContain(byte[], long)} without a clock. */
+  public boolean mightContain(byte[] key) {
+    return mightContain(key, itemClock());
+  }
+
+  /** For an item window: {@link #mightContain(CharSequence, long)} without a clock. */
+  public boolean mightContain(CharSequence key) {
+    return mightContain(key, itemClock());
+  }
+
+  /** For an item window: {@link #putAll(long[], int, int, long)} without a clock. */
+  public void putAll(long[] ids, int off, int len) {
+    putAll(ids, off, len, itemClock());
+  }
+
+  /** For an item window: {@link #mightContainAll(long[], int, int, long, boolean[])} without a clock. */
+  public void mightContainAll(long[] ids, int off, int len, boolean[] out) {
+    mightContainAll(ids, off, len, itemClock(), out);
   }
 
   /** Records {@code ids[off .. off+len)}, in order, in one native call. */

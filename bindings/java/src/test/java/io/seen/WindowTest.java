@@ -246,6 +246,27 @@ class WindowTest {
   }
 
   @Test
+  void itemWindowsNeedNoClockTimeWindowsDo() {
+    try (ExposureWindow items = ExposureWindow.lastItems(100, 0.001);
+        ExposureWindow time = ExposureWindow.lastSeconds(60, 100, 0.01, 0)) {
+      items.put(5L);
+      items.put("five");
+      items.put(new byte[] {5});
+      items.putAll(new long[] {6, 7}, 0, 2);
+      boolean[] out = new boolean[3];
+      items.mightContainAll(new long[] {5, 6, 8}, 0, 3, out);
+      assertArrayEquals(new boolean[] {true, true, false}, out);
+      assertTrue(items.mightContain(7L) && items.mightContain("five")
+          && items.mightContain(new byte[] {5}));
+      assertTrue(items.mightContain(7L, 123_456));  // any clock: item windows ignore it
+      assertThrows(IllegalStateException.class, () -> time.put(5L));
+      assertThrows(IllegalStateException.class, () -> time.mightContain("five"));
+      assertThrows(IllegalStateException.class,
+          () -> time.mightContainAll(new long[1], 0, 1, new boolean[1]));
+    }
+  }
+
+  @Test
   void directBuffersMatchArrays() {
     try (ExposureWindow w = ExposureWindow.lastItems(1000, 0.001)) {
       ByteBuffer ids = ByteBuffer.allocateDirect(8 * 600).order(ByteOrder.nativeOrder());
