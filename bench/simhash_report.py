@@ -22,7 +22,8 @@ def main(src, out_md, out_png):
     md = ["# SimHash benchmark results", ""]
     md.append(f"Run {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())} on this 2-core machine by "
               "`bench/simhash_run` (bench/bench_simhash.cc); SIMD target " + fp["target"] + ". "
-              "Other jobs shared the machine, so times are upper bounds.")
+              "Load average (1, 5, 15 min) when it started: " + open(src.replace(".jsonl", "_load.txt")).read().strip()
+              + "; other jobs sharing the 2 cores make every time an upper bound.")
     md += ["", "## Figures of issue 5", "", "| figure | target | measured |", "|---|---|---|"]
     for r in k3:
         target = "≤ 0.5 µs" if r["n"] <= 1e6 else "≤ 2 µs"

@@ -213,9 +213,9 @@ seen_status seen_simhash_index_clusters(const seen_simhash_index* index, uint32_
   }
   return Guard([&] {
     const std::vector<uint32_t> group = index->index.Clusters(k);
-    const seen::SimhashEntry* entries = index->index.Entries();
+    const uint64_t* pair_ids = index->index.Ids();
     for (size_t i = 0; i < group.size(); ++i) {
-      ids[i] = entries[i].id;
+      ids[i] = pair_ids[i];
       groups[i] = group[i];
     }
   });

@@ -131,7 +131,7 @@ int Dedupe(const Args& args) {
   index.Add(fps.data(), ids.data(), fps.size());
   const std::vector<uint32_t> cluster = index.Clusters(static_cast<uint32_t>(k));
   std::vector<std::vector<uint32_t>> near(cluster.size());  // exact groups per cluster
-  for (size_t i = 0; i < cluster.size(); ++i) near[cluster[i]].push_back(static_cast<uint32_t>(index.Entries()[i].id));
+  for (size_t i = 0; i < cluster.size(); ++i) near[cluster[i]].push_back(static_cast<uint32_t>(index.Ids()[i]));
   for (auto& groups : near) std::sort(groups.begin(), groups.end());
 
   std::sort(near.begin(), near.end(), [](const auto& a, const auto& b) {

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstring>
 #include <string>
+#include <thread>
 #include <unordered_set>
 
 #include "core/error.h"
@@ -34,8 +35,9 @@ SimhashLayout SimhashLayout::For(uint64_t count, uint32_t max_k, uint32_t primar
     used += l.width[b];
     l.shift[b] = 64 - used;
   }
-  uint64_t end = count * sizeof(SimhashEntry);
-  l.primary_offsets = Align64(end);
+  l.ids = Align64(count * 8);
+  l.primary_offsets = Align64(l.ids + count * 8);
+  uint64_t end;
   end = l.primary_offsets + ((uint64_t{1} << primary_bits) + 1) * 4;
   for (uint32_t t = 1; t < l.blocks; ++t) {
     l.table_offsets[t] = Align64(end);
@@ -112,7 +114,8 @@ uint64_t SimhashIndex::Remove(const uint64_t* ids, size_t n) {
   const std::unordered_set<uint64_t> gone(ids, ids + n);
   std::vector<SimhashEntry> kept;
   kept.reserve(size());
-  const auto* built = At<SimhashEntry>(payload_.data(), 0);
+  const auto* built_fps = At<uint64_t>(payload_.data(), 0);
+  const auto* built_ids = At<uint64_t>(payload_.data(), layout_.ids);
   uint64_t removed = 0;
   auto keep = [&](const SimhashEntry& e) {
     if (gone.count(e.id)) {
@@ -121,7 +124,7 @@ uint64_t SimhashIndex::Remove(const uint64_t* ids, size_t n) {
       kept.push_back(e);
     }
   };
-  for (uint64_t i = 0; i < layout_.count; ++i) keep(built[i]);
+  for (uint64_t i = 0; i < layout_.count; ++i) keep({built_fps[i], built_ids[i]});
   for (const auto& e : staged_) keep(e);
   staged_ = std::move(kept);
   layout_.count = 0;
@@ -143,8 +146,10 @@ void SimhashIndex::Build() const {
 // Counting sorts, O(n + buckets): the primary by its top P bits, then each table by its block
 // in primary order, so the bytes depend only on the pairs and the order they came in.
 void SimhashIndex::Rebuild() const {
-  std::vector<SimhashEntry> all(At<SimhashEntry>(payload_.data(), 0),
-                                At<SimhashEntry>(payload_.data(), 0) + layout_.count);
+  std::vector<SimhashEntry> all(layout_.count);
+  for (uint64_t i = 0; i < layout_.count; ++i) {
+    all[i] = {At<uint64_t>(payload_.data(), 0)[i], At<uint64_t>(payload_.data(), layout_.ids)[i]};
+  }
   all.insert(all.end(), staged_.begin(), staged_.end());
   const uint64_t count = all.size();
   const SimhashLayout l = SimhashLayout::For(count, max_k_, SimhashLayout::PrimaryBitsFor(count, max_k_));
@@ -159,11 +164,15 @@ void SimhashIndex::Rebuild() const {
     std::vector<uint32_t> cursor(offsets, offsets + buckets);
     for (uint64_t i = 0; i < count; ++i) place(cursor[key_of(all[i].fingerprint)]++, all[i]);
   };
-  auto* primary = reinterpret_cast<SimhashEntry*>(p);
+  auto* fps = reinterpret_cast<uint64_t*>(p);
+  auto* ids = reinterpret_cast<uint64_t*>(p + l.ids);
   const uint32_t top_shift = 64 - l.primary_bits;
   counting_sort(l.primary_bits, l.primary_offsets, [&](uint64_t fp) { return fp >> top_shift; },
-                [&](uint32_t at, const SimhashEntry& e) { primary[at] = e; });
-  std::memcpy(all.data(), primary, count * sizeof(SimhashEntry));
+                [&](uint32_t at, const SimhashEntry& e) {
+                  fps[at] = e.fingerprint;
+                  ids[at] = e.id;
+                });
+  for (uint64_t i = 0; i < count; ++i) all[i] = {fps[i], ids[i]};
   for (uint32_t t = 1; t < l.blocks; ++t) {
     auto* sigs = reinterpret_cast<uint32_t*>(p + l.table_sigs[t]);
     counting_sort(l.width[t], l.table_offsets[t], [&](uint64_t fp) { return l.Key(t, fp); },
@@ -181,7 +190,7 @@ void SimhashIndex::Visit(uint64_t q, uint32_t k, Visitor&& visit) const {
   const SimhashLayout& l = layout_;
   if (l.count == 0) return;
   const uint8_t* p = payload_.data();
-  const auto* entries = At<SimhashEntry>(p, 0);
+  const auto* fps = At<uint64_t>(p, 0);
   const auto* primary_offsets = At<uint32_t>(p, l.primary_offsets);
   const uint32_t spread = l.primary_bits - l.width[0];
   uint32_t hits[kScanChunk];
@@ -196,7 +205,7 @@ void SimhashIndex::Visit(uint64_t q, uint32_t k, Visitor&& visit) const {
     __builtin_prefetch(At<uint32_t>(p, l.table_offsets[t]) + keys[t]);
   }
   const uint32_t begin = primary_offsets[first], end = primary_offsets[first + (uint64_t{1} << spread)];
-  __builtin_prefetch(entries + begin);
+  __builtin_prefetch(fps + begin);
   for (uint32_t t = 1; t < l.blocks; ++t) {
     __builtin_prefetch(At<uint32_t>(p, l.table_sigs[t]) + At<uint32_t>(p, l.table_offsets[t])[keys[t]]);
   }
@@ -204,7 +213,7 @@ void SimhashIndex::Visit(uint64_t q, uint32_t k, Visitor&& visit) const {
   // Table 0: block 0's bucket is a run of primary buckets; compare whole fingerprints.
   for (uint32_t i = begin; i < end; i += kScanChunk) {
     const uint32_t n = std::min<uint32_t>(kScanChunk, end - i);
-    const size_t found = ScanFingerprints(&entries[i].fingerprint, n, 2, q, k, hits);
+    const size_t found = ScanFingerprints(fps + i, n, 1, q, k, hits);
     for (size_t h = 0; h < found; ++h) {
       if (!visit(i + hits[h])) return;
     }
@@ -237,8 +246,7 @@ void SimhashIndex::Visit(uint64_t q, uint32_t k, Visitor&& visit) const {
         // Confirm in the primary bucket of the candidate's top bits (all known).
         const uint64_t bucket = partial >> (64 - l.primary_bits);
         for (uint32_t c = primary_offsets[bucket]; c < primary_offsets[bucket + 1]; ++c) {
-          const uint64_t fp = entries[c].fingerprint;
-          if ((fp & known) == partial && Hamming(fp, q) <= k && !visit(c)) return;
+          if ((fps[c] & known) == partial && Hamming(fps[c], q) <= k && !visit(c)) return;
         }
       }
     }
@@ -254,10 +262,9 @@ void SimhashIndex::Query(uint64_t fp, uint32_t k, std::vector<SimhashMatch>& out
   });
   std::sort(positions.begin(), positions.end());
   positions.erase(std::unique(positions.begin(), positions.end()), positions.end());
-  const SimhashEntry* entries = Entries();
-  for (uint32_t at : positions) {
-    out.push_back({entries[at].id, entries[at].fingerprint, Hamming(entries[at].fingerprint, fp)});
-  }
+  const uint64_t* fps = Fingerprints();
+  const uint64_t* ids = Ids();
+  for (uint32_t at : positions) out.push_back({ids[at], fps[at], Hamming(fps[at], fp)});
 }
 
 bool SimhashIndex::Any(uint64_t fp, uint32_t k) const {
@@ -280,13 +287,27 @@ std::vector<uint32_t> SimhashIndex::Clusters(uint32_t k) const {
     while (parent[x] != x) x = parent[x] = parent[parent[x]];
     return x;
   };
-  const SimhashEntry* entries = Entries();
-  for (uint64_t i = 0; i < count; ++i) {
-    Visit(entries[i].fingerprint, k, [&](uint32_t j) {
-      const uint32_t a = find(static_cast<uint32_t>(i)), b = find(j);
+  // The queries run on every core, each collecting its edges; the unions are then cheap.
+  const uint64_t* fps = Fingerprints();
+  const unsigned threads = std::max(1u, std::min(8u, std::thread::hardware_concurrency()));
+  std::vector<std::vector<std::pair<uint32_t, uint32_t>>> edges(threads);
+  auto work = [&](unsigned part) {
+    for (uint64_t i = part; i < count; i += threads) {
+      Visit(fps[i], k, [&](uint32_t j) {
+        if (j > i) edges[part].push_back({static_cast<uint32_t>(i), j});
+        return true;
+      });
+    }
+  };
+  std::vector<std::thread> pool;
+  for (unsigned part = 1; part < threads; ++part) pool.emplace_back(work, part);
+  work(0);
+  for (auto& thread : pool) thread.join();
+  for (const auto& part : edges) {
+    for (const auto& [i, j] : part) {
+      const uint32_t a = find(i), b = find(j);
       if (a != b) parent[std::max(a, b)] = std::min(a, b);
-      return true;
-    });
+    }
   }
   // Groups numbered in the order of their first entry.
   std::vector<uint32_t> group(count), number(count, UINT32_MAX);
@@ -299,9 +320,14 @@ std::vector<uint32_t> SimhashIndex::Clusters(uint32_t k) const {
   return group;
 }
 
-const SimhashEntry* SimhashIndex::Entries() const {
+const uint64_t* SimhashIndex::Fingerprints() const {
   Build();
-  return At<SimhashEntry>(payload_.data(), 0);
+  return At<uint64_t>(payload_.data(), 0);
+}
+
+const uint64_t* SimhashIndex::Ids() const {
+  Build();
+  return At<uint64_t>(payload_.data(), layout_.ids);
 }
 
 const SimhashLayout& SimhashIndex::layout() const {

@@ -3,8 +3,8 @@
 //
 // Pigeonhole: the 64 bits are cut into B = max(max_k + 1, 4) blocks. Two fingerprints within
 // max_k bits agree exactly on at least one block, so looking each block up in its own table
-// finds every match. Table 0 is the primary array of {fingerprint, id} entries bucketed by
-// their top P bits; table t >= 1 holds, bucketed by block t, a 32-bit signature per entry
+// finds every match. Table 0 is the primary array of fingerprints (and beside it their ids)
+// bucketed by their top P bits; table t >= 1 holds, bucketed by block t, a 32-bit signature per entry
 // (the 32 bits after block t), which rules out almost every candidate without touching the
 // primary array. Layout and costs: docs/FORMAT.md (kind 6) and docs/simhash.md.
 #pragma once
@@ -41,7 +41,8 @@ struct SimhashLayout {
   uint32_t primary_bits = 0;
   uint32_t width[16] = {};  // block widths, block 0 the top bits
   uint32_t shift[16] = {};  // block b is (fp >> shift[b]) & (2^width[b] - 1)
-  uint64_t primary_offsets = 0;        // (2^P + 1) u32 after the count entries
+  uint64_t ids = 0;                    // count u64 ids after the count u64 fingerprints
+  uint64_t primary_offsets = 0;        // then (2^P + 1) u32
   uint64_t table_offsets[16] = {};     // table t: (2^width[t] + 1) u32 bucket offsets
   uint64_t table_sigs[16] = {};        // then count u32 signatures
   uint64_t bytes = 0;
@@ -78,15 +79,18 @@ class SimhashIndex {
   // Whether any pair lies within k; stops at the first.
   bool Any(uint64_t fp, uint32_t k) const;
   // Groups of pairs within k of each other, transitively (union-find over all pairs within
-  // k). group[i] is the group of entry i of Entries(); groups of one are numbered too.
+  // k). group[i] is the group of pair i of Fingerprints() and Ids(); groups of one are
+  // numbered too.
+  // Runs its queries on every core.
   std::vector<uint32_t> Clusters(uint32_t k) const;
 
   // Rebuilds the tables if pairs were added or removed since. Queries call it; it is
   // thread-safe against concurrent queries.
   void Build() const;
 
-  // The pairs in table order (after Build).
-  const SimhashEntry* Entries() const;
+  // The pairs in table order (after Build): fingerprints and ids, size() of each.
+  const uint64_t* Fingerprints() const;
+  const uint64_t* Ids() const;
   uint64_t size() const;
   uint32_t max_k() const { return max_k_; }
   bool read_only() const { return !writable_; }

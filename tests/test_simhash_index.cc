@@ -157,7 +157,7 @@ TEST(SimhashIndex, ClustersAreTheConnectedComponents) {
   SimhashIndex index(3);
   index.Add(fps.data(), Iota(2000).data(), fps.size());
   const std::vector<uint32_t> group = index.Clusters(3);
-  const SimhashEntry* e = index.Entries();
+  const uint64_t* e = index.Fingerprints();
   ASSERT_EQ(group.size(), 2000u);
   // Reference: naive union-find over every pair.
   std::vector<size_t> parent(2000);
@@ -165,7 +165,7 @@ TEST(SimhashIndex, ClustersAreTheConnectedComponents) {
   std::function<size_t(size_t)> find = [&](size_t x) { return parent[x] == x ? x : parent[x] = find(parent[x]); };
   for (size_t i = 0; i < 2000; ++i) {
     for (size_t j = i + 1; j < 2000; ++j) {
-      if (Hamming(e[i].fingerprint, e[j].fingerprint) <= 3) parent[find(i)] = find(j);
+      if (Hamming(e[i], e[j]) <= 3) parent[find(i)] = find(j);
     }
   }
   std::vector<size_t> members(2000);
@@ -269,7 +269,7 @@ TEST(SimhashFormat, EveryParamsFieldIsChecked) {
   // Unsigned payload damage: the checksum catches it, and without the checksum the offsets
   // check still refuses anything that would read outside a table.
   auto damaged = good;
-  const uint64_t primary_offsets = 128 + 3000 * 16 + (64 - 3000 * 16 % 64) % 64;
+  const uint64_t primary_offsets = 128 + 24000 + 24000;  // fingerprints, ids (multiples of 64)
   std::memset(damaged.data() + primary_offsets + 400, 0xFF, 4);
   EXPECT_EQ(parse(damaged), Code::kBadChecksum);
   EXPECT_EQ(view(damaged), Code::kInconsistent);
