@@ -41,5 +41,9 @@ int Merge(const Args& args);
 int Demo(const Args& args);
 int Dedupe(const Args& args);
 bool DemoSimhash(const Args& args);
+int Simulate(const Args& args);
+
+// Sections of `seen demo`, each printing its report; false if a promise failed.
+bool DemoExposure(const Args& args);
 
 }  // namespace seen::cli

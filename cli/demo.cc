@@ -67,8 +67,9 @@ int Demo(const Args& args) {
   std::printf("  ns per key           add %.2f batched; contains %.2f batched present, %.2f batched absent, %.2f single\n",
               add_ns, hit_ns, miss_ns, single_ns);
   const bool bloom_ok = found == n && single_hits == false_positives;
+  const bool exposure_ok = DemoExposure(args);
   const bool simhash_ok = DemoSimhash(args);
-  return bloom_ok && simhash_ok ? kExitOk : kExitError;
+  return bloom_ok && exposure_ok && simhash_ok ? kExitOk : kExitError;
 }
 
 }  // namespace seen::cli

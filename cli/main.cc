@@ -20,7 +20,9 @@ commands:
   merge A B -o C
   dedupe [--k K] [--ngram N] [--per-file | --field NAME] INPUT...
         exact and near-duplicate groups: one document per line, per file, or JSONL field
-  demo [--keys N] [--fpr P]
+  simulate exposure [--users N] [--window N] [--csv FILE] [--png FILE]
+        the published exposure-filtering designs beside seen's windows
+  demo [--keys N] [--fpr P] [--users N]
 
 exit codes: 0 ok, 1 file or input error, 2 usage error
 )";
@@ -42,6 +44,7 @@ int main(int argc, char** argv) {
     if (command == "merge") return Merge(args);
     if (command == "demo") return Demo(args);
     if (command == "dedupe") return Dedupe(args);
+    if (command == "simulate") return Simulate(args);
     throw UsageError{"unknown command '" + command + "'"};
   } catch (const UsageError& e) {
     std::fprintf(stderr, "seen %s: %s\n\n%s", command.c_str(), e.message.c_str(), kUsage);

@@ -294,15 +294,38 @@ void DrawTitles(Canvas& canvas, const PlotSpec& spec, const Frame& f) {
               kTextScale, kInk, /*upward=*/true);
 }
 
+struct Box {
+  int left, top, right, bottom;
+  bool Overlaps(const Box& o) const {
+    return left < o.right && o.left < right && top < o.bottom && o.top < bottom;
+  }
+};
+
 void DrawPoints(Canvas& canvas, const Frame& f, const std::vector<PlotPoint>& points) {
-  // Labels first, so none covers another point's marker.
+  // Labels first, so none covers another point's marker. Each takes the first place that
+  // clears the labels already drawn: right of its marker, left, above right, below right.
+  std::vector<Box> taken;
+  const int height = kGlyphAscent * kTextScale;
   for (const PlotPoint& p : points) {
     const Pixel at = f.Map(p);
     const int width = TextWidth(p.label, kTextScale);
     const int offset = kMarkerRadius + kGap;
-    // Beside the marker on the right, or on the left where the right would leave the frame.
-    const int x = at.x + offset + width < f.right ? at.x + offset : at.x - offset - width;
-    canvas.Text(x, at.y - kGlyphAscent * kTextScale / 2, p.label, kTextScale, kPointLabelInk);
+    const int middle = at.y - height / 2;
+    const Box places[] = {{at.x + offset, middle, at.x + offset + width, middle + height},
+                          {at.x - offset - width, middle, at.x - offset, middle + height},
+                          {at.x + offset, middle - height - kGap, at.x + offset + width, middle - kGap},
+                          {at.x + offset, middle + height + kGap, at.x + offset + width, middle + 2 * height + kGap}};
+    Box chosen = places[0];
+    for (const Box& place : places) {
+      const bool inside = place.left >= f.left && place.right < f.right;
+      const bool clear = std::none_of(taken.begin(), taken.end(), [&](const Box& b) { return b.Overlaps(place); });
+      if (inside && clear) {
+        chosen = place;
+        break;
+      }
+    }
+    taken.push_back(chosen);
+    canvas.Text(chosen.left, chosen.top, p.label, kTextScale, kPointLabelInk);
   }
   for (size_t i = 0; i < points.size(); ++i) {
     const Pixel at = f.Map(points[i]);

@@ -23,8 +23,9 @@ uint64_t MixUser(uint64_t x) {
 
 StoreShard::StoreShard(const WindowParams& window, uint64_t expected_users)
     : window_params_(window), state_bytes_(window.state_bytes()) {
-  users_.reserve(expected_users);
-  active_.reserve(expected_users);
+  // Shards fill unevenly: a margin keeps the arrays from doubling near the expected count.
+  users_.reserve(expected_users + expected_users / 8 + 16);
+  active_.reserve(expected_users + expected_users / 8 + 16);
   RebuildIndex(static_cast<uint64_t>(static_cast<double>(std::max<uint64_t>(expected_users, 8)) / 0.8) + 1);
 }
 

@@ -11,9 +11,9 @@
 namespace seen {
 namespace {
 
-// State header: two little-endian u32. Ring: next position, unused. Sliced: items in the
-// current segment (count mode) or the current segment's start time (time mode), then the
-// current segment's index.
+// State header. Ring: one little-endian u32, the next position. Sliced: two u32, the items
+// in the current segment (count mode) or its start time (time mode), then its index.
+constexpr uint64_t kRingHeaderBytes = 4;
 constexpr uint64_t kHeaderBytes = 8;
 // The sliced cells are read 4 bytes at a time at any bit offset: pad so the last read fits.
 constexpr uint64_t kCellPadding = 3;
@@ -143,7 +143,7 @@ void RingAdd(const WindowParams& p, uint8_t* state, const uint64_t* hashes, size
   uint32_t next = LoadU32(state);
   for (size_t i = 0; i < n; ++i) {
     const uint16_t fp = Fingerprint(hashes[i]);
-    std::memcpy(state + kHeaderBytes + 2 * static_cast<uint64_t>(next), &fp, 2);
+    std::memcpy(state + kRingHeaderBytes + 2 * static_cast<uint64_t>(next), &fp, 2);
     next = next + 1 == p.span ? 0 : next + 1;
   }
   StoreU32(state, next);
@@ -154,7 +154,7 @@ constexpr size_t kRingScanLimit = 4;
 
 void RingContains(const WindowParams& p, const uint8_t* state, const uint64_t* hashes,
                   size_t n, uint8_t* out) {
-  const uint8_t* entries = state + kHeaderBytes;
+  const uint8_t* entries = state + kRingHeaderBytes;
   if (n <= kRingScanLimit) {
     for (size_t i = 0; i < n; ++i) {
       const uint16_t fp = Fingerprint(hashes[i]);
@@ -235,14 +235,26 @@ void RequireFpr(double fpr) {
 }  // namespace
 
 uint64_t WindowParams::state_bytes() const {
-  const uint64_t body = layout == WindowLayout::kRing
-                            ? 2 * static_cast<uint64_t>(span)
-                            : (static_cast<uint64_t>(bits) * segments + 7) / 8 + kCellPadding;
-  return (kHeaderBytes + body + 7) / 8 * 8;
+  const uint64_t bytes = layout == WindowLayout::kRing
+                             ? kRingHeaderBytes + 2 * static_cast<uint64_t>(span)
+                             : kHeaderBytes + (static_cast<uint64_t>(bits) * segments + 7) / 8 + kCellPadding;
+  // Whole u32s, so every state in a store's arena keeps its header aligned.
+  return (bytes + 3) / 4 * 4;
 }
 
 double WindowParams::slack() const {
   return layout == WindowLayout::kRing ? 0.0 : 1.0 / (segments - 1);
+}
+
+double AverageWindowFpr(const WindowParams& p) {
+  if (p.layout == WindowLayout::kRing) return PredictWindowFpr(p);
+  // The current segment is as likely to hold 1 item as segment_items.
+  const double full = std::pow(1.0 - SegmentFpr(p.segment_items, p.bits, p.k), p.segments - 1);
+  double sum = 0;
+  for (uint32_t fill = 1; fill <= p.segment_items; ++fill) {
+    sum += 1.0 - full * (1.0 - SegmentFpr(fill, p.bits, p.k));
+  }
+  return sum / p.segment_items;
 }
 
 double PredictWindowFpr(const WindowParams& p) {
@@ -330,7 +342,7 @@ WindowParams SizeCountWindowForBytes(uint32_t items, uint64_t bytes, double max_
     if (candidate.bits == 0) continue;
     for (uint32_t k = 1; k <= kMaxWindowK; ++k) {
       candidate.k = k;
-      const double fpr = PredictWindowFpr(candidate);
+      const double fpr = AverageWindowFpr(candidate);
       if (fpr < best_fpr) best = candidate, best_fpr = fpr;
     }
   }

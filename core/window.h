@@ -52,11 +52,15 @@ WindowParams SizeCountWindow(uint32_t items, double fpr, double max_slack, uint6
 // A time window for the last `seconds` seconds, expecting at most `expected_items` in them.
 WindowParams SizeTimeWindow(uint32_t seconds, uint32_t expected_items, double fpr,
                             double max_slack, uint64_t seed);
-// The lowest-fpr count window whose state fits in `bytes`.
+// The count window whose state fits in `bytes` with the lowest steady-state rate (averaged
+// over the fill of the current segment).
 WindowParams SizeCountWindowForBytes(uint32_t items, uint64_t bytes, double max_slack,
                                      uint64_t seed);
-// The false-positive rate once the window is full (every segment at capacity).
+// The false-positive rate once the window is full (every segment at capacity): the bound
+// sizing keeps under the target.
 double PredictWindowFpr(const WindowParams& params);
+// The rate averaged over a steady state, where the current segment is on average half full.
+double AverageWindowFpr(const WindowParams& params);
 // Throws Error(kInconsistent) naming the field when params cannot describe a window.
 void ValidateWindowParams(const WindowParams& params, const std::string& source);
 
