@@ -285,8 +285,9 @@ WindowParams SizeCountWindow(uint32_t items, double fpr, double max_slack, uint6
   if (PredictWindowFpr(ring) <= fpr && (best.k == 0 || ring.state_bytes() <= best.state_bytes())) {
     best = ring;
   }
-  if (best.layout == WindowLayout::kSliced && best.k == 0) {
-    throw Error(Code::kInvalidArgument, "no window layout reaches fpr " + std::to_string(fpr));
+  if (best.layout == WindowLayout::kRing && best.span == 0) {
+    throw Error(Code::kInvalidArgument, "no window layout reaches fpr " + std::to_string(fpr) +
+                                            " with slack at most " + std::to_string(max_slack));
   }
   best.mode = WindowMode::kCount;
   best.seed = seed;
@@ -346,8 +347,9 @@ WindowParams SizeCountWindowForBytes(uint32_t items, uint64_t bytes, double max_
       if (fpr < best_fpr) best = candidate, best_fpr = fpr;
     }
   }
-  if (best_fpr > 1.0) {
-    throw Error(Code::kInvalidArgument, std::to_string(bytes) + " bytes cannot hold a window");
+  if (best_fpr >= 1.0) {
+    throw Error(Code::kInvalidArgument, std::to_string(bytes) + " bytes cannot hold a useful window of " +
+                                            std::to_string(items) + " items");
   }
   best.mode = WindowMode::kCount;
   best.seed = seed;

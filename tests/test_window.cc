@@ -152,6 +152,8 @@ TEST(Window, ImpossibleRequestsAreRefused) {
   EXPECT_THROW(SizeCountWindow(0, 0.01, 0.25, 0), Error);
   EXPECT_THROW(SizeCountWindow(500, 0.01, 0.0, 0), Error);
   EXPECT_THROW(SizeTimeWindow(2, 10, 0.01, 0.25, 0), Error);
+  EXPECT_THROW(SizeCountWindow(500, 0.001, 0.01, 0), Error);  // 0.1% in 16-bit fingerprints, no slack
+  EXPECT_THROW(SizeCountWindowForBytes(500, 16, 0.25, 0), Error);
 }
 
 // The shared window vectors: replaying each script gives the committed .seen byte for byte,
