@@ -455,6 +455,19 @@ func TestStoreCorruptFiles(t *testing.T) {
 	if err := s.Save(filepath.Join(dir, "no such dir", "x.seen")); !errors.Is(err, ErrIO) {
 		t.Errorf("Save into a missing directory: %v", err)
 	}
+	// A Save whose final rename fails (the path is a directory, which even root cannot
+	// replace by a file) leaves what was there, and no temporary file behind.
+	occupied := filepath.Join(dir, "occupied")
+	must(t, os.MkdirAll(filepath.Join(occupied, "inside"), 0o700))
+	if err := s.Save(occupied); !errors.Is(err, ErrIO) {
+		t.Errorf("Save over a directory: %v", err)
+	}
+	if fi, err := os.Stat(filepath.Join(occupied, "inside")); err != nil || !fi.IsDir() {
+		t.Errorf("a failed Save damaged what was at its path (%v)", err)
+	}
+	if left, _ := filepath.Glob(filepath.Join(dir, "occupied?*")); len(left) != 0 {
+		t.Errorf("a failed Save left %v", left)
+	}
 	must(t, os.Chmod(dir, 0o500))
 	defer os.Chmod(dir, 0o700)
 	must(t, s.Mark(500, []uint64{1}, 9))
@@ -502,5 +515,24 @@ func TestStoreUseAfterClose(t *testing.T) {
 	}
 	if s.WindowInfo() != (WindowInfo{}) {
 		t.Error("a closed store has window info")
+	}
+}
+
+// Users' time windows under a controlled clock: items fade after the span (plus one bucket),
+// and a clock that goes backwards never hides a recent exposure.
+func TestStoreTimeWindows(t *testing.T) {
+	s := newStore(t, StoreOptions{Window: LastSeconds(600, 100, 0.01), IdleTimeout: NeverIdle})
+	slack := s.WindowInfo().Slack
+	const t0 = 100_000
+	must(t, s.Mark(1, []uint64{10, 11}, t0))
+	must(t, s.Mark(1, []uint64{12}, t0-300)) // a server whose clock is behind
+	for _, now := range []uint32{t0 - 300, t0, t0 + 200} {
+		if got := unseenOf(t, s, 1, []uint64{10, 11, 12}, now); len(got) != 0 {
+			t.Errorf("at %+d s, %v are unseen", int(now)-t0, got)
+		}
+	}
+	later := uint32(t0 + 600*(1+slack) + 601)
+	if got := unseenOf(t, s, 1, []uint64{10, 11, 12}, later); len(got) != 3 {
+		t.Errorf("past the span and its slack, only %v are unseen", got)
 	}
 }

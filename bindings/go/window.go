@@ -20,8 +20,8 @@ import (
 //
 // A Window is not safe for concurrent adds: tests may run from many goroutines at once, but
 // an add needs exclusive access (your own lock, or one goroutine per user). The Store keeps
-// millions of windows and does the locking itself. Close, UnmarshalBinary also need
-// exclusive access.
+// millions of windows and does the locking itself. Close and UnmarshalBinary need
+// exclusive access too.
 //
 // Its memory lives in C. Call Close when done; a finalizer frees a forgotten Window as a
 // backstop.
@@ -129,7 +129,7 @@ type WindowInfo struct {
 	Mode         WindowMode
 	Layout       WindowLayout
 	Span         uint32
-	Segments     uint32  // SlicedLayout: Bloom segments; RingLayout: 0 or 1
+	Segments     uint32  // SlicedLayout: Bloom segments; RingLayout: 0
 	StateBytes   uint64  // memory of one window's state
 	Slack        float64 // how far past Span an item may still be found, as a fraction of Span
 	PredictedFPR float64 // total false-positive rate once full
