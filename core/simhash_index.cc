@@ -255,7 +255,9 @@ void SimhashIndex::Visit(uint64_t q, uint32_t k, Visitor&& visit) const {
 
 void SimhashIndex::Query(uint64_t fp, uint32_t k, std::vector<SimhashMatch>& out) const {
   RequireK(k);
-  std::vector<uint32_t> positions;
+  // Reused per thread: a query then allocates nothing but its results.
+  thread_local std::vector<uint32_t> positions;
+  positions.clear();
   Visit(fp, k, [&](uint32_t at) {
     positions.push_back(at);
     return true;

@@ -50,7 +50,7 @@ class Fingerprinter {
   TextFingerprint Finish() {
     EndWord();
     // A text with fewer CJK characters than n still gets them as one token.
-    if (cjk_seen_ > 0 && cjk_seen_ < options_.ngram) Token(gram_, gram_end_[cjk_count_ - 1]);
+    if (cjk_seen_ > 0 && cjk_seen_ < options_.ngram) Token(stream_, stream_size_);
     Flush();
     XXH3_128bits_update(&exact_, out_, out_size_);
     const XXH128_hash_t exact = XXH3_128bits_digest(&exact_);
@@ -72,8 +72,7 @@ class Fingerprinter {
     if (pending_space_ && any_out_) out_[out_size_++] = ' ';
     pending_space_ = false;
     any_out_ = true;
-    std::memcpy(out_ + out_size_, bytes, n);
-    out_size_ += n;
+    for (size_t i = 0; i < n; ++i) out_[out_size_++] = bytes[i];  // 1-4 bytes: no memcpy call
   }
 
   void EndWord() {
@@ -83,24 +82,27 @@ class Fingerprinter {
   }
 
   // The CJK stream skips everything between its characters, so punctuation, spaces and Latin
-  // words inside Chinese text do not break its shingles. gram_ holds the last characters'
-  // bytes; gram_end_[i] is where character i of them ends.
+  // words inside Chinese text do not break its shingles. stream_ holds the latest CJK bytes;
+  // starts_ the offsets of its last n characters (a ring). When it fills, the last n - 1
+  // characters move to its front, once every few dozen characters.
   void Cjk(uint32_t cp) {
     uint8_t bytes[4];
     const size_t n = text::Encode(cp, bytes);
     Normalized(bytes, n);
     const uint32_t ngram = options_.ngram;
-    if (cjk_count_ == ngram) {  // drop the oldest character
-      const size_t first = gram_end_[0];
-      std::memmove(gram_, gram_ + first, gram_end_[ngram - 1] - first);
-      for (uint32_t i = 0; i + 1 < ngram; ++i) gram_end_[i] = gram_end_[i + 1] - first;
-      --cjk_count_;
+    if (stream_size_ + 4 > sizeof stream_) {
+      const size_t keep_from = cjk_seen_ >= ngram ? starts_[(cjk_seen_ + 1) % ngram] : 0;
+      std::memmove(stream_, stream_ + keep_from, stream_size_ - keep_from);
+      for (auto& start : starts_) start = start >= keep_from ? start - keep_from : 0;
+      stream_size_ -= keep_from;
     }
-    const size_t start = cjk_count_ ? gram_end_[cjk_count_ - 1] : 0;
-    std::memcpy(gram_ + start, bytes, n);
-    gram_end_[cjk_count_++] = start + n;
+    starts_[cjk_seen_ % ngram] = stream_size_;
+    for (size_t i = 0; i < n; ++i) stream_[stream_size_++] = bytes[i];
     ++cjk_seen_;
-    if (cjk_count_ == ngram) Token(gram_, gram_end_[ngram - 1]);
+    if (cjk_seen_ >= ngram) {
+      const size_t first = starts_[cjk_seen_ % ngram];  // the oldest of the last n
+      Token(stream_ + first, stream_size_ - first);
+    }
   }
 
   void Token(const uint8_t* bytes, size_t n) {
@@ -132,9 +134,9 @@ class Fingerprinter {
   size_t batch_ = 0;
   uint64_t features_ = 0;
   std::string word_;
-  uint8_t gram_[4 * kMaxNgram];
-  size_t gram_end_[kMaxNgram];
-  uint32_t cjk_count_ = 0;
+  uint8_t stream_[256];
+  size_t stream_size_ = 0;
+  size_t starts_[kMaxNgram] = {};
   uint64_t cjk_seen_ = 0;
   XXH3_state_t exact_;
   uint8_t out_[4096];
