@@ -165,7 +165,11 @@ std::string Utf8(const std::vector<uint32_t>& doc) {
   return s;
 }
 
-uint64_t Fp(const std::string& s) { return FingerprintText(s.data(), s.size(), TextOptions{}).simhash; }
+uint64_t Fp(const std::string& s, uint32_t ngram = 3) {
+  TextOptions options;
+  options.ngram = ngram;
+  return FingerprintText(s.data(), s.size(), options).simhash;
+}
 
 void Throughput() {
   TextMaker maker(5);
@@ -217,7 +221,8 @@ std::vector<uint32_t> Edit(std::vector<uint32_t> doc, const std::string& kind, i
   return doc;
 }
 
-void Quality(size_t docs_per_length) {
+// With ngram 3 (the default) every kind of edit; with other n-grams the mixed edits only.
+void Quality(size_t docs_per_length, uint32_t ngram) {
   const uint32_t k = 3;
   for (size_t length : {150, 500, 3000}) {
     TextMaker maker(length);
@@ -225,38 +230,45 @@ void Quality(size_t docs_per_length) {
     std::vector<std::vector<uint32_t>> base;
     for (size_t i = 0; i < docs; ++i) base.push_back(maker.Doc(length));
     std::vector<uint64_t> fps;
-    for (const auto& d : base) fps.push_back(Fp(Utf8(d)));
+    for (const auto& d : base) fps.push_back(Fp(Utf8(d), ngram));
     for (const std::string kind : {"mixed", "insert", "delete", "replace", "boilerplate", "punct_width"}) {
+      if (ngram != 3 && kind != "mixed") continue;
       for (int e : {1, 2, 3, 5, 8, 12}) {
         if (kind == "punct_width" && e > 1) continue;
-        size_t found = 0;
+        size_t within[8] = {};
         double distance = 0;
         for (size_t i = 0; i < docs; ++i) {
-          const uint32_t d = Hamming(fps[i], Fp(Utf8(Edit(base[i], kind, e, maker))));
-          found += d <= k;
+          const uint32_t d = Hamming(fps[i], Fp(Utf8(Edit(base[i], kind, e, maker)), ngram));
+          for (uint32_t kk = d; kk < 8; ++kk) ++within[kk];
           distance += d;
         }
-        std::printf("{\"bench\": \"recall\", \"length\": %zu, \"kind\": \"%s\", \"edits\": %d, \"k\": %u, "
-                    "\"recall\": %.4f, \"mean_distance\": %.2f, \"docs\": %zu}\n",
-                    length, kind.c_str(), e, k, static_cast<double>(found) / docs, distance / docs, docs);
+        std::printf("{\"bench\": \"recall\", \"ngram\": %u, \"length\": %zu, \"kind\": \"%s\", \"edits\": %d, \"k\": %u, "
+                    "\"recall\": %.4f, \"mean_distance\": %.2f, \"docs\": %zu, \"recall_by_k\": [",
+                    ngram, length, kind.c_str(), e, k, static_cast<double>(within[k]) / docs, distance / docs, docs);
+        for (uint32_t kk = 0; kk < 8; ++kk) std::printf("%s%.4f", kk ? ", " : "", static_cast<double>(within[kk]) / docs);
+        std::printf("]}\n");
       }
     }
     // Unrelated documents of the same length: every pair of base docs, through the index.
     std::vector<uint64_t> ids(fps.size());
     for (size_t i = 0; i < ids.size(); ++i) ids[i] = i;
-    SimhashIndex index(k);
+    SimhashIndex index(kSimhashMaxK);
     index.Add(fps.data(), ids.data(), fps.size());
-    uint64_t false_matches = 0;
+    uint64_t within[8] = {};
     std::vector<SimhashMatch> out;
     for (size_t i = 0; i < fps.size(); ++i) {
       out.clear();
-      index.Query(fps[i], k, out);
-      for (const auto& m : out) false_matches += m.id > i;
+      index.Query(fps[i], kSimhashMaxK, out);
+      for (const auto& m : out) {
+        for (uint32_t kk = m.distance; kk < 8 && m.id > i; ++kk) ++within[kk];
+      }
     }
     const double pairs = fps.size() * (fps.size() - 1) / 2.0;
-    std::printf("{\"bench\": \"false_match\", \"length\": %zu, \"k\": %u, \"pairs\": %.0f, \"false_matches\": %llu, "
-                "\"rate\": %.3g}\n",
-                length, k, pairs, static_cast<unsigned long long>(false_matches), false_matches / pairs);
+    std::printf("{\"bench\": \"false_match\", \"ngram\": %u, \"length\": %zu, \"k\": %u, \"pairs\": %.0f, \"false_matches\": %llu, "
+                "\"rate\": %.3g, \"rate_by_k\": [",
+                ngram, length, k, pairs, static_cast<unsigned long long>(within[k]), within[k] / pairs);
+    for (uint32_t kk = 0; kk < 8; ++kk) std::printf("%s%.3g", kk ? ", " : "", within[kk] / pairs);
+    std::printf("]}\n");
     std::fflush(stdout);
   }
 }
@@ -275,6 +287,7 @@ int main(int argc, char** argv) {
   seen::IndexRun(big, 3, 200000, true);
   for (uint32_t k = 4; k <= 7; ++k) seen::IndexRun(1000000, k, 20000, false);
   seen::AllPairs(1000000);
-  seen::Quality(quality_docs);
+  seen::Quality(quality_docs, 3);
+  seen::Quality(quality_docs, 2);
   return 0;
 }
