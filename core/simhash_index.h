@@ -3,10 +3,10 @@
 //
 // Pigeonhole: the 64 bits are cut into B = max(max_k + 1, 4) blocks. Two fingerprints within
 // max_k bits agree exactly on at least one block, so looking each block up in its own table
-// finds every match. Table 0 is the primary array of fingerprints (and beside it their ids)
-// bucketed by their top P bits; table t >= 1 holds, bucketed by block t, a 32-bit signature per entry
-// (the 32 bits after block t), which rules out almost every candidate without touching the
-// primary array. Layout and costs: docs/FORMAT.md (kind 6) and docs/simhash.md.
+// finds every match. Table 0 is the primary array of fingerprints (their ids beside it),
+// bucketed by their top P bits; table t >= 1 holds, bucketed by block t, a 32-bit signature
+// per fingerprint (the 32 bits after block t), which rules out almost every candidate without
+// touching the primary array. Layout and costs: docs/FORMAT.md (kind 6) and docs/simhash.md.
 #pragma once
 
 #include <atomic>
@@ -18,6 +18,7 @@
 
 namespace seen {
 
+// A pair as added (staged until the next build).
 struct SimhashEntry {
   uint64_t fingerprint;
   uint64_t id;
@@ -39,12 +40,14 @@ struct SimhashLayout {
   uint32_t max_k = 0;
   uint32_t blocks = 0;
   uint32_t primary_bits = 0;
+  // Up to 8 blocks (max_k 7); 16 leaves room without changing the struct.
   uint32_t width[16] = {};  // block widths, block 0 the top bits
   uint32_t shift[16] = {};  // block b is (fp >> shift[b]) & (2^width[b] - 1)
-  uint64_t ids = 0;                    // count u64 ids after the count u64 fingerprints
-  uint64_t primary_offsets = 0;        // then (2^P + 1) u32
-  uint64_t table_offsets[16] = {};     // table t: (2^width[t] + 1) u32 bucket offsets
-  uint64_t table_sigs[16] = {};        // then count u32 signatures
+  // Payload offsets: count u64 fingerprints at 0, then
+  uint64_t ids = 0;                 // count u64 ids,
+  uint64_t primary_offsets = 0;     // (2^P + 1) u32 bucket offsets,
+  uint64_t table_offsets[16] = {};  // and per table t >= 1: (2^width[t] + 1) u32 offsets
+  uint64_t table_sigs[16] = {};     // and count u32 signatures.
   uint64_t bytes = 0;
 
   static SimhashLayout For(uint64_t count, uint32_t max_k, uint32_t primary_bits);
