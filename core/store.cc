@@ -289,11 +289,12 @@ Store Store::Open(const std::string& path, bool writable, bool verify_payload) {
   for (uint32_t s = 0; s < kShards; ++s) {
     const uint64_t count = LoadLe64(c.payload + 8 * s);
     std::vector<uint64_t> users(count);
-    std::memcpy(users.data(), cursor, count * 8);
-    cursor += count * 8;
     std::vector<uint16_t> active(count);
-    std::memcpy(active.data(), cursor, count * 2);
-    cursor += Pad8(count * 2);
+    if (count > 0) {  // an empty vector's data() may be NULL, not a valid memcpy target
+      std::memcpy(users.data(), cursor, count * 8);
+      std::memcpy(active.data(), cursor + count * 8, count * 2);
+    }
+    cursor += count * 8 + Pad8(count * 2);
     impl->shards[s]->users.Load(std::move(users), std::move(active), cursor);
     cursor += count * state_bytes;
   }
