@@ -1,4 +1,5 @@
 #include <cstdlib>
+#include <utility>
 
 #include "cli/cli.h"
 
@@ -51,6 +52,27 @@ uint64_t Args::get_u64(const std::string& name, uint64_t fallback) const {
   }
   return text.find_first_of(".eE") == std::string::npos ? std::strtoull(text.c_str(), nullptr, 10)
                                                         : static_cast<uint64_t>(value);
+}
+
+uint64_t Args::get_bytes(const std::string& name, uint64_t fallback) const {
+  if (!flag(name)) return fallback;
+  std::string text = get(name, "");
+  uint64_t unit = 1;
+  for (const auto& [suffix, size] : {std::pair<const char*, int>{"TiB", 40}, {"GiB", 30}, {"MiB", 20},
+                                     {"KiB", 10}, {"T", 40}, {"G", 30}, {"M", 20}, {"K", 10}}) {
+    const std::string s = suffix;
+    if (text.size() > s.size() && text.compare(text.size() - s.size(), s.size(), s) == 0) {
+      text.resize(text.size() - s.size());
+      unit = uint64_t{1} << size;
+      break;
+    }
+  }
+  char* end = nullptr;
+  const double value = std::strtod(text.c_str(), &end);
+  if (text.empty() || *end != '\0' || !(value > 0) || value * static_cast<double>(unit) > 1.8e19) {
+    throw UsageError{"--" + name + " expects a size such as 1GiB or 512M, got '" + get(name, "") + "'"};
+  }
+  return static_cast<uint64_t>(value * static_cast<double>(unit));
 }
 
 double Args::get_double(const std::string& name, double fallback) const {

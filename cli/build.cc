@@ -52,7 +52,9 @@ int Build(const Args& args) {
   const std::string output = args.require("output");
   if (args.positional().empty()) throw UsageError{"build needs at least one INPUT (- for stdin)"};
 
-  Bloom filter = Bloom::Create(capacity, fpr, seed);
+  // A memory budget (--bytes) takes precedence over --fpr: the k that suits it is chosen.
+  const uint64_t budget = args.get_bytes("bytes", 0);
+  Bloom filter = budget > 0 ? Bloom::CreateBytes(capacity, budget, seed) : Bloom::Create(capacity, fpr, seed);
   std::vector<std::unique_ptr<LineSource>> sources;
   uint64_t total_bytes = 0;
   for (const auto& path : args.positional()) {

@@ -28,6 +28,8 @@ class Args {
   std::string require(const std::string& name) const;
   uint64_t get_u64(const std::string& name, uint64_t fallback) const;
   double get_double(const std::string& name, double fallback) const;
+  // A size such as 1073741824, 1e9, 512M or 1GiB (K, M, G, T: powers of 1024).
+  uint64_t get_bytes(const std::string& name, uint64_t fallback) const;
 
  private:
   std::vector<std::string> positional_;

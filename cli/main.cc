@@ -12,7 +12,7 @@ namespace {
 constexpr const char* kUsage = R"(usage: seen COMMAND [OPTIONS]
 
 commands:
-  build --capacity N [--fpr P] [--seed S] [--threads T] INPUT... -o FILE
+  build --capacity N [--fpr P | --bytes SIZE] [--seed S] [--threads T] INPUT... -o FILE
         one key per line (- is stdin); a trailing \r is dropped, empty lines skipped
   query FILE [KEY...] [--new-only]
         prints KEY<TAB>seen|new per key; reads keys from stdin when none are given

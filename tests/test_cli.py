@@ -66,6 +66,15 @@ def test_info_json_describes_the_filter(built):
     assert info["bytes"] == info["blocks"] * 64
 
 
+def test_build_to_a_memory_budget(tmp_path, keys_file):
+    out = tmp_path / "budget.seen"
+    run("build", "--capacity", 5001, "--bytes", "64KiB", keys_file, "-o", out)
+    info = json.loads(run("info", "--json", out).stdout)
+    assert info["bytes"] == 65536
+    assert run("query", out, "user-42").stdout == b"user-42\tseen\n"
+    assert b"expects a size" in run("build", "--capacity", 10, "--bytes", "lots", "-", "-o", out, expect=2).stderr
+
+
 def test_stdin_build_and_merge(tmp_path, built):
     other = tmp_path / "other.seen"
     run("build", "--capacity", 6000, "--fpr", 0.001, "-", "-o", other, stdin=b"extra-1\nextra-2\n")
