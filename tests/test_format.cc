@@ -6,6 +6,7 @@
 
 #include <dirent.h>
 
+#include <algorithm>
 #include <cstring>
 #include <fstream>
 #include <functional>
@@ -112,6 +113,26 @@ TEST(Format, SaveAndOpenInBothRoles) {
   }
   Bloom reopened = Open(path, false, true);  // verifies the resealed checksums
   for (uint64_t id : fresh) ASSERT_TRUE(reopened.TestU64(id));
+}
+
+// The query role on a large file (256 MiB): mapped, answering, and refusing every write.
+TEST(Format, LargeFileQueryRole) {
+  test::ScratchDir dir;
+  const std::string path = dir.File("large.seen");
+  const auto keys = test::Keys(100000, 0);
+  {
+    Bloom filter = Bloom::CreateBytes(10000000, uint64_t{256} << 20, 3);
+    filter.AddU64(keys.data(), keys.size());
+    Save(filter, path);
+  }
+  Bloom reader = Open(path, false, false);
+  EXPECT_TRUE(reader.read_only());
+  std::vector<uint8_t> out(keys.size());
+  reader.ContainsU64(keys.data(), keys.size(), out.data());
+  EXPECT_EQ(std::count(out.begin(), out.end(), 1), static_cast<long>(keys.size()));
+  EXPECT_EQ(CodeOf([&] { reader.AddU64(keys.data(), 1); }), Code::kReadOnly);
+  EXPECT_EQ(CodeOf([&] { reader.PutKey("x", 1); }), Code::kReadOnly);
+  EXPECT_EQ(CodeOf([&] { reader.Merge(reader); }), Code::kReadOnly);
 }
 
 TEST(Format, ChangesReachTheFileOnFreeToo) {
