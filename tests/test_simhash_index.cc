@@ -283,6 +283,28 @@ TEST(SimhashFormat, EveryParamsFieldIsChecked) {
   }
 }
 
+// Unverified views of randomly damaged files: each is refused or answers queries without
+// reading outside the buffer (the sanitizer build turns any stray read into a failure).
+TEST(SimhashFormat, DamagedUnverifiedViewsStayInBounds) {
+  const auto good = Bytes(Sample());
+  std::mt19937_64 rng(77);
+  int accepted = 0;
+  for (int round = 0; round < 300; ++round) {
+    auto bad = good;
+    // Even rounds damage the fingerprints and ids, odd rounds anywhere (mostly bucket offsets).
+    const size_t span = round % 2 ? bad.size() - 128 : 48000;
+    for (int flips = 0; flips < 4; ++flips) bad[128 + rng() % span] ^= static_cast<uint8_t>(1 + rng() % 255);
+    try {
+      const SimhashIndex view = ViewSimhashIndex(bad.data(), bad.size(), false);
+      for (int q = 0; q < 50; ++q) view.Any(rng(), 3);
+      ++accepted;
+    } catch (const Error& e) {
+      EXPECT_EQ(e.code(), Code::kInconsistent);
+    }
+  }
+  EXPECT_GE(accepted, 150) << "damage to fingerprints and ids is only caught by the checksum";
+}
+
 TEST(SimhashFormat, AbsurdSizesAllocateNothing) {
   auto good = Bytes(Sample());
   std::vector<uint8_t> head(good.begin(), good.begin() + 128);
