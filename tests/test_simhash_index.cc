@@ -7,6 +7,7 @@
 #include <functional>
 #include <numeric>
 #include <random>
+#include <thread>
 #include <vector>
 
 #include "core/error.h"
@@ -96,6 +97,23 @@ TEST(SimhashIndex, NoMismatchAtSmallerKThanMaxK) {
 
 TEST(SimhashIndex, NoMismatchUpToK7) {
   for (uint32_t k : {4u, 5u, 6u, 7u}) EXPECT_EQ(Mismatches(k, k, 3000, 3000, 10 + k), 0) << "k=" << k;
+}
+
+// The first queries after adds race to build the tables: one builds, all answer correctly.
+TEST(SimhashIndex, ConcurrentFirstQueriesAgree) {
+  const auto fps = Corpus(5000, 31);
+  const auto ids = Iota(5000);
+  SimhashIndex index(3);
+  index.Add(fps.data(), ids.data(), fps.size());
+  std::vector<int> mismatches(4);
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 4; ++t) {
+    threads.emplace_back([&, t] {
+      for (size_t i = t; i < fps.size(); i += 9) mismatches[t] += Indexed(index, fps[i], 3) != Brute(fps, ids, fps[i], 3);
+    });
+  }
+  for (auto& thread : threads) thread.join();
+  EXPECT_EQ(mismatches, std::vector<int>(4, 0));
 }
 
 TEST(SimhashIndex, EmptyIndexFindsNothing) {
