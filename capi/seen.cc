@@ -7,7 +7,7 @@
 #include "capi/shim.h"
 #include "core/error.h"
 
-static_assert(SEEN_ERR_INTERNAL == static_cast<int>(seen::Code::kInternal),
+static_assert(SEEN_ERR_NOT_FOUND == static_cast<int>(seen::Code::kNotFound),
               "seen_status and seen::Code must keep the same numbers");
 
 namespace seen::capi {
@@ -42,6 +42,7 @@ const char* seen_status_string(seen_status s) {
     case SEEN_ERR_INCOMPATIBLE: return "SEEN_ERR_INCOMPATIBLE";
     case SEEN_ERR_BUFFER_TOO_SMALL: return "SEEN_ERR_BUFFER_TOO_SMALL";
     case SEEN_ERR_INTERNAL: return "SEEN_ERR_INTERNAL";
+    case SEEN_ERR_NOT_FOUND: return "SEEN_ERR_NOT_FOUND";
     case SEEN_STATUS_MAX_ENUM: break;
   }
   return "SEEN_ERR_UNKNOWN_STATUS";

@@ -62,6 +62,7 @@ typedef enum seen_status {
   SEEN_ERR_INCOMPATIBLE = 12,     /* merge of filters with different parameters */
   SEEN_ERR_BUFFER_TOO_SMALL = 13, /* the caller's buffer cannot hold the result */
   SEEN_ERR_INTERNAL = 14,         /* a bug: please report it with seen_last_error() */
+  SEEN_ERR_NOT_FOUND = 15,        /* a remove of a key that was certainly never added */
   SEEN_STATUS_MAX_ENUM = 0x7FFFFFFF /* not a status: keeps the type int-sized in C and C++ */
 } seen_status;
 
@@ -457,6 +458,192 @@ SEEN_API seen_status seen_simhash_index_save(const seen_simhash_index* index, co
  * query read outside it). To change it, deserialize a copy. */
 SEEN_API seen_status seen_simhash_index_open(const char* path, uint32_t flags,
                                              seen_simhash_index** out);
+
+/* ------------------------------------------------------------------------------------------
+ * Counting filter (docs/counting.md): the blocked Bloom filter with a 4-bit saturating
+ * counter per bit, so keys can be removed. Same blocks, k and false-positive rate as a
+ * seen_bloom of the same expected_items and fpr, in 4x the memory.
+ *
+ * The remove rule: remove only keys that were added. A remove of a key with a zero counter
+ * (certainly never added) changes nothing and reports SEEN_ERR_NOT_FOUND. A remove of a
+ * never-added key that looks present (a false positive) can make another key a false
+ * negative: that is the caller's hazard to avoid. A saturated counter never changes again,
+ * so adds and removes of added keys never make a false negative.
+ *
+ * Thread safety differs from seen_bloom: adds, removes (batch or single), clear, sync and
+ * free need exclusive access (one writer at a time). Contains and test may run concurrently
+ * with each other and with that one writer; they never miss a completed add.
+ * ---------------------------------------------------------------------------------------- */
+typedef struct seen_counting seen_counting;
+
+/* A new, empty filter with the blocks and k of seen_bloom_create(expected_items, fpr):
+ * SEEN_ERR_INVALID_ARGUMENT for fpr outside (0, 1), SEEN_ERR_TOO_LARGE past 16 TiB of
+ * counters. expected_items 0 is treated as 1. The caller frees *out with seen_counting_free. */
+SEEN_API seen_status seen_counting_create(uint64_t expected_items, double fpr, uint64_t seed,
+                                          seen_counting** out);
+
+/* Frees the filter (a read-write mapped one is synced first; errors are lost: call
+ * seen_counting_sync before). NULL is a no-op. */
+SEEN_API void seen_counting_free(seen_counting* f);
+
+/* Batch adds, removes and queries, in key order (a key repeated in a batch counts each time).
+ * out[i] is 1 if key i may be present, else 0; out has n bytes, owned by the caller.
+ * remove: removed[i] (removed may be NULL) is 1 if key i was removed, 0 if it was certainly
+ * absent and nothing changed for it; the call processes every key and returns
+ * SEEN_ERR_NOT_FOUND if any key was certainly absent, else SEEN_OK.
+ * Writes to a read-only filter return SEEN_ERR_READ_ONLY. n == 0 is a no-op. */
+SEEN_API seen_status seen_counting_add_u64(seen_counting* f, const uint64_t* ids, size_t n);
+SEEN_API seen_status seen_counting_remove_u64(seen_counting* f, const uint64_t* ids, size_t n,
+                                              uint8_t* removed);
+SEEN_API seen_status seen_counting_contains_u64(const seen_counting* f, const uint64_t* ids,
+                                                size_t n, uint8_t* out);
+SEEN_API seen_status seen_counting_add_keys(seen_counting* f, const uint8_t* data,
+                                            const uint64_t* offsets, size_t n);
+SEEN_API seen_status seen_counting_remove_keys(seen_counting* f, const uint8_t* data,
+                                               const uint64_t* offsets, size_t n,
+                                               uint8_t* removed);
+SEEN_API seen_status seen_counting_contains_keys(const seen_counting* f, const uint8_t* data,
+                                                 const uint64_t* offsets, size_t n,
+                                                 uint8_t* out);
+
+/* Single keys. put adds one key. delete removes one: SEEN_ERR_NOT_FOUND (nothing changed)
+ * if it was certainly absent. A key of len 0 is valid (key may then be NULL). */
+SEEN_API seen_status seen_counting_put_u64(seen_counting* f, uint64_t id);
+SEEN_API seen_status seen_counting_put_key(seen_counting* f, const void* key, size_t len);
+SEEN_API seen_status seen_counting_delete_u64(seen_counting* f, uint64_t id);
+SEEN_API seen_status seen_counting_delete_key(seen_counting* f, const void* key, size_t len);
+/* Returns 1 if the key may be present, 0 if it certainly is not, -1 if f is NULL (or key is
+ * NULL with len > 0). */
+SEEN_API int seen_counting_test_u64(const seen_counting* f, uint64_t id);
+SEEN_API int seen_counting_test_key(const seen_counting* f, const void* key, size_t len);
+
+/* Resets every counter to zero. Exclusive access. */
+SEEN_API seen_status seen_counting_clear(seen_counting* f);
+
+/* Fixed parameters, O(1). Set params->size = sizeof(seen_counting_params) before the call;
+ * only the fields that fit in that size are filled. */
+typedef struct seen_counting_params {
+  size_t size;
+  uint64_t bytes;          /* payload bytes: blocks * 256 */
+  uint64_t blocks;         /* as many as seen_bloom_create would use */
+  uint32_t k;              /* counters per key, all in one 256-byte block */
+  uint32_t read_only;      /* 1 for a read-only open or view */
+  uint64_t seed;
+  uint64_t expected_items; /* as given at creation */
+  double target_fpr;       /* as given at creation */
+  uint32_t counter_bits;   /* 4 */
+  uint32_t reserved;
+} seen_counting_params;
+SEEN_API seen_status seen_counting_get_params(const seen_counting* f,
+                                              seen_counting_params* params);
+
+/* Statistics: O(bytes), reads every counter. Same size rule as params. */
+typedef struct seen_counting_stats {
+  size_t size;
+  double approx_items;    /* sum of counters / k: exact while nothing saturated */
+  uint64_t saturated;     /* counters stuck at 15 (they never decrement) */
+  double fill_ratio;      /* non-zero counters / all counters */
+  double predicted_fpr;   /* false-positive rate of the filter as it is now */
+} seen_counting_stats;
+SEEN_API seen_status seen_counting_get_stats(const seen_counting* f, seen_counting_stats* stats);
+
+/* Serialized form (kind 2 of docs/FORMAT.md), with the buffer rules of seen_bloom_serialize. */
+SEEN_API seen_status seen_counting_serialize(const seen_counting* f, uint8_t* buf, size_t cap,
+                                             size_t* written);
+/* A new writable filter copied from buf, after full validation. */
+SEEN_API seen_status seen_counting_deserialize(const uint8_t* buf, size_t len,
+                                               seen_counting** out);
+/* A read-only filter using buf in place (no copy): buf must stay valid and unchanged until
+ * free. flags: 0 or SEEN_OPEN_NO_VERIFY. */
+SEEN_API seen_status seen_counting_view(const uint8_t* buf, size_t len, uint32_t flags,
+                                        seen_counting** out);
+/* Crash-safe save, like seen_bloom_save. */
+SEEN_API seen_status seen_counting_save(const seen_counting* f, const char* path);
+/* Maps a saved filter, with the flags of seen_bloom_open: READ_ONLY refuses every add and
+ * remove (SEEN_ERR_READ_ONLY); READ_WRITE changes the file on sync and free. */
+SEEN_API seen_status seen_counting_open(const char* path, uint32_t flags, seen_counting** out);
+/* For a read-write mapped filter: updates the checksums and flushes (msync). Otherwise
+ * SEEN_OK, nothing to do. Exclusive access. */
+SEEN_API seen_status seen_counting_sync(seen_counting* f);
+
+/* ------------------------------------------------------------------------------------------
+ * Scalable filter (docs/counting.md): blocked Bloom sub-filters that grow. When the newest
+ * holds its capacity a new one is added, `growth` times larger with `tightening` times the
+ * false-positive rate, so the total rate stays within the bound it was created with, at
+ * any size. Adds of keys that already look present change nothing and do not count.
+ *
+ * Thread safety: adds (batch or single) and free need exclusive access; queries, info,
+ * serialize and save may run concurrently with each other, not with an add.
+ * ---------------------------------------------------------------------------------------- */
+typedef struct seen_scalable seen_scalable;
+
+typedef struct seen_scalable_options {
+  size_t size;               /* sizeof(seen_scalable_options) */
+  uint64_t initial_capacity; /* keys the first sub-filter holds, >= 1 */
+  double fpr;                /* the bound on the total false-positive rate, in (0, 1) */
+  double growth;             /* capacity ratio of consecutive sub-filters, in [1, 64]; 0 means 2 */
+  double tightening;         /* fpr ratio of consecutive sub-filters, in (0, 1); 0 means 0.5 */
+  uint64_t seed;
+} seen_scalable_options;
+
+/* What a scalable filter holds now. Set info->size before the call; only the fields that fit
+ * are filled. O(sub-filters). */
+typedef struct seen_scalable_info {
+  size_t size;
+  uint64_t items;          /* distinct keys added (those that changed the filter) */
+  uint32_t subfilters;     /* 1..64 */
+  uint32_t read_only;      /* 1 for a read-only open */
+  uint64_t bytes;          /* blocks of every sub-filter */
+  double predicted_fpr;    /* sum of the sub-filters' rates at their loads; <= fpr */
+  uint64_t initial_capacity;
+  double fpr;
+  double growth;
+  double tightening;
+  uint64_t seed;
+} seen_scalable_info;
+
+/* A new filter with one empty sub-filter. SEEN_ERR_INVALID_ARGUMENT names an option out of
+ * range (or opts NULL, or opts->size too small). The caller frees *out. */
+SEEN_API seen_status seen_scalable_create(const seen_scalable_options* opts,
+                                          seen_scalable** out);
+/* NULL is a no-op. */
+SEEN_API void seen_scalable_free(seen_scalable* f);
+
+/* Batch adds and queries over every sub-filter; out[i] is 1 if key i may have been added.
+ * An add past 64 sub-filters returns SEEN_ERR_TOO_LARGE (keys before it stay added).
+ * A read-only filter returns SEEN_ERR_READ_ONLY. n == 0 is a no-op. */
+SEEN_API seen_status seen_scalable_add_u64(seen_scalable* f, const uint64_t* ids, size_t n);
+SEEN_API seen_status seen_scalable_contains_u64(const seen_scalable* f, const uint64_t* ids,
+                                                size_t n, uint8_t* out);
+SEEN_API seen_status seen_scalable_add_keys(seen_scalable* f, const uint8_t* data,
+                                            const uint64_t* offsets, size_t n);
+SEEN_API seen_status seen_scalable_contains_keys(const seen_scalable* f, const uint8_t* data,
+                                                 const uint64_t* offsets, size_t n,
+                                                 uint8_t* out);
+/* Single keys. was_present (may be NULL) receives 1 if the key already looked present (then
+ * nothing changed), else 0. A key of len 0 is valid. */
+SEEN_API seen_status seen_scalable_put_u64(seen_scalable* f, uint64_t id, uint8_t* was_present);
+SEEN_API seen_status seen_scalable_put_key(seen_scalable* f, const void* key, size_t len,
+                                           uint8_t* was_present);
+/* 1 if the key may have been added, 0 if not, -1 if f is NULL (or key NULL with len > 0). */
+SEEN_API int seen_scalable_test_u64(const seen_scalable* f, uint64_t id);
+SEEN_API int seen_scalable_test_key(const seen_scalable* f, const void* key, size_t len);
+
+SEEN_API seen_status seen_scalable_get_info(const seen_scalable* f, seen_scalable_info* info);
+
+/* Serialized form (kind 3 of docs/FORMAT.md), with the buffer rules of seen_bloom_serialize. */
+SEEN_API seen_status seen_scalable_serialize(const seen_scalable* f, uint8_t* buf, size_t cap,
+                                             size_t* written);
+/* A new writable filter copied from buf, after full validation. */
+SEEN_API seen_status seen_scalable_deserialize(const uint8_t* buf, size_t len,
+                                               seen_scalable** out);
+/* Crash-safe save, like seen_bloom_save. */
+SEEN_API seen_status seen_scalable_save(const seen_scalable* f, const char* path);
+/* Opens a saved filter. SEEN_OPEN_READ_ONLY maps it and queries in place; adds return
+ * SEEN_ERR_READ_ONLY. SEEN_OPEN_READ_WRITE reads a private copy that may grow; the file
+ * changes only on the next seen_scalable_save. | SEEN_OPEN_NO_VERIFY skips the payload
+ * checksum. */
+SEEN_API seen_status seen_scalable_open(const char* path, uint32_t flags, seen_scalable** out);
 
 #ifdef __cplusplus
 }

@@ -24,6 +24,7 @@ enum class Code : int {
   kIncompatible = 12,
   kBufferTooSmall = 13,
   kInternal = 14,
+  kNotFound = 15,
 };
 
 class Error : public std::runtime_error {

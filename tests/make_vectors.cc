@@ -8,6 +8,8 @@
 
 #include "core/bloom.h"
 #include "core/bloom_codec.h"
+#include "core/counting_codec.h"
+#include "core/scalable_codec.h"
 #include "tests/support.h"
 #include "tests/vector_file.h"
 #include "core/window_codec.h"
@@ -96,6 +98,70 @@ void WriteWindow(const std::string& dir, const std::string& name, const std::str
       .write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
 }
 
+// A counting vector: adds, repeated adds, removes of added and of certainly absent keys
+// (never of a false positive: that is the documented hazard), then queries.
+void WriteCounting(const std::string& dir, const std::string& name, const std::string& about,
+                   uint64_t items, double fpr, uint64_t seed, const std::vector<uint64_t>& ids,
+                   const std::vector<std::string>& keys, int saturating_adds) {
+  Counting filter = Counting::Create(items, fpr, seed);
+  std::ofstream vec(dir + "/" + name + ".vec");
+  vec << "# " << about << "\n# The filter after this script is " << name << ".seen, byte for byte.\n";
+  vec << "kind counting\nexpected_items " << items << "\nfpr " << fpr << "\nseed " << seed << "\n";
+  auto add_id = [&](uint64_t id) { filter.PutU64(id), vec << "add_u64 " << id << "\n"; };
+  auto add_key = [&](const std::string& key) {
+    filter.PutKey(key.data(), key.size()), vec << "add_key " << test::ToHex(key) << "\n";
+  };
+  auto remove_id = [&](uint64_t id) { vec << "remove_u64 " << id << " " << filter.DeleteU64(id) << "\n"; };
+  auto remove_key = [&](const std::string& key) {
+    vec << "remove_key " << test::ToHex(key) << " " << filter.DeleteKey(key.data(), key.size()) << "\n";
+  };
+  for (uint64_t id : ids) add_id(id);
+  for (const auto& key : keys) add_key(key);
+  for (size_t i = 0; i < ids.size(); i += 10) add_id(ids[i]);  // some keys twice
+  for (int i = 0; i < saturating_adds; ++i) add_id(ids[0]);   // past 15: saturates
+  for (size_t i = 0; i < ids.size(); i += 2) remove_id(ids[i]);
+  for (size_t i = 0; i < keys.size(); i += 3) remove_key(keys[i]);
+  for (int i = 0; i < saturating_adds; ++i) remove_id(ids[0]);
+  for (uint64_t id : test::Keys(200, 1)) {
+    if (!filter.TestU64(id)) remove_id(id);  // certainly absent: 0, nothing changes
+  }
+  for (const auto& key : TextKeys(50, 1)) {
+    if (!filter.TestKey(key.data(), key.size())) remove_key(key);
+  }
+  for (uint64_t id : ids) vec << "query_u64 " << id << " " << filter.TestU64(id) << "\n";
+  for (uint64_t id : test::Keys(300, 1)) vec << "query_u64 " << id << " " << filter.TestU64(id) << "\n";
+  for (const auto& key : keys) {
+    vec << "query_key " << test::ToHex(key) << " " << filter.TestKey(key.data(), key.size()) << "\n";
+  }
+  std::vector<uint8_t> bytes(SerializedSize(filter));
+  Serialize(filter, bytes.data());
+  std::ofstream(dir + "/" + name + ".seen", std::ios::binary)
+      .write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+}
+
+// A scalable vector: enough adds to grow several sub-filters, then queries.
+void WriteScalable(const std::string& dir, const std::string& name, const std::string& about,
+                   const ScalableOptions& options, const std::vector<uint64_t>& ids,
+                   const std::vector<std::string>& keys) {
+  Scalable filter = Scalable::Create(options);
+  std::ofstream vec(dir + "/" + name + ".vec");
+  vec << "# " << about << "\n# The filter after these adds is " << name << ".seen, byte for byte.\n";
+  vec << "kind scalable\ncapacity " << options.initial_capacity << "\nfpr " << options.fpr
+      << "\ngrowth " << options.growth << "\ntightening " << options.tightening << "\nseed "
+      << options.seed << "\n";
+  for (uint64_t id : ids) filter.PutU64(id), vec << "add_u64 " << id << "\n";
+  for (const auto& key : keys) filter.PutKey(key.data(), key.size()), vec << "add_key " << test::ToHex(key) << "\n";
+  for (size_t i = 0; i < ids.size(); i += 3) vec << "query_u64 " << ids[i] << " " << filter.TestU64(ids[i]) << "\n";
+  for (uint64_t id : test::Keys(500, 1)) vec << "query_u64 " << id << " " << filter.TestU64(id) << "\n";
+  for (const auto& key : TextKeys(100, 1)) {
+    vec << "query_key " << test::ToHex(key) << " " << filter.TestKey(key.data(), key.size()) << "\n";
+  }
+  std::vector<uint8_t> bytes(SerializedSize(filter));
+  Serialize(filter, bytes.data());
+  std::ofstream(dir + "/" + name + ".seen", std::ios::binary)
+      .write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -128,5 +194,16 @@ int main(int argc, char** argv) {
               WindowMode::kCount, 200, 0, 0.001, 32, 0);
   WriteWindow(dir, "window_time", "time window, last 3600 s expecting 300 items at 1%, clock +120 s every 50 adds",
               WindowMode::kTime, 3600, 300, 0.01, 33, 120);
+  WriteCounting(dir, "counting_u64", "counting filter, 600 ids at 1%, seed 51: adds, repeats, removes",
+                600, 0.01, 51, test::Keys(600, 0), {}, 0);
+  std::vector<std::string> counting_keys = TextKeys(200, 0);
+  counting_keys.push_back("");
+  WriteCounting(dir, "counting_keys_saturated",
+                "counting filter, 100 ids and 201 keys at 10%, seed 52: one id added 40 times saturates",
+                300, 0.1, 52, test::Keys(100, 0), counting_keys, 40);
+  WriteScalable(dir, "scalable_u64", "scalable filter from 100 ids at a 1% bound (growth 2, tightening 0.5), 1,500 ids: 4 sub-filters",
+                {100, 0.01, 2.0, 0.5, 61}, test::Keys(1500, 0), {});
+  WriteScalable(dir, "scalable_mixed", "scalable filter from 50 keys at a 5% bound (growth 3, tightening 0.8), ids and keys",
+                {50, 0.05, 3.0, 0.8, 62}, test::Keys(300, 0), TextKeys(400, 0));
   return 0;
 }

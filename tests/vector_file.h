@@ -1,9 +1,11 @@
 // The shared test vectors of tests/vectors/: a .vec text file says how to build a filter or
 // a window and what it must answer; the .seen file beside it is what every language must
 // produce byte for byte. Format (one directive per line, '#' starts a comment):
-//   kind bloom|window | expected_items N | fpr P | seed S
+//   kind bloom|window|counting|scalable | expected_items N | fpr P | seed S
 //   windows only: mode count|time | span N | max_slack X | now T (the clock from here on)
+//   scalable only: capacity N (initial) | growth G | tightening T (fpr is the bound)
 //   add_u64 ID | add_key HEX (- for the empty key)
+//   counting only: remove_u64 ID 0|1 | remove_key HEX 0|1 (1: removed, 0: certainly absent)
 //   query_u64 ID 0|1 | query_key HEX 0|1
 // Directives apply in order (for a window, adds and queries happen at the latest `now`).
 #pragma once
@@ -24,11 +26,13 @@ struct Query {
   int expected;
 };
 
-// One add or query in script order, at clock `now`.
+// One add, query or remove in script order, at clock `now`. A remove's item.expected is
+// whether it removed the key.
 struct Step {
   bool is_query;
   Query item;
   uint32_t now;
+  bool is_remove = false;
 };
 
 struct Vector {
@@ -41,6 +45,9 @@ struct Vector {
   uint64_t expected_items = 0;
   double fpr = 0;
   uint64_t seed = 0;
+  uint64_t capacity = 0;
+  double growth = 0;
+  double tightening = 0;
   std::vector<uint64_t> add_ids;
   std::vector<std::string> add_keys;
   std::vector<Query> queries;
@@ -89,6 +96,15 @@ inline Vector ReadVector(const std::string& path) {
     if (directive == "expected_items") v.expected_items = std::stoull(arg);
     if (directive == "fpr") v.fpr = std::stod(arg);
     if (directive == "seed") v.seed = std::stoull(arg);
+    if (directive == "capacity") v.capacity = std::stoull(arg);
+    if (directive == "growth") v.growth = std::stod(arg);
+    if (directive == "tightening") v.tightening = std::stod(arg);
+    if (directive == "remove_u64" && words >> expected) {
+      v.steps.push_back({false, {false, std::stoull(arg), "", expected}, now, true});
+    }
+    if (directive == "remove_key" && words >> expected) {
+      v.steps.push_back({false, {true, 0, FromHex(arg), expected}, now, true});
+    }
     if (directive == "add_u64") {
       v.add_ids.push_back(std::stoull(arg));
       v.steps.push_back({false, {false, v.add_ids.back(), "", 0}, now});

@@ -1,0 +1,203 @@
+// The C shim of the counting filter: checks arguments and calls core/counting.
+#include <algorithm>
+#include <cstring>
+#include <string>
+
+#include "capi/seen.h"
+#include "capi/shim.h"
+#include "core/counting.h"
+#include "core/counting_codec.h"
+
+struct seen_counting {
+  seen::Counting counting;
+};
+
+using seen::capi::CreateInto;
+using seen::capi::Fail;
+using seen::capi::Guard;
+
+namespace {
+
+uint32_t OpenMode(uint32_t flags) { return flags & (SEEN_OPEN_READ_ONLY | SEEN_OPEN_READ_WRITE); }
+
+seen_status NotFound(const char* function, uint64_t absent) {
+  return Fail(SEEN_ERR_NOT_FOUND, std::string(function) + ": " + std::to_string(absent) +
+                                      " key(s) were certainly absent and were not removed");
+}
+
+}  // namespace
+
+extern "C" {
+
+seen_status seen_counting_create(uint64_t expected_items, double fpr, uint64_t seed,
+                                 seen_counting** out) {
+  return CreateInto<seen_counting>(out, [&] { return seen::Counting::Create(expected_items, fpr, seed); });
+}
+
+void seen_counting_free(seen_counting* f) { delete f; }
+
+seen_status seen_counting_add_u64(seen_counting* f, const uint64_t* ids, size_t n) {
+  SEEN_REQUIRE(f != nullptr, "filter is NULL");
+  SEEN_REQUIRE(ids != nullptr || n == 0, "ids is NULL");
+  return Guard([&] { f->counting.AddU64(ids, n); });
+}
+
+seen_status seen_counting_remove_u64(seen_counting* f, const uint64_t* ids, size_t n,
+                                     uint8_t* removed) {
+  SEEN_REQUIRE(f != nullptr, "filter is NULL");
+  SEEN_REQUIRE(ids != nullptr || n == 0, "ids is NULL");
+  uint64_t absent = 0;
+  const seen_status status = Guard([&] { absent = f->counting.RemoveU64(ids, n, removed); });
+  return status == SEEN_OK && absent > 0 ? NotFound(__func__, absent) : status;
+}
+
+seen_status seen_counting_contains_u64(const seen_counting* f, const uint64_t* ids, size_t n,
+                                       uint8_t* out) {
+  SEEN_REQUIRE(f != nullptr, "filter is NULL");
+  SEEN_REQUIRE((ids != nullptr && out != nullptr) || n == 0, "ids or out is NULL");
+  return Guard([&] { f->counting.ContainsU64(ids, n, out); });
+}
+
+seen_status seen_counting_add_keys(seen_counting* f, const uint8_t* data, const uint64_t* offsets,
+                                   size_t n) {
+  SEEN_REQUIRE(f != nullptr, "filter is NULL");
+  SEEN_REQUIRE(offsets != nullptr || n == 0, "offsets is NULL");
+  SEEN_REQUIRE(data != nullptr || n == 0 || offsets[n] == offsets[0], "data is NULL");
+  return Guard([&] { f->counting.AddKeys(data, offsets, n); });
+}
+
+seen_status seen_counting_remove_keys(seen_counting* f, const uint8_t* data,
+                                      const uint64_t* offsets, size_t n, uint8_t* removed) {
+  SEEN_REQUIRE(f != nullptr, "filter is NULL");
+  SEEN_REQUIRE(offsets != nullptr || n == 0, "offsets is NULL");
+  SEEN_REQUIRE(data != nullptr || n == 0 || offsets[n] == offsets[0], "data is NULL");
+  uint64_t absent = 0;
+  const seen_status status = Guard([&] { absent = f->counting.RemoveKeys(data, offsets, n, removed); });
+  return status == SEEN_OK && absent > 0 ? NotFound(__func__, absent) : status;
+}
+
+seen_status seen_counting_contains_keys(const seen_counting* f, const uint8_t* data,
+                                        const uint64_t* offsets, size_t n, uint8_t* out) {
+  SEEN_REQUIRE(f != nullptr, "filter is NULL");
+  SEEN_REQUIRE((offsets != nullptr && out != nullptr) || n == 0, "offsets or out is NULL");
+  SEEN_REQUIRE(data != nullptr || n == 0 || offsets[n] == offsets[0], "data is NULL");
+  return Guard([&] { f->counting.ContainsKeys(data, offsets, n, out); });
+}
+
+seen_status seen_counting_put_u64(seen_counting* f, uint64_t id) {
+  SEEN_REQUIRE(f != nullptr, "filter is NULL");
+  return Guard([&] { f->counting.PutU64(id); });
+}
+
+seen_status seen_counting_put_key(seen_counting* f, const void* key, size_t len) {
+  SEEN_REQUIRE(f != nullptr, "filter is NULL");
+  SEEN_REQUIRE(key != nullptr || len == 0, "key is NULL");
+  return Guard([&] { f->counting.PutKey(key, len); });
+}
+
+seen_status seen_counting_delete_u64(seen_counting* f, uint64_t id) {
+  SEEN_REQUIRE(f != nullptr, "filter is NULL");
+  bool removed = false;
+  const seen_status status = Guard([&] { removed = f->counting.DeleteU64(id); });
+  return status == SEEN_OK && !removed ? NotFound(__func__, 1) : status;
+}
+
+seen_status seen_counting_delete_key(seen_counting* f, const void* key, size_t len) {
+  SEEN_REQUIRE(f != nullptr, "filter is NULL");
+  SEEN_REQUIRE(key != nullptr || len == 0, "key is NULL");
+  bool removed = false;
+  const seen_status status = Guard([&] { removed = f->counting.DeleteKey(key, len); });
+  return status == SEEN_OK && !removed ? NotFound(__func__, 1) : status;
+}
+
+int seen_counting_test_u64(const seen_counting* f, uint64_t id) {
+  if (f == nullptr) return Fail(SEEN_ERR_INVALID_ARGUMENT, "seen_counting_test_u64: filter is NULL"), -1;
+  return f->counting.TestU64(id) ? 1 : 0;
+}
+
+int seen_counting_test_key(const seen_counting* f, const void* key, size_t len) {
+  if (f == nullptr || (key == nullptr && len > 0)) {
+    return Fail(SEEN_ERR_INVALID_ARGUMENT, "seen_counting_test_key: filter or key is NULL"), -1;
+  }
+  return f->counting.TestKey(key, len) ? 1 : 0;
+}
+
+seen_status seen_counting_clear(seen_counting* f) {
+  SEEN_REQUIRE(f != nullptr, "filter is NULL");
+  return Guard([&] { f->counting.Clear(); });
+}
+
+seen_status seen_counting_get_params(const seen_counting* f, seen_counting_params* params) {
+  SEEN_REQUIRE(f != nullptr && params != nullptr, "filter or params is NULL");
+  SEEN_REQUIRE(params->size >= sizeof(size_t), "params->size is not set");
+  const seen::CountingParams& p = f->counting.params();
+  const seen_counting_params full{sizeof(seen_counting_params), p.bytes(), p.blocks, p.k,
+                                  f->counting.read_only() ? 1u : 0u, p.seed, p.expected_items,
+                                  p.target_fpr, seen::kCounterBits, 0};
+  const size_t size = std::min(params->size, sizeof full);
+  std::memcpy(params, &full, size);
+  params->size = size;
+  return SEEN_OK;
+}
+
+seen_status seen_counting_get_stats(const seen_counting* f, seen_counting_stats* stats) {
+  SEEN_REQUIRE(f != nullptr && stats != nullptr, "filter or stats is NULL");
+  SEEN_REQUIRE(stats->size >= sizeof(size_t), "stats->size is not set");
+  const seen::CountingStats s = f->counting.Stats();
+  const seen_counting_stats full{sizeof(seen_counting_stats), s.approx_items, s.saturated,
+                                 s.fill_ratio, s.predicted_fpr};
+  const size_t size = std::min(stats->size, sizeof full);
+  std::memcpy(stats, &full, size);
+  stats->size = size;
+  return SEEN_OK;
+}
+
+seen_status seen_counting_serialize(const seen_counting* f, uint8_t* buf, size_t cap,
+                                    size_t* written) {
+  SEEN_REQUIRE(f != nullptr && written != nullptr, "filter or written is NULL");
+  const uint64_t needed = seen::SerializedSize(f->counting);
+  *written = static_cast<size_t>(needed);
+  if (buf == nullptr) return SEEN_OK;
+  if (cap < needed) {
+    return Fail(SEEN_ERR_BUFFER_TOO_SMALL, "seen_counting_serialize: needs " + std::to_string(needed) +
+                                               " bytes, cap is " + std::to_string(cap));
+  }
+  return Guard([&] { seen::Serialize(f->counting, buf); });
+}
+
+seen_status seen_counting_deserialize(const uint8_t* buf, size_t len, seen_counting** out) {
+  SEEN_REQUIRE(buf != nullptr || len == 0, "buf is NULL");
+  return CreateInto<seen_counting>(out, [&] { return seen::DeserializeCounting(buf, len); });
+}
+
+seen_status seen_counting_view(const uint8_t* buf, size_t len, uint32_t flags, seen_counting** out) {
+  SEEN_REQUIRE(buf != nullptr || len == 0, "buf is NULL");
+  SEEN_REQUIRE((flags & ~SEEN_OPEN_NO_VERIFY) == 0, "flags may only hold SEEN_OPEN_NO_VERIFY");
+  return CreateInto<seen_counting>(out, [&] {
+    return seen::ViewCounting(buf, len, (flags & SEEN_OPEN_NO_VERIFY) == 0);
+  });
+}
+
+seen_status seen_counting_save(const seen_counting* f, const char* path) {
+  SEEN_REQUIRE(f != nullptr && path != nullptr, "filter or path is NULL");
+  return Guard([&] { seen::Save(f->counting, path); });
+}
+
+seen_status seen_counting_open(const char* path, uint32_t flags, seen_counting** out) {
+  SEEN_REQUIRE(path != nullptr, "path is NULL");
+  SEEN_REQUIRE(OpenMode(flags) == SEEN_OPEN_READ_ONLY || OpenMode(flags) == SEEN_OPEN_READ_WRITE,
+               "flags need exactly one of SEEN_OPEN_READ_ONLY and SEEN_OPEN_READ_WRITE");
+  SEEN_REQUIRE((flags & ~(SEEN_OPEN_READ_ONLY | SEEN_OPEN_READ_WRITE | SEEN_OPEN_NO_VERIFY)) == 0,
+               "unknown flag bits");
+  return CreateInto<seen_counting>(out, [&] {
+    return seen::OpenCounting(path, OpenMode(flags) == SEEN_OPEN_READ_WRITE,
+                              (flags & SEEN_OPEN_NO_VERIFY) == 0);
+  });
+}
+
+seen_status seen_counting_sync(seen_counting* f) {
+  SEEN_REQUIRE(f != nullptr, "filter is NULL");
+  return Guard([&] { f->counting.Sync(); });
+}
+
+}  // extern "C"

@@ -1,0 +1,158 @@
+// The C shim of the scalable filter: checks arguments and calls core/scalable.
+#include <algorithm>
+#include <cstring>
+#include <string>
+
+#include "capi/seen.h"
+#include "capi/shim.h"
+#include "core/error.h"
+#include "core/scalable.h"
+#include "core/scalable_codec.h"
+
+struct seen_scalable {
+  seen::Scalable scalable;
+};
+
+using seen::capi::CreateInto;
+using seen::capi::Fail;
+using seen::capi::Guard;
+
+namespace {
+
+uint32_t OpenMode(uint32_t flags) { return flags & (SEEN_OPEN_READ_ONLY | SEEN_OPEN_READ_WRITE); }
+
+// Zero growth and tightening take their defaults.
+seen::ScalableOptions OptionsFrom(const seen_scalable_options* opts) {
+  if (opts == nullptr || opts->size < sizeof(seen_scalable_options)) {
+    throw seen::Error(seen::Code::kInvalidArgument,
+                      "scalable options are NULL or size is not sizeof(seen_scalable_options)");
+  }
+  seen::ScalableOptions o;
+  o.initial_capacity = opts->initial_capacity;
+  o.fpr = opts->fpr;
+  if (opts->growth != 0) o.growth = opts->growth;
+  if (opts->tightening != 0) o.tightening = opts->tightening;
+  o.seed = opts->seed;
+  return o;
+}
+
+}  // namespace
+
+extern "C" {
+
+seen_status seen_scalable_create(const seen_scalable_options* opts, seen_scalable** out) {
+  return CreateInto<seen_scalable>(out, [&] { return seen::Scalable::Create(OptionsFrom(opts)); });
+}
+
+void seen_scalable_free(seen_scalable* f) { delete f; }
+
+seen_status seen_scalable_add_u64(seen_scalable* f, const uint64_t* ids, size_t n) {
+  SEEN_REQUIRE(f != nullptr, "filter is NULL");
+  SEEN_REQUIRE(ids != nullptr || n == 0, "ids is NULL");
+  return Guard([&] { f->scalable.AddU64(ids, n); });
+}
+
+seen_status seen_scalable_contains_u64(const seen_scalable* f, const uint64_t* ids, size_t n,
+                                       uint8_t* out) {
+  SEEN_REQUIRE(f != nullptr, "filter is NULL");
+  SEEN_REQUIRE((ids != nullptr && out != nullptr) || n == 0, "ids or out is NULL");
+  return Guard([&] { f->scalable.ContainsU64(ids, n, out); });
+}
+
+seen_status seen_scalable_add_keys(seen_scalable* f, const uint8_t* data, const uint64_t* offsets,
+                                   size_t n) {
+  SEEN_REQUIRE(f != nullptr, "filter is NULL");
+  SEEN_REQUIRE(offsets != nullptr || n == 0, "offsets is NULL");
+  SEEN_REQUIRE(data != nullptr || n == 0 || offsets[n] == offsets[0], "data is NULL");
+  return Guard([&] { f->scalable.AddKeys(data, offsets, n); });
+}
+
+seen_status seen_scalable_contains_keys(const seen_scalable* f, const uint8_t* data,
+                                        const uint64_t* offsets, size_t n, uint8_t* out) {
+  SEEN_REQUIRE(f != nullptr, "filter is NULL");
+  SEEN_REQUIRE((offsets != nullptr && out != nullptr) || n == 0, "offsets or out is NULL");
+  SEEN_REQUIRE(data != nullptr || n == 0 || offsets[n] == offsets[0], "data is NULL");
+  return Guard([&] { f->scalable.ContainsKeys(data, offsets, n, out); });
+}
+
+seen_status seen_scalable_put_u64(seen_scalable* f, uint64_t id, uint8_t* was_present) {
+  SEEN_REQUIRE(f != nullptr, "filter is NULL");
+  return Guard([&] {
+    const bool present = f->scalable.PutU64(id);
+    if (was_present != nullptr) *was_present = present ? 1 : 0;
+  });
+}
+
+seen_status seen_scalable_put_key(seen_scalable* f, const void* key, size_t len,
+                                  uint8_t* was_present) {
+  SEEN_REQUIRE(f != nullptr, "filter is NULL");
+  SEEN_REQUIRE(key != nullptr || len == 0, "key is NULL");
+  return Guard([&] {
+    const bool present = f->scalable.PutKey(key, len);
+    if (was_present != nullptr) *was_present = present ? 1 : 0;
+  });
+}
+
+int seen_scalable_test_u64(const seen_scalable* f, uint64_t id) {
+  if (f == nullptr) return Fail(SEEN_ERR_INVALID_ARGUMENT, "seen_scalable_test_u64: filter is NULL"), -1;
+  return f->scalable.TestU64(id) ? 1 : 0;
+}
+
+int seen_scalable_test_key(const seen_scalable* f, const void* key, size_t len) {
+  if (f == nullptr || (key == nullptr && len > 0)) {
+    return Fail(SEEN_ERR_INVALID_ARGUMENT, "seen_scalable_test_key: filter or key is NULL"), -1;
+  }
+  return f->scalable.TestKey(key, len) ? 1 : 0;
+}
+
+seen_status seen_scalable_get_info(const seen_scalable* f, seen_scalable_info* info) {
+  SEEN_REQUIRE(f != nullptr && info != nullptr, "filter or info is NULL");
+  SEEN_REQUIRE(info->size >= sizeof(size_t), "info->size is not set");
+  const seen::Scalable& s = f->scalable;
+  const seen::ScalableOptions& o = s.options();
+  const seen_scalable_info full{sizeof(seen_scalable_info), s.items(),
+                                static_cast<uint32_t>(s.subs().size()), s.read_only() ? 1u : 0u,
+                                s.bytes(), s.PredictedFpr(), o.initial_capacity, o.fpr, o.growth,
+                                o.tightening, o.seed};
+  const size_t size = std::min(info->size, sizeof full);
+  std::memcpy(info, &full, size);
+  info->size = size;
+  return SEEN_OK;
+}
+
+seen_status seen_scalable_serialize(const seen_scalable* f, uint8_t* buf, size_t cap,
+                                    size_t* written) {
+  SEEN_REQUIRE(f != nullptr && written != nullptr, "filter or written is NULL");
+  const uint64_t needed = seen::SerializedSize(f->scalable);
+  *written = static_cast<size_t>(needed);
+  if (buf == nullptr) return SEEN_OK;
+  if (cap < needed) {
+    return Fail(SEEN_ERR_BUFFER_TOO_SMALL, "seen_scalable_serialize: needs " + std::to_string(needed) +
+                                               " bytes, cap is " + std::to_string(cap));
+  }
+  return Guard([&] { seen::Serialize(f->scalable, buf); });
+}
+
+seen_status seen_scalable_deserialize(const uint8_t* buf, size_t len, seen_scalable** out) {
+  SEEN_REQUIRE(buf != nullptr || len == 0, "buf is NULL");
+  return CreateInto<seen_scalable>(out, [&] { return seen::DeserializeScalable(buf, len); });
+}
+
+seen_status seen_scalable_save(const seen_scalable* f, const char* path) {
+  SEEN_REQUIRE(f != nullptr && path != nullptr, "filter or path is NULL");
+  return Guard([&] { seen::Save(f->scalable, path); });
+}
+
+seen_status seen_scalable_open(const char* path, uint32_t flags, seen_scalable** out) {
+  SEEN_REQUIRE(path != nullptr, "path is NULL");
+  SEEN_REQUIRE(OpenMode(flags) == SEEN_OPEN_READ_ONLY || OpenMode(flags) == SEEN_OPEN_READ_WRITE,
+               "flags need exactly one of SEEN_OPEN_READ_ONLY and SEEN_OPEN_READ_WRITE");
+  SEEN_REQUIRE((flags & ~(SEEN_OPEN_READ_ONLY | SEEN_OPEN_READ_WRITE | SEEN_OPEN_NO_VERIFY)) == 0,
+               "unknown flag bits");
+  return CreateInto<seen_scalable>(out, [&] {
+    return seen::OpenScalable(path, OpenMode(flags) == SEEN_OPEN_READ_WRITE,
+                              (flags & SEEN_OPEN_NO_VERIFY) == 0);
+  });
+}
+
+}  // extern "C"

@@ -1,0 +1,119 @@
+#include "core/counting_codec.h"
+
+#include <cstring>
+#include <vector>
+
+#include "core/error.h"
+#include "core/file.h"
+#include "core/format.h"
+#include "core/sizing.h"
+
+namespace seen {
+namespace {
+
+// Counting params layout (docs/FORMAT.md, kind 2): blocks u64, k u32, block scheme u32,
+// seed u64, expected items u64, target fpr f64, counter bits u32, 20 reserved bytes.
+constexpr uint64_t kParamsBytes = 64;
+constexpr uint32_t kBlockScheme = 1;
+
+void EncodeParams(const CountingParams& p, uint8_t* out) {
+  std::memset(out, 0, kParamsBytes);
+  StoreLe64(out + 0, p.blocks);
+  StoreLe32(out + 8, p.k);
+  StoreLe32(out + 12, kBlockScheme);
+  StoreLe64(out + 16, p.seed);
+  StoreLe64(out + 24, p.expected_items);
+  std::memcpy(out + 32, &p.target_fpr, 8);
+  StoreLe32(out + 40, kCounterBits);
+}
+
+// Params and the payload must agree before any memory is sized from them.
+CountingParams DecodeParams(const Container& c, const std::string& source) {
+  auto fail = [&](Code code, const std::string& what) { throw Error(code, source + ": " + what); };
+  if (c.params_size != kParamsBytes) {
+    fail(Code::kInconsistent, "counting params need " + std::to_string(kParamsBytes) +
+                                  " bytes, params_size is " + std::to_string(c.params_size));
+  }
+  CountingParams p;
+  p.blocks = LoadLe64(c.params + 0);
+  p.k = LoadLe32(c.params + 8);
+  const uint32_t scheme = LoadLe32(c.params + 12);
+  p.seed = LoadLe64(c.params + 16);
+  p.expected_items = LoadLe64(c.params + 24);
+  std::memcpy(&p.target_fpr, c.params + 32, 8);
+  const uint32_t counter_bits = LoadLe32(c.params + 40);
+  if (scheme != kBlockScheme) {
+    fail(Code::kUnsupportedVersion, "block scheme " + std::to_string(scheme) +
+                                        ", this build knows scheme " + std::to_string(kBlockScheme));
+  }
+  if (counter_bits != kCounterBits) {
+    fail(Code::kUnsupportedVersion, "counter width " + std::to_string(counter_bits) +
+                                        " bits, this build knows " + std::to_string(kCounterBits));
+  }
+  if (p.blocks == 0 || p.blocks > kMaxFilterBytes / kCounterBlockBytes) {
+    fail(Code::kTooLarge, "block count " + std::to_string(p.blocks) + " is outside 1.." +
+                              std::to_string(kMaxFilterBytes / kCounterBlockBytes));
+  }
+  if (p.k < kMinK || p.k > kMaxK) {
+    fail(Code::kInconsistent, "k is " + std::to_string(p.k) + ", expected 1..8");
+  }
+  for (uint64_t i = 44; i < kParamsBytes; ++i) {
+    if (c.params[i] != 0) fail(Code::kInconsistent, "reserved params byte " + std::to_string(i) + " is not 0");
+  }
+  if (c.payload_size != p.bytes()) {
+    fail(Code::kInconsistent, "payload_size " + std::to_string(c.payload_size) +
+                                  " != blocks * 256 = " + std::to_string(p.bytes()));
+  }
+  return p;
+}
+
+std::vector<uint8_t> Head(const Counting& filter) {
+  uint8_t params[kParamsBytes];
+  EncodeParams(filter.params(), params);
+  std::vector<uint8_t> head(PayloadOffset(kParamsBytes));
+  EncodeHead(Kind::kCounting, params, kParamsBytes, {{filter.bytes(), filter.params().bytes()}},
+             head.data());
+  return head;
+}
+
+}  // namespace
+
+uint64_t SerializedSize(const Counting& filter) {
+  return PayloadOffset(kParamsBytes) + filter.params().bytes();
+}
+
+void Serialize(const Counting& filter, uint8_t* out) {
+  const std::vector<uint8_t> head = Head(filter);
+  std::memcpy(out, head.data(), head.size());
+  std::memcpy(out + head.size(), filter.bytes(), filter.params().bytes());
+}
+
+Counting DeserializeCounting(const uint8_t* data, uint64_t len) {
+  const Container c = ParseContainer(data, len, Kind::kCounting, "buffer", true);
+  const CountingParams params = DecodeParams(c, "buffer");
+  Region region = Region::Allocate(params.bytes());
+  std::memcpy(region.data(), c.payload, params.bytes());
+  return Counting(params, std::move(region));
+}
+
+Counting ViewCounting(const uint8_t* data, uint64_t len, bool verify_payload) {
+  const Container c = ParseContainer(data, len, Kind::kCounting, "buffer", verify_payload);
+  const CountingParams params = DecodeParams(c, "buffer");
+  return Counting(params, Region::Borrow(c.payload, params.bytes()));
+}
+
+void Save(const Counting& filter, const std::string& path) {
+  const std::vector<uint8_t> head = Head(filter);
+  SaveFile(path, head.data(), head.size(), {{filter.bytes(), filter.params().bytes()}});
+}
+
+Counting OpenCounting(const std::string& path, bool writable, bool verify_payload) {
+  Region file = MapFile(path, writable, verify_payload);
+  const Container c = ParseContainer(file.data(), file.size(), Kind::kCounting, path, verify_payload);
+  const CountingParams params = DecodeParams(c, path);
+  if (writable) ResealOnSync(file, path);
+  const uint64_t offset = static_cast<uint64_t>(c.payload - file.data());
+  return Counting(params, std::move(file).Narrow(offset, params.bytes()));
+}
+
+}  // namespace seen
