@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <type_traits>
 #include <utility>
 
 #include "core/error.h"
@@ -12,11 +13,10 @@
 namespace seen {
 namespace {
 
-// The batch pipeline of kernels.cc, for counter blocks: hash a chunk of keys, prefetch the
-// cache lines holding each key's counters kAhead keys ahead (across chunk boundaries), then
-// visit the keys in order. A key touches up to 4 lines, so fewer keys ahead than the Bloom
-// kernels' 16 already keep the line fill buffers busy (measured in bench/bench_counting).
-constexpr size_t kAhead = 8;
+// The batch pipeline of kernels.cc, for counter blocks: hash a chunk of keys, prefetch each
+// key's 256-byte block kAhead keys ahead (across chunk boundaries), then visit the keys in
+// order. 8 to 32 keys ahead measure the same (bench/bench_counting); 16 as in kernels.cc.
+constexpr size_t kAhead = 16;
 constexpr size_t kChunk = 256;
 
 struct Chunk {
@@ -36,11 +36,10 @@ void Prepare(const CounterBlocks& b, const HashRange& hash, size_t n, size_t beg
   }
 }
 
-inline void PrefetchKey(const uint64_t* block, uint32_t h32, uint32_t k) {
-  const unsigned lines = LinesOf(h32, k);
-  for (unsigned line = 0; line < kCounterBlockLines; ++line) {
-    if (lines & (1u << line)) __builtin_prefetch(block + line * 8);
-  }
+// All 4 lines of the key's block: at k >= 5 a key needs 3 or 4 of them anyway, and one
+// unconditional run of prefetches keeps the loop free of branches.
+inline void PrefetchBlock(const uint64_t* block) {
+  for (unsigned line = 0; line < kCounterBlockLines; ++line) __builtin_prefetch(block + line * 8);
 }
 
 template <class HashRange, class Visit>
@@ -50,20 +49,34 @@ void Pipeline(const CounterBlocks& b, size_t n, const HashRange& hash, const Vis
   Chunk* next = &chunks[1];
   Prepare(b, hash, n, 0, *current);
   for (size_t i = 0; i < current->size && i < kAhead; ++i) {
-    PrefetchKey(current->block[i], current->h32[i], b.k);
+    PrefetchBlock(current->block[i]);
   }
   for (size_t base = 0; current->size > 0; base += current->size, std::swap(current, next)) {
     Prepare(b, hash, n, base + current->size, *next);
     for (size_t i = 0; i < current->size; ++i) {
       const size_t ahead = i + kAhead;
       if (ahead < current->size) {
-        PrefetchKey(current->block[ahead], current->h32[ahead], b.k);
+        PrefetchBlock(current->block[ahead]);
       } else if (ahead - current->size < next->size) {
-        const size_t j = ahead - current->size;
-        PrefetchKey(next->block[j], next->h32[j], b.k);
+        PrefetchBlock(next->block[ahead - current->size]);
       }
-      visit(base + i, current->block[i], SlotsOf(current->h32[i], b.k));
+      visit(base + i, current->block[i], current->h32[i]);
     }
+  }
+}
+
+// Calls body with k as a compile-time constant, so the per-key loops over k counters unroll.
+template <class Body>
+void WithK(uint32_t k, const Body& body) {
+  switch (k) {
+    case 1: return body(std::integral_constant<uint32_t, 1>{});
+    case 2: return body(std::integral_constant<uint32_t, 2>{});
+    case 3: return body(std::integral_constant<uint32_t, 3>{});
+    case 4: return body(std::integral_constant<uint32_t, 4>{});
+    case 5: return body(std::integral_constant<uint32_t, 5>{});
+    case 6: return body(std::integral_constant<uint32_t, 6>{});
+    case 7: return body(std::integral_constant<uint32_t, 7>{});
+    default: return body(std::integral_constant<uint32_t, 8>{});
   }
 }
 
@@ -81,25 +94,32 @@ auto KeyHasher(const uint8_t* data, const uint64_t* offsets, uint64_t seed) {
 
 template <class HashRange>
 void AddAll(const CounterBlocks& b, size_t n, const HashRange& hash) {
-  Pipeline(b, n, hash, [&](size_t, uint64_t* block, const Slots& s) { Increment(block, s, b.k); });
+  WithK(b.k, [&](auto k) {
+    Pipeline(b, n, hash, [&](size_t, uint64_t* block, uint32_t h32) { Increment(block, SlotsOf(h32, k), k); });
+  });
 }
 
 template <class HashRange>
 uint64_t RemoveAll(const CounterBlocks& b, size_t n, const HashRange& hash, uint8_t* removed) {
   uint64_t absent = 0;
-  Pipeline(b, n, hash, [&](size_t i, uint64_t* block, const Slots& s) {
-    const bool present = AllNonZero(block, s, b.k);
-    if (present) Decrement(block, s, b.k);
-    absent += present ? 0 : 1;
-    if (removed != nullptr) removed[i] = present ? 1 : 0;
+  WithK(b.k, [&](auto k) {
+    Pipeline(b, n, hash, [&](size_t i, uint64_t* block, uint32_t h32) {
+      const Slots s = SlotsOf(h32, k);
+      const bool present = AllNonZero(block, s, k);
+      if (present) Decrement(block, s, k);
+      absent += present ? 0 : 1;
+      if (removed != nullptr) removed[i] = present ? 1 : 0;
+    });
   });
   return absent;
 }
 
 template <class HashRange>
 void ContainsAll(const CounterBlocks& b, size_t n, const HashRange& hash, uint8_t* out) {
-  Pipeline(b, n, hash, [&](size_t i, uint64_t* block, const Slots& s) {
-    out[i] = AllNonZero(block, s, b.k) ? 1 : 0;
+  WithK(b.k, [&](auto k) {
+    Pipeline(b, n, hash, [&](size_t i, uint64_t* block, uint32_t h32) {
+      out[i] = AllNonZero(block, SlotsOf(h32, k), k) ? 1 : 0;
+    });
   });
 }
 

@@ -63,11 +63,12 @@ inline uint64_t CounterAt(const uint64_t* block, const Slots& s, uint32_t j) {
   return (__atomic_load_n(&block[s.word[j]], __ATOMIC_RELAXED) >> s.shift[j]) & kCounterMax;
 }
 
+// Branch-free: an absent key's first zero counter is at a random j, which a branch would
+// mispredict.
 inline bool AllNonZero(const uint64_t* block, const Slots& s, uint32_t k) {
-  for (uint32_t j = 0; j < k; ++j) {
-    if (CounterAt(block, s, j) == 0) return false;
-  }
-  return true;
+  bool zero = false;
+  for (uint32_t j = 0; j < k; ++j) zero |= CounterAt(block, s, j) == 0;
+  return !zero;
 }
 
 // Adds `delta` (+1 or -1 as a two's-complement word) to each counter that is not saturated.
@@ -86,14 +87,6 @@ inline void Increment(uint64_t* block, const Slots& s, uint32_t k) { Step(block,
 // Only after AllNonZero: no counter wraps below zero.
 inline void Decrement(uint64_t* block, const Slots& s, uint32_t k) {
   Step(block, s, k, ~uint64_t{0});
-}
-
-// The cache lines of the block that hold a key's counters: a bit mask over lines 0..3.
-inline unsigned LinesOf(uint32_t h32, uint32_t k) {
-  const unsigned start = StartWord(h32);
-  unsigned lines = 0;
-  for (uint32_t j = 0; j < k; ++j) lines |= 1u << (((start + j) & (kBlockWords - 1)) / 2);
-  return lines;
 }
 
 }  // namespace seen
