@@ -63,7 +63,7 @@ double FloorNs(uint64_t bytes, const std::vector<uint64_t>& ids, int reps) {
   const uint64_t lines = bytes / 64;
   std::vector<uint64_t> offsets(ids.size());
   for (size_t i = 0; i < ids.size(); ++i) offsets[i] = seen::BlockIndex(Mix(ids[i]), lines) * 8;
-  constexpr size_t kAhead = 16;
+  constexpr size_t kAhead = 32;  // the kernels' prefetch distance (core/kernels.cc)
   volatile uint64_t sink = 0;
   const size_t n = ids.size();
   return MedianNs(reps, n, [&] {
