@@ -461,8 +461,9 @@ SEEN_API seen_status seen_simhash_index_open(const char* path, uint32_t flags,
 
 /* ------------------------------------------------------------------------------------------
  * Counting filter (docs/counting.md): the blocked Bloom filter with a 4-bit saturating
- * counter per bit, so keys can be removed. Same blocks, k and false-positive rate as a
- * seen_bloom of the same expected_items and fpr, in 4x the memory.
+ * counter per bit, so keys can be removed. Same blocks, k, answers and false-positive rate
+ * as a seen_bloom of the same expected_items and fpr (queries read that Bloom filter, kept
+ * beside the counters), in 5x the memory.
  *
  * The remove rule: remove only keys that were added. A remove of a key with a zero counter
  * (certainly never added) changes nothing and reports SEEN_ERR_NOT_FOUND. A remove of a
@@ -524,9 +525,9 @@ SEEN_API seen_status seen_counting_clear(seen_counting* f);
  * only the fields that fit in that size are filled. */
 typedef struct seen_counting_params {
   size_t size;
-  uint64_t bytes;          /* payload bytes: blocks * 256 */
+  uint64_t bytes;          /* payload bytes: blocks * 320 (64 presence + 256 counters) */
   uint64_t blocks;         /* as many as seen_bloom_create would use */
-  uint32_t k;              /* counters per key, all in one 256-byte block */
+  uint32_t k;              /* counters per key, all in one 256-byte counter block */
   uint32_t read_only;      /* 1 for a read-only open or view */
   uint64_t seed;
   uint64_t expected_items; /* as given at creation */

@@ -8,19 +8,21 @@
 
 #include "core/error.h"
 #include "core/hash.h"
+#include "core/kernels.h"
 #include "core/sizing.h"
 
 namespace seen {
 namespace {
 
-// The batch pipeline of kernels.cc, for counter blocks: hash a chunk of keys, prefetch each
-// key's 256-byte block kAhead keys ahead (across chunk boundaries), then visit the keys in
-// order. 8 to 32 keys ahead measure the same (bench/bench_counting); 16 as in kernels.cc.
+// The batch pipeline of kernels.cc, for adds and removes: hash a chunk of keys, prefetch
+// each key's counter block and presence block kAhead keys ahead (across chunk boundaries),
+// then visit the keys in order. 8 to 32 keys ahead measure the same (bench/bench_counting);
+// 16 as in kernels.cc. Queries use kernels.cc itself, on the presence blocks.
 constexpr size_t kAhead = 16;
 constexpr size_t kChunk = 256;
 
 struct Chunk {
-  uint64_t* block[kChunk];
+  KeyBlocks block[kChunk];
   uint32_t h32[kChunk];
   size_t size;
 };
@@ -31,15 +33,16 @@ void Prepare(const CounterBlocks& b, const HashRange& hash, size_t n, size_t beg
   uint64_t hashes[kChunk];
   hash(begin, chunk.size, hashes);
   for (size_t i = 0; i < chunk.size; ++i) {
-    chunk.block[i] = CounterBlockAt(b, hashes[i]);
+    chunk.block[i] = KeyBlocksAt(b, hashes[i]);
     chunk.h32[i] = static_cast<uint32_t>(hashes[i]);
   }
 }
 
-// All 4 lines of the key's block: at k >= 5 a key needs 3 or 4 of them anyway, and one
-// unconditional run of prefetches keeps the loop free of branches.
-inline void PrefetchBlock(const uint64_t* block) {
-  for (unsigned line = 0; line < kCounterBlockLines; ++line) __builtin_prefetch(block + line * 8);
+// All 4 lines of the key's counters (at k >= 5 it needs 3 or 4 of them anyway, and one
+// unconditional run of prefetches keeps the loop free of branches) and its presence line.
+inline void PrefetchBlock(const KeyBlocks& block) {
+  for (unsigned line = 0; line < kCounterBlockLines; ++line) __builtin_prefetch(block.counters + line * 8);
+  __builtin_prefetch(block.presence);
 }
 
 template <class HashRange, class Visit>
@@ -95,7 +98,7 @@ auto KeyHasher(const uint8_t* data, const uint64_t* offsets, uint64_t seed) {
 template <class HashRange>
 void AddAll(const CounterBlocks& b, size_t n, const HashRange& hash) {
   WithK(b.k, [&](auto k) {
-    Pipeline(b, n, hash, [&](size_t, uint64_t* block, uint32_t h32) { Increment(block, SlotsOf(h32, k), k); });
+    Pipeline(b, n, hash, [&](size_t, const KeyBlocks& block, uint32_t h32) { Increment(block, SlotsOf(h32, k), k); });
   });
 }
 
@@ -103,9 +106,9 @@ template <class HashRange>
 uint64_t RemoveAll(const CounterBlocks& b, size_t n, const HashRange& hash, uint8_t* removed) {
   uint64_t absent = 0;
   WithK(b.k, [&](auto k) {
-    Pipeline(b, n, hash, [&](size_t i, uint64_t* block, uint32_t h32) {
+    Pipeline(b, n, hash, [&](size_t i, const KeyBlocks& block, uint32_t h32) {
       const Slots s = SlotsOf(h32, k);
-      const bool present = AllNonZero(block, s, k);
+      const bool present = AllNonZero(block.counters, s, k);
       if (present) Decrement(block, s, k);
       absent += present ? 0 : 1;
       if (removed != nullptr) removed[i] = present ? 1 : 0;
@@ -114,20 +117,33 @@ uint64_t RemoveAll(const CounterBlocks& b, size_t n, const HashRange& hash, uint
   return absent;
 }
 
-template <class HashRange>
-void ContainsAll(const CounterBlocks& b, size_t n, const HashRange& hash, uint8_t* out) {
-  WithK(b.k, [&](auto k) {
-    Pipeline(b, n, hash, [&](size_t i, uint64_t* block, uint32_t h32) {
-      out[i] = AllNonZero(block, SlotsOf(h32, k), k) ? 1 : 0;
-    });
-  });
-}
+// Key sources for the kernels of kernels.h.
+struct U64Keys {
+  const uint64_t* ids;
+  uint64_t seed;
+
+  static void Hash(const void* context, size_t begin, size_t count, uint64_t* hashes) {
+    const auto* keys = static_cast<const U64Keys*>(context);
+    HashU64Batch(keys->ids + begin, count, keys->seed, hashes);
+  }
+};
+
+struct ByteKeys {
+  const uint8_t* data;
+  const uint64_t* offsets;
+  uint64_t seed;
+
+  static void Hash(const void* context, size_t begin, size_t count, uint64_t* hashes) {
+    const auto* keys = static_cast<const ByteKeys*>(context);
+    HashKeysBatch(keys->data, keys->offsets, begin, count, keys->seed, hashes);
+  }
+};
 
 }  // namespace
 
 Counting Counting::Create(uint64_t expected_items, double fpr, uint64_t seed) {
   const Sizing sizing = SizeFor(expected_items, fpr);
-  if (sizing.blocks > kMaxFilterBytes / kCounterBlockBytes) {
+  if (sizing.blocks > kMaxCountingBlocks) {
     throw Error(Code::kTooLarge, std::to_string(expected_items) + " items at fpr " +
                                      std::to_string(fpr) + " need more than the 16 TiB limit in counters");
   }
@@ -138,7 +154,9 @@ Counting Counting::Create(uint64_t expected_items, double fpr, uint64_t seed) {
 Counting::Counting(const CountingParams& params, Region region)
     : params_(params),
       region_(std::move(region)),
-      blocks_{reinterpret_cast<uint64_t*>(region_.data()), params.blocks, params.k} {}
+      blocks_{reinterpret_cast<uint64_t*>(region_.data() + params.presence_bytes()),
+              reinterpret_cast<uint64_t*>(region_.data()), params.blocks, params.k},
+      presence_{blocks_.presence, params.blocks, params.k} {}
 
 Counting Counting::Copy() const {
   Region region = Region::Allocate(params_.bytes());
@@ -178,32 +196,31 @@ uint64_t Counting::RemoveKeys(const uint8_t* data, const uint64_t* offsets, size
 }
 
 void Counting::ContainsU64(const uint64_t* ids, size_t n, uint8_t* out) const {
-  ContainsAll(blocks_, n, U64Hasher(ids, params_.seed), out);
+  const U64Keys keys{ids, params_.seed};
+  Contains(presence_, {&U64Keys::Hash, &keys, n}, out);
 }
 
 void Counting::ContainsKeys(const uint8_t* data, const uint64_t* offsets, size_t n,
                             uint8_t* out) const {
-  ContainsAll(blocks_, n, KeyHasher(data, offsets, params_.seed), out);
+  const ByteKeys keys{data, offsets, params_.seed};
+  Contains(presence_, {&ByteKeys::Hash, &keys, n}, out);
 }
 
 void Counting::PutHash(uint64_t hash) {
   RequireWritable();
-  Increment(CounterBlockAt(blocks_, hash), SlotsOf(static_cast<uint32_t>(hash), params_.k), params_.k);
+  Increment(KeyBlocksAt(blocks_, hash), SlotsOf(static_cast<uint32_t>(hash), params_.k), params_.k);
 }
 
 bool Counting::DeleteHash(uint64_t hash) {
   RequireWritable();
-  uint64_t* block = CounterBlockAt(blocks_, hash);
+  const KeyBlocks block = KeyBlocksAt(blocks_, hash);
   const Slots s = SlotsOf(static_cast<uint32_t>(hash), params_.k);
-  if (!AllNonZero(block, s, params_.k)) return false;
+  if (!AllNonZero(block.counters, s, params_.k)) return false;
   Decrement(block, s, params_.k);
   return true;
 }
 
-bool Counting::TestHash(uint64_t hash) const {
-  return AllNonZero(CounterBlockAt(blocks_, hash), SlotsOf(static_cast<uint32_t>(hash), params_.k),
-                    params_.k);
-}
+bool Counting::TestHash(uint64_t hash) const { return ProbeOne(presence_, hash); }
 
 void Counting::Clear() {
   RequireWritable();

@@ -1,8 +1,9 @@
 // A blocked counting filter: the blocks, k and hashing of the blocked Bloom filter, with a
 // 4-bit saturating counter per bit position (counting_block.h), so keys can be removed. It
-// answers exactly like a Bloom filter of the same parameters holding the keys added and
-// not removed (plus those saturation keeps), so it has the same false-positive rate, in
-// 4x the memory.
+// keeps the Bloom filter of its non-zero counters beside them and answers queries from it,
+// so it answers exactly like a Bloom filter of the same parameters holding the keys added
+// and not removed (plus those saturation keeps), at the same speed and false-positive rate,
+// in 5x the memory (1x presence + 4x counters).
 //
 // The remove rule (docs/counting.md): remove only keys that were added. Removing a key
 // whose counters include a 0 is refused (it was certainly never added) and changes
@@ -20,10 +21,14 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "core/block.h"
 #include "core/counting_block.h"
 #include "core/region.h"
 
 namespace seen {
+
+// Filters past 16 TiB in all are refused as absurd (as kMaxFilterBytes for Bloom filters).
+constexpr uint64_t kMaxCountingBlocks = (uint64_t{1} << 44) / (kBlockBytes + kCounterBlockBytes);
 
 struct CountingParams {
   uint64_t blocks = 0;
@@ -32,7 +37,9 @@ struct CountingParams {
   uint64_t expected_items = 0;
   double target_fpr = 0.0;
 
-  uint64_t bytes() const { return blocks * kCounterBlockBytes; }
+  // The payload: the presence blocks, then the counter blocks.
+  uint64_t presence_bytes() const { return blocks * kBlockBytes; }
+  uint64_t bytes() const { return blocks * (kBlockBytes + kCounterBlockBytes); }
 };
 
 struct CountingStats {
@@ -47,7 +54,7 @@ class Counting {
   // Sized like Bloom::Create (the same blocks and k), so the same false-positive rate.
   static Counting Create(uint64_t expected_items, double fpr, uint64_t seed);
 
-  // Takes memory that already holds params.bytes() bytes of counters.
+  // Takes memory that already holds params.bytes() bytes of presence and counter blocks.
   Counting(const CountingParams& params, Region region);
 
   // A writable, privately owned copy.
@@ -89,6 +96,7 @@ class Counting {
   CountingParams params_;
   Region region_;
   CounterBlocks blocks_;
+  Blocks presence_;  // the same memory as blocks_.presence, for the kernels of kernels.h
 };
 
 }  // namespace seen

@@ -1,18 +1,22 @@
-// The counter block of the counting filter: block scheme 1 (block.h) with every one of a
-// block's 512 bit positions widened to a 4-bit saturating counter. A key's bit j in word w
-// of a Bloom block is counter w * 64 + bit here, so a counting filter answers exactly like
-// a blocked Bloom filter of the same blocks, k and seed, where "bit set" is "counter > 0".
+// The blocks of the counting filter: block scheme 1 (block.h) with every one of a block's
+// 512 bit positions widened to a 4-bit saturating counter, plus the plain 64-byte Bloom
+// block of the same positions, whose bit is set exactly when its counter is not 0.
 //
-// Layout (docs/FORMAT.md, kind 2): a block is 256 bytes = 32 little-endian u64 words, 4
-// cache lines; counter c sits in word c / 16 at bits 4 * (c % 16) .. +3. Bloom word w's 64
-// counters are therefore the 32 bytes 32w .. 32w+31, so a key's run of k words touches
-// ceil(k/2) or ceil(k/2) + 1 cache lines of its block (at most 4).
+// Queries read only that presence block, with the blocked filter's SIMD kernels: one cache
+// line per key, the blocked filter's speed and answers. Adds and removes update the counters
+// and flip a presence bit when a counter leaves or reaches 0.
+//
+// Counter layout (docs/FORMAT.md, kind 2): a counter block is 256 bytes = 32 little-endian
+// u64 words, 4 cache lines; Bloom position (word w, bit j) is counter c = 64w + j, in word
+// c / 16 at bits 4 * (c % 16) .. +3. Bloom word w's 64 counters are the 32 bytes
+// 32w .. 32w+31, so a key's run of k words touches ceil(k/2) or ceil(k/2) + 1 lines.
 //
 // 4 bits, because a counter reaches 15 only when 15 keys of one block pick one position:
 // at the design load (1%: about 50 keys per block, a Poisson mean of 0.7 per counter) that
 // happens for about 1 counter in 10^15, so saturation (which keeps a key that should be
 // forgotten) is practically never seen; 2 bits would saturate at 3 (1 counter in 30) and
-// 8 bits would double the memory. The counting filter costs 4x the blocked filter's bytes.
+// 8 bits would double the memory. With the presence block, a key costs 5x the blocked
+// filter's bytes.
 #pragma once
 
 #include <cstdint>
@@ -27,15 +31,24 @@ constexpr unsigned kCounterBits = 4;
 constexpr uint64_t kCounterMax = 15;  // saturated: never incremented or decremented again
 constexpr unsigned kCounterBlockLines = 4;
 
-// The counters of a filter and the parameters the batch paths need. Not owning.
+// The counters of a filter, the presence blocks beside them, and the parameters the batch
+// paths need. Not owning.
 struct CounterBlocks {
-  uint64_t* words;  // blocks * 32 words
-  uint64_t count;   // number of blocks, >= 1
-  uint32_t k;       // counters per key, kMinK..kMaxK
+  uint64_t* words;     // blocks * 32 words of counters
+  uint64_t* presence;  // blocks * 8 words: the blocked Bloom filter of the non-zero counters
+  uint64_t count;      // number of blocks, >= 1
+  uint32_t k;          // counters per key, kMinK..kMaxK
 };
 
-inline uint64_t* CounterBlockAt(const CounterBlocks& b, uint64_t hash) {
-  return b.words + BlockIndex(hash, b.count) * kCounterBlockWords;
+// A key's counter block and presence block.
+struct KeyBlocks {
+  uint64_t* counters;
+  uint64_t* presence;
+};
+
+inline KeyBlocks KeyBlocksAt(const CounterBlocks& b, uint64_t hash) {
+  const uint64_t index = BlockIndex(hash, b.count);
+  return {b.words + index * kCounterBlockWords, b.presence + index * kBlockWords};
 }
 
 // Where a key's k counters are inside its block: word and shift of each.
@@ -59,34 +72,50 @@ inline Slots SlotsOf(uint32_t h32, uint32_t k) {
 
 // Words are read and written with relaxed atomics: a query racing the one writer then sees
 // each word either before or after a change, never torn (they compile to plain moves).
-inline uint64_t CounterAt(const uint64_t* block, const Slots& s, uint32_t j) {
-  return (__atomic_load_n(&block[s.word[j]], __ATOMIC_RELAXED) >> s.shift[j]) & kCounterMax;
+inline uint64_t CounterAt(const uint64_t* counters, const Slots& s, uint32_t j) {
+  return (__atomic_load_n(&counters[s.word[j]], __ATOMIC_RELAXED) >> s.shift[j]) & kCounterMax;
 }
 
 // Branch-free: an absent key's first zero counter is at a random j, which a branch would
 // mispredict.
-inline bool AllNonZero(const uint64_t* block, const Slots& s, uint32_t k) {
+inline bool AllNonZero(const uint64_t* counters, const Slots& s, uint32_t k) {
   bool zero = false;
-  for (uint32_t j = 0; j < k; ++j) zero |= CounterAt(block, s, j) == 0;
+  for (uint32_t j = 0; j < k; ++j) zero |= CounterAt(counters, s, j) == 0;
   return !zero;
 }
 
-// Adds `delta` (+1 or -1 as a two's-complement word) to each counter that is not saturated.
+inline void AddToWord(uint64_t* word, uint64_t delta) {
+  __atomic_store_n(word, __atomic_load_n(word, __ATOMIC_RELAXED) + delta, __ATOMIC_RELAXED);
+}
+
+// Counter j's presence bit: Bloom word c / 64, bit c % 64, for counter c = 16 * word + shift / 4.
+inline void FlipPresence(uint64_t* presence, const Slots& s, uint32_t j) {
+  const unsigned counter = s.word[j] * 16u + s.shift[j] / kCounterBits;
+  uint64_t* word = &presence[counter / 64];
+  __atomic_store_n(word, __atomic_load_n(word, __ATOMIC_RELAXED) ^ (uint64_t{1} << (counter % 64)),
+                   __ATOMIC_RELAXED);
+}
+
 // The k counters of a key are in k distinct Bloom words, so never the same counter twice.
-inline void Step(uint64_t* block, const Slots& s, uint32_t k, uint64_t delta) {
+// The counter changes before its presence bit is set, and after it is cleared, so a set
+// bit always has a non-zero counter.
+inline void Increment(const KeyBlocks& b, const Slots& s, uint32_t k) {
   for (uint32_t j = 0; j < k; ++j) {
-    if (CounterAt(block, s, j) == kCounterMax) continue;
-    uint64_t* word = &block[s.word[j]];
-    __atomic_store_n(word, __atomic_load_n(word, __ATOMIC_RELAXED) + (delta << s.shift[j]),
-                     __ATOMIC_RELAXED);
+    const uint64_t counter = CounterAt(b.counters, s, j);
+    if (counter == kCounterMax) continue;
+    AddToWord(&b.counters[s.word[j]], uint64_t{1} << s.shift[j]);
+    if (counter == 0) FlipPresence(b.presence, s, j);
   }
 }
 
-inline void Increment(uint64_t* block, const Slots& s, uint32_t k) { Step(block, s, k, 1); }
-
-// Only after AllNonZero: no counter wraps below zero.
-inline void Decrement(uint64_t* block, const Slots& s, uint32_t k) {
-  Step(block, s, k, ~uint64_t{0});
+// Only after AllNonZero: no counter goes below zero.
+inline void Decrement(const KeyBlocks& b, const Slots& s, uint32_t k) {
+  for (uint32_t j = 0; j < k; ++j) {
+    const uint64_t counter = CounterAt(b.counters, s, j);
+    if (counter == kCounterMax) continue;
+    if (counter == 1) FlipPresence(b.presence, s, j);
+    AddToWord(&b.counters[s.word[j]], ~uint64_t{0} << s.shift[j]);
+  }
 }
 
 }  // namespace seen

@@ -50,9 +50,9 @@ CountingParams DecodeParams(const Container& c, const std::string& source) {
     fail(Code::kUnsupportedVersion, "counter width " + std::to_string(counter_bits) +
                                         " bits, this build knows " + std::to_string(kCounterBits));
   }
-  if (p.blocks == 0 || p.blocks > kMaxFilterBytes / kCounterBlockBytes) {
+  if (p.blocks == 0 || p.blocks > kMaxCountingBlocks) {
     fail(Code::kTooLarge, "block count " + std::to_string(p.blocks) + " is outside 1.." +
-                              std::to_string(kMaxFilterBytes / kCounterBlockBytes));
+                              std::to_string(kMaxCountingBlocks));
   }
   if (p.k < kMinK || p.k > kMaxK) {
     fail(Code::kInconsistent, "k is " + std::to_string(p.k) + ", expected 1..8");
@@ -62,7 +62,7 @@ CountingParams DecodeParams(const Container& c, const std::string& source) {
   }
   if (c.payload_size != p.bytes()) {
     fail(Code::kInconsistent, "payload_size " + std::to_string(c.payload_size) +
-                                  " != blocks * 256 = " + std::to_string(p.bytes()));
+                                   " != blocks * 320 = " + std::to_string(p.bytes()));
   }
   return p;
 }

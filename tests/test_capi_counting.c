@@ -106,13 +106,13 @@ static void test_counting_saturation_and_stats(void) {
   seen_counting_create(1000, 0.01, 3, &f);
   params.size = sizeof params;
   check(seen_counting_get_params(f, &params) == SEEN_OK && params.counter_bits == 4 &&
-            params.bytes == params.blocks * 256 && params.seed == 3 && params.read_only == 0,
+            params.bytes == params.blocks * 320 && params.seed == 3 && params.read_only == 0,
         "params");
   {
     uint64_t bloom_bytes = 0;
     uint32_t k = 0;
     seen_bloom_size_for(1000, 0.01, &bloom_bytes, &k);
-    check(params.bytes == 4 * bloom_bytes && params.k == k, "4x the blocked filter's memory, same k");
+    check(params.bytes == 5 * bloom_bytes && params.k == k, "5x the blocked filter's memory, same k");
   }
   for (i = 0; i < 100; ++i) seen_counting_put_u64(f, 42);
   stats.size = sizeof stats;

@@ -190,6 +190,28 @@ TEST(Counting, SingleAndBatchAgree) {
   ASSERT_EQ(Counters(batch), Counters(single));
 }
 
+// Queries read the presence blocks: after any mix of adds, removes and saturation, a
+// presence bit is set exactly when its counter is not 0 (the layout of docs/FORMAT.md).
+TEST(Counting, PresenceBitsAreTheNonZeroCounters) {
+  const auto keys = Keys(20000, 0);
+  Counting filter = Counting::Create(5000, 0.05, 6);  // overfull: many counters above 1
+  filter.AddU64(keys.data(), keys.size());
+  for (int i = 0; i < 40; ++i) filter.PutU64(keys[0]);
+  filter.RemoveU64(keys.data(), keys.size() / 2, nullptr);
+  const uint64_t blocks = filter.params().blocks;
+  const uint8_t* presence = filter.bytes();
+  const uint8_t* counters = presence + blocks * 64;
+  uint64_t mismatches = 0, set = 0;
+  for (uint64_t c = 0; c < blocks * 512; ++c) {
+    const bool bit = (presence[c / 8] >> (c % 8)) & 1;
+    const unsigned counter = (counters[c / 2] >> (4 * (c % 2))) & 15;
+    mismatches += bit != (counter != 0);
+    set += bit;
+  }
+  EXPECT_EQ(mismatches, 0u);
+  EXPECT_GT(set, 0u);
+}
+
 TEST(Counting, ByteKeys) {
   std::vector<uint8_t> data;
   std::vector<uint64_t> offsets{0};
@@ -245,7 +267,7 @@ TEST(CountingFormat, RoundTripCopiesAndViews) {
   const Counting filter = Sample();
   const auto bytes = Bytes(filter);
   EXPECT_EQ(test::LoadU32(bytes, 12), 2u) << "kind 2";
-  EXPECT_EQ(test::LoadU64(bytes, 32), filter.params().blocks * 256);
+  EXPECT_EQ(test::LoadU64(bytes, 32), filter.params().blocks * 320) << "presence, then counters";
   EXPECT_EQ(test::LoadU64(bytes, 64), filter.params().blocks);
   EXPECT_EQ(test::LoadU32(bytes, 72), filter.params().k);
   EXPECT_EQ(test::LoadU32(bytes, 76), 1u);
