@@ -5,7 +5,6 @@
 #pragma once
 
 #include <cstdint>
-#include <string>
 
 namespace seen::spam {
 
@@ -25,8 +24,17 @@ inline const char* const kDomains[32] = {
     "example.org", "corp.example.com", "uni-heidelberg.de", "mit.edu", "ox.ac.uk", "sina.com",
     "zoho.com", "fastmail.com", "seznam.cz", "wp.pl", "bigpond.com", "shaw.ca"};
 
-// Appends address i to out.
-inline void AppendAddress(uint64_t i, std::string& out) {
+// The longest address: 7 + 1 + 8 letters, 10 digits, '@', 17 of domain.
+constexpr size_t kMaxAddress = 48;
+
+inline char* Put(char* out, const char* text) {
+  while (*text) *out++ = *text++;
+  return out;
+}
+
+// Writes address i at out (at most kMaxAddress bytes) and returns its end. Generation is
+// part of the timed build, so it avoids std::string.
+inline char* WriteAddress(uint64_t i, char* out) {
   // i = combo * 10000 + suffix; combo is scrambled by an odd multiplier modulo 2^24 (a
   // bijection), so neighbouring i spread over names and domains.
   const uint64_t suffix = i % 10000;
@@ -34,15 +42,23 @@ inline void AppendAddress(uint64_t i, std::string& out) {
   const char* first = kFirst[combo & 31];
   const char* last = kLast[(combo >> 5) & 31];
   const char* domain = kDomains[(combo >> 10) & 31];
-  switch ((combo >> 15) & 3) {
-    case 0: out += first; out += '.'; out += last; break;
-    case 1: out += first; out += '_'; out += last; break;
-    case 2: out += first; out += '-'; out += last; break;
-    default: out += last; out += first; break;
+  static const char kSeparators[3] = {'.', '_', '-'};
+  const uint64_t pattern = (combo >> 15) & 3;
+  if (pattern < 3) {
+    out = Put(out, first);
+    *out++ = kSeparators[pattern];
+    out = Put(out, last);
+  } else {
+    out = Put(Put(out, last), first);
   }
-  out += std::to_string((combo >> 17) * 10000 + suffix);
-  out += '@';
-  out += domain;
+  char digits[20];
+  int count = 0;
+  for (uint64_t number = (combo >> 17) * 10000 + suffix; count == 0 || number > 0; number /= 10) {
+    digits[count++] = static_cast<char>('0' + number % 10);
+  }
+  while (count > 0) *out++ = digits[--count];
+  *out++ = '@';
+  return Put(out, domain);
 }
 
 }  // namespace seen::spam

@@ -4,7 +4,9 @@
 // false-positive rate on addresses not in the set and batched query ns per key, next to the
 // random-read floor over the same bytes. Prints one JSON object per line.
 //
-//   bench_spam [--keys N] [--absent N] [--threads T] [--dir DIR]
+//   bench_spam [--keys N] [--absent N] [--threads T] [--exclusive] [--dir DIR]
+// --exclusive builds on one thread with exclusive (plain-store) adds instead of T threads
+// of atomic adds.
 #include <unistd.h>
 
 #include <algorithm>
@@ -34,16 +36,16 @@ double Seconds(Body&& body) {
 
 // Addresses [first, first + n) packed as one data + offsets batch.
 struct Batch {
-  std::string data;
-  std::vector<uint64_t> offsets;
+  std::vector<char> data = std::vector<char>(kBatch * seen::spam::kMaxAddress);
+  std::vector<uint64_t> offsets = std::vector<uint64_t>(kBatch + 1);
 
   void Fill(uint64_t first, size_t n) {
-    data.clear();
-    offsets.assign(1, 0);
+    char* at = data.data();
     for (size_t i = 0; i < n; ++i) {
-      seen::spam::AppendAddress(first + i, data);
-      offsets.push_back(data.size());
+      at = seen::spam::WriteAddress(first + i, at);
+      offsets[i + 1] = static_cast<uint64_t>(at - data.data());
     }
+    offsets.resize(n + 1);
   }
   const uint8_t* bytes() const { return reinterpret_cast<const uint8_t*>(data.data()); }
 };
@@ -123,13 +125,20 @@ double FloorNs(uint64_t bytes, uint64_t keys) {
 int main(int argc, char** argv) {
   uint64_t keys = 1000000000, absent = 100000000;
   unsigned threads = 2;
+  bool exclusive = false;
   std::string dir = "/tmp";
-  for (int i = 1; i + 1 < argc; i += 2) {
+  for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
+    if (arg == "--exclusive") {
+      exclusive = true;
+      continue;
+    }
+    if (i + 1 == argc) break;
     if (arg == "--keys") keys = static_cast<uint64_t>(std::stod(argv[i + 1]));
     else if (arg == "--absent") absent = static_cast<uint64_t>(std::stod(argv[i + 1]));
     else if (arg == "--threads") threads = static_cast<unsigned>(std::stoul(argv[i + 1]));
     else if (arg == "--dir") dir = argv[i + 1];
+    ++i;
   }
   const uint64_t query_keys = std::min<uint64_t>(absent, 10000000);
   std::vector<Batch> queries(query_keys / kBatch);
@@ -146,8 +155,9 @@ int main(int argc, char** argv) {
     seen_bloom_params params{};
     params.size = sizeof params;
     seen_bloom_get_params(f, &params);
+    if (exclusive) seen_bloom_set_exclusive_adds(f, 1);
     const double build_s = Seconds([&] {
-      Parallel(0, keys, threads, [&](const Batch& batch, size_t n) {
+      Parallel(0, keys, exclusive ? 1 : threads, [&](const Batch& batch, size_t n) {
         seen_bloom_add_keys(f, batch.bytes(), batch.offsets.data(), n);
       });
     });
@@ -164,11 +174,11 @@ int main(int argc, char** argv) {
     seen_bloom_copy(mapped, &loaded);  // anonymous memory, 2 MiB aligned, MADV_HUGEPAGE
     const double loaded_ns = QueryNs(loaded, queries);
     const double floor_ns = FloorNs(bytes, query_keys);
-    std::printf("{\"budget_gib\": %llu, \"keys\": %llu, \"k\": %u, \"threads\": %u, \"build_s\": %.2f, "
+    std::printf("{\"budget_gib\": %llu, \"keys\": %llu, \"k\": %u, \"build_threads\": %u, \"build\": \"%s\", \"build_s\": %.2f, "
                 "\"save_s\": %.2f, \"open_s\": %.2f, \"read_only_refuses_adds\": %s, \"absent\": %llu, "
                 "\"fpr\": %.6f, \"query_mapped_ns\": %.2f, \"query_hugepages_ns\": %.2f, \"floor_ns\": %.2f}\n",
-                static_cast<unsigned long long>(gib), static_cast<unsigned long long>(keys), params.k, threads,
-                build_s, save_s, open_s, refused ? "true" : "false", static_cast<unsigned long long>(absent),
+                static_cast<unsigned long long>(gib), static_cast<unsigned long long>(keys), params.k,
+                exclusive ? 1 : threads, exclusive ? "exclusive" : "atomic", build_s, save_s, open_s, refused ? "true" : "false", static_cast<unsigned long long>(absent),
                 static_cast<double>(positives) / static_cast<double>(absent), mapped_ns, loaded_ns, floor_ns);
     std::fflush(stdout);
     seen_bloom_free(loaded);
