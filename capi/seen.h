@@ -473,7 +473,8 @@ SEEN_API seen_status seen_simhash_index_open(const char* path, uint32_t flags,
  *
  * Thread safety differs from seen_bloom: adds, removes (batch or single), clear, sync and
  * free need exclusive access (one writer at a time). Contains and test may run concurrently
- * with each other and with that one writer; they never miss a completed add.
+ * with each other and with that one writer; they never miss a completed add. get_stats,
+ * serialize and save read the counters: run them with no writer active.
  * ---------------------------------------------------------------------------------------- */
 typedef struct seen_counting seen_counting;
 

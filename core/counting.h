@@ -14,8 +14,9 @@
 // makes a false negative.
 //
 // Concurrency: adds, removes and clear need exclusive access (one writer, or the caller's
-// lock). Queries may run concurrently with each other and with that one writer; a query
-// racing a write sees it or not, and never misses a key whose add completed earlier.
+// lock). Queries read only the presence blocks and may run concurrently with each other and
+// with that one writer; a query racing a write sees it or not, and never misses a key whose
+// add completed earlier. Stats, Copy and serializing read the counters: not during a write.
 #pragma once
 
 #include <cstddef>

@@ -70,10 +70,9 @@ inline Slots SlotsOf(uint32_t h32, uint32_t k) {
   return s;
 }
 
-// Words are read and written with relaxed atomics: a query racing the one writer then sees
-// each word either before or after a change, never torn (they compile to plain moves).
+// Counters are read and written only by the one writer, so plain accesses suffice.
 inline uint64_t CounterAt(const uint64_t* counters, const Slots& s, uint32_t j) {
-  return (__atomic_load_n(&counters[s.word[j]], __ATOMIC_RELAXED) >> s.shift[j]) & kCounterMax;
+  return (counters[s.word[j]] >> s.shift[j]) & kCounterMax;
 }
 
 // Branch-free: an absent key's first zero counter is at a random j, which a branch would
@@ -84,10 +83,10 @@ inline bool AllNonZero(const uint64_t* counters, const Slots& s, uint32_t k) {
   return !zero;
 }
 
-inline void AddToWord(uint64_t* word, uint64_t delta) {
-  __atomic_store_n(word, __atomic_load_n(word, __ATOMIC_RELAXED) + delta, __ATOMIC_RELAXED);
-}
+inline void AddToWord(uint64_t* word, uint64_t delta) { *word += delta; }
 
+// Queries read presence words while the writer changes them: relaxed atomics, so a query
+// sees each word before or after a change, never torn (they compile to plain moves).
 // Counter j's presence bit: Bloom word c / 64, bit c % 64, for counter c = 16 * word + shift / 4.
 inline void FlipPresence(uint64_t* presence, const Slots& s, uint32_t j) {
   const unsigned counter = s.word[j] * 16u + s.shift[j] / kCounterBits;
