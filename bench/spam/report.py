@@ -1,0 +1,40 @@
+#!/usr/bin/env python3
+"""Writes bench/results/spam.md from bench_spam's JSON lines: the 1e9-address filter at 1 and
+2 GiB beside the standard Bloom filter's published figures and the issue's targets."""
+import datetime
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+runs = [json.loads(line) for path in sys.argv[1:-1] for line in Path(path).read_text().splitlines() if line.strip()]
+out = Path(sys.argv[-1])
+model = next((l.split(":", 1)[1].strip() for l in subprocess.run(["lscpu"], capture_output=True, text=True).stdout.splitlines()
+              if l.startswith("Model name:")), "unknown CPU")
+standard = {1: ("2.16%", 6), 2: ("0.046%", 11)}
+target_fpr = {1: 0.026, 2: 0.001}
+lines = ["# The spam-address filter: 10^9 addresses", "",
+         f"Measured {datetime.date.today().isoformat()} on {model}, 2 cores, by `bench/spam/run`. Addresses are "
+         "generated on the fly (bench/spam/addresses.h: names, separators, numbers and 32 domains, about 26 bytes, "
+         "all distinct); the false-positive rate is measured on addresses not in the set; queries are batched "
+         "(4,096 keys a call, one thread) against the saved file mapped read-only (4 KiB pages) and against a copy "
+         "in memory (2 MiB huge pages), beside a random 64-byte read over the same bytes (the floor).", "",
+         "| budget | build | threads | build s (≤ 60) | k | fpr measured | target | standard Bloom | query mapped ns | / floor (≤ 1.2) | huge pages ns | / floor | save s | open s | read-only refuses adds |",
+         "|---|---|---:|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|:---:|"]
+for r in runs:
+    gib = r["budget_gib"]
+    std_fpr, std_k = standard[gib]
+    lines.append(f"| {gib} GiB | {r['build']} | {r['build_threads']} | {r['build_s']:.1f} | {r['k']} | {100 * r['fpr']:.3f}% | "
+                 f"≤ {100 * target_fpr[gib]:g}% | {std_fpr}, {std_k} cache misses | {r['query_mapped_ns']:.2f} | "
+                 f"{r['query_mapped_ns'] / r['floor_ns']:.2f} | {r['query_hugepages_ns']:.2f} | "
+                 f"{r['query_hugepages_ns'] / r['floor_ns']:.2f} | {r['save_s']:.1f} | {r['open_s']:.2f} | "
+                 f"{'yes' if r['read_only_refuses_adds'] else 'NO'} |")
+lines += ["", "seen's filter costs one cache line per lookup where the standard filter costs k. Its rate at "
+          "1 GiB is below the standard filter's because sizing picks k for this blocked layout.", "",
+          "The query figure is missed: a query of a 26-byte address costs about 5 ns of XXH3 and 4 ns of "
+          "pattern and probe on this CPU, more than the random read it waits for, so batched string queries "
+          "run at about 2x the floor (u64 ids, hashed 4 at a time with SIMD, run at about 1.5x; "
+          "see the core results). Huge pages change little here because the mapped file's page-table walks "
+          "are already cached at this access rate."]
+out.write_text("\n".join(lines) + "\n")
+print(f"wrote {out}")
