@@ -7,16 +7,7 @@
 #include <unistd.h>
 
 #include "seen.h"
-
-static int test_number = 0;
-static int failures = 0;
-
-static void check(int ok, const char* what) {
-  ++test_number;
-  if (!ok) ++failures;
-  printf("%s %d - %s\n", ok ? "ok" : "not ok", test_number, what);
-  if (!ok) printf("# last error: %s\n", seen_last_error());
-}
+#include "tap.h"
 
 static seen_window_options count_window(uint32_t span, double fpr) {
   seen_window_options o;
@@ -128,6 +119,5 @@ static void test_store(void) {
 int main(void) {
   test_window();
   test_store();
-  printf("1..%d\n", test_number);
-  return failures == 0 ? 0 : 1;
+  return tap_finish();
 }
