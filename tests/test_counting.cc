@@ -5,8 +5,10 @@
 
 #include <cstring>
 #include <functional>
+#include <atomic>
 #include <set>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "core/bloom.h"
@@ -210,6 +212,41 @@ TEST(Counting, PresenceBitsAreTheNonZeroCounters) {
   }
   EXPECT_EQ(mismatches, 0u);
   EXPECT_GT(set, 0u);
+}
+
+// One writer adds and removes while readers query: a key whose add completed (and that was
+// not removed) is always found, even while its counters' neighbours flip presence bits.
+TEST(Counting, QueriesRacingTheOneWriterNeverMissACompletedAdd) {
+  const auto stay = Keys(20000, 0);
+  const auto churn = Keys(40000, 1);
+  Counting filter = Counting::Create(40000, 0.05, 12);  // small: keys share words all the time
+  filter.AddU64(stay.data(), 10000);
+  std::atomic<size_t> done{10000};  // stay[0 .. done) are in
+  std::atomic<bool> failed{false};
+  std::thread writer([&] {
+    for (size_t at = 10000; at < stay.size(); at += 500) {
+      filter.AddU64(churn.data(), churn.size());
+      filter.AddU64(stay.data() + at, 500);
+      done.store(at + 500, std::memory_order_release);
+      filter.RemoveU64(churn.data(), churn.size(), nullptr);
+    }
+  });
+  std::vector<std::thread> readers;
+  for (int r = 0; r < 2; ++r) {
+    readers.emplace_back([&] {
+      std::vector<uint8_t> out(stay.size());
+      for (int round = 0; round < 40; ++round) {
+        const size_t n = done.load(std::memory_order_acquire);
+        filter.ContainsU64(stay.data(), n, out.data());
+        for (size_t i = 0; i < n; ++i) {
+          if (!out[i] || !filter.TestU64(stay[i])) failed = true;
+        }
+      }
+    });
+  }
+  writer.join();
+  for (auto& reader : readers) reader.join();
+  EXPECT_FALSE(failed.load());
 }
 
 TEST(Counting, ByteKeys) {
