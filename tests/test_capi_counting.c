@@ -8,23 +8,7 @@
 #include <unistd.h>
 
 #include "seen.h"
-
-static int test_number = 0;
-static int failures = 0;
-
-static void check(int ok, const char* what) {
-  ++test_number;
-  if (!ok) ++failures;
-  printf("%s %d - %s\n", ok ? "ok" : "not ok", test_number, what);
-  if (!ok) printf("# last error: %s\n", seen_last_error());
-}
-
-static uint64_t mix(uint64_t x) {
-  x += 0x9e3779b97f4a7c15ULL;
-  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
-  return x ^ (x >> 31);
-}
+#include "tap.h"
 
 static size_t count_yes(const uint8_t* out, size_t n) {
   size_t yes = 0, i;
@@ -249,6 +233,5 @@ int main(void) {
   test_counting_saturation_and_stats();
   test_counting_serialization();
   test_scalable();
-  printf("1..%d\n", test_number);
-  return failures == 0 ? 0 : 1;
+  return tap_finish();
 }
