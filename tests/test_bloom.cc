@@ -13,18 +13,15 @@
 #include "core/error.h"
 #include "core/hash.h"
 #include "core/sizing.h"
+#include "tests/format_support.h"
 #include "tests/support.h"
 
 namespace seen {
 namespace {
 
-using test::Keys;
+using test::CountYes;
 
-uint64_t CountYes(const std::vector<uint8_t>& answers) {
-  uint64_t yes = 0;
-  for (uint8_t a : answers) yes += a;
-  return yes;
-}
+using test::Keys;
 
 TEST(Bloom, NoFalseNegativesForAMillionIds) {
   const auto keys = Keys(1000000, 0);

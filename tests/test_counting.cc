@@ -17,28 +17,18 @@
 #include "core/counting_codec.h"
 #include "core/error.h"
 #include "core/hash.h"
+#include "tests/format_support.h"
 #include "tests/support.h"
 #include "tests/vector_file.h"
 
 namespace seen {
 namespace {
 
+using test::CodeOf;
+using test::CountYes;
+using test::WithField;
+
 using test::Keys;
-
-uint64_t CountYes(const std::vector<uint8_t>& answers) {
-  uint64_t yes = 0;
-  for (uint8_t a : answers) yes += a;
-  return yes;
-}
-
-Code CodeOf(const std::function<void()>& body) {
-  try {
-    body();
-  } catch (const Error& e) {
-    return e.code();
-  }
-  return Code::kOk;
-}
 
 std::vector<uint8_t> Bytes(const Counting& filter) {
   std::vector<uint8_t> out(SerializedSize(filter));
@@ -278,22 +268,6 @@ Counting Sample(uint64_t seed = 5) {
   Counting filter = Counting::Create(3000, 0.01, seed);
   filter.AddU64(keys.data(), keys.size());
   return filter;
-}
-
-void Resign(std::vector<uint8_t>& bytes) {
-  uint64_t params_size;
-  std::memcpy(&params_size, bytes.data() + 16, 8);
-  std::vector<uint8_t> signed_part(bytes.begin(), bytes.begin() + 56);
-  signed_part.insert(signed_part.end(), bytes.begin() + 64, bytes.begin() + 64 + params_size);
-  const uint64_t sum = XXH3_64bits(signed_part.data(), signed_part.size());
-  std::memcpy(bytes.data() + 56, &sum, 8);
-}
-
-template <class T>
-std::vector<uint8_t> WithField(std::vector<uint8_t> bytes, size_t offset, T value) {
-  std::memcpy(bytes.data() + offset, &value, sizeof value);
-  Resign(bytes);
-  return bytes;
 }
 
 Code Parse(const std::vector<uint8_t>& b) {

@@ -16,11 +16,15 @@
 #include "core/bloom_codec.h"
 #include "core/error.h"
 #include "core/hash.h"
+#include "tests/format_support.h"
 #include "tests/support.h"
 #include "tests/vector_file.h"
 
 namespace seen {
 namespace {
+
+using test::CodeOf;
+using test::WithField;
 
 std::vector<uint8_t> Bytes(const Bloom& filter) {
   std::vector<uint8_t> out(SerializedSize(filter));
@@ -33,33 +37,6 @@ Bloom Sample(uint64_t seed = 5) {
   Bloom filter = Bloom::Create(5000, 0.01, seed);
   filter.AddU64(keys.data(), keys.size());
   return filter;
-}
-
-Code CodeOf(const std::function<void()>& body) {
-  try {
-    body();
-  } catch (const Error& e) {
-    return e.code();
-  }
-  return Code::kOk;
-}
-
-// Re-signs the header checksum after a deliberate edit, computed as docs/FORMAT.md says:
-// XXH3-64 (seed 0) of header bytes 0..55 followed by the params bytes.
-void Resign(std::vector<uint8_t>& bytes) {
-  uint64_t params_size;
-  std::memcpy(&params_size, bytes.data() + 16, 8);
-  std::vector<uint8_t> signed_part(bytes.begin(), bytes.begin() + 56);
-  signed_part.insert(signed_part.end(), bytes.begin() + 64, bytes.begin() + 64 + params_size);
-  const uint64_t sum = XXH3_64bits(signed_part.data(), signed_part.size());
-  std::memcpy(bytes.data() + 56, &sum, 8);
-}
-
-template <class T>
-std::vector<uint8_t> WithField(std::vector<uint8_t> bytes, size_t offset, T value, bool resign) {
-  std::memcpy(bytes.data() + offset, &value, sizeof value);
-  if (resign) Resign(bytes);
-  return bytes;
 }
 
 TEST(Format, RoundTripCopiesAndViews) {

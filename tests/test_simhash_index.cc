@@ -15,10 +15,14 @@
 #include "core/simhash.h"
 #include "core/simhash_codec.h"
 #include "core/simhash_index.h"
+#include "tests/format_support.h"
 #include "tests/support.h"
 
 namespace seen {
 namespace {
+
+using test::CodeOf;
+using test::WithField;
 
 using Pairs = std::vector<std::pair<uint64_t, uint32_t>>;  // (id, distance), sorted
 
@@ -240,29 +244,6 @@ TEST(SimhashFormat, RoundTripsThroughBytesAndFiles) {
   EXPECT_EQ(Indexed(grown, 2, 0), (Pairs{{1, 0}}));
 }
 
-Code CodeOf(const std::function<void()>& body) {
-  try {
-    body();
-  } catch (const Error& e) {
-    return e.code();
-  }
-  return Code::kOk;
-}
-
-void Resign(std::vector<uint8_t>& b) {
-  const uint64_t params_size = test::LoadU64(b, 16);
-  std::vector<uint8_t> part(b.begin(), b.begin() + 56);
-  part.insert(part.end(), b.begin() + 64, b.begin() + 64 + params_size);
-  const uint64_t sum = XXH3_64bits(part.data(), part.size());
-  std::memcpy(b.data() + 56, &sum, 8);
-}
-
-template <class T>
-std::vector<uint8_t> With(std::vector<uint8_t> b, size_t at, T value) {
-  std::memcpy(b.data() + at, &value, sizeof value);
-  Resign(b);
-  return b;
-}
 
 TEST(SimhashFormat, EveryParamsFieldIsChecked) {
   const auto good = Bytes(Sample());
@@ -273,17 +254,17 @@ TEST(SimhashFormat, EveryParamsFieldIsChecked) {
     return CodeOf([&] { ViewSimhashIndex(b.data(), b.size(), false); });
   };
   ASSERT_EQ(parse(good), Code::kOk);
-  EXPECT_EQ(parse(With<uint32_t>(good, 12, 1)), Code::kWrongKind);
-  EXPECT_EQ(parse(With<uint64_t>(good, 64, 3001)), Code::kInconsistent) << "count";
-  EXPECT_EQ(parse(With<uint64_t>(good, 64, uint64_t{1} << 40)), Code::kTooLarge) << "absurd count";
-  EXPECT_EQ(parse(With<uint32_t>(good, 72, 8)), Code::kInconsistent) << "max_k";
-  EXPECT_EQ(parse(With<uint32_t>(good, 72, 4)), Code::kInconsistent) << "max_k disagreeing with blocks";
-  EXPECT_EQ(parse(With<uint32_t>(good, 76, 5)), Code::kInconsistent) << "blocks";
-  EXPECT_EQ(parse(With<uint32_t>(good, 80, 15)), Code::kInconsistent) << "primary_bits under block 0";
-  EXPECT_EQ(parse(With<uint32_t>(good, 80, 27)), Code::kInconsistent) << "primary_bits over 26";
-  EXPECT_EQ(parse(With<uint32_t>(good, 80, 17)), Code::kInconsistent) << "primary_bits vs payload size";
-  EXPECT_EQ(parse(With<uint32_t>(good, 84, 2)), Code::kUnsupportedVersion) << "table scheme";
-  for (size_t at = 88; at < 128; ++at) EXPECT_EQ(parse(With<uint8_t>(good, at, 1)), Code::kInconsistent) << at;
+  EXPECT_EQ(parse(WithField<uint32_t>(good, 12, 1)), Code::kWrongKind);
+  EXPECT_EQ(parse(WithField<uint64_t>(good, 64, 3001)), Code::kInconsistent) << "count";
+  EXPECT_EQ(parse(WithField<uint64_t>(good, 64, uint64_t{1} << 40)), Code::kTooLarge) << "absurd count";
+  EXPECT_EQ(parse(WithField<uint32_t>(good, 72, 8)), Code::kInconsistent) << "max_k";
+  EXPECT_EQ(parse(WithField<uint32_t>(good, 72, 4)), Code::kInconsistent) << "max_k disagreeing with blocks";
+  EXPECT_EQ(parse(WithField<uint32_t>(good, 76, 5)), Code::kInconsistent) << "blocks";
+  EXPECT_EQ(parse(WithField<uint32_t>(good, 80, 15)), Code::kInconsistent) << "primary_bits under block 0";
+  EXPECT_EQ(parse(WithField<uint32_t>(good, 80, 27)), Code::kInconsistent) << "primary_bits over 26";
+  EXPECT_EQ(parse(WithField<uint32_t>(good, 80, 17)), Code::kInconsistent) << "primary_bits vs payload size";
+  EXPECT_EQ(parse(WithField<uint32_t>(good, 84, 2)), Code::kUnsupportedVersion) << "table scheme";
+  for (size_t at = 88; at < 128; ++at) EXPECT_EQ(parse(WithField<uint8_t>(good, at, 1)), Code::kInconsistent) << at;
   // Unsigned payload damage: the checksum catches it, and without the checksum the offsets
   // check still refuses anything that would read outside a table.
   auto damaged = good;
@@ -326,8 +307,8 @@ TEST(SimhashFormat, DamagedUnverifiedViewsStayInBounds) {
 TEST(SimhashFormat, AbsurdSizesAllocateNothing) {
   auto good = Bytes(Sample());
   std::vector<uint8_t> head(good.begin(), good.begin() + 128);
-  head = With<uint64_t>(head, 32, uint64_t{1} << 43);
-  head = With<uint64_t>(head, 64, uint64_t{1} << 32);
+  head = WithField<uint64_t>(head, 32, uint64_t{1} << 43);
+  head = WithField<uint64_t>(head, 64, uint64_t{1} << 32);
   EXPECT_EQ(CodeOf([&] { DeserializeSimhashIndex(head.data(), head.size()); }), Code::kTruncated);
 }
 
