@@ -11,31 +11,6 @@
 #include "core/sizing.h"
 
 namespace seen {
-namespace {
-
-struct U64Keys {
-  const uint64_t* ids;
-  uint64_t seed;
-
-  static void Hash(const void* context, size_t begin, size_t count, uint64_t* hashes) {
-    const auto* keys = static_cast<const U64Keys*>(context);
-    HashU64Batch(keys->ids + begin, count, keys->seed, hashes);
-  }
-};
-
-struct ByteKeys {
-  const uint8_t* data;
-  const uint64_t* offsets;
-  uint64_t seed;
-
-  static void Hash(const void* context, size_t begin, size_t count, uint64_t* hashes) {
-    const auto* keys = static_cast<const ByteKeys*>(context);
-    HashKeysBatch(keys->data, keys->offsets, begin, count, keys->seed, hashes);
-  }
-};
-
-}  // namespace
-
 Bloom Bloom::Create(uint64_t expected_items, double fpr, uint64_t seed) {
   const Sizing sizing = SizeFor(expected_items, fpr);
   BloomParams params{sizing.blocks, sizing.k, seed, expected_items, fpr};
@@ -74,24 +49,24 @@ uint64_t Bloom::HashOf(const void* key, size_t len) const {
 void Bloom::AddU64(const uint64_t* ids, size_t n) {
   RequireWritable();
   const U64Keys keys{ids, params_.seed};
-  Add(blocks_, {&U64Keys::Hash, &keys, n}, exclusive_adds_);
+  Add(blocks_, keys.source(n), exclusive_adds_);
 }
 
 void Bloom::ContainsU64(const uint64_t* ids, size_t n, uint8_t* out) const {
   const U64Keys keys{ids, params_.seed};
-  Contains(blocks_, {&U64Keys::Hash, &keys, n}, out);
+  Contains(blocks_, keys.source(n), out);
 }
 
 void Bloom::AddKeys(const uint8_t* data, const uint64_t* offsets, size_t n) {
   RequireWritable();
   const ByteKeys keys{data, offsets, params_.seed};
-  Add(blocks_, {&ByteKeys::Hash, &keys, n}, exclusive_adds_);
+  Add(blocks_, keys.source(n), exclusive_adds_);
 }
 
 void Bloom::ContainsKeys(const uint8_t* data, const uint64_t* offsets, size_t n,
                          uint8_t* out) const {
   const ByteKeys keys{data, offsets, params_.seed};
-  Contains(blocks_, {&ByteKeys::Hash, &keys, n}, out);
+  Contains(blocks_, keys.source(n), out);
 }
 
 bool Bloom::PutU64(uint64_t id) {

@@ -102,27 +102,6 @@ uint64_t RemoveAll(const CounterBlocks& b, const KeySource& keys, uint8_t* remov
 }
 
 // Key sources for the pipeline and the kernels of kernels.h.
-struct U64Keys {
-  const uint64_t* ids;
-  uint64_t seed;
-
-  static void Hash(const void* context, size_t begin, size_t count, uint64_t* hashes) {
-    const auto* keys = static_cast<const U64Keys*>(context);
-    HashU64Batch(keys->ids + begin, count, keys->seed, hashes);
-  }
-};
-
-struct ByteKeys {
-  const uint8_t* data;
-  const uint64_t* offsets;
-  uint64_t seed;
-
-  static void Hash(const void* context, size_t begin, size_t count, uint64_t* hashes) {
-    const auto* keys = static_cast<const ByteKeys*>(context);
-    HashKeysBatch(keys->data, keys->offsets, begin, count, keys->seed, hashes);
-  }
-};
-
 }  // namespace
 
 Counting Counting::Create(uint64_t expected_items, double fpr, uint64_t seed) {
@@ -161,37 +140,37 @@ uint64_t Counting::HashOf(const void* key, size_t len) const {
 void Counting::AddU64(const uint64_t* ids, size_t n) {
   RequireWritable();
   const U64Keys keys{ids, params_.seed};
-  AddAll(blocks_, {&U64Keys::Hash, &keys, n});
+  AddAll(blocks_, keys.source(n));
 }
 
 void Counting::AddKeys(const uint8_t* data, const uint64_t* offsets, size_t n) {
   RequireWritable();
   const ByteKeys keys{data, offsets, params_.seed};
-  AddAll(blocks_, {&ByteKeys::Hash, &keys, n});
+  AddAll(blocks_, keys.source(n));
 }
 
 uint64_t Counting::RemoveU64(const uint64_t* ids, size_t n, uint8_t* removed) {
   RequireWritable();
   const U64Keys keys{ids, params_.seed};
-  return RemoveAll(blocks_, {&U64Keys::Hash, &keys, n}, removed);
+  return RemoveAll(blocks_, keys.source(n), removed);
 }
 
 uint64_t Counting::RemoveKeys(const uint8_t* data, const uint64_t* offsets, size_t n,
                               uint8_t* removed) {
   RequireWritable();
   const ByteKeys keys{data, offsets, params_.seed};
-  return RemoveAll(blocks_, {&ByteKeys::Hash, &keys, n}, removed);
+  return RemoveAll(blocks_, keys.source(n), removed);
 }
 
 void Counting::ContainsU64(const uint64_t* ids, size_t n, uint8_t* out) const {
   const U64Keys keys{ids, params_.seed};
-  Contains(presence_, {&U64Keys::Hash, &keys, n}, out);
+  Contains(presence_, keys.source(n), out);
 }
 
 void Counting::ContainsKeys(const uint8_t* data, const uint64_t* offsets, size_t n,
                             uint8_t* out) const {
   const ByteKeys keys{data, offsets, params_.seed};
-  Contains(presence_, {&ByteKeys::Hash, &keys, n}, out);
+  Contains(presence_, keys.source(n), out);
 }
 
 void Counting::PutHash(uint64_t hash) {

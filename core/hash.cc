@@ -3,6 +3,7 @@
 #include <string>
 
 #include "core/error.h"
+#include "core/kernels.h"
 
 namespace seen {
 
@@ -17,6 +18,16 @@ void HashKeysBatch(const uint8_t* data, const uint64_t* offsets, size_t first, s
     // Empty keys may come with NULL data, where even data + offset is undefined.
     hashes[i - first] = HashBytes(len == 0 ? nullptr : data + offsets[i], len, seed);
   }
+}
+
+void U64Keys::Hash(const void* context, size_t begin, size_t count, uint64_t* hashes) {
+  const auto* keys = static_cast<const U64Keys*>(context);
+  HashU64Batch(keys->ids + begin, count, keys->seed, hashes);
+}
+
+void ByteKeys::Hash(const void* context, size_t begin, size_t count, uint64_t* hashes) {
+  const auto* keys = static_cast<const ByteKeys*>(context);
+  HashKeysBatch(keys->data, keys->offsets, begin, count, keys->seed, hashes);
 }
 
 }  // namespace seen

@@ -18,6 +18,23 @@ struct KeySource {
   size_t size;
 };
 
+// The two kinds of key a batch holds, as KeySources: u64 ids (SIMD-hashed) and byte keys
+// (data + offsets, checked as they are hashed).
+struct U64Keys {
+  const uint64_t* ids;
+  uint64_t seed;
+  KeySource source(size_t n) const { return {&Hash, this, n}; }
+  static void Hash(const void* context, size_t begin, size_t count, uint64_t* hashes);
+};
+
+struct ByteKeys {
+  const uint8_t* data;
+  const uint64_t* offsets;
+  uint64_t seed;
+  KeySource source(size_t n) const { return {&Hash, this, n}; }
+  static void Hash(const void* context, size_t begin, size_t count, uint64_t* hashes);
+};
+
 // out[i] = 1 if every bit of key i is set in its block, else 0.
 void Contains(const Blocks& blocks, const KeySource& keys, uint8_t* out);
 
