@@ -17,6 +17,8 @@ public enum Status {
   INCOMPATIBLE(12),
   BUFFER_TOO_SMALL(13),
   INTERNAL(14),
+  /** A remove of a key that was certainly never added (a counting filter's). */
+  NOT_FOUND(15),
   /** A code added by a newer native library than this binding knows. */
   UNKNOWN(-1);
 

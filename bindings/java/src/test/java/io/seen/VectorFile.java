@@ -11,7 +11,8 @@ import java.util.List;
  * keys added in order and the expected query answers. Its filter or window, serialized after
  * the script, is NAME.seen next to it. For a window the script is also kept as {@link #steps}:
  * adds and queries in order, each at the clock of the latest {@code now} before it; the window
- * is created at the first {@code now} ({@link #start}).
+ * is created at the first {@code now} ({@link #start}). Counting filter scripts also remove
+ * keys; their steps replay in order.
  */
 final class VectorFile {
   /** A key that is either a u64 id or bytes. */
@@ -47,16 +48,25 @@ final class VectorFile {
     }
   }
 
-  /** One add or query of a window script, at clock {@code now}. */
+  /**
+   * One add, query or (counting filters) remove of a script, at clock {@code now}. A remove's
+   * {@code expected} is whether it removed the key (false: certainly absent).
+   */
   static final class Step {
     final Key key;
     final boolean isQuery;
+    final boolean isRemove;
     final boolean expected;
     final long now;
 
     Step(Key key, boolean isQuery, boolean expected, long now) {
+      this(key, isQuery, false, expected, now);
+    }
+
+    Step(Key key, boolean isQuery, boolean isRemove, boolean expected, long now) {
       this.key = key;
       this.isQuery = isQuery;
+      this.isRemove = isRemove;
       this.expected = expected;
       this.now = now;
     }
@@ -71,6 +81,9 @@ final class VectorFile {
   long expectedItems;
   double fpr;
   long seed;
+  long capacity;
+  double growth;
+  double tightening;
   final List<Key> adds = new ArrayList<>();
   final List<Query> queries = new ArrayList<>();
 
@@ -93,6 +106,16 @@ final class VectorFile {
         case "mode": v.mode = f[1]; break;
         case "span": v.span = Integer.parseUnsignedInt(f[1]); break;
         case "max_slack": v.maxSlack = Double.parseDouble(f[1]); break;
+        case "capacity": v.capacity = Long.parseUnsignedLong(f[1]); break;
+        case "growth": v.growth = Double.parseDouble(f[1]); break;
+        case "tightening": v.tightening = Double.parseDouble(f[1]); break;
+        case "remove_u64":
+          v.steps.add(new Step(new Key(Long.parseUnsignedLong(f[1]), null), false, true,
+              answer(f[2]), now));
+          break;
+        case "remove_key":
+          v.steps.add(new Step(new Key(null, hex(f[1])), false, true, answer(f[2]), now));
+          break;
         case "now":
           now = Long.parseUnsignedLong(f[1]);
           if (v.start < 0) {

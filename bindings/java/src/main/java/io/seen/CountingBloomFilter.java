@@ -1,0 +1,463 @@
+package io.seen;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.lang.ref.Cleaner;
+import java.lang.ref.Reference;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.Objects;
+
+/**
+ * A blocked Bloom filter that can forget: every bit of {@link BloomFilter}'s layout becomes a
+ * 4-bit saturating counter, so keys can be removed. Same blocks, k, answers and
+ * false-positive rate as a {@code BloomFilter} of the same {@code expectedInsertions} and
+ * {@code fpp}, in 5 times the memory (docs/counting.md).
+ *
+ * <p>The remove rule: remove only keys that were put. Removing a key that is certainly absent
+ * (a counter at zero) changes nothing and throws {@link SeenException} with
+ * {@link Status#NOT_FOUND}. Removing a never-put key that looks present (a false positive)
+ * can make another key a false negative: the filter cannot tell, so that is the caller's
+ * hazard. A saturated counter never changes again, so puts and removes of put keys never make
+ * a false negative. A key put twice must be removed twice to disappear.
+ *
+ * <p>Keys hash as in {@link BloomFilter}: a {@code long} as its 8 little-endian bytes, a
+ * {@code CharSequence} as its UTF-8 bytes, with the filter's seed.
+ *
+ * <p>Thread safety differs from {@code BloomFilter}: puts, removes, {@link #clear()},
+ * {@link #sync()} and {@link #close()} need exclusive access (one writer at a time).
+ * {@code mightContain*} may run from any number of threads, also while that one writer works,
+ * and never miss a completed put. {@link #approximateElementCount()}, {@link #expectedFpp()},
+ * {@link #saturatedCounters()}, {@link #toByteArray()} and {@link #save(Path)} read the
+ * counters: run them with no writer active.
+ *
+ * <p>Lifetime: {@link #close()} frees the native memory or unmaps the file, or a
+ * {@link Cleaner} does once the filter is unreachable. Closing twice is harmless; any other
+ * call after close throws {@link IllegalStateException}.
+ */
+public final class CountingBloomFilter implements AutoCloseable {
+  private static final Cleaner CLEANER = Cleaner.create();
+  /** The largest byte[] a JVM allocates. */
+  private static final long MAX_ARRAY = Integer.MAX_VALUE - 8;
+
+  private volatile long handle;
+  private final Cleaner.Cleanable cleanable;
+
+  /** Frees a handle; it must not reference the filter, or the filter would never be cleaned. */
+  private static final class Free implements Runnable {
+    private final long handle;
+
+    Free(long handle) {
+      this.handle = handle;
+    }
+
+    @Override
+    public void run() {
+      NativeCounting.free(handle);
+    }
+  }
+
+  private CountingBloomFilter(long handle) {
+    this.handle = handle;
+    this.cleanable = CLEANER.register(this, new Free(handle));
+  }
+
+  private static CountingBloomFilter adopt(int status, long[] out) {
+    SeenException.check(status);
+    return new CountingBloomFilter(out[0]);
+  }
+
+  /** An empty filter for {@code expectedInsertions} keys at false-positive rate {@code fpp}, seed 0. */
+  public static CountingBloomFilter create(long expectedInsertions, double fpp) {
+    return create(expectedInsertions, fpp, 0);
+  }
+
+  /**
+   * An empty filter with the blocks and k of {@code BloomFilter.create(expectedInsertions, fpp,
+   * seed)}: after {@code expectedInsertions} keys the false-positive rate is {@code fpp}, in
+   * (0, 1). Pass a secret {@code seed} if adversaries choose the keys; it is stored in the
+   * filter.
+   */
+  public static CountingBloomFilter create(long expectedInsertions, double fpp, long seed) {
+    if (expectedInsertions < 0) {
+      throw new IllegalArgumentException("expectedInsertions is negative: " + expectedInsertions);
+    }
+    long[] out = new long[1];
+    return adopt(NativeCounting.create(expectedInsertions, fpp, seed, out), out);
+  }
+
+  /**
+   * Maps a filter saved by {@link #save(Path)} (or by any other binding), verifying its
+   * checksums. {@link Mode#READ_ONLY} is the query role: it only ever reads the presence part
+   * of the file, and every put and remove throws READ_ONLY. {@link Mode#READ_WRITE} maps it
+   * shared: changes reach the file on {@link #sync()} and {@link #close()}.
+   */
+  public static CountingBloomFilter open(Path path, Mode mode) {
+    long[] out = new long[1];
+    return adopt(NativeCounting.open(nulTerminated(path), mode.flags, out), out);
+  }
+
+  /**
+   * Reads a filter written by {@link #writeTo(OutputStream)} (or any binding's serialized
+   * form), after full validation. Reads {@code in} to its end. Throws {@link SeenException}
+   * with BAD_MAGIC, TRUNCATED, BAD_CHECKSUM, WRONG_KIND (a plain Bloom filter, say), ...
+   */
+  public static CountingBloomFilter readFrom(InputStream in) throws IOException {
+    byte[] bytes = in.readAllBytes();
+    long[] out = new long[1];
+    return adopt(NativeCounting.deserialize(bytes, bytes.length, out), out);
+  }
+
+  /** The live handle, or an exception if closed; see BloomFilter.h() for the fences. */
+  private long h() {
+    long h = handle;
+    if (h == 0) {
+      throw new IllegalStateException("CountingBloomFilter is closed");
+    }
+    return h;
+  }
+
+  /** Adds an id (once more, if it was put before). */
+  public void put(long id) {
+    try {
+      SeenException.check(NativeCounting.putLong(h(), id));
+    } finally {
+      Reference.reachabilityFence(this);
+    }
+  }
+
+  public void put(byte[] key) {
+    put(key, 0, key.length);
+  }
+
+  /** Adds the key {@code key[off .. off+len)}. */
+  public void put(byte[] key, int off, int len) {
+    SeenException.check(oneKey(NativeCounting.ADD, key, off, len));
+  }
+
+  /** Adds the UTF-8 bytes of {@code key}. */
+  public void put(CharSequence key) {
+    put(utf8(key));
+  }
+
+  /**
+   * Removes one put of an id. Throws {@link SeenException} with {@link Status#NOT_FOUND}, and
+   * changes nothing, if the id was certainly never put (or already removed as often as put).
+   * See the remove rule above: remove only ids that were put.
+   */
+  public void remove(long id) {
+    try {
+      SeenException.check(NativeCounting.removeLong(h(), id));
+    } finally {
+      Reference.reachabilityFence(this);
+    }
+  }
+
+  public void remove(byte[] key) {
+    remove(key, 0, key.length);
+  }
+
+  /** As {@link #remove(long)}, for the key {@code key[off .. off+len)}. */
+  public void remove(byte[] key, int off, int len) {
+    SeenException.check(oneKey(NativeCounting.REMOVE, key, off, len));
+  }
+
+  /** As {@link #remove(long)}, for the UTF-8 bytes of {@code key}. */
+  public void remove(CharSequence key) {
+    remove(utf8(key));
+  }
+
+  /** False means the id is certainly not in the filter; true means it probably is. */
+  public boolean mightContain(long id) {
+    try {
+      return NativeCounting.testLong(h(), id) == 1;
+    } finally {
+      Reference.reachabilityFence(this);
+    }
+  }
+
+  public boolean mightContain(byte[] key) {
+    return mightContain(key, 0, key.length);
+  }
+
+  public boolean mightContain(byte[] key, int off, int len) {
+    return oneKey(NativeCounting.CONTAINS, key, off, len) == 1;
+  }
+
+  public boolean mightContain(CharSequence key) {
+    return mightContain(utf8(key));
+  }
+
+  private int oneKey(int op, byte[] key, int off, int len) {
+    Objects.checkFromIndexSize(off, len, key.length);
+    try {
+      return NativeCounting.oneKey(h(), op, key, off, len);
+    } finally {
+      Reference.reachabilityFence(this);
+    }
+  }
+
+  private int longs(int op, long[] ids, int off, int len, boolean[] out) {
+    Objects.checkFromIndexSize(off, len, ids.length);
+    if (out != null) {
+      Batches.checkOut(len, out);
+    }
+    try {
+      return NativeCounting.longs(h(), op, ids, off, len, out, 0);
+    } finally {
+      Reference.reachabilityFence(this);
+    }
+  }
+
+  private int keys(int op, byte[] data, int[] offsets, int first, int count, boolean[] out) {
+    Batches.checkOffsets(data.length, offsets, first, count);
+    if (out != null) {
+      Batches.checkOut(count, out);
+    }
+    try {
+      return NativeCounting.keys(h(), op, data, offsets, first, count, out, 0);
+    } finally {
+      Reference.reachabilityFence(this);
+    }
+  }
+
+  public void putAll(long[] ids) {
+    putAll(ids, 0, ids.length);
+  }
+
+  /** Adds {@code ids[off .. off+len)} in order, in one native call (a repeated id counts each time). */
+  public void putAll(long[] ids, int off, int len) {
+    SeenException.check(longs(NativeCounting.ADD, ids, off, len, null));
+  }
+
+  public void removeAll(long[] ids) {
+    removeAll(ids, 0, ids.length);
+  }
+
+  /**
+   * Removes {@code ids[off .. off+len)} in order, in one native call. Every id is processed;
+   * if any was certainly absent (nothing changed for it) this throws {@link SeenException}
+   * with {@link Status#NOT_FOUND} afterwards. To learn which, use
+   * {@link #removeAll(long[], int, int, boolean[])}.
+   */
+  public void removeAll(long[] ids, int off, int len) {
+    SeenException.check(longs(NativeCounting.REMOVE, ids, off, len, null));
+  }
+
+  /**
+   * As {@link #removeAll(long[], int, int)}, but reports instead of throwing: {@code removed[i]}
+   * is true if {@code ids[off + i]} was removed, false if it was certainly absent and nothing
+   * changed for it. Returns the number removed. Other failures (READ_ONLY) still throw.
+   */
+  public int removeAll(long[] ids, int off, int len, boolean[] removed) {
+    Objects.requireNonNull(removed, "removed");
+    return removedCount(longs(NativeCounting.REMOVE, ids, off, len, removed), removed, len);
+  }
+
+  public void mightContainAll(long[] ids, boolean[] out) {
+    mightContainAll(ids, 0, ids.length, out);
+  }
+
+  /** Sets {@code out[i] = mightContain(ids[off + i])} for i in 0 .. len, in one native call. */
+  public void mightContainAll(long[] ids, int off, int len, boolean[] out) {
+    Objects.requireNonNull(out, "out");
+    SeenException.check(longs(NativeCounting.CONTAINS, ids, off, len, out));
+  }
+
+  /** Adds every key; they are packed into one buffer first, so prefer the offsets form when hot. */
+  public void putAll(byte[][] keys) {
+    PackedKeys packed = PackedKeys.of(keys);
+    putAll(packed.data, packed.offsets, 0, keys.length);
+  }
+
+  /** Removes every key, as {@link #removeAll(long[], int, int)}: NOT_FOUND after the batch if any was absent. */
+  public void removeAll(byte[][] keys) {
+    PackedKeys packed = PackedKeys.of(keys);
+    removeAll(packed.data, packed.offsets, 0, keys.length);
+  }
+
+  /** Sets {@code out[i] = mightContain(keys[i])}. */
+  public void mightContainAll(byte[][] keys, boolean[] out) {
+    PackedKeys packed = PackedKeys.of(keys);
+    mightContainAll(packed.data, packed.offsets, 0, keys.length, out);
+  }
+
+  /**
+   * Adds keys {@code first .. first+count}, where key i is {@code data[offsets[i] .. offsets[i+1])}
+   * (Arrow's layout): the offsets must not decrease and must stay inside data.
+   */
+  public void putAll(byte[] data, int[] offsets, int first, int count) {
+    SeenException.check(keys(NativeCounting.ADD, data, offsets, first, count, null));
+  }
+
+  /** As {@link #removeAll(long[], int, int)}, for packed keys. */
+  public void removeAll(byte[] data, int[] offsets, int first, int count) {
+    SeenException.check(keys(NativeCounting.REMOVE, data, offsets, first, count, null));
+  }
+
+  /** As {@link #removeAll(long[], int, int, boolean[])}, for packed keys; {@code removed[i]} is key {@code first + i}'s. */
+  public int removeAll(byte[] data, int[] offsets, int first, int count, boolean[] removed) {
+    Objects.requireNonNull(removed, "removed");
+    return removedCount(
+        keys(NativeCounting.REMOVE, data, offsets, first, count, removed), removed, count);
+  }
+
+  /** As {@link #putAll(byte[], int[], int, int)}; {@code out[i]} answers key {@code first + i}. */
+  public void mightContainAll(byte[] data, int[] offsets, int first, int count, boolean[] out) {
+    Objects.requireNonNull(out, "out");
+    SeenException.check(keys(NativeCounting.CONTAINS, data, offsets, first, count, out));
+  }
+
+  private static int removedCount(int status, boolean[] removed, int n) {
+    if (status != Status.NOT_FOUND.code()) {
+      SeenException.check(status);
+    }
+    int count = 0;
+    for (int i = 0; i < n; i++) {
+      if (removed[i]) {
+        count++;
+      }
+    }
+    return count;
+  }
+
+  /** Resets every counter to zero. Needs exclusive access. */
+  public void clear() {
+    try {
+      SeenException.check(NativeCounting.clear(h()));
+    } finally {
+      Reference.reachabilityFence(this);
+    }
+  }
+
+  /**
+   * The number of keys in the filter (puts minus removes): the sum of the counters over k,
+   * exact while no counter saturated. Reads every counter.
+   */
+  public long approximateElementCount() {
+    return Math.round(stats()[0]);
+  }
+
+  /** Counters stuck at 15, which never decrement again; reads every counter. */
+  public long saturatedCounters() {
+    return (long) stats()[1];
+  }
+
+  /** The false-positive rate of the filter as it is now; reads every counter. */
+  public double expectedFpp() {
+    return stats()[3];
+  }
+
+  /** The false-positive rate asked for at creation. */
+  public double targetFpp() {
+    return Double.longBitsToDouble(params()[6]);
+  }
+
+  public long expectedInsertions() {
+    return params()[5];
+  }
+
+  /** The payload size in bytes: 320 per 64-byte block (64 of presence, 256 of counters). */
+  public long sizeInBytes() {
+    return params()[0];
+  }
+
+  /** The counters each key uses. */
+  public int hashCount() {
+    return (int) params()[2];
+  }
+
+  /** The bits of each counter (4). */
+  public int counterBits() {
+    return (int) params()[7];
+  }
+
+  public long seed() {
+    return params()[4];
+  }
+
+  /** True for a filter opened with {@link Mode#READ_ONLY}. */
+  public boolean isReadOnly() {
+    return params()[3] != 0;
+  }
+
+  private long[] params() {
+    long[] out = new long[8];
+    try {
+      SeenException.check(NativeCounting.params(h(), out));
+    } finally {
+      Reference.reachabilityFence(this);
+    }
+    return out;
+  }
+
+  private double[] stats() {
+    double[] out = new double[4];
+    try {
+      SeenException.check(NativeCounting.stats(h(), out));
+    } finally {
+      Reference.reachabilityFence(this);
+    }
+    return out;
+  }
+
+  /** The serialized form (kind 2 of docs/FORMAT.md), the same bytes every binding writes. */
+  public byte[] toByteArray() {
+    try {
+      long h = h();
+      long size = NativeCounting.serializedSize(h);
+      if (size < 0) {
+        SeenException.check((int) -size);
+      }
+      if (size > MAX_ARRAY) {
+        throw new IllegalStateException(size + " bytes do not fit a Java array: use save(Path)");
+      }
+      byte[] bytes = new byte[(int) size];
+      SeenException.check(NativeCounting.serialize(h, bytes));
+      return bytes;
+    } finally {
+      Reference.reachabilityFence(this);
+    }
+  }
+
+  /** Writes {@link #toByteArray()} to {@code out}; read it back with {@link #readFrom}. */
+  public void writeTo(OutputStream out) throws IOException {
+    out.write(toByteArray());
+  }
+
+  /** Saves crash-safely: a temporary file, fsync, then a rename over {@code path}. */
+  public void save(Path path) {
+    try {
+      SeenException.check(NativeCounting.save(h(), nulTerminated(path)));
+    } finally {
+      Reference.reachabilityFence(this);
+    }
+  }
+
+  /** For a {@link Mode#READ_WRITE} mapping: updates the checksums and flushes to the file. */
+  public void sync() {
+    try {
+      SeenException.check(NativeCounting.sync(h()));
+    } finally {
+      Reference.reachabilityFence(this);
+    }
+  }
+
+  /** Releases the native memory (a read-write mapping is synced first). Idempotent. */
+  @Override
+  public void close() {
+    handle = 0;
+    cleanable.clean();
+  }
+
+  private static byte[] utf8(CharSequence s) {
+    return s.toString().getBytes(StandardCharsets.UTF_8);
+  }
+
+  private static byte[] nulTerminated(Path path) {
+    byte[] name = path.toString().getBytes(StandardCharsets.UTF_8);
+    return Arrays.copyOf(name, name.length + 1);
+  }
+}

@@ -1,0 +1,357 @@
+package io.seen;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.lang.ref.Cleaner;
+import java.lang.ref.Reference;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.Objects;
+
+/**
+ * A Bloom filter that grows: blocked sub-filters, each {@code growth} times larger than the one
+ * before it at {@code tightening} times its false-positive rate, so the total rate stays within
+ * the bound it was created with however many keys arrive (the classic scalable Bloom filter,
+ * docs/counting.md). A put of a key that already looks present changes nothing and does not
+ * count.
+ *
+ * <p>Keys hash as in {@link BloomFilter}: a {@code long} as its 8 little-endian bytes, a
+ * {@code CharSequence} as its UTF-8 bytes, with the filter's seed.
+ *
+ * <p>Queries ask every sub-filter, so their cost grows with {@link #subFilterCount()}: start
+ * near the expected size. At most 64 sub-filters; a put past them throws TOO_LARGE.
+ *
+ * <p>Thread safety: puts and {@link #close()} need exclusive access; queries, the getters,
+ * {@link #toByteArray()} and {@link #save(Path)} may run concurrently with each other, not with
+ * a put.
+ *
+ * <p>Lifetime: {@link #close()} frees the native memory or unmaps the file, or a
+ * {@link Cleaner} does once the filter is unreachable. Closing twice is harmless; any other
+ * call after close throws {@link IllegalStateException}.
+ */
+public final class ScalableBloomFilter implements AutoCloseable {
+  private static final Cleaner CLEANER = Cleaner.create();
+  /** The largest byte[] a JVM allocates. */
+  private static final long MAX_ARRAY = Integer.MAX_VALUE - 8;
+
+  private volatile long handle;
+  private final Cleaner.Cleanable cleanable;
+
+  /** Frees a handle; it must not reference the filter, or the filter would never be cleaned. */
+  private static final class Free implements Runnable {
+    private final long handle;
+
+    Free(long handle) {
+      this.handle = handle;
+    }
+
+    @Override
+    public void run() {
+      NativeScalable.free(handle);
+    }
+  }
+
+  private ScalableBloomFilter(long handle) {
+    this.handle = handle;
+    this.cleanable = CLEANER.register(this, new Free(handle));
+  }
+
+  private static ScalableBloomFilter adopt(int status, long[] out) {
+    SeenException.check(status);
+    return new ScalableBloomFilter(out[0]);
+  }
+
+  /**
+   * An empty filter whose first sub-filter holds {@code initialCapacity} keys, with the total
+   * false-positive rate bounded by {@code fpp}; growth 2, tightening 0.5, seed 0.
+   */
+  public static ScalableBloomFilter create(long initialCapacity, double fpp) {
+    return create(initialCapacity, fpp, 2, 0.5, 0);
+  }
+
+  /**
+   * An empty filter with one sub-filter of {@code initialCapacity} (at least 1) keys. The total
+   * false-positive rate stays at most {@code fpp}, in (0, 1), at any size. Each new sub-filter
+   * holds {@code growth} (in [1, 64]) times the keys of the one before, at {@code tightening}
+   * (in (0, 1)) times its rate. Pass a secret {@code seed} if adversaries choose the keys.
+   * Out-of-range values throw {@link SeenException} INVALID_ARGUMENT naming the option.
+   */
+  public static ScalableBloomFilter create(long initialCapacity, double fpp, double growth,
+      double tightening, long seed) {
+    if (initialCapacity < 1) {
+      throw new IllegalArgumentException("initialCapacity must be at least 1: " + initialCapacity);
+    }
+    long[] out = new long[1];
+    return adopt(NativeScalable.create(initialCapacity, fpp, growth, tightening, seed, out), out);
+  }
+
+  /**
+   * Opens a filter saved by {@link #save(Path)} (or by any other binding), verifying its
+   * checksums. {@link Mode#READ_ONLY} maps the file and queries it in place; puts throw
+   * READ_ONLY. {@link Mode#READ_WRITE} reads a private copy that may grow: the file changes
+   * only on the next {@link #save(Path)}.
+   */
+  public static ScalableBloomFilter open(Path path, Mode mode) {
+    long[] out = new long[1];
+    return adopt(NativeScalable.open(nulTerminated(path), mode.flags, out), out);
+  }
+
+  /**
+   * Reads a filter written by {@link #writeTo(OutputStream)} (or any binding's serialized
+   * form), after full validation. Reads {@code in} to its end. Throws {@link SeenException}
+   * with BAD_MAGIC, TRUNCATED, BAD_CHECKSUM, WRONG_KIND, ... on other input.
+   */
+  public static ScalableBloomFilter readFrom(InputStream in) throws IOException {
+    byte[] bytes = in.readAllBytes();
+    long[] out = new long[1];
+    return adopt(NativeScalable.deserialize(bytes, bytes.length, out), out);
+  }
+
+  /** The live handle, or an exception if closed; see BloomFilter.h() for the fences. */
+  private long h() {
+    long h = handle;
+    if (h == 0) {
+      throw new IllegalStateException("ScalableBloomFilter is closed");
+    }
+    return h;
+  }
+
+  private static boolean changed(int putResult) {
+    if (putResult < 0) {
+      SeenException.check(-putResult);
+    }
+    return putResult == 0;
+  }
+
+  /** Adds an id; returns true if that changed the filter (false: it already looked present). */
+  public boolean put(long id) {
+    try {
+      return changed(NativeScalable.putLong(h(), id));
+    } finally {
+      Reference.reachabilityFence(this);
+    }
+  }
+
+  public boolean put(byte[] key) {
+    return put(key, 0, key.length);
+  }
+
+  /** Adds the key {@code key[off .. off+len)}; returns true if that changed the filter. */
+  public boolean put(byte[] key, int off, int len) {
+    Objects.checkFromIndexSize(off, len, key.length);
+    try {
+      return changed(NativeScalable.putBytes(h(), key, off, len));
+    } finally {
+      Reference.reachabilityFence(this);
+    }
+  }
+
+  /** Adds the UTF-8 bytes of {@code key}. */
+  public boolean put(CharSequence key) {
+    return put(utf8(key));
+  }
+
+  /** False means the id was certainly never put; true means it probably was. */
+  public boolean mightContain(long id) {
+    try {
+      return NativeScalable.testLong(h(), id) == 1;
+    } finally {
+      Reference.reachabilityFence(this);
+    }
+  }
+
+  public boolean mightContain(byte[] key) {
+    return mightContain(key, 0, key.length);
+  }
+
+  public boolean mightContain(byte[] key, int off, int len) {
+    Objects.checkFromIndexSize(off, len, key.length);
+    try {
+      return NativeScalable.testBytes(h(), key, off, len) == 1;
+    } finally {
+      Reference.reachabilityFence(this);
+    }
+  }
+
+  public boolean mightContain(CharSequence key) {
+    return mightContain(utf8(key));
+  }
+
+  public void putAll(long[] ids) {
+    putAll(ids, 0, ids.length);
+  }
+
+  /**
+   * Adds {@code ids[off .. off+len)} in order, in one native call, growing as needed. Past 64
+   * sub-filters it throws TOO_LARGE; the ids before that stay added.
+   */
+  public void putAll(long[] ids, int off, int len) {
+    Objects.checkFromIndexSize(off, len, ids.length);
+    try {
+      SeenException.check(NativeScalable.longs(h(), ids, off, len, null, 0));
+    } finally {
+      Reference.reachabilityFence(this);
+    }
+  }
+
+  public void mightContainAll(long[] ids, boolean[] out) {
+    mightContainAll(ids, 0, ids.length, out);
+  }
+
+  /** Sets {@code out[i] = mightContain(ids[off + i])} for i in 0 .. len, over every sub-filter, in one native call. */
+  public void mightContainAll(long[] ids, int off, int len, boolean[] out) {
+    Objects.checkFromIndexSize(off, len, ids.length);
+    Batches.checkOut(len, out);
+    try {
+      SeenException.check(NativeScalable.longs(h(), ids, off, len, out, 0));
+    } finally {
+      Reference.reachabilityFence(this);
+    }
+  }
+
+  /** Adds every key; they are packed into one buffer first, so prefer the offsets form when hot. */
+  public void putAll(byte[][] keys) {
+    PackedKeys packed = PackedKeys.of(keys);
+    putAll(packed.data, packed.offsets, 0, keys.length);
+  }
+
+  /** Sets {@code out[i] = mightContain(keys[i])}. */
+  public void mightContainAll(byte[][] keys, boolean[] out) {
+    PackedKeys packed = PackedKeys.of(keys);
+    mightContainAll(packed.data, packed.offsets, 0, keys.length, out);
+  }
+
+  /**
+   * Adds keys {@code first .. first+count}, where key i is {@code data[offsets[i] .. offsets[i+1])}
+   * (Arrow's layout): the offsets must not decrease and must stay inside data.
+   */
+  public void putAll(byte[] data, int[] offsets, int first, int count) {
+    Batches.checkOffsets(data.length, offsets, first, count);
+    try {
+      SeenException.check(NativeScalable.keys(h(), data, offsets, first, count, null, 0));
+    } finally {
+      Reference.reachabilityFence(this);
+    }
+  }
+
+  /** As {@link #putAll(byte[], int[], int, int)}; {@code out[i]} answers key {@code first + i}. */
+  public void mightContainAll(byte[] data, int[] offsets, int first, int count, boolean[] out) {
+    Batches.checkOffsets(data.length, offsets, first, count);
+    Batches.checkOut(count, out);
+    try {
+      SeenException.check(NativeScalable.keys(h(), data, offsets, first, count, out, 0));
+    } finally {
+      Reference.reachabilityFence(this);
+    }
+  }
+
+  /** Distinct keys put so far: the puts that changed the filter (low by the false positives met). */
+  public long approximateElementCount() {
+    return info()[0];
+  }
+
+  /** The number of sub-filters, 1 to 64. */
+  public int subFilterCount() {
+    return (int) info()[1];
+  }
+
+  /** True for a filter opened with {@link Mode#READ_ONLY}. */
+  public boolean isReadOnly() {
+    return info()[2] != 0;
+  }
+
+  /** The bytes of every sub-filter's blocks. */
+  public long sizeInBytes() {
+    return info()[3];
+  }
+
+  /** The false-positive rate now: the sum of the sub-filters' rates at their loads, at most {@link #fppBound()}. */
+  public double expectedFpp() {
+    return Double.longBitsToDouble(info()[4]);
+  }
+
+  /** The keys the first sub-filter holds. */
+  public long initialCapacity() {
+    return info()[5];
+  }
+
+  /** The bound on the total false-positive rate asked for at creation. */
+  public double fppBound() {
+    return Double.longBitsToDouble(info()[6]);
+  }
+
+  /** The capacity ratio of consecutive sub-filters. */
+  public double growth() {
+    return Double.longBitsToDouble(info()[7]);
+  }
+
+  /** The false-positive rate ratio of consecutive sub-filters. */
+  public double tightening() {
+    return Double.longBitsToDouble(info()[8]);
+  }
+
+  public long seed() {
+    return info()[9];
+  }
+
+  private long[] info() {
+    long[] out = new long[10];
+    try {
+      SeenException.check(NativeScalable.info(h(), out));
+    } finally {
+      Reference.reachabilityFence(this);
+    }
+    return out;
+  }
+
+  /** The serialized form (kind 3 of docs/FORMAT.md), the same bytes every binding writes. */
+  public byte[] toByteArray() {
+    try {
+      long h = h();
+      long size = NativeScalable.serializedSize(h);
+      if (size < 0) {
+        SeenException.check((int) -size);
+      }
+      if (size > MAX_ARRAY) {
+        throw new IllegalStateException(size + " bytes do not fit a Java array: use save(Path)");
+      }
+      byte[] bytes = new byte[(int) size];
+      SeenException.check(NativeScalable.serialize(h, bytes));
+      return bytes;
+    } finally {
+      Reference.reachabilityFence(this);
+    }
+  }
+
+  /** Writes {@link #toByteArray()} to {@code out}; read it back with {@link #readFrom}. */
+  public void writeTo(OutputStream out) throws IOException {
+    out.write(toByteArray());
+  }
+
+  /** Saves crash-safely: a temporary file, fsync, then a rename over {@code path}. */
+  public void save(Path path) {
+    try {
+      SeenException.check(NativeScalable.save(h(), nulTerminated(path)));
+    } finally {
+      Reference.reachabilityFence(this);
+    }
+  }
+
+  /** Releases the native memory or the mapping. Idempotent. */
+  @Override
+  public void close() {
+    handle = 0;
+    cleanable.clean();
+  }
+
+  private static byte[] utf8(CharSequence s) {
+    return s.toString().getBytes(StandardCharsets.UTF_8);
+  }
+
+  private static byte[] nulTerminated(Path path) {
+    byte[] name = path.toString().getBytes(StandardCharsets.UTF_8);
+    return Arrays.copyOf(name, name.length + 1);
+  }
+}
