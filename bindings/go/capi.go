@@ -181,6 +181,96 @@ static go_result go_store_expire(seen_store* s, uint64_t now, uint64_t* dropped)
 static go_result go_store_save(const seen_store* s, const char* path) {
 	return go_result_of(seen_store_save(s, path));
 }
+
+// SimHash. The options struct is put together here from plain values and the IDF table's C
+// pointer; the fingerprint and info structs are Go memory without pointers, lent for one call.
+static seen_simhash_options go_simhash_options(uint32_t ngram, uint64_t seed, const seen_simhash_idf* idf) {
+	seen_simhash_options o;
+	memset(&o, 0, sizeof o);
+	o.size = sizeof o;
+	o.ngram = ngram;
+	o.seed = seed;
+	o.idf = idf;
+	return o;
+}
+static go_result go_simhash_text(const char* text, size_t len, uint32_t ngram, uint64_t seed,
+                                 const seen_simhash_idf* idf, seen_simhash_fingerprint* out) {
+	seen_simhash_options o = go_simhash_options(ngram, seed, idf);
+	out->size = sizeof *out;
+	return go_result_of(seen_simhash_text(text, len, &o, out));
+}
+static go_result go_simhash_text_batch(const uint8_t* data, const uint64_t* offsets, size_t n,
+                                       uint32_t ngram, uint64_t seed, const seen_simhash_idf* idf,
+                                       uint64_t* simhashes, uint64_t* exact) {
+	seen_simhash_options o = go_simhash_options(ngram, seed, idf);
+	return go_result_of(seen_simhash_text_batch(data, offsets, n, &o, simhashes, exact));
+}
+static go_result go_simhash_hashes(const uint64_t* hashes, const float* weights, size_t n, uint64_t* out) {
+	return go_result_of(seen_simhash_hashes(hashes, weights, n, out));
+}
+static go_result go_simhash_strings(const uint8_t* data, const uint64_t* offsets, const float* weights,
+                                    size_t n, uint64_t seed, uint64_t* out) {
+	return go_result_of(seen_simhash_strings(data, offsets, weights, n, seed, out));
+}
+static go_result go_simhash_idf_create(const uint8_t* data, const uint64_t* offsets, const float* weights,
+                                       size_t n, float default_weight, seen_simhash_idf** out) {
+	return go_result_of(seen_simhash_idf_create(data, offsets, weights, n, default_weight, out));
+}
+static go_result go_simhash_index_create(uint32_t max_k, seen_simhash_index** out) {
+	return go_result_of(seen_simhash_index_create(max_k, out));
+}
+static go_result go_simhash_index_add(seen_simhash_index* x, const uint64_t* fps, const uint64_t* ids, size_t n) {
+	return go_result_of(seen_simhash_index_add(x, fps, ids, n));
+}
+static go_result go_simhash_index_add_one(seen_simhash_index* x, uint64_t fp, uint64_t id) {
+	return go_result_of(seen_simhash_index_add(x, &fp, &id, 1));
+}
+static go_result go_simhash_index_remove(seen_simhash_index* x, const uint64_t* ids, size_t n, uint64_t* removed) {
+	return go_result_of(seen_simhash_index_remove(x, ids, n, removed));
+}
+static go_result go_simhash_index_build(seen_simhash_index* x) {
+	return go_result_of(seen_simhash_index_build(x));
+}
+static go_result go_simhash_index_query(const seen_simhash_index* x, uint64_t fp, uint32_t k, uint64_t* ids,
+                                        uint32_t* distances, size_t cap, size_t* found) {
+	return go_result_of(seen_simhash_index_query(x, fp, k, ids, distances, cap, found));
+}
+static go_result go_simhash_index_any_one(const seen_simhash_index* x, uint64_t fp, uint32_t k) {
+	uint8_t present = 0;
+	go_result r = go_result_of(seen_simhash_index_any(x, &fp, 1, k, &present));
+	r.present = present;
+	return r;
+}
+static go_result go_simhash_index_any(const seen_simhash_index* x, const uint64_t* fps, size_t n, uint32_t k,
+                                      uint8_t* out) {
+	return go_result_of(seen_simhash_index_any(x, fps, n, k, out));
+}
+static go_result go_simhash_index_query_batch(const seen_simhash_index* x, const uint64_t* fps, size_t n,
+                                              uint32_t k, uint64_t* offsets, uint64_t* ids,
+                                              uint32_t* distances, size_t cap) {
+	return go_result_of(seen_simhash_index_query_batch(x, fps, n, k, offsets, ids, distances, cap));
+}
+static go_result go_simhash_index_clusters(const seen_simhash_index* x, uint32_t k, uint64_t* ids,
+                                           uint32_t* groups, size_t cap, size_t* count) {
+	return go_result_of(seen_simhash_index_clusters(x, k, ids, groups, cap, count));
+}
+static go_result go_simhash_index_info(const seen_simhash_index* x, seen_simhash_index_info* info) {
+	info->size = sizeof *info;
+	return go_result_of(seen_simhash_index_get_info(x, info));
+}
+static go_result go_simhash_index_serialize(const seen_simhash_index* x, uint8_t* buf, size_t cap,
+                                            size_t* written) {
+	return go_result_of(seen_simhash_index_serialize(x, buf, cap, written));
+}
+static go_result go_simhash_index_deserialize(const uint8_t* buf, size_t len, seen_simhash_index** out) {
+	return go_result_of(seen_simhash_index_deserialize(buf, len, out));
+}
+static go_result go_simhash_index_save(const seen_simhash_index* x, const char* path) {
+	return go_result_of(seen_simhash_index_save(x, path));
+}
+static go_result go_simhash_index_open(const char* path, uint32_t flags, seen_simhash_index** out) {
+	return go_result_of(seen_simhash_index_open(path, flags, out));
+}
 */
 import "C"
 
@@ -190,6 +280,8 @@ type (
 	cFilter = C.seen_bloom
 	cWindow = C.seen_window
 	cStore  = C.seen_store
+	cIDF    = C.seen_simhash_idf
+	cIndex  = C.seen_simhash_index
 )
 
 // check turns a wrapper's result into nil or an *Error, freeing the message copy.
@@ -506,6 +598,165 @@ func cStoreSave(c *cStore, path string) error {
 	return check(C.go_store_save(c, cpath))
 }
 
+// SimHash. Text options travel as plain values (ngram, seed) and the IDF table's C pointer,
+// which the caller keeps alive across the call.
+
+func cSimHashText(text unsafe.Pointer, n int, o textOptions) (TextFingerprint, error) {
+	var f C.seen_simhash_fingerprint
+	err := check(C.go_simhash_text((*C.char)(text), C.size_t(n), C.uint32_t(o.cNgram()), C.uint64_t(o.seed),
+		o.idfC(), &f))
+	return TextFingerprint{
+		SimHash:  uint64(f.simhash),
+		Exact:    ExactFingerprint{High: uint64(f.exact_high), Low: uint64(f.exact_low)},
+		Features: uint64(f.features),
+	}, err
+}
+
+// cSimHashTexts fingerprints a batch of at least one text (offsets checked against data);
+// exact is nil or room for 2n values.
+func cSimHashTexts(data []byte, offsets []uint64, o textOptions, simhashes []uint64, exact unsafe.Pointer) error {
+	return check(C.go_simhash_text_batch((*C.uint8_t)(keyData(data)), (*C.uint64_t)(u64Ptr(offsets)),
+		C.size_t(len(offsets)-1), C.uint32_t(o.cNgram()), C.uint64_t(o.seed), o.idfC(),
+		(*C.uint64_t)(u64Ptr(simhashes)), (*C.uint64_t)(exact)))
+}
+
+// cSimHashHashes: weights is nil or as long as hashes.
+func cSimHashHashes(hashes []uint64, weights []float32) (uint64, error) {
+	var out C.uint64_t
+	err := check(C.go_simhash_hashes((*C.uint64_t)(u64Ptr(hashes)), (*C.float)(f32Ptr(weights)),
+		C.size_t(len(hashes)), &out))
+	return uint64(out), err
+}
+
+// cSimHashStrings: at least one feature, offsets checked; weights nil or one per feature.
+func cSimHashStrings(data []byte, offsets []uint64, weights []float32, seed uint64) (uint64, error) {
+	var out C.uint64_t
+	err := check(C.go_simhash_strings((*C.uint8_t)(keyData(data)), (*C.uint64_t)(u64Ptr(offsets)),
+		(*C.float)(f32Ptr(weights)), C.size_t(len(offsets)-1), C.uint64_t(seed), &out))
+	return uint64(out), err
+}
+
+func cDistance(a, b uint64) int { return int(C.seen_simhash_distance(C.uint64_t(a), C.uint64_t(b))) }
+
+// cIDFCreate: offsets has n+1 entries checked against data (or is empty), weights n.
+func cIDFCreate(data []byte, offsets []uint64, weights []float32, defaultWeight float32) (c *cIDF, err error) {
+	n := 0
+	if len(offsets) > 0 {
+		n = len(offsets) - 1
+	}
+	err = check(C.go_simhash_idf_create((*C.uint8_t)(keyData(data)), (*C.uint64_t)(u64Ptr(offsets)),
+		(*C.float)(f32Ptr(weights)), C.size_t(n), C.float(defaultWeight), &c))
+	return c, err
+}
+
+func cIDFFree(c *cIDF) { C.seen_simhash_idf_free(c) }
+
+func cIndexCreate(maxK uint32) (c *cIndex, err error) {
+	err = check(C.go_simhash_index_create(C.uint32_t(maxK), &c))
+	return c, err
+}
+
+func cIndexFree(c *cIndex) { C.seen_simhash_index_free(c) }
+
+// cIndexAdd: fps and ids of equal length.
+func cIndexAdd(c *cIndex, fps, ids []uint64) error {
+	return check(C.go_simhash_index_add(c, (*C.uint64_t)(u64Ptr(fps)), (*C.uint64_t)(u64Ptr(ids)),
+		C.size_t(len(ids))))
+}
+
+func cIndexAddOne(c *cIndex, fp, id uint64) error {
+	return check(C.go_simhash_index_add_one(c, C.uint64_t(fp), C.uint64_t(id)))
+}
+
+func cIndexRemove(c *cIndex, ids []uint64) (uint64, error) {
+	var removed C.uint64_t
+	err := check(C.go_simhash_index_remove(c, (*C.uint64_t)(u64Ptr(ids)), C.size_t(len(ids)), &removed))
+	return uint64(removed), err
+}
+
+func cIndexBuild(c *cIndex) error { return check(C.go_simhash_index_build(c)) }
+
+// cIndexQuery writes up to len(ids) matches (distances as long as ids) and returns how many
+// there are; more than len(ids) comes with ErrBufferTooSmall.
+func cIndexQuery(c *cIndex, fp uint64, k uint32, ids []uint64, distances []uint32) (int, error) {
+	var found C.size_t
+	err := check(C.go_simhash_index_query(c, C.uint64_t(fp), C.uint32_t(k), (*C.uint64_t)(u64Ptr(ids)),
+		(*C.uint32_t)(u32Ptr(distances)), C.size_t(len(ids)), &found))
+	return int(found), err
+}
+
+func cIndexAnyOne(c *cIndex, fp uint64, k uint32) (bool, error) {
+	r := C.go_simhash_index_any_one(c, C.uint64_t(fp), C.uint32_t(k))
+	return r.present != 0, check(r)
+}
+
+// cIndexAny writes len(fps) answers to out, whose length the caller has checked.
+func cIndexAny(c *cIndex, fps []uint64, k uint32, out unsafe.Pointer) error {
+	return check(C.go_simhash_index_any(c, (*C.uint64_t)(u64Ptr(fps)), C.size_t(len(fps)), C.uint32_t(k),
+		(*C.uint8_t)(out)))
+}
+
+// cIndexQueryBatch: offsets has room for len(fps)+1, distances as long as ids.
+func cIndexQueryBatch(c *cIndex, fps []uint64, k uint32, offsets, ids []uint64, distances []uint32) error {
+	return check(C.go_simhash_index_query_batch(c, (*C.uint64_t)(u64Ptr(fps)), C.size_t(len(fps)),
+		C.uint32_t(k), (*C.uint64_t)(u64Ptr(offsets)), (*C.uint64_t)(u64Ptr(ids)),
+		(*C.uint32_t)(u32Ptr(distances)), C.size_t(len(ids))))
+}
+
+// cIndexClusters: groups as long as ids; returns the index size.
+func cIndexClusters(c *cIndex, k uint32, ids []uint64, groups []uint32) (int, error) {
+	var count C.size_t
+	err := check(C.go_simhash_index_clusters(c, C.uint32_t(k), (*C.uint64_t)(u64Ptr(ids)),
+		(*C.uint32_t)(u32Ptr(groups)), C.size_t(len(ids)), &count))
+	return int(count), err
+}
+
+func cIndexInfo(c *cIndex) (SimHashIndexInfo, error) {
+	var i C.seen_simhash_index_info
+	if err := check(C.go_simhash_index_info(c, &i)); err != nil {
+		return SimHashIndexInfo{}, err
+	}
+	return SimHashIndexInfo{
+		Len:      int(i.count),
+		K:        int(i.max_k),
+		ReadOnly: i.read_only != 0,
+		Bytes:    uint64(i.bytes),
+	}, nil
+}
+
+func cIndexSerializedSize(c *cIndex) (int, error) {
+	var n C.size_t
+	err := check(C.go_simhash_index_serialize(c, nil, 0, &n))
+	return int(n), err
+}
+
+func cIndexSerialize(c *cIndex, buf unsafe.Pointer, n int) error {
+	var written C.size_t
+	return check(C.go_simhash_index_serialize(c, (*C.uint8_t)(buf), C.size_t(n), &written))
+}
+
+func cIndexDeserialize(b []byte) (c *cIndex, err error) {
+	err = check(C.go_simhash_index_deserialize((*C.uint8_t)(bytesPtr(b)), C.size_t(len(b)), &c))
+	return c, err
+}
+
+func cIndexSave(c *cIndex, path string) error {
+	cpath := C.CString(path)
+	defer C.free(unsafe.Pointer(cpath))
+	return check(C.go_simhash_index_save(c, cpath))
+}
+
+func cIndexOpen(path string, verify bool) (c *cIndex, err error) {
+	flags := C.uint32_t(C.SEEN_OPEN_READ_ONLY)
+	if !verify {
+		flags |= C.SEEN_OPEN_NO_VERIFY
+	}
+	cpath := C.CString(path)
+	defer C.free(unsafe.Pointer(cpath))
+	err = check(C.go_simhash_index_open(cpath, flags, &c))
+	return c, err
+}
+
 // noBytes stands in for the data of a batch whose keys are all empty: seen.h refuses a NULL
 // data pointer whenever n > 0, even when no byte of it is read.
 var noBytes [1]byte
@@ -527,6 +778,20 @@ func bytesPtr(b []byte) unsafe.Pointer {
 }
 
 func u64Ptr(v []uint64) unsafe.Pointer {
+	if len(v) == 0 {
+		return nil
+	}
+	return unsafe.Pointer(&v[0])
+}
+
+func u32Ptr(v []uint32) unsafe.Pointer {
+	if len(v) == 0 {
+		return nil
+	}
+	return unsafe.Pointer(&v[0])
+}
+
+func f32Ptr(v []float32) unsafe.Pointer {
 	if len(v) == 0 {
 		return nil
 	}

@@ -1,7 +1,9 @@
 // Package seen is the Go binding of libseen: blocked Bloom filters that answer "has this
 // been seen before?" for integer ids and byte keys, in one cache line per key; exposure
 // windows (Window) that remember what one user was shown recently, the last N items or the
-// last N seconds; and the exposure store (Store), one window per user for millions of users.
+// last N seconds; the exposure store (Store), one window per user for millions of users; and
+// SimHash near-duplicate detection: 64-bit fingerprints of Chinese and English text (SimHash,
+// FingerprintText) and an index (SimHashIndex) that finds every fingerprint within k bits.
 //
 // Every call goes through libseen's stable C API (seen.h); hashing and layout live only
 // there, so a filter or window built here is byte-identical to one built by the C++, Python

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"seen.local/seen"
@@ -230,4 +231,70 @@ func ExampleOpenStore() {
 	// Output:
 	// [false true]
 	// read-only: true
+}
+
+func ExampleSimHash() {
+	a, _ := seen.SimHash("The quick brown fox jumps over the lazy dog.")
+	b, _ := seen.SimHash("The quick brown fox jumped over the lazy dog!")
+	fmt.Printf("%016x %016x\n", a, b)
+	// A short sentence has few tokens, so one changed word moves many bits.
+	fmt.Println(seen.Hamming(a, b))
+
+	long := strings.Repeat("近日，某市召开新闻发布会，介绍了今年以来全市经济运行的总体情况。", 20)
+	c, _ := seen.SimHash(long)
+	d, _ := seen.SimHash(strings.Replace(long, "发布会", "发表会", 1))
+	fmt.Println(seen.Hamming(c, d) <= 3)
+	// Output:
+	// 8212868318d29267 8a1e868218da107f
+	// 9
+	// true
+}
+
+func ExampleFingerprintText() {
+	a, _ := seen.FingerprintText("Hello, World!")
+	b, _ := seen.FingerprintText("ＨＥＬＬＯ，ｗｏｒｌｄ！") // full width, other case
+	fmt.Println(a.Exact == b.Exact, a.SimHash == b.SimHash, a.Features)
+	fmt.Println(a.Exact)
+	// Output:
+	// true true 2
+	// df8d09e93f874900a99b8775cc15b6c7
+}
+
+func ExampleSimHashIndex() {
+	articles := []string{
+		strings.Repeat("近日，某市召开新闻发布会，介绍了今年以来全市经济运行的总体情况。", 10),
+		strings.Repeat("The committee approved the budget for next year after a long debate. ", 10),
+	}
+	fps, _ := seen.SimHashStrings(articles) // one C call for the whole batch
+
+	index, _ := seen.NewSimHashIndex(3) // finds everything within 3 bits
+	defer index.Close()
+	index.AddMany([]uint64{100, 200}, fps)
+
+	edited := strings.Replace(articles[0], "发布会", "发表会", 1) // a copy with one edit
+	fp, _ := seen.SimHash(edited)
+	matches, _ := index.Query(fp)
+	fmt.Println(len(matches), matches[0].ID, matches[0].Distance <= 3)
+
+	unrelated, _ := seen.SimHash("Something else entirely, about gardening and tomatoes.")
+	found, _ := index.Any(unrelated)
+	fmt.Println(found)
+	// Output:
+	// 1 100 true
+	// false
+}
+
+func ExampleSimHashIndex_Clusters() {
+	index, _ := seen.NewSimHashIndex(3)
+	defer index.Close()
+	index.AddMany(
+		[]uint64{1, 2, 3, 4},
+		[]uint64{0xf0f0, 0xf0f1, 0xf0f3, 0xffff_0000_0000})
+	groups, _ := index.Clusters() // 1-2 and 2-3 are within 3 bits, so 1, 2 and 3 are one group
+	for _, g := range groups {
+		fmt.Println(g)
+	}
+	// Output:
+	// [1 2 3]
+	// [4]
 }

@@ -70,3 +70,43 @@ func FuzzWindowUnmarshal(f *testing.F) {
 		}
 	})
 }
+
+// FuzzSimHashIndexUnmarshal is FuzzUnmarshalBinary for SimHash indexes: an accepted input
+// must answer queries and serialize back to exactly its input.
+func FuzzSimHashIndexUnmarshal(f *testing.F) {
+	for _, k := range []int{0, 3, 7} {
+		x, err := NewSimHashIndex(k)
+		must(f, err)
+		must(f, x.AddMany([]uint64{1, 2, 3}, []uint64{0xff, 0xfe, 1 << 60}))
+		b, err := x.MarshalBinary()
+		must(f, err)
+		x.Close()
+		f.Add(b)
+		f.Add(b[:len(b)/2])
+	}
+	f.Add([]byte{})
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var x SimHashIndex
+		if err := x.UnmarshalBinary(data); err != nil {
+			return
+		}
+		defer x.Close()
+		back, err := x.MarshalBinary()
+		must(t, err)
+		if !bytes.Equal(back, data) {
+			t.Fatalf("accepted %d bytes but serializes them as %d different ones", len(data), len(back))
+		}
+		for _, q := range []uint64{0, 0xff, ^uint64(0)} {
+			if _, err := x.Query(q); err != nil {
+				t.Fatalf("an accepted input gave a broken index: %v", err)
+			}
+		}
+		if _, err := x.Clusters(); err != nil {
+			t.Fatalf("clusters of an accepted input: %v", err)
+		}
+		must(t, x.Add(9, 9))
+		if got, err := x.Query(9); err != nil || len(got) == 0 {
+			t.Fatalf("a pair added to an accepted input is not found: %v, %v", got, err)
+		}
+	})
+}
