@@ -465,3 +465,21 @@ JNI(jint, open)(JNIEnv* env, jclass cls, jbyteArray path, jint flags, jlongArray
   (*env)->ReleaseByteArrayElements(env, path, p, JNI_ABORT);
   return handle_out(env, out, s, index);
 }
+
+/* Direct buffers: native memory already, so no copy and no pinning. Java passes byte
+ * positions already bounds-checked and 8-byte aligned. */
+static uint8_t* direct(JNIEnv* env, jobject buf, jlong pos) {
+  return (uint8_t*)(*env)->GetDirectBufferAddress(env, buf) + pos;
+}
+
+JNI(jint, addDirect)(JNIEnv* env, jclass cls, jlong h, jobject ids, jlong ids_pos, jobject fps,
+                     jlong fps_pos, jlong n) {
+  return seen_simhash_index_add(INDEX(h), (const uint64_t*)direct(env, fps, fps_pos),
+                                (const uint64_t*)direct(env, ids, ids_pos), (size_t)n);
+}
+
+JNI(jint, anyDirect)(JNIEnv* env, jclass cls, jlong h, jobject fps, jlong pos, jlong n, jint k,
+                     jobject out, jlong out_pos) {
+  return seen_simhash_index_any(INDEX(h), (const uint64_t*)direct(env, fps, pos), (size_t)n,
+                                (uint32_t)k, direct(env, out, out_pos));
+}

@@ -1,5 +1,7 @@
 package io.seen;
 
+import java.nio.ByteBuffer;
+
 /**
  * The native methods of simhash_jni.c, one per seen.h call. Handles are
  * {@code seen_simhash_idf*} and {@code seen_simhash_index*} pointers (an IDF handle of 0 means
@@ -56,6 +58,13 @@ final class NativeSimHash {
   static native int anyOne(long h, long fp, int k);
 
   static native int any(long h, long[] fps, int off, int len, int k, boolean[] out, int outOff);
+
+  /** Positions are in bytes from the start of each direct buffer. */
+  static native int addDirect(long h, ByteBuffer ids, long idsPos, ByteBuffer fps, long fpsPos,
+      long n);
+
+  static native int anyDirect(long h, ByteBuffer fps, long pos, long n, int k, ByteBuffer out,
+      long outPos);
 
   /** out[0] = int[] offsets (len + 1), out[1] = long[] ids, out[2] = int[] distances. */
   static native int queryBatch(long h, long[] fps, int off, int len, int k, Object[] out);

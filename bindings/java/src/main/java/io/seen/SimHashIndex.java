@@ -5,6 +5,7 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.lang.ref.Cleaner;
 import java.lang.ref.Reference;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.AbstractList;
@@ -315,6 +316,25 @@ public final class SimHashIndex implements AutoCloseable {
     }
   }
 
+  /**
+   * Adds pairs from direct buffers, with no copy: the 64-bit ids and fingerprints between each
+   * buffer's position and limit, in native byte order (fill them through
+   * {@code order(ByteOrder.nativeOrder())}), 8-byte aligned, as many in each. Positions are
+   * left unchanged.
+   */
+  public void addAll(ByteBuffer ids, ByteBuffer fingerprints) {
+    long n = Batches.longsIn(ids, "ids");
+    if (Batches.longsIn(fingerprints, "fingerprints") != n) {
+      throw new IllegalArgumentException("ids and fingerprints hold different counts");
+    }
+    try {
+      SeenException.check(NativeSimHash.addDirect(
+          h(), ids, ids.position(), fingerprints, fingerprints.position(), n));
+    } finally {
+      Reference.reachabilityFence(this);
+    }
+  }
+
   /** Removes every pair of {@code id}; returns how many (0 if the id is not in the index). */
   public long remove(long id) {
     return removeAll(new long[] {id}, 0, 1);
@@ -428,6 +448,23 @@ public final class SimHashIndex implements AutoCloseable {
     Batches.checkOut(len, out);
     try {
       SeenException.check(NativeSimHash.any(h(), fingerprints, off, len, k, out, 0));
+    } finally {
+      Reference.reachabilityFence(this);
+    }
+  }
+
+  /**
+   * As {@link #anyAll(long[], int, int, int, boolean[])} over direct buffers, with no copy: the
+   * native-order, 8-byte aligned fingerprints between position and limit; one byte per answer
+   * (1 = a match within k) from out's position. Positions are left unchanged.
+   */
+  public void anyAll(ByteBuffer fingerprints, int k, ByteBuffer out) {
+    checkK(k);
+    long n = Batches.longsIn(fingerprints, "fingerprints");
+    Batches.checkOut(n, out);
+    try {
+      SeenException.check(NativeSimHash.anyDirect(
+          h(), fingerprints, fingerprints.position(), n, k, out, out.position()));
     } finally {
       Reference.reachabilityFence(this);
     }

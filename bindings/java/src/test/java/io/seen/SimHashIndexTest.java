@@ -8,6 +8,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -326,6 +328,43 @@ class SimHashIndexTest {
         () -> SimHashIndex.readFrom(new ByteArrayInputStream(bytes)).close());
     assertFalse(e.getMessage().endsWith(": "), "carries the native detail: " + e.getMessage());
     return e.status();
+  }
+
+  @Test
+  void directBuffersMatchArrays() {
+    Random rnd = new Random(29);
+    long[] fps = fingerprints(rnd, 4000);
+    long[] ids = ids(fps.length);
+    long[] q = queries(rnd, fps, 500, 3);
+    ByteBuffer idBuf = ByteBuffer.allocateDirect(8 * (ids.length + 1)).order(ByteOrder.nativeOrder());
+    ByteBuffer fpBuf = ByteBuffer.allocateDirect(8 * fps.length).order(ByteOrder.nativeOrder());
+    idBuf.putLong(-1);  // skipped: the ids start at position 8
+    for (int i = 0; i < ids.length; i++) {
+      idBuf.putLong(ids[i]);
+      fpBuf.putLong(fps[i]);
+    }
+    idBuf.flip().position(8);
+    fpBuf.flip();
+    ByteBuffer qBuf = ByteBuffer.allocateDirect(8 * q.length).order(ByteOrder.nativeOrder());
+    qBuf.asLongBuffer().put(q);
+    ByteBuffer out = ByteBuffer.allocateDirect(q.length + 3);
+    out.position(3);
+    try (SimHashIndex arrays = SimHashIndex.create(3); SimHashIndex direct = SimHashIndex.create(3)) {
+      arrays.addAll(ids, fps, 0, ids.length);
+      direct.addAll(idBuf, fpBuf);
+      assertEquals(8, idBuf.position(), "positions are left unchanged");
+      boolean[] want = new boolean[q.length];
+      arrays.anyAll(q, 0, q.length, 2, want);
+      direct.anyAll(qBuf, 2, out);
+      for (int i = 0; i < q.length; i++) {
+        assertEquals(want[i] ? 1 : 0, out.get(3 + i));
+        assertEquals(arrays.query(q[i]), direct.query(q[i]));
+      }
+      assertThrows(IllegalArgumentException.class,
+          () -> direct.addAll(idBuf, fpBuf.duplicate().limit(8)));
+      assertThrows(IllegalArgumentException.class,
+          () -> direct.anyAll(ByteBuffer.allocate(8), 2, out));
+    }
   }
 
   @Test
