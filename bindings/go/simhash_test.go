@@ -101,6 +101,7 @@ func checkSimHashTexts(t *testing.T) {
 	}
 }
 
+// TestVectors skips simhash_texts.vec (it has no kind line); this is its check.
 func TestSimHashVectors(t *testing.T) { checkSimHashTexts(t) }
 
 // Hamming is Go's popcount; it must agree with libseen's seen_simhash_distance.
