@@ -144,7 +144,7 @@ def test_the_reader_knows_window_directives():
                                           (7, True, 1240)]
 
 
-@pytest.mark.parametrize("text", ["kind counting", "query_u64 7 2", "add_key zz", "unknown 1",
+@pytest.mark.parametrize("text", ["kind cuckoo", "query_u64 7 2", "add_key zz", "unknown 1",
                                   "seed", "mode sometimes", "now later"])
 def test_the_reader_refuses_what_it_does_not_know(text):
     with pytest.raises(ValueError, match="line 1"):

@@ -3,10 +3,12 @@ filter or a window and what it must answer; the .seen file beside it is what eve
 must produce byte for byte.
 
 One directive per line, '#' starts a comment:
-    kind bloom|window | expected_items N | fpr P | seed S
+    kind bloom|window|counting|scalable | expected_items N | fpr P | seed S
     windows only: mode count|time | span N | max_slack X | now T (the clock from here on;
         the window is created at the first `now`)
+    scalable only: capacity N (initial) | growth G | tightening T (fpr is the bound)
     add_u64 ID | add_key HEX (- for the empty key)
+    counting only: remove_u64 ID 0|1 | remove_key HEX 0|1 (1: removed, 0: certainly absent)
     query_u64 ID 0|1 | query_key HEX 0|1
 Directives apply in order: a window's adds and queries happen at the latest `now`.
 """
@@ -24,6 +26,14 @@ class Step(NamedTuple):
     now: int
 
 
+class Op(NamedTuple):
+    """One add, remove or query in script order; answer is None for an add, whether the key
+    was removed for a remove, whether it is found for a query."""
+    op: str  # "add", "remove" or "query"
+    key: Key
+    answer: Optional[bool]
+
+
 @dataclass
 class Vector:
     kind: str = ""
@@ -38,6 +48,12 @@ class Vector:
     max_slack: float = 0.0
     start: Optional[int] = None  # the first `now`: when the window is created
     steps: List[Step] = field(default_factory=list)
+    # scalable only
+    capacity: int = 0
+    growth: float = 0.0
+    tightening: float = 0.0
+    # every add, remove and query in order (counting filters remove)
+    ops: List[Op] = field(default_factory=list)
 
 
 def _key(hex_or_dash: str) -> bytes:
@@ -61,7 +77,7 @@ def parse(text: str) -> Vector:
         directive, args = words[0], words[1:]
         try:
             if directive == "kind":
-                if args not in (["bloom"], ["window"]):
+                if args not in (["bloom"], ["window"], ["counting"], ["scalable"]):
                     raise ValueError(f"unknown kind {args}")
                 v.kind = args[0]
             elif directive == "mode":
@@ -76,6 +92,12 @@ def parse(text: str) -> Vector:
                 now = int(args[0])
                 if v.start is None:
                     v.start = now
+            elif directive == "capacity":
+                v.capacity = int(args[0])
+            elif directive == "growth":
+                v.growth = float(args[0])
+            elif directive == "tightening":
+                v.tightening = float(args[0])
             elif directive == "expected_items":
                 v.expected_items = int(args[0])
             elif directive == "fpr":
@@ -86,10 +108,15 @@ def parse(text: str) -> Vector:
                 key: Key = int(args[0]) if directive == "add_u64" else _key(args[0])
                 v.adds.append(key)
                 v.steps.append(Step(key, None, now))
+                v.ops.append(Op("add", key, None))
+            elif directive in ("remove_u64", "remove_key"):
+                key = int(args[0]) if directive == "remove_u64" else _key(args[0])
+                v.ops.append(Op("remove", key, _answer(args[1])))
             elif directive in ("query_u64", "query_key"):
                 key = int(args[0]) if directive == "query_u64" else _key(args[0])
                 v.queries.append((key, _answer(args[1])))
                 v.steps.append(Step(key, v.queries[-1][1], now))
+                v.ops.append(Op("query", key, v.queries[-1][1]))
             else:
                 raise ValueError(f"unknown directive {directive!r}")
         except (ValueError, IndexError) as e:
