@@ -21,6 +21,7 @@ const (
 	ErrIncompatible       Status = 12 // merge of filters with different parameters
 	ErrBufferTooSmall     Status = 13 // the caller's buffer cannot hold the result
 	ErrInternal           Status = 14 // a bug in libseen: please report it with the message
+	ErrNotFound           Status = 15 // a remove of a key that was certainly never added
 )
 
 // Error is the name libseen gives the status, e.g. "SEEN_ERR_TRUNCATED".
@@ -42,8 +43,9 @@ func (e *Error) Error() string {
 // Unwrap exposes the status to errors.Is.
 func (e *Error) Unwrap() error { return e.Status }
 
-// ErrClosed is returned by every method of a closed (or zero) Filter, Window or Store. It is
-// an ErrInvalidArgument, as the C API would say of a NULL handle.
+// ErrClosed is returned by every method of a closed (or zero) Filter, Window, Store,
+// CountingFilter or ScalableFilter. It is an ErrInvalidArgument, as the C API would say of
+// a NULL handle.
 var ErrClosed error = &Error{Status: ErrInvalidArgument, Message: "use after Close"}
 
 func invalid(message string) error { return &Error{Status: ErrInvalidArgument, Message: message} }

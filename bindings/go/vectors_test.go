@@ -49,6 +49,14 @@ func TestVectors(t *testing.T) {
 			t.Run(name+"/replay", func(t *testing.T) { checkWindowReplay(t, file, false) })
 			t.Run(name+"/replay in batches", func(t *testing.T) { checkWindowReplay(t, file, true) })
 			t.Run(name+"/read", func(t *testing.T) { checkWindowRead(t, file) })
+		case "counting": // counting_vectors_test.go
+			t.Run(name+"/replay", func(t *testing.T) { checkCountingReplay(t, file, false) })
+			t.Run(name+"/replay in batches", func(t *testing.T) { checkCountingReplay(t, file, true) })
+			t.Run(name+"/read", func(t *testing.T) { checkCountingRead(t, file) })
+		case "scalable": // counting_vectors_test.go
+			t.Run(name+"/build", func(t *testing.T) { checkScalableBuild(t, file, false) })
+			t.Run(name+"/build in batches", func(t *testing.T) { checkScalableBuild(t, file, true) })
+			t.Run(name+"/read", func(t *testing.T) { checkScalableRead(t, file) })
 		case "": // another concept's table (simhash_texts.vec has no kind line)
 			t.Run(name, func(t *testing.T) { t.Skip("no kind directive: not a filter or window vector") })
 		default:

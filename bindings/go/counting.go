@@ -1,0 +1,415 @@
+package seen
+
+import (
+	"fmt"
+	"io"
+	"runtime"
+	"unsafe"
+)
+
+// CountingFilter is a blocked Bloom filter whose bits are 4-bit saturating counters, so keys
+// can be removed (docs/counting.md). It has the blocks, k, answers and false-positive rate of
+// the Filter of the same n and fpr, in 5 times the memory.
+//
+// The remove rule: remove only keys that were added. A remove of a key that is certainly
+// absent (a counter at zero) changes nothing and returns ErrNotFound. A remove of a
+// never-added key that looks present (a false positive) cannot be told apart from a real
+// one and may make another key a false negative. A saturated counter never changes again,
+// so adds and removes of added keys never cause a false negative. A key added twice must be
+// removed twice.
+//
+// Concurrency differs from Filter: adds, removes, Clear, Sync, UnmarshalBinary and Close
+// need exclusive access (one writer at a time). Tests may run from any number of goroutines,
+// also while that one writer works. Stats, MarshalBinary, WriteTo and Save read the counters:
+// call them with no writer active.
+//
+// Its memory lives in C (or in a mapped file). Call Close when done; a finalizer frees a
+// forgotten CountingFilter as a backstop.
+type CountingFilter struct {
+	h *countingHandle // nil once closed
+}
+
+type countingHandle struct {
+	c      *cCounting
+	params CountingParams
+}
+
+// CountingParams are a counting filter's fixed parameters, read once when it is made.
+type CountingParams struct {
+	Bytes         uint64  // payload size: Blocks * 320 (64 bytes of presence bits, 256 of counters)
+	Blocks        uint64  // as many as the Filter of the same n and fpr has
+	K             uint32  // counters per key
+	ReadOnly      bool    // opened read-only
+	Seed          uint64  // the hash seed
+	ExpectedItems uint64  // as given at creation
+	TargetFPR     float64 // as given at creation
+	CounterBits   uint32  // 4
+}
+
+// CountingStats describe how full a counting filter is now.
+type CountingStats struct {
+	ApproxItems  float64 // sum of the counters / k: exact while nothing has saturated
+	Saturated    uint64  // counters stuck at 15; they never decrement
+	FillRatio    float64 // non-zero counters / all counters
+	PredictedFPR float64 // the false-positive rate as the filter is now
+}
+
+// NewCounting is an empty counting filter for n expected items at false-positive rate fpr,
+// in (0, 1), with DefaultSeed.
+func NewCounting(n uint64, fpr float64) (*CountingFilter, error) {
+	return NewCountingWithSeed(n, fpr, DefaultSeed)
+}
+
+// NewCountingWithSeed is NewCounting with the hash seed given; the seed is stored in the filter.
+func NewCountingWithSeed(n uint64, fpr float64, seed uint64) (*CountingFilter, error) {
+	return adoptCounting(cCountingCreate(n, fpr, seed))
+}
+
+// OpenCounting maps a file written by CountingFilter.Save. readOnly maps it for queries only
+// (a query role reads only the presence bits, a fifth of the file): every add, remove and
+// Clear then fails with ErrReadOnly. Otherwise the mapping is shared and changes reach the
+// file on Sync and Close.
+func OpenCounting(path string, readOnly bool) (*CountingFilter, error) {
+	return adoptCounting(cCountingOpen(path, readOnly))
+}
+
+func adoptCounting(c *cCounting, err error) (*CountingFilter, error) {
+	if err != nil {
+		return nil, err
+	}
+	params, err := cCountingParams(c)
+	if err != nil {
+		cCountingFree(c)
+		return nil, err
+	}
+	h := &countingHandle{c: c, params: params}
+	runtime.SetFinalizer(h, (*countingHandle).free)
+	return &CountingFilter{h: h}, nil
+}
+
+func (h *countingHandle) free() {
+	cCountingFree(h.c)
+	h.c = nil
+}
+
+func (f *CountingFilter) live() (*countingHandle, error) {
+	if f == nil || f.h == nil || f.h.c == nil {
+		return nil, ErrClosed
+	}
+	return f.h, nil
+}
+
+// Params of the filter; the zero CountingParams once closed.
+func (f *CountingFilter) Params() CountingParams {
+	h, err := f.live()
+	if err != nil {
+		return CountingParams{}
+	}
+	return h.params
+}
+
+// Stats reads every counter: O(size), not for hot paths.
+func (f *CountingFilter) Stats() (CountingStats, error) {
+	h, err := f.live()
+	if err != nil {
+		return CountingStats{}, err
+	}
+	s, err := cCountingStats(h.c)
+	runtime.KeepAlive(h)
+	return s, err
+}
+
+// Sync writes a read-write mapped filter back to its file (checksums, then msync). For any
+// other filter it does nothing.
+func (f *CountingFilter) Sync() error {
+	h, err := f.live()
+	if err != nil {
+		return err
+	}
+	err = cCountingSync(h.c)
+	runtime.KeepAlive(h)
+	return err
+}
+
+// Close syncs a read-write mapped filter, then frees the filter. Closing twice is a no-op;
+// any other use after Close returns ErrClosed.
+func (f *CountingFilter) Close() error {
+	if f == nil || f.h == nil || f.h.c == nil {
+		return nil
+	}
+	h := f.h
+	f.h = nil
+	runtime.SetFinalizer(h, nil)
+	var err error
+	if !h.params.ReadOnly {
+		err = cCountingSync(h.c)
+	}
+	h.free()
+	return err
+}
+
+// Clear resets every counter to zero.
+func (f *CountingFilter) Clear() error {
+	h, err := f.live()
+	if err != nil {
+		return err
+	}
+	err = cCountingClear(h.c)
+	runtime.KeepAlive(h)
+	return err
+}
+
+// Single keys: one cgo call each. Keys are those of Filter: a string and the same bytes are
+// one key, an id is the key of its 8 little-endian bytes, and the empty key is valid.
+
+// Add adds a byte key (once more, if it is already there).
+func (f *CountingFilter) Add(key []byte) error { return f.putBytes(bytesPtr(key), len(key)) }
+
+// AddString adds the UTF-8 bytes of key.
+func (f *CountingFilter) AddString(key string) error { return f.putBytes(stringPtr(key), len(key)) }
+
+// AddUint64 adds an integer id.
+func (f *CountingFilter) AddUint64(id uint64) error {
+	h, err := f.live()
+	if err != nil {
+		return err
+	}
+	err = cCountingPutU64(h.c, id)
+	runtime.KeepAlive(h)
+	return err
+}
+
+// Remove removes one occurrence of a byte key. A key that is certainly absent is left alone
+// and the error is ErrNotFound (errors.Is(err, seen.ErrNotFound)). See the remove rule on
+// CountingFilter.
+func (f *CountingFilter) Remove(key []byte) error { return f.deleteBytes(bytesPtr(key), len(key)) }
+
+// RemoveString is Remove for a string key.
+func (f *CountingFilter) RemoveString(key string) error {
+	return f.deleteBytes(stringPtr(key), len(key))
+}
+
+// RemoveUint64 is Remove for an integer id.
+func (f *CountingFilter) RemoveUint64(id uint64) error {
+	h, err := f.live()
+	if err != nil {
+		return err
+	}
+	err = cCountingDeleteU64(h.c, id)
+	runtime.KeepAlive(h)
+	return err
+}
+
+// Test reports whether key may be present: false is certain, true is right but for the
+// false-positive rate.
+func (f *CountingFilter) Test(key []byte) (bool, error) { return f.testBytes(bytesPtr(key), len(key)) }
+
+// TestString is Test for a string key.
+func (f *CountingFilter) TestString(key string) (bool, error) {
+	return f.testBytes(stringPtr(key), len(key))
+}
+
+// TestUint64 is Test for an integer id.
+func (f *CountingFilter) TestUint64(id uint64) (bool, error) {
+	h, err := f.live()
+	if err != nil {
+		return false, err
+	}
+	present := cCountingTestU64(h.c, id)
+	runtime.KeepAlive(h)
+	return present, nil
+}
+
+func (f *CountingFilter) putBytes(key unsafe.Pointer, n int) error {
+	h, err := f.live()
+	if err != nil {
+		return err
+	}
+	err = cCountingPutKey(h.c, key, n)
+	runtime.KeepAlive(h)
+	return err
+}
+
+func (f *CountingFilter) deleteBytes(key unsafe.Pointer, n int) error {
+	h, err := f.live()
+	if err != nil {
+		return err
+	}
+	err = cCountingDeleteKey(h.c, key, n)
+	runtime.KeepAlive(h)
+	return err
+}
+
+func (f *CountingFilter) testBytes(key unsafe.Pointer, n int) (bool, error) {
+	h, err := f.live()
+	if err != nil {
+		return false, err
+	}
+	present := cCountingTestKey(h.c, key, n)
+	runtime.KeepAlive(h)
+	return present, nil
+}
+
+// Batches cross into C once, in key order; a key repeated in a batch counts each time.
+
+// AddUint64s adds every id.
+func (f *CountingFilter) AddUint64s(ids []uint64) error {
+	h, err := f.live()
+	if err != nil {
+		return err
+	}
+	err = cCountingAddU64(h.c, ids)
+	runtime.KeepAlive(h)
+	return err
+}
+
+// RemoveUint64s removes every id that is not certainly absent. It processes all of them,
+// then returns ErrNotFound if any was certainly absent (nothing changed for those). removed
+// may be nil; otherwise it must be at least as long as ids, and removed[i] says whether
+// ids[i] was removed.
+func (f *CountingFilter) RemoveUint64s(ids []uint64, removed []bool) error {
+	h, err := f.live()
+	if err != nil {
+		return err
+	}
+	if removed != nil && len(removed) < len(ids) {
+		return invalid(fmt.Sprintf("removed has %d elements for %d ids", len(removed), len(ids)))
+	}
+	err = cCountingRemoveU64(h.c, ids, boolsPtr(removed))
+	runtime.KeepAlive(h)
+	return err
+}
+
+// TestUint64s sets out[i] to TestUint64 of ids[i]. out must be at least as long as ids.
+func (f *CountingFilter) TestUint64s(ids []uint64, out []bool) error {
+	h, err := f.live()
+	if err != nil {
+		return err
+	}
+	if len(out) < len(ids) {
+		return invalid(fmt.Sprintf("out has %d elements for %d ids", len(out), len(ids)))
+	}
+	err = cCountingContainsU64(h.c, ids, boolsPtr(out))
+	runtime.KeepAlive(h)
+	return err
+}
+
+// AddKeys adds every key of a batch.
+func (f *CountingFilter) AddKeys(keys Keys) error {
+	h, err := f.live()
+	if err != nil {
+		return err
+	}
+	if err := keys.validate(); err != nil || keys.Len() == 0 {
+		return err
+	}
+	err = cCountingAddKeys(h.c, keys.Data, keys.Offsets)
+	runtime.KeepAlive(h)
+	return err
+}
+
+// RemoveKeys is RemoveUint64s for a batch of byte keys: removed may be nil, or at least
+// keys.Len() long.
+func (f *CountingFilter) RemoveKeys(keys Keys, removed []bool) error {
+	h, err := f.live()
+	if err != nil {
+		return err
+	}
+	if err := keys.validate(); err != nil || keys.Len() == 0 {
+		return err
+	}
+	if removed != nil && len(removed) < keys.Len() {
+		return invalid(fmt.Sprintf("removed has %d elements for %d keys", len(removed), keys.Len()))
+	}
+	err = cCountingRemoveKeys(h.c, keys.Data, keys.Offsets, boolsPtr(removed))
+	runtime.KeepAlive(h)
+	return err
+}
+
+// TestKeys sets out[i] to Test of key i. out must be at least keys.Len() long.
+func (f *CountingFilter) TestKeys(keys Keys, out []bool) error {
+	h, err := f.live()
+	if err != nil {
+		return err
+	}
+	if err := keys.validate(); err != nil || keys.Len() == 0 {
+		return err
+	}
+	if len(out) < keys.Len() {
+		return invalid(fmt.Sprintf("out has %d elements for %d keys", len(out), keys.Len()))
+	}
+	err = cCountingContainsKeys(h.c, keys.Data, keys.Offsets, boolsPtr(out))
+	runtime.KeepAlive(h)
+	return err
+}
+
+// AddStrings adds every string, through one Keys batch.
+func (f *CountingFilter) AddStrings(keys []string) error { return f.AddKeys(PackStrings(keys)) }
+
+// RemoveStrings removes every string, through one Keys batch (see RemoveKeys).
+func (f *CountingFilter) RemoveStrings(keys []string, removed []bool) error {
+	return f.RemoveKeys(PackStrings(keys), removed)
+}
+
+// TestStrings sets out[i] to TestString of keys[i], through one Keys batch.
+func (f *CountingFilter) TestStrings(keys []string, out []bool) error {
+	return f.TestKeys(PackStrings(keys), out)
+}
+
+// Serialized form: kind 2 of docs/FORMAT.md, the same bytes in every language.
+
+// MarshalBinary is the filter's serialized form, counters included
+// (encoding.BinaryMarshaler).
+func (f *CountingFilter) MarshalBinary() ([]byte, error) {
+	h, err := f.live()
+	if err != nil {
+		return nil, err
+	}
+	b, err := cCountingSerialize(h.c)
+	runtime.KeepAlive(h)
+	return b, err
+}
+
+// UnmarshalBinary replaces the filter with a validated, writable copy of data
+// (encoding.BinaryUnmarshaler); a zero CountingFilter may be the receiver. On error the
+// filter is unchanged.
+func (f *CountingFilter) UnmarshalBinary(data []byte) error {
+	g, err := adoptCounting(cCountingDeserialize(data))
+	if err != nil {
+		return err
+	}
+	err = f.Close()
+	f.h = g.h
+	return err
+}
+
+// WriteTo writes the serialized filter to w (io.WriterTo).
+func (f *CountingFilter) WriteTo(w io.Writer) (int64, error) {
+	b, err := f.MarshalBinary()
+	if err != nil {
+		return 0, err
+	}
+	n, err := w.Write(b)
+	return int64(n), err
+}
+
+// ReadFrom replaces the filter with the one serialized in r, read to EOF (io.ReaderFrom).
+func (f *CountingFilter) ReadFrom(r io.Reader) (int64, error) {
+	data, err := io.ReadAll(r)
+	if err != nil {
+		return int64(len(data)), err
+	}
+	return int64(len(data)), f.UnmarshalBinary(data)
+}
+
+// Save writes the filter to path crash-safely (temporary file, fsync, rename). OpenCounting
+// maps the result.
+func (f *CountingFilter) Save(path string) error {
+	h, err := f.live()
+	if err != nil {
+		return err
+	}
+	err = cCountingSave(h.c, path)
+	runtime.KeepAlive(h)
+	return err
+}

@@ -1,0 +1,324 @@
+package seen
+
+import (
+	"fmt"
+	"io"
+	"runtime"
+	"unsafe"
+)
+
+// ScalableFilter is a filter that grows (the classic scalable Bloom filter, over blocked
+// sub-filters; docs/counting.md). When its newest sub-filter holds its capacity, it adds one
+// Growth times larger at Tightening times the false-positive rate, so the total rate stays
+// within the FPR it was created with, at any size. A query asks every sub-filter, so its
+// cost grows with SubFilters (about log_Growth(size / InitialCapacity) + 1): start near the
+// expected size. An add of a key that already looks present changes nothing and does not
+// count.
+//
+// Adds, UnmarshalBinary and Close need exclusive access; tests, Info, MarshalBinary and
+// Save may run concurrently with each other, not with an add.
+//
+// Its memory lives in C (or, read-only, in a mapped file). Call Close when done; a finalizer
+// frees a forgotten ScalableFilter as a backstop.
+type ScalableFilter struct {
+	h *scalableHandle // nil once closed
+}
+
+type scalableHandle struct {
+	c *cScalable
+}
+
+// ScalableOptions describe a scalable filter; the fields mirror seen_scalable_options.
+type ScalableOptions struct {
+	InitialCapacity uint64  // keys the first sub-filter holds, at least 1
+	FPR             float64 // the bound on the total false-positive rate, in (0, 1)
+	Growth          float64 // capacity ratio of consecutive sub-filters, in [1, 64]; 0 means 2
+	Tightening      float64 // fpr ratio of consecutive sub-filters, in (0, 1); 0 means 0.5
+	Seed            uint64  // the hash seed, stored in the filter
+}
+
+// ScalableInfo is what a scalable filter holds now.
+type ScalableInfo struct {
+	Items        uint64  // distinct keys added (those that changed the filter)
+	SubFilters   int     // 1 to 64
+	ReadOnly     bool    // opened read-only
+	Bytes        uint64  // the blocks of every sub-filter
+	PredictedFPR float64 // the sub-filters' rates at their loads, summed; at most Options.FPR
+	Options      ScalableOptions
+}
+
+// NewScalable is a scalable filter with one empty sub-filter. An option out of range is
+// ErrInvalidArgument, naming it.
+func NewScalable(opts ScalableOptions) (*ScalableFilter, error) {
+	return adoptScalable(cScalableCreate(opts))
+}
+
+// OpenScalable opens a file written by ScalableFilter.Save. readOnly maps it and queries in
+// place; every add then fails with ErrReadOnly. Otherwise it reads a private copy that may
+// grow; the file changes only on the next Save.
+func OpenScalable(path string, readOnly bool) (*ScalableFilter, error) {
+	return adoptScalable(cScalableOpen(path, readOnly))
+}
+
+func adoptScalable(c *cScalable, err error) (*ScalableFilter, error) {
+	if err != nil {
+		return nil, err
+	}
+	h := &scalableHandle{c: c}
+	runtime.SetFinalizer(h, (*scalableHandle).free)
+	return &ScalableFilter{h: h}, nil
+}
+
+func (h *scalableHandle) free() {
+	cScalableFree(h.c)
+	h.c = nil
+}
+
+func (f *ScalableFilter) live() (*scalableHandle, error) {
+	if f == nil || f.h == nil || f.h.c == nil {
+		return nil, ErrClosed
+	}
+	return f.h, nil
+}
+
+// Close frees the filter. Closing twice is a no-op; any other use after Close returns
+// ErrClosed.
+func (f *ScalableFilter) Close() error {
+	if f == nil || f.h == nil || f.h.c == nil {
+		return nil
+	}
+	h := f.h
+	f.h = nil
+	runtime.SetFinalizer(h, nil)
+	h.free()
+	return nil
+}
+
+// Info says what the filter holds now, O(sub-filters).
+func (f *ScalableFilter) Info() (ScalableInfo, error) {
+	h, err := f.live()
+	if err != nil {
+		return ScalableInfo{}, err
+	}
+	i, err := cScalableInfo(h.c)
+	runtime.KeepAlive(h)
+	return i, err
+}
+
+// Len is the number of distinct keys added (Info().Items: low by the false positives met
+// while adding), 0 once closed.
+func (f *ScalableFilter) Len() int {
+	i, _ := f.Info()
+	return int(i.Items)
+}
+
+// SubFilters is the number of sub-filters a query asks, 0 once closed.
+func (f *ScalableFilter) SubFilters() int {
+	i, _ := f.Info()
+	return i.SubFilters
+}
+
+// Add adds a byte key. Past 64 sub-filters it fails with ErrTooLarge.
+func (f *ScalableFilter) Add(key []byte) error {
+	_, err := f.TestAndAdd(key)
+	return err
+}
+
+// AddString adds the UTF-8 bytes of key.
+func (f *ScalableFilter) AddString(key string) error {
+	_, err := f.TestAndAddString(key)
+	return err
+}
+
+// AddUint64 adds an integer id.
+func (f *ScalableFilter) AddUint64(id uint64) error {
+	_, err := f.TestAndAddUint64(id)
+	return err
+}
+
+// TestAndAdd adds key and reports whether it already looked present (then nothing changed).
+func (f *ScalableFilter) TestAndAdd(key []byte) (bool, error) {
+	return f.putBytes(bytesPtr(key), len(key))
+}
+
+// TestAndAddString is TestAndAdd for a string key.
+func (f *ScalableFilter) TestAndAddString(key string) (bool, error) {
+	return f.putBytes(stringPtr(key), len(key))
+}
+
+// TestAndAddUint64 is TestAndAdd for an integer id.
+func (f *ScalableFilter) TestAndAddUint64(id uint64) (bool, error) {
+	h, err := f.live()
+	if err != nil {
+		return false, err
+	}
+	present, err := cScalablePutU64(h.c, id)
+	runtime.KeepAlive(h)
+	return present, err
+}
+
+// Test reports whether key may have been added: false is certain, true is right but for
+// the false-positive rate.
+func (f *ScalableFilter) Test(key []byte) (bool, error) { return f.testBytes(bytesPtr(key), len(key)) }
+
+// TestString is Test for a string key.
+func (f *ScalableFilter) TestString(key string) (bool, error) {
+	return f.testBytes(stringPtr(key), len(key))
+}
+
+// TestUint64 is Test for an integer id.
+func (f *ScalableFilter) TestUint64(id uint64) (bool, error) {
+	h, err := f.live()
+	if err != nil {
+		return false, err
+	}
+	present := cScalableTestU64(h.c, id)
+	runtime.KeepAlive(h)
+	return present, nil
+}
+
+func (f *ScalableFilter) putBytes(key unsafe.Pointer, n int) (bool, error) {
+	h, err := f.live()
+	if err != nil {
+		return false, err
+	}
+	present, err := cScalablePutKey(h.c, key, n)
+	runtime.KeepAlive(h)
+	return present, err
+}
+
+func (f *ScalableFilter) testBytes(key unsafe.Pointer, n int) (bool, error) {
+	h, err := f.live()
+	if err != nil {
+		return false, err
+	}
+	present := cScalableTestKey(h.c, key, n)
+	runtime.KeepAlive(h)
+	return present, nil
+}
+
+// Batches cross into C once. A batch add ends exactly as the same keys added one by one, in
+// order, growing where they would; on ErrTooLarge the keys before the failing one stay added.
+
+// AddUint64s adds every id.
+func (f *ScalableFilter) AddUint64s(ids []uint64) error {
+	h, err := f.live()
+	if err != nil {
+		return err
+	}
+	err = cScalableAddU64(h.c, ids)
+	runtime.KeepAlive(h)
+	return err
+}
+
+// TestUint64s sets out[i] to TestUint64 of ids[i], asking every sub-filter. out must be at
+// least as long as ids.
+func (f *ScalableFilter) TestUint64s(ids []uint64, out []bool) error {
+	h, err := f.live()
+	if err != nil {
+		return err
+	}
+	if len(out) < len(ids) {
+		return invalid(fmt.Sprintf("out has %d elements for %d ids", len(out), len(ids)))
+	}
+	err = cScalableContainsU64(h.c, ids, boolsPtr(out))
+	runtime.KeepAlive(h)
+	return err
+}
+
+// AddKeys adds every key of a batch.
+func (f *ScalableFilter) AddKeys(keys Keys) error {
+	h, err := f.live()
+	if err != nil {
+		return err
+	}
+	if err := keys.validate(); err != nil || keys.Len() == 0 {
+		return err
+	}
+	err = cScalableAddKeys(h.c, keys.Data, keys.Offsets)
+	runtime.KeepAlive(h)
+	return err
+}
+
+// TestKeys sets out[i] to Test of key i. out must be at least keys.Len() long.
+func (f *ScalableFilter) TestKeys(keys Keys, out []bool) error {
+	h, err := f.live()
+	if err != nil {
+		return err
+	}
+	if err := keys.validate(); err != nil || keys.Len() == 0 {
+		return err
+	}
+	if len(out) < keys.Len() {
+		return invalid(fmt.Sprintf("out has %d elements for %d keys", len(out), keys.Len()))
+	}
+	err = cScalableContainsKeys(h.c, keys.Data, keys.Offsets, boolsPtr(out))
+	runtime.KeepAlive(h)
+	return err
+}
+
+// AddStrings adds every string, through one Keys batch.
+func (f *ScalableFilter) AddStrings(keys []string) error { return f.AddKeys(PackStrings(keys)) }
+
+// TestStrings sets out[i] to TestString of keys[i], through one Keys batch.
+func (f *ScalableFilter) TestStrings(keys []string, out []bool) error {
+	return f.TestKeys(PackStrings(keys), out)
+}
+
+// Serialized form: kind 3 of docs/FORMAT.md, the same bytes in every language.
+
+// MarshalBinary is the filter's serialized form, every sub-filter included
+// (encoding.BinaryMarshaler).
+func (f *ScalableFilter) MarshalBinary() ([]byte, error) {
+	h, err := f.live()
+	if err != nil {
+		return nil, err
+	}
+	b, err := cScalableSerialize(h.c)
+	runtime.KeepAlive(h)
+	return b, err
+}
+
+// UnmarshalBinary replaces the filter with a validated, writable copy of data
+// (encoding.BinaryUnmarshaler); a zero ScalableFilter may be the receiver. On error the
+// filter is unchanged.
+func (f *ScalableFilter) UnmarshalBinary(data []byte) error {
+	g, err := adoptScalable(cScalableDeserialize(data))
+	if err != nil {
+		return err
+	}
+	err = f.Close()
+	f.h = g.h
+	return err
+}
+
+// WriteTo writes the serialized filter to w (io.WriterTo).
+func (f *ScalableFilter) WriteTo(w io.Writer) (int64, error) {
+	b, err := f.MarshalBinary()
+	if err != nil {
+		return 0, err
+	}
+	n, err := w.Write(b)
+	return int64(n), err
+}
+
+// ReadFrom replaces the filter with the one serialized in r, read to EOF (io.ReaderFrom).
+func (f *ScalableFilter) ReadFrom(r io.Reader) (int64, error) {
+	data, err := io.ReadAll(r)
+	if err != nil {
+		return int64(len(data)), err
+	}
+	return int64(len(data)), f.UnmarshalBinary(data)
+}
+
+// Save writes the filter to path crash-safely (temporary file, fsync, rename). OpenScalable
+// reads the result.
+func (f *ScalableFilter) Save(path string) error {
+	h, err := f.live()
+	if err != nil {
+		return err
+	}
+	err = cScalableSave(h.c, path)
+	runtime.KeepAlive(h)
+	return err
+}
