@@ -211,3 +211,28 @@ JNI(jint, save)(JNIEnv* env, jclass cls, jlong h, jbyteArray path) {
 JNI(jint, sync)(JNIEnv* env, jclass cls, jlong h) {
   return seen_counting_sync(FILTER(h));
 }
+
+/* Direct buffers need no pinning; Java passes byte positions already bounds-checked. out is
+ * NULL for ADD and may be NULL for REMOVE. */
+static uint8_t* direct(JNIEnv* env, jobject buf, jlong pos) {
+  return buf == NULL ? NULL : (uint8_t*)(*env)->GetDirectBufferAddress(env, buf) + pos;
+}
+
+JNI(jint, longsDirect)(JNIEnv* env, jclass cls, jlong h, jint op, jobject ids, jlong pos,
+                       jlong n, jobject out, jlong out_pos) {
+  const uint64_t* p = (const uint64_t*)direct(env, ids, pos);
+  uint8_t* answers = direct(env, out, out_pos);
+  if (op == OP_ADD) return seen_counting_add_u64(FILTER(h), p, (size_t)n);
+  if (op == OP_REMOVE) return seen_counting_remove_u64(FILTER(h), p, (size_t)n, answers);
+  return seen_counting_contains_u64(FILTER(h), p, (size_t)n, answers);
+}
+
+JNI(jint, keysDirect)(JNIEnv* env, jclass cls, jlong h, jint op, jobject data, jlong data_pos,
+                      jobject offsets, jlong offsets_pos, jlong n, jobject out, jlong out_pos) {
+  const uint8_t* d = direct(env, data, data_pos);
+  const uint64_t* o = (const uint64_t*)direct(env, offsets, offsets_pos);
+  uint8_t* answers = direct(env, out, out_pos);
+  if (op == OP_ADD) return seen_counting_add_keys(FILTER(h), d, o, (size_t)n);
+  if (op == OP_REMOVE) return seen_counting_remove_keys(FILTER(h), d, o, (size_t)n, answers);
+  return seen_counting_contains_keys(FILTER(h), d, o, (size_t)n, answers);
+}

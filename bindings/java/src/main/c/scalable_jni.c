@@ -171,3 +171,24 @@ JNI(jint, save)(JNIEnv* env, jclass cls, jlong h, jbyteArray path) {
   (*env)->ReleaseByteArrayElements(env, path, p, JNI_ABORT);
   return s;
 }
+
+/* Direct buffers need no pinning; Java passes byte positions already bounds-checked. out is
+ * NULL for adds. */
+static uint8_t* direct(JNIEnv* env, jobject buf, jlong pos) {
+  return buf == NULL ? NULL : (uint8_t*)(*env)->GetDirectBufferAddress(env, buf) + pos;
+}
+
+JNI(jint, longsDirect)(JNIEnv* env, jclass cls, jlong h, jobject ids, jlong pos, jlong n,
+                       jobject out, jlong out_pos) {
+  const uint64_t* p = (const uint64_t*)direct(env, ids, pos);
+  if (out == NULL) return seen_scalable_add_u64(FILTER(h), p, (size_t)n);
+  return seen_scalable_contains_u64(FILTER(h), p, (size_t)n, direct(env, out, out_pos));
+}
+
+JNI(jint, keysDirect)(JNIEnv* env, jclass cls, jlong h, jobject data, jlong data_pos,
+                      jobject offsets, jlong offsets_pos, jlong n, jobject out, jlong out_pos) {
+  const uint8_t* d = direct(env, data, data_pos);
+  const uint64_t* o = (const uint64_t*)direct(env, offsets, offsets_pos);
+  if (out == NULL) return seen_scalable_add_keys(FILTER(h), d, o, (size_t)n);
+  return seen_scalable_contains_keys(FILTER(h), d, o, (size_t)n, direct(env, out, out_pos));
+}

@@ -5,6 +5,7 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.lang.ref.Cleaner;
 import java.lang.ref.Reference;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.Arrays;
@@ -308,6 +309,100 @@ public final class CountingBloomFilter implements AutoCloseable {
   public void mightContainAll(byte[] data, int[] offsets, int first, int count, boolean[] out) {
     Objects.requireNonNull(out, "out");
     SeenException.check(keys(NativeCounting.CONTAINS, data, offsets, first, count, out));
+  }
+
+  private int longsDirect(int op, ByteBuffer ids, ByteBuffer out) {
+    long n = Batches.longsIn(ids, "ids");
+    if (out != null) {
+      Batches.checkOut(n, out);
+    }
+    try {
+      return NativeCounting.longsDirect(
+          h(), op, ids, ids.position(), n, out, out == null ? 0 : out.position());
+    } finally {
+      Reference.reachabilityFence(this);
+    }
+  }
+
+  private int keysDirect(int op, ByteBuffer data, ByteBuffer offsets, ByteBuffer out) {
+    long n = Batches.checkOffsets(data, offsets);
+    if (out != null) {
+      Batches.checkOut(n, out);
+    }
+    try {
+      return NativeCounting.keysDirect(h(), op, data, data.position(), offsets,
+          offsets.position(), n, out, out == null ? 0 : out.position());
+    } finally {
+      Reference.reachabilityFence(this);
+    }
+  }
+
+  /**
+   * Adds the 64-bit ids between the position and limit of a direct buffer, read in native byte
+   * order (fill it through {@code order(ByteOrder.nativeOrder())}); the position must be 8-byte
+   * aligned. Positions are left unchanged.
+   */
+  public void putAll(ByteBuffer ids) {
+    SeenException.check(longsDirect(NativeCounting.ADD, ids, null));
+  }
+
+  /** As {@link #putAll(ByteBuffer)}, removing: NOT_FOUND after the batch if any id was absent. */
+  public void removeAll(ByteBuffer ids) {
+    SeenException.check(longsDirect(NativeCounting.REMOVE, ids, null));
+  }
+
+  /**
+   * As {@link #removeAll(ByteBuffer)}, but reports instead of throwing NOT_FOUND: one byte per
+   * id from removed's position, 1 if removed, 0 if certainly absent. Returns the number removed.
+   */
+  public long removeAll(ByteBuffer ids, ByteBuffer removed) {
+    Objects.requireNonNull(removed, "removed");
+    int status = longsDirect(NativeCounting.REMOVE, ids, removed);
+    return removedCount(status, removed, ids.remaining() / Long.BYTES);
+  }
+
+  /** As {@link #putAll(ByteBuffer)}; writes one byte per id (1 = might contain, 0 = not) from out's position. */
+  public void mightContainAll(ByteBuffer ids, ByteBuffer out) {
+    Objects.requireNonNull(out, "out");
+    SeenException.check(longsDirect(NativeCounting.CONTAINS, ids, out));
+  }
+
+  /**
+   * Adds byte keys from direct buffers: offsets holds n+1 native-order 64-bit values between its
+   * position and limit, and key i is the bytes {@code offsets[i] .. offsets[i+1]} counted from
+   * data's position. Positions are left unchanged.
+   */
+  public void putAll(ByteBuffer data, ByteBuffer offsets) {
+    SeenException.check(keysDirect(NativeCounting.ADD, data, offsets, null));
+  }
+
+  /**
+   * Removes the byte keys of direct buffers laid out as in {@link #putAll(ByteBuffer, ByteBuffer)},
+   * reporting instead of throwing NOT_FOUND: one byte per key from removed's position, 1 if
+   * removed, 0 if certainly absent. Returns the number removed. (There is no two-buffer form:
+   * {@link #removeAll(ByteBuffer, ByteBuffer)} takes ids.)
+   */
+  public long removeAll(ByteBuffer data, ByteBuffer offsets, ByteBuffer removed) {
+    Objects.requireNonNull(removed, "removed");
+    long n = Batches.checkOffsets(data, offsets);
+    return removedCount(keysDirect(NativeCounting.REMOVE, data, offsets, removed), removed, n);
+  }
+
+  /** As {@link #putAll(ByteBuffer, ByteBuffer)}; writes one byte per key from out's position. */
+  public void mightContainAll(ByteBuffer data, ByteBuffer offsets, ByteBuffer out) {
+    Objects.requireNonNull(out, "out");
+    SeenException.check(keysDirect(NativeCounting.CONTAINS, data, offsets, out));
+  }
+
+  private static long removedCount(int status, ByteBuffer removed, long n) {
+    if (status != Status.NOT_FOUND.code()) {
+      SeenException.check(status);
+    }
+    long count = 0;
+    for (int i = 0; i < n; i++) {
+      count += removed.get(removed.position() + i);
+    }
+    return count;
   }
 
   private static int removedCount(int status, boolean[] removed, int n) {

@@ -1,5 +1,7 @@
 package io.seen;
 
+import java.nio.ByteBuffer;
+
 /**
  * The native methods of counting_jni.c, one per seen.h call or batch operation. Handles are
  * {@code seen_counting*} pointers; callers guarantee they are live and that indices are in
@@ -43,6 +45,14 @@ final class NativeCounting {
   /** As {@link #longs}, for key i = data[offsets[i] .. offsets[i + 1]), i in first .. first + count. */
   static native int keys(long h, int op, byte[] data, int[] offsets, int first, int count,
       boolean[] out, int outOff);
+
+  /** As {@link #longs}, over direct buffers; positions are in bytes from each buffer's start. */
+  static native int longsDirect(long h, int op, ByteBuffer ids, long pos, long n, ByteBuffer out,
+      long outPos);
+
+  /** As {@link #keys}, over direct buffers of bytes and n+1 native-order 64-bit offsets. */
+  static native int keysDirect(long h, int op, ByteBuffer data, long dataPos, ByteBuffer offsets,
+      long offsetsPos, long n, ByteBuffer out, long outPos);
 
   static native int clear(long h);
 

@@ -1,5 +1,7 @@
 package io.seen;
 
+import java.nio.ByteBuffer;
+
 /**
  * The native methods of scalable_jni.c, one per seen.h call. Handles are
  * {@code seen_scalable*} pointers; callers guarantee they are live and that indices are in
@@ -36,6 +38,14 @@ final class NativeScalable {
   /** As {@link #longs}, for key i = data[offsets[i] .. offsets[i + 1]), i in first .. first + count. */
   static native int keys(long h, byte[] data, int[] offsets, int first, int count, boolean[] out,
       int outOff);
+
+  /** As {@link #longs}, over direct buffers; positions are in bytes from each buffer's start. */
+  static native int longsDirect(long h, ByteBuffer ids, long pos, long n, ByteBuffer out,
+      long outPos);
+
+  /** As {@link #keys}, over direct buffers of bytes and n+1 native-order 64-bit offsets. */
+  static native int keysDirect(long h, ByteBuffer data, long dataPos, ByteBuffer offsets,
+      long offsetsPos, long n, ByteBuffer out, long outPos);
 
   /**
    * out: items, subfilters, read_only, bytes, raw bits of predicted_fpr, initial_capacity, raw

@@ -5,6 +5,7 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.lang.ref.Cleaner;
 import java.lang.ref.Reference;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.Arrays;
@@ -242,6 +243,59 @@ public final class ScalableBloomFilter implements AutoCloseable {
     Batches.checkOut(count, out);
     try {
       SeenException.check(NativeScalable.keys(h(), data, offsets, first, count, out, 0));
+    } finally {
+      Reference.reachabilityFence(this);
+    }
+  }
+
+  /**
+   * Adds the 64-bit ids between the position and limit of a direct buffer, read in native byte
+   * order (fill it through {@code order(ByteOrder.nativeOrder())}); the position must be 8-byte
+   * aligned. Positions are left unchanged.
+   */
+  public void putAll(ByteBuffer ids) {
+    long n = Batches.longsIn(ids, "ids");
+    try {
+      SeenException.check(NativeScalable.longsDirect(h(), ids, ids.position(), n, null, 0));
+    } finally {
+      Reference.reachabilityFence(this);
+    }
+  }
+
+  /** As {@link #putAll(ByteBuffer)}; writes one byte per id (1 = might contain, 0 = not) from out's position. */
+  public void mightContainAll(ByteBuffer ids, ByteBuffer out) {
+    long n = Batches.longsIn(ids, "ids");
+    Batches.checkOut(n, out);
+    try {
+      SeenException.check(
+          NativeScalable.longsDirect(h(), ids, ids.position(), n, out, out.position()));
+    } finally {
+      Reference.reachabilityFence(this);
+    }
+  }
+
+  /**
+   * Adds byte keys from direct buffers: offsets holds n+1 native-order 64-bit values between its
+   * position and limit, and key i is the bytes {@code offsets[i] .. offsets[i+1]} counted from
+   * data's position. Positions are left unchanged.
+   */
+  public void putAll(ByteBuffer data, ByteBuffer offsets) {
+    long n = Batches.checkOffsets(data, offsets);
+    try {
+      SeenException.check(NativeScalable.keysDirect(
+          h(), data, data.position(), offsets, offsets.position(), n, null, 0));
+    } finally {
+      Reference.reachabilityFence(this);
+    }
+  }
+
+  /** As {@link #putAll(ByteBuffer, ByteBuffer)}; writes one byte per key from out's position. */
+  public void mightContainAll(ByteBuffer data, ByteBuffer offsets, ByteBuffer out) {
+    long n = Batches.checkOffsets(data, offsets);
+    Batches.checkOut(n, out);
+    try {
+      SeenException.check(NativeScalable.keysDirect(
+          h(), data, data.position(), offsets, offsets.position(), n, out, out.position()));
     } finally {
       Reference.reachabilityFence(this);
     }
