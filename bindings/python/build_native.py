@@ -154,6 +154,80 @@ seen_status seen_store_get_stats(const seen_store* s, seen_store_stats* stats);
 seen_status seen_store_get_window_info(const seen_store* s, seen_window_info* info);
 seen_status seen_store_save(const seen_store* s, const char* path);
 seen_status seen_store_open(const char* path, uint32_t flags, seen_store** out);
+
+typedef struct seen_simhash_idf seen_simhash_idf;
+typedef struct seen_simhash_index seen_simhash_index;
+
+typedef struct seen_simhash_options {
+  size_t size;
+  uint32_t ngram;
+  uint64_t seed;
+  const seen_simhash_idf* idf;
+  ...;
+} seen_simhash_options;
+
+typedef struct seen_simhash_fingerprint {
+  size_t size;
+  uint64_t simhash;
+  uint64_t exact_high;
+  uint64_t exact_low;
+  uint64_t features;
+  ...;
+} seen_simhash_fingerprint;
+
+seen_status seen_simhash_text(const char* text, size_t len, const seen_simhash_options* options,
+                              seen_simhash_fingerprint* out);
+seen_status seen_simhash_text_batch(const uint8_t* data, const uint64_t* offsets, size_t n,
+                                    const seen_simhash_options* options, uint64_t* simhashes,
+                                    uint64_t* exact);
+seen_status seen_simhash_hashes(const uint64_t* hashes, const float* weights, size_t n,
+                                uint64_t* out);
+seen_status seen_simhash_strings(const uint8_t* data, const uint64_t* offsets,
+                                 const float* weights, size_t n, uint64_t seed, uint64_t* out);
+uint32_t seen_simhash_distance(uint64_t a, uint64_t b);
+seen_status seen_simhash_idf_create(const uint8_t* data, const uint64_t* offsets,
+                                    const float* weights, size_t n, float default_weight,
+                                    seen_simhash_idf** out);
+void seen_simhash_idf_free(seen_simhash_idf* idf);
+
+seen_status seen_simhash_index_create(uint32_t max_k, seen_simhash_index** out);
+void seen_simhash_index_free(seen_simhash_index* index);
+seen_status seen_simhash_index_add(seen_simhash_index* index, const uint64_t* fingerprints,
+                                   const uint64_t* ids, size_t n);
+seen_status seen_simhash_index_remove(seen_simhash_index* index, const uint64_t* ids, size_t n,
+                                      uint64_t* removed);
+seen_status seen_simhash_index_build(seen_simhash_index* index);
+seen_status seen_simhash_index_query(const seen_simhash_index* index, uint64_t fingerprint,
+                                     uint32_t k, uint64_t* ids, uint32_t* distances, size_t cap,
+                                     size_t* found);
+seen_status seen_simhash_index_any(const seen_simhash_index* index, const uint64_t* fingerprints,
+                                   size_t n, uint32_t k, uint8_t* out);
+seen_status seen_simhash_index_query_batch(const seen_simhash_index* index,
+                                           const uint64_t* fingerprints, size_t n, uint32_t k,
+                                           uint64_t* offsets, uint64_t* ids, uint32_t* distances,
+                                           size_t cap);
+seen_status seen_simhash_index_clusters(const seen_simhash_index* index, uint32_t k,
+                                        uint64_t* ids, uint32_t* groups, size_t cap,
+                                        size_t* count);
+
+typedef struct seen_simhash_index_info {
+  size_t size;
+  uint64_t count;
+  uint32_t max_k;
+  uint32_t read_only;
+  uint64_t bytes;
+  ...;
+} seen_simhash_index_info;
+seen_status seen_simhash_index_get_info(const seen_simhash_index* index,
+                                        seen_simhash_index_info* info);
+seen_status seen_simhash_index_serialize(const seen_simhash_index* index, uint8_t* buf,
+                                         size_t cap, size_t* written);
+seen_status seen_simhash_index_deserialize(const uint8_t* buf, size_t len,
+                                           seen_simhash_index** out);
+seen_status seen_simhash_index_view(const uint8_t* buf, size_t len, uint32_t flags,
+                                    seen_simhash_index** out);
+seen_status seen_simhash_index_save(const seen_simhash_index* index, const char* path);
+seen_status seen_simhash_index_open(const char* path, uint32_t flags, seen_simhash_index** out);
 """
 
 

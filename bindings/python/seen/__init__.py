@@ -1,5 +1,5 @@
 """seen: has this been seen before? Blocked Bloom filters, exposure windows and the
-exposure store from libseen, through cffi.
+exposure store, and SimHash near-duplicate detection from libseen, through cffi.
 
     >>> import seen
     >>> f = seen.BloomFilter(expected_items=1000, fpr=0.01)
@@ -10,9 +10,16 @@ exposure store from libseen, through cffi.
     >>> shown.add_many([1, 2, 3])
     >>> 3 in shown, 4 in shown
     (True, False)
+    >>> index = seen.SimhashIndex(k=3)
+    >>> index.add(1, seen.simhash("The quick brown fox jumps over the lazy dog."))
+    >>> index.query(seen.simhash("the quick brown fox jumps over the lazy dog"))
+    [(1, 0)]
 """
 from ._native import lib as _lib
 from .bloom import BloomFilter
+from .near_duplicates import (Fingerprint, IdfTable, QueryResults, SimhashIndex,
+                              TextFingerprints, exact_fingerprint, fingerprint, hamming, simhash,
+                              simhash_features, simhash_many)
 from .store import ExposureStore, StoreStats
 from .window import Window, WindowInfo, WindowSpec
 from .errors import (
@@ -45,6 +52,17 @@ __all__ = [
     "WindowInfo",
     "ExposureStore",
     "StoreStats",
+    "simhash",
+    "simhash_many",
+    "simhash_features",
+    "fingerprint",
+    "exact_fingerprint",
+    "hamming",
+    "Fingerprint",
+    "TextFingerprints",
+    "IdfTable",
+    "SimhashIndex",
+    "QueryResults",
     "SeenError",
     "InvalidArgumentError",
     "NoMemoryError",

@@ -51,6 +51,23 @@ with seen.ExposureStore(window=spec, idle_timeout=None, max_bytes=2**30) as stor
 def persist(store: seen.ExposureStore) -> seen.ExposureStore:
     store.save("store.seen")
     return seen.ExposureStore.open("store.seen", read_only=True, verify=False)
+
+fp: int = seen.simhash("近日，某市召开新闻发布会", ngram=2) ^ seen.simhash(b"bytes too")
+exact: bytes = seen.exact_fingerprint("text")
+exact_int: int = seen.exact_fingerprint("text", as_int=True)
+whole: seen.Fingerprint = seen.fingerprint("text", idf=seen.IdfTable({"text": 2.0}))
+many = seen.simhash_many(["a", b"b"], exact=True)
+by_features: int = seen.simhash_features([("a", 1.0), "b"]) + seen.simhash_features([(1, 2.0)])
+distance: int = seen.hamming(fp, numpy.uint64(3))
+with seen.SimhashIndex(k=3) as index:
+    index.add(1, fp)
+    index.add_many(numpy.arange(3, dtype=numpy.uint64), [1, 2, 3])
+    matches: list[tuple[int, int]] = index.query(fp, k=2)
+    near: bool = index.any(fp)
+    batch: seen.QueryResults = index.query_many([1, 2])
+    groups: list[list[int]] = index.clusters()
+    removed: int = index.remove(1) + len(index)
+    copy_index = seen.SimhashIndex.from_bytes(index.to_bytes())
 """
 
 WRONG_USE = {
@@ -63,6 +80,11 @@ WRONG_USE = {
     "store_now": "import seen\ns = seen.ExposureStore(seen.WindowSpec.last_items(5))\ns.filter(1, [1])\n",
     "store_window": "import seen\nseen.ExposureStore(window=500)\n",
     "stats": "import seen\nx: str = seen.ExposureStore(seen.WindowSpec.last_items(5)).stats.users\n",
+    "simhash": "import seen\nx: str = seen.simhash('text')\n",
+    "simhash_text": "import seen\nseen.simhash(['a', 'list'])\n",
+    "exact": "import seen\nx: int = seen.exact_fingerprint('text')\n",
+    "index_query": "import seen\nx: list[int] = seen.SimhashIndex().query(1)\n",
+    "index_k": "import seen\nseen.SimhashIndex(k='three')\n",
 }
 
 
