@@ -1,8 +1,9 @@
 package seen
 
-// The only file that speaks C. Every fallible C call goes through a small wrapper defined
-// below that returns its status together with a malloc'd copy of seen_last_error() taken
-// in the same C call: seen_last_error() is thread-local, and a goroutine may move to another
+// With capi_counting.go (the counting and scalable filters, by the same rules), the only
+// file that speaks C. Every fallible C call goes through a small wrapper defined below
+// that returns its status together with a malloc'd copy of seen_last_error() taken in the
+// same C call: seen_last_error() is thread-local, and a goroutine may move to another
 // OS thread (or another goroutine may fail on this one) between two separate cgo calls.
 //
 // Where cgo finds seen.h and libseen: CGO_CFLAGS and CGO_LDFLAGS (meson test sets them to

@@ -4,6 +4,8 @@
 // last N seconds; the exposure store (Store), one window per user for millions of users; and
 // SimHash near-duplicate detection: 64-bit fingerprints of Chinese and English text (SimHash,
 // FingerprintText) and an index (SimHashIndex) that finds every fingerprint within k bits.
+// Two filters handle sets that change: CountingFilter, whose keys can be removed, and
+// ScalableFilter, which grows past its initial capacity within a false-positive bound.
 //
 // Every call goes through libseen's stable C API (seen.h); hashing and layout live only
 // there, so a filter or window built here is byte-identical to one built by the C++, Python

@@ -2,24 +2,31 @@ package seen
 
 import (
 	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
 )
 
 // docs/go.md quotes the Example functions, which go test runs: every Go block of the page
-// must appear verbatim in example_test.go, and every Example must be quoted, so the page
-// cannot show code that was not run.
+// must appear verbatim in an example*_test.go file, and every Example must be quoted, so
+// the page cannot show code that was not run.
 func TestDocsQuoteTheExamples(t *testing.T) {
 	page, err := os.ReadFile("../../docs/go.md")
 	must(t, err)
-	examples, err := os.ReadFile("example_test.go")
+	files, err := filepath.Glob("example*_test.go")
 	must(t, err)
+	var examples []byte
+	for _, file := range files {
+		b, err := os.ReadFile(file)
+		must(t, err)
+		examples = append(examples, b...)
+	}
 	blocks := regexp.MustCompile("(?s)```go\n(.*?)```").FindAllStringSubmatch(string(page), -1)
 	quoted := map[string]bool{}
 	for _, b := range blocks {
 		if !strings.Contains(string(examples), b[1]) {
-			t.Errorf("docs/go.md shows code that is not in example_test.go:\n%s", b[1])
+			t.Errorf("docs/go.md shows code that is not in example*_test.go:\n%s", b[1])
 		}
 		if m := regexp.MustCompile(`^func (Example\w*)\(`).FindStringSubmatch(b[1]); m != nil {
 			quoted[m[1]] = true
