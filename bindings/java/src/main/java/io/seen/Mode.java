@@ -1,15 +1,19 @@
 package io.seen;
 
-/** How {@link BloomFilter#open} and {@link ExposureStore#open} map a saved file. */
+/**
+ * How {@link BloomFilter#open}, {@link CountingBloomFilter#open}, {@link ScalableBloomFilter#open}
+ * and {@link ExposureStore#open} map a saved file.
+ */
 public enum Mode {
   /**
-   * The query role: the file is mapped read-only. A filter's puts, and a store's marks and
-   * takes, throw READ_ONLY.
+   * The query role: the file is mapped read-only. A filter's puts (and removes), and a store's
+   * marks and takes, throw READ_ONLY.
    */
   READ_ONLY(1),
   /**
-   * The add role. A filter's file is mapped shared: puts reach it on sync() and close(). A
-   * store takes writes in memory; they reach a file only through its next save().
+   * The add role. A Bloom or counting filter's file is mapped shared: puts (and removes) reach
+   * it on sync() and close(). A scalable filter and a store take writes in a private copy; they
+   * reach a file only through its next save().
    */
   READ_WRITE(2);
 
