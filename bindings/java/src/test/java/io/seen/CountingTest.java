@@ -10,6 +10,7 @@ import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -278,6 +279,11 @@ class CountingTest {
     }
     thrown(Status.WRONG_KIND, () -> read(bloom));
     thrown(Status.IO, () -> CountingBloomFilter.open(dir.resolve("absent.seen"), Mode.READ_ONLY));
+    // A cut file is refused at open, in either role, never a SIGBUS on a later query.
+    Path cut = dir.resolve("cut.seen");
+    Files.write(cut, Arrays.copyOf(valid, valid.length - 64));
+    thrown(Status.TRUNCATED, () -> CountingBloomFilter.open(cut, Mode.READ_ONLY));
+    thrown(Status.TRUNCATED, () -> CountingBloomFilter.open(cut, Mode.READ_WRITE));
     thrown(Status.INVALID_ARGUMENT, () -> CountingBloomFilter.create(100, 1.5));
     assertThrows(IllegalArgumentException.class, () -> CountingBloomFilter.create(-1, 0.01));
   }
