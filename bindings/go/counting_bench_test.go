@@ -1,0 +1,53 @@
+package seen
+
+import (
+	"fmt"
+	"testing"
+)
+
+// Benchmarks of the counting and scalable batches through the binding (meson does not run
+// them: go test -bench 'Counting|Scalable' -run '^$'). Each op is one key.
+
+const benchBatch = 4096
+
+func BenchmarkCountingBatches(b *testing.B) {
+	const n = 1 << 20
+	f, err := NewCounting(n, 0.01)
+	must(b, err)
+	defer f.Close()
+	ids := distinctIDs(1, n)
+	must(b, f.AddUint64s(ids))
+	out := make([]bool, benchBatch)
+	for _, op := range []string{"TestUint64s", "AddRemove"} {
+		b.Run(op, func(b *testing.B) {
+			for i := 0; i < b.N; i += benchBatch {
+				lo := i % (n - benchBatch)
+				batch := ids[lo : lo+benchBatch]
+				if op == "TestUint64s" {
+					must(b, f.TestUint64s(batch, out))
+				} else { // an add then a remove of the same keys: the counters end where they began
+					must(b, f.AddUint64s(batch))
+					must(b, f.RemoveUint64s(batch, nil))
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkScalableTest is query time against the number of sub-filters.
+func BenchmarkScalableTest(b *testing.B) {
+	for _, growth := range []int{1, 10, 100} {
+		f, err := NewScalable(ScalableOptions{InitialCapacity: 10000, FPR: 0.01})
+		must(b, err)
+		ids := distinctIDs(2, 10000*growth)
+		must(b, f.AddUint64s(ids))
+		out := make([]bool, benchBatch)
+		b.Run(fmt.Sprintf("subfilters=%d", f.SubFilters()), func(b *testing.B) {
+			for i := 0; i < b.N; i += benchBatch {
+				lo := i % (len(ids) - benchBatch)
+				must(b, f.TestUint64s(ids[lo:lo+benchBatch], out))
+			}
+		})
+		f.Close()
+	}
+}

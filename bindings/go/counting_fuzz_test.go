@@ -1,0 +1,82 @@
+package seen
+
+import (
+	"bytes"
+	"errors"
+	"testing"
+)
+
+// FuzzCountingUnmarshal is FuzzUnmarshalBinary for counting filters: an accepted input must
+// serialize back to exactly itself and then add, find and remove keys.
+func FuzzCountingUnmarshal(f *testing.F) {
+	for _, n := range []uint64{1, 100, 2000} {
+		g, err := NewCountingWithSeed(n, 0.01, n)
+		must(f, err)
+		must(f, g.AddUint64s([]uint64{1, 2, 3, 3}))
+		b, err := g.MarshalBinary()
+		must(f, err)
+		g.Close()
+		f.Add(b)
+		f.Add(b[:len(b)/2])
+	}
+	f.Add([]byte{})
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var g CountingFilter
+		if err := g.UnmarshalBinary(data); err != nil {
+			return
+		}
+		defer g.Close()
+		back, err := g.MarshalBinary()
+		must(t, err)
+		if !bytes.Equal(back, data) {
+			t.Fatalf("accepted %d bytes but serializes them as %d different ones", len(data), len(back))
+		}
+		must(t, g.AddString("probe"))
+		if found, err := g.TestString("probe"); err != nil || !found {
+			t.Fatalf("an accepted input gave a broken filter: %v, %v", found, err)
+		}
+		if err := g.RemoveString("probe"); err != nil {
+			t.Fatalf("removing an added key: %v", err)
+		}
+		if err := g.RemoveUint64s([]uint64{1, 2, 3}, nil); err != nil && !errors.Is(err, ErrNotFound) {
+			t.Fatalf("batch remove: %v", err)
+		}
+	})
+}
+
+// FuzzScalableUnmarshal is the same for scalable filters, seeded with one and several
+// sub-filters; an accepted input must also keep growing.
+func FuzzScalableUnmarshal(f *testing.F) {
+	for _, keys := range []int{3, 300} {
+		g, err := NewScalable(ScalableOptions{InitialCapacity: 50, FPR: 0.01, Seed: uint64(keys)})
+		must(f, err)
+		must(f, g.AddUint64s(distinctIDs(int64(keys), keys)))
+		b, err := g.MarshalBinary()
+		must(f, err)
+		g.Close()
+		f.Add(b)
+		f.Add(b[:len(b)/2])
+	}
+	f.Add([]byte{})
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var g ScalableFilter
+		if err := g.UnmarshalBinary(data); err != nil {
+			return
+		}
+		defer g.Close()
+		back, err := g.MarshalBinary()
+		must(t, err)
+		if !bytes.Equal(back, data) {
+			t.Fatalf("accepted %d bytes but serializes them as %d different ones", len(data), len(back))
+		}
+		ids := distinctIDs(1, 200)
+		err = g.AddUint64s(ids)
+		if errors.Is(err, ErrTooLarge) { // already at 64 sub-filters
+			return
+		}
+		must(t, err)
+		if found, err := g.TestUint64(ids[199]); err != nil || !found {
+			t.Fatalf("an accepted input lost a key: %v, %v", found, err)
+		}
+	})
+}
