@@ -16,7 +16,7 @@ typedef enum seen_status {
   SEEN_OK, SEEN_ERR_INVALID_ARGUMENT, SEEN_ERR_NO_MEMORY, SEEN_ERR_IO, SEEN_ERR_BAD_MAGIC,
   SEEN_ERR_UNSUPPORTED_VERSION, SEEN_ERR_TRUNCATED, SEEN_ERR_BAD_CHECKSUM, SEEN_ERR_INCONSISTENT,
   SEEN_ERR_WRONG_KIND, SEEN_ERR_TOO_LARGE, SEEN_ERR_READ_ONLY, SEEN_ERR_INCOMPATIBLE,
-  SEEN_ERR_BUFFER_TOO_SMALL, SEEN_ERR_INTERNAL, ...
+  SEEN_ERR_BUFFER_TOO_SMALL, SEEN_ERR_INTERNAL, SEEN_ERR_NOT_FOUND, ...
 } seen_status;
 const char* seen_status_string(seen_status s);
 const char* seen_last_error(void);
@@ -74,6 +74,110 @@ seen_status seen_bloom_view(const uint8_t* buf, size_t len, uint32_t flags, seen
 seen_status seen_bloom_save(const seen_bloom* f, const char* path);
 seen_status seen_bloom_open(const char* path, uint32_t flags, seen_bloom** out);
 seen_status seen_bloom_sync(seen_bloom* f);
+
+typedef struct seen_counting seen_counting;
+seen_status seen_counting_create(uint64_t expected_items, double fpr, uint64_t seed,
+                                 seen_counting** out);
+void seen_counting_free(seen_counting* f);
+seen_status seen_counting_add_u64(seen_counting* f, const uint64_t* ids, size_t n);
+seen_status seen_counting_remove_u64(seen_counting* f, const uint64_t* ids, size_t n,
+                                     uint8_t* removed);
+seen_status seen_counting_contains_u64(const seen_counting* f, const uint64_t* ids, size_t n,
+                                       uint8_t* out);
+seen_status seen_counting_add_keys(seen_counting* f, const uint8_t* data,
+                                   const uint64_t* offsets, size_t n);
+seen_status seen_counting_remove_keys(seen_counting* f, const uint8_t* data,
+                                      const uint64_t* offsets, size_t n, uint8_t* removed);
+seen_status seen_counting_contains_keys(const seen_counting* f, const uint8_t* data,
+                                        const uint64_t* offsets, size_t n, uint8_t* out);
+seen_status seen_counting_put_u64(seen_counting* f, uint64_t id);
+seen_status seen_counting_put_key(seen_counting* f, const void* key, size_t len);
+seen_status seen_counting_delete_u64(seen_counting* f, uint64_t id);
+seen_status seen_counting_delete_key(seen_counting* f, const void* key, size_t len);
+int seen_counting_test_u64(const seen_counting* f, uint64_t id);
+int seen_counting_test_key(const seen_counting* f, const void* key, size_t len);
+seen_status seen_counting_clear(seen_counting* f);
+
+typedef struct seen_counting_params {
+  size_t size;
+  uint64_t bytes;
+  uint64_t blocks;
+  uint32_t k;
+  uint32_t read_only;
+  uint64_t seed;
+  uint64_t expected_items;
+  double target_fpr;
+  uint32_t counter_bits;
+  ...;
+} seen_counting_params;
+seen_status seen_counting_get_params(const seen_counting* f, seen_counting_params* params);
+
+typedef struct seen_counting_stats {
+  size_t size;
+  double approx_items;
+  uint64_t saturated;
+  double fill_ratio;
+  double predicted_fpr;
+  ...;
+} seen_counting_stats;
+seen_status seen_counting_get_stats(const seen_counting* f, seen_counting_stats* stats);
+
+seen_status seen_counting_serialize(const seen_counting* f, uint8_t* buf, size_t cap,
+                                    size_t* written);
+seen_status seen_counting_deserialize(const uint8_t* buf, size_t len, seen_counting** out);
+seen_status seen_counting_view(const uint8_t* buf, size_t len, uint32_t flags,
+                               seen_counting** out);
+seen_status seen_counting_save(const seen_counting* f, const char* path);
+seen_status seen_counting_open(const char* path, uint32_t flags, seen_counting** out);
+seen_status seen_counting_sync(seen_counting* f);
+
+typedef struct seen_scalable seen_scalable;
+
+typedef struct seen_scalable_options {
+  size_t size;
+  uint64_t initial_capacity;
+  double fpr;
+  double growth;
+  double tightening;
+  uint64_t seed;
+  ...;
+} seen_scalable_options;
+
+typedef struct seen_scalable_info {
+  size_t size;
+  uint64_t items;
+  uint32_t subfilters;
+  uint32_t read_only;
+  uint64_t bytes;
+  double predicted_fpr;
+  uint64_t initial_capacity;
+  double fpr;
+  double growth;
+  double tightening;
+  uint64_t seed;
+  ...;
+} seen_scalable_info;
+
+seen_status seen_scalable_create(const seen_scalable_options* opts, seen_scalable** out);
+void seen_scalable_free(seen_scalable* f);
+seen_status seen_scalable_add_u64(seen_scalable* f, const uint64_t* ids, size_t n);
+seen_status seen_scalable_contains_u64(const seen_scalable* f, const uint64_t* ids, size_t n,
+                                       uint8_t* out);
+seen_status seen_scalable_add_keys(seen_scalable* f, const uint8_t* data,
+                                   const uint64_t* offsets, size_t n);
+seen_status seen_scalable_contains_keys(const seen_scalable* f, const uint8_t* data,
+                                        const uint64_t* offsets, size_t n, uint8_t* out);
+seen_status seen_scalable_put_u64(seen_scalable* f, uint64_t id, uint8_t* was_present);
+seen_status seen_scalable_put_key(seen_scalable* f, const void* key, size_t len,
+                                  uint8_t* was_present);
+int seen_scalable_test_u64(const seen_scalable* f, uint64_t id);
+int seen_scalable_test_key(const seen_scalable* f, const void* key, size_t len);
+seen_status seen_scalable_get_info(const seen_scalable* f, seen_scalable_info* info);
+seen_status seen_scalable_serialize(const seen_scalable* f, uint8_t* buf, size_t cap,
+                                    size_t* written);
+seen_status seen_scalable_deserialize(const uint8_t* buf, size_t len, seen_scalable** out);
+seen_status seen_scalable_save(const seen_scalable* f, const char* path);
+seen_status seen_scalable_open(const char* path, uint32_t flags, seen_scalable** out);
 
 typedef struct seen_window seen_window;
 #define SEEN_WINDOW_COUNT ...

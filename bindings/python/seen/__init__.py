@@ -22,6 +22,8 @@ from .near_duplicates import (Fingerprint, IdfTable, QueryResults, SimhashIndex,
                               simhash_features, simhash_many)
 from .store import ExposureStore, StoreStats
 from .window import Window, WindowInfo, WindowSpec
+from .counting import CountingFilter
+from .scalable import ScalableFilter, ScalableInfo
 from .errors import (
     BadChecksumError,
     BadMagicError,
@@ -32,6 +34,7 @@ from .errors import (
     InternalError,
     InvalidArgumentError,
     NoMemoryError,
+    NotFoundError,
     ReadOnlyError,
     SeenError,
     SeenIOError,
@@ -47,6 +50,9 @@ library_version = f"{_number // 10000}.{_number // 100 % 100}.{_number % 100}"
 
 __all__ = [
     "BloomFilter",
+    "CountingFilter",
+    "ScalableFilter",
+    "ScalableInfo",
     "Window",
     "WindowSpec",
     "WindowInfo",
@@ -79,5 +85,6 @@ __all__ = [
     "IncompatibleError",
     "BufferTooSmallError",
     "InternalError",
+    "NotFoundError",
     "library_version",
 ]

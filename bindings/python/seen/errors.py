@@ -1,7 +1,8 @@
 """The exceptions of seen: one class per seen_status, each carrying seen_last_error().
 
 Every class derives from SeenError, and also from the builtin exception a Python caller
-would expect (ValueError for bad input, OSError for I/O, MemoryError), so both
+would expect (ValueError for bad input, OSError for I/O, MemoryError, KeyError for a remove
+of an absent key), so both
 `except seen.SeenError` and `except ValueError` work.
 """
 from typing import Dict, NoReturn, Type
@@ -82,6 +83,14 @@ class InternalError(SeenError):
     """A bug in libseen: please report it with the message."""
 
 
+class NotFoundError(SeenError, KeyError):
+    """A remove of a key that was certainly never added (or already removed as often as
+    added): nothing changed. A KeyError, as for set.remove."""
+
+    # KeyError would quote the message.
+    __str__ = Exception.__str__
+
+
 # Keyed by the C enum's values, which the ABI freezes.
 _BY_STATUS: Dict[int, Type[SeenError]] = {
     lib.SEEN_ERR_INVALID_ARGUMENT: InvalidArgumentError,
@@ -98,6 +107,7 @@ _BY_STATUS: Dict[int, Type[SeenError]] = {
     lib.SEEN_ERR_INCOMPATIBLE: IncompatibleError,
     lib.SEEN_ERR_BUFFER_TOO_SMALL: BufferTooSmallError,
     lib.SEEN_ERR_INTERNAL: InternalError,
+    lib.SEEN_ERR_NOT_FOUND: NotFoundError,
 }
 
 

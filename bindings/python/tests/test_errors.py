@@ -35,10 +35,11 @@ EXPECTED_CLASSES = {
     "SEEN_ERR_INCOMPATIBLE": seen.IncompatibleError,
     "SEEN_ERR_BUFFER_TOO_SMALL": seen.BufferTooSmallError,
     "SEEN_ERR_INTERNAL": seen.InternalError,
+    "SEEN_ERR_NOT_FOUND": seen.NotFoundError,
 }
 
 
-@pytest.mark.parametrize("status", range(1, 15))
+@pytest.mark.parametrize("status", range(1, 16))
 def test_every_status_raises_its_own_class(status):
     name = ffi.string(lib.seen_status_string(status)).decode()
     with pytest.raises(EXPECTED_CLASSES[name]) as raised:

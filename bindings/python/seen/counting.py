@@ -1,0 +1,366 @@
+"""CountingFilter: libseen's counting filter, a Bloom filter that can forget keys.
+
+Every bit of the blocked Bloom filter is a 4-bit saturating counter (docs/counting.md): the
+same blocks, k, answers and false-positive rate as a BloomFilter of the same expected_items
+and fpr, in 5x the memory. The counters live in C memory; this object holds the handle and a
+writer lock, because in C adds, removes, clear and sync need exclusive access (and stats,
+serialize and save must not run beside a writer), while queries may run beside that one
+writer: `in` and contains_many take no lock.
+"""
+import os
+import threading
+from typing import Any, Iterable
+
+from . import _batches
+from ._native import ffi, lib
+from .bloom import Key, PathLike, _as_bytes, _as_id
+from .errors import check, raise_status
+
+_NOT_FOUND = lib.SEEN_ERR_NOT_FOUND
+_NULL = ffi.NULL
+
+# Bound once: the single-key paths are dominated by attribute lookups otherwise.
+_test_u64 = lib.seen_counting_test_u64
+_test_key = lib.seen_counting_test_key
+_put_u64 = lib.seen_counting_put_u64
+_put_key = lib.seen_counting_put_key
+_delete_u64 = lib.seen_counting_delete_u64
+_delete_key = lib.seen_counting_delete_key
+
+
+def c_path(path: PathLike) -> bytes:
+    """path for the C API: refuses a NUL byte, which C would take for the end of the path."""
+    encoded = os.fsencode(path)
+    if b"\0" in encoded:
+        raise ValueError(f"embedded null byte in path {encoded!r}")
+    return encoded
+
+
+def _unpickle(data: bytes) -> "CountingFilter":
+    return CountingFilter.from_bytes(data)
+
+
+class CountingFilter:
+    """A Bloom filter of str (as UTF-8), bytes and int (u64) keys that can also remove them:
+    no false negatives for keys added and not removed, false positives at about `fpr` once
+    `expected_items` keys are in.
+
+    The remove rule: remove only keys you added. A key certainly never added is refused
+    (NotFoundError, nothing changes); a never-added key that looks present (a false positive)
+    cannot be told apart, and removing it may make another key a false negative. A key added
+    twice must be removed twice. A closed filter raises InvalidArgumentError on every call.
+    """
+
+    __slots__ = ("_h", "_borrowed", "_lock")
+
+    def __init__(self, expected_items: int, fpr: float, seed: int = 0) -> None:
+        """A new, empty filter with the blocks and k of BloomFilter(expected_items, fpr)."""
+        out = ffi.new("seen_counting**")
+        check(lib.seen_counting_create(expected_items, fpr, seed, out))
+        self._own(out[0])
+
+    def _own(self, handle: Any, borrowed: Any = None) -> None:
+        self._h = ffi.gc(handle, lib.seen_counting_free)
+        # A view's buffer must outlive the handle that reads it.
+        self._borrowed = borrowed
+        # Held by every call that changes or reads all counters; queries run without it.
+        self._lock = threading.Lock()
+
+    @classmethod
+    def _adopt(cls, out: Any, borrowed: Any = None) -> "CountingFilter":
+        f = cls.__new__(cls)
+        f._own(out[0], borrowed)
+        return f
+
+    # --- single keys ---------------------------------------------------------------------
+
+    def add(self, key: Key) -> None:
+        """Adds one key (once more, if it is already in: each add needs its remove)."""
+        with self._lock:
+            if isinstance(key, int):
+                status = _put_u64(self._h, key)
+            elif isinstance(key, bytes):
+                status = _put_key(self._h, key, len(key))
+            elif isinstance(key, str):
+                b = key.encode()
+                status = _put_key(self._h, b, len(b))
+            else:
+                as_id = _as_id(key)
+                if as_id is not None:
+                    status = _put_u64(self._h, as_id)
+                else:
+                    status = _put_key(self._h, *_as_bytes(key))
+        if status:
+            raise_status(status)
+
+    def remove(self, key: Key) -> None:
+        """Removes one key that was added. NotFoundError (a KeyError) if it certainly was
+        not: then nothing changed."""
+        if not self._delete(key):
+            raise_status(_NOT_FOUND)
+
+    def discard(self, key: Key) -> bool:
+        """Removes one key that was added, if it may be in: True if it was removed, False if
+        it certainly was not in (nothing changed)."""
+        return self._delete(key)
+
+    def _delete(self, key: Key) -> bool:
+        with self._lock:
+            if isinstance(key, int):
+                status = _delete_u64(self._h, key)
+            elif isinstance(key, bytes):
+                status = _delete_key(self._h, key, len(key))
+            elif isinstance(key, str):
+                b = key.encode()
+                status = _delete_key(self._h, b, len(b))
+            else:
+                as_id = _as_id(key)
+                if as_id is not None:
+                    status = _delete_u64(self._h, as_id)
+                else:
+                    status = _delete_key(self._h, *_as_bytes(key))
+            if status == _NOT_FOUND:
+                return False
+        if status:
+            raise_status(status)
+        return True
+
+    def __contains__(self, key: object) -> bool:
+        """True if key may be in; False if it certainly is not."""
+        if isinstance(key, int):
+            found = _test_u64(self._h, key)
+        elif isinstance(key, bytes):
+            found = _test_key(self._h, key, len(key))
+        elif isinstance(key, str):
+            b = key.encode()
+            found = _test_key(self._h, b, len(b))
+        else:
+            as_id = _as_id(key)
+            if as_id is not None:
+                found = _test_u64(self._h, as_id)
+            else:
+                found = _test_key(self._h, *_as_bytes(key))
+        if found < 0:
+            raise_status(lib.SEEN_ERR_INVALID_ARGUMENT)
+        return found == 1
+
+    # --- batches -------------------------------------------------------------------------
+
+    def add_many(self, keys: Any) -> None:
+        """Adds a batch, in order (a key repeated counts each time): a uint64 buffer (numpy
+        array, array('Q')) used in place, or a list (or any iterable) of ints, or of
+        str/bytes."""
+        b = _batches.batch(keys)
+        with self._lock:
+            if isinstance(b, _batches.Ids):
+                status = lib.seen_counting_add_u64(self._h, b.ptr, b.n)
+            else:
+                status = lib.seen_counting_add_keys(self._h, b.data, b.offsets, b.n)
+        check(status)
+
+    def remove_many(self, keys: Any) -> Any:
+        """Removes a batch (as for add_many) of keys that were added, and says which were
+        removed: a numpy bool array (or a bytearray of 0/1 without numpy), False where a key
+        was certainly not in and nothing changed for it. Never raises NotFoundError: the
+        flags say it."""
+        b = _batches.batch(keys)
+        results = _batches.new_results(b.n)
+        out = ffi.from_buffer("uint8_t[]", results, require_writable=True)
+        with self._lock:
+            if isinstance(b, _batches.Ids):
+                status = lib.seen_counting_remove_u64(self._h, b.ptr, b.n, out)
+            else:
+                status = lib.seen_counting_remove_keys(self._h, b.data, b.offsets, b.n, out)
+        if status != _NOT_FOUND:
+            check(status)
+        return results
+
+    def contains_many(self, keys: Any) -> Any:
+        """One answer per key of a batch (as for add_many): a numpy bool array if numpy is
+        installed, else a bytearray of 0/1."""
+        b = _batches.batch(keys)
+        results = _batches.new_results(b.n)
+        out = ffi.from_buffer("uint8_t[]", results, require_writable=True)
+        if isinstance(b, _batches.Ids):
+            check(lib.seen_counting_contains_u64(self._h, b.ptr, b.n, out))
+        else:
+            check(lib.seen_counting_contains_keys(self._h, b.data, b.offsets, b.n, out))
+        return results
+
+    def update(self, *iterables: Iterable[Key]) -> None:
+        """Adds every key of every iterable, like set.update; one iterable may mix ids and
+        str/bytes keys. A single str or bytes is refused: wrap it in a list."""
+        for items in iterables:
+            for batch in _batches.split(items):
+                self.add_many(batch)
+
+    def clear(self) -> None:
+        """Removes every key (every counter back to zero)."""
+        with self._lock:
+            check(lib.seen_counting_clear(self._h))
+
+    def copy(self) -> "CountingFilter":
+        """A writable copy in memory (also of a read-only or mapped filter)."""
+        return CountingFilter.from_bytes(self.to_bytes())
+
+    # --- estimates and parameters --------------------------------------------------------
+
+    def __len__(self) -> int:
+        """The keys in (adds minus removes), from the counters: exact while no counter
+        saturated (reads every counter)."""
+        return int(min(round(self._stats().approx_items), 2**63 - 1))
+
+    def __bool__(self) -> bool:
+        """False only while every counter is zero (reads every counter)."""
+        return float(self._stats().fill_ratio) > 0
+
+    @property
+    def fpr(self) -> float:
+        """The target false-positive rate given at creation."""
+        return float(self._params().target_fpr)
+
+    @property
+    def expected_fpr(self) -> float:
+        """The false-positive rate predicted for the filter as it is now (reads every
+        counter)."""
+        return float(self._stats().predicted_fpr)
+
+    @property
+    def expected_items(self) -> int:
+        return int(self._params().expected_items)
+
+    @property
+    def saturated(self) -> int:
+        """Counters stuck at their maximum (15): they never decrement, so keys on them all
+        can never be forgotten (reads every counter)."""
+        return int(self._stats().saturated)
+
+    @property
+    def fill_ratio(self) -> float:
+        """The fraction of counters that are not zero (reads every counter)."""
+        return float(self._stats().fill_ratio)
+
+    @property
+    def size_bytes(self) -> int:
+        """Bytes of state: 320 per 64-byte block of the Bloom filter (64 bytes of presence
+        bits and 256 of counters), 5x a BloomFilter's."""
+        return int(self._params().bytes)
+
+    @property
+    def blocks(self) -> int:
+        return int(self._params().blocks)
+
+    @property
+    def k(self) -> int:
+        """Counters per key, all in one block."""
+        return int(self._params().k)
+
+    @property
+    def counter_bits(self) -> int:
+        """Bits per counter: 4."""
+        return int(self._params().counter_bits)
+
+    @property
+    def seed(self) -> int:
+        return int(self._params().seed)
+
+    @property
+    def read_only(self) -> bool:
+        """True for CountingFilter.open(read_only=True) and CountingFilter.view: adds and
+        removes then fail with ReadOnlyError."""
+        return bool(self._params().read_only)
+
+    def _params(self) -> Any:
+        params = ffi.new("seen_counting_params*", {"size": ffi.sizeof("seen_counting_params")})
+        check(lib.seen_counting_get_params(self._h, params))
+        return params
+
+    def _stats(self) -> Any:
+        stats = ffi.new("seen_counting_stats*", {"size": ffi.sizeof("seen_counting_stats")})
+        with self._lock:
+            check(lib.seen_counting_get_stats(self._h, stats))
+        return stats
+
+    def __repr__(self) -> str:
+        if self._h == _NULL:
+            return "<closed CountingFilter>"
+        return (f"CountingFilter(expected_items={self.expected_items}, fpr={self.fpr}, "
+                f"seed={self.seed}) with size_bytes={self.size_bytes}, k={self.k}")
+
+    # --- bytes and files -----------------------------------------------------------------
+
+    def to_bytes(self) -> bytes:
+        """The serialized filter (docs/FORMAT.md, kind 2), the same bytes as save() writes."""
+        size = ffi.new("size_t*")
+        with self._lock:
+            check(lib.seen_counting_serialize(self._h, _NULL, 0, size))
+            buf = ffi.new("uint8_t[]", size[0])
+            check(lib.seen_counting_serialize(self._h, buf, size[0], size))
+        data: bytes = ffi.buffer(buf, size[0])[:]
+        return data
+
+    @classmethod
+    def from_bytes(cls, data: Any) -> "CountingFilter":
+        """A writable filter copied from serialized bytes (any bytes-like), after checking
+        them; a FormatError subclass says what is wrong with bad input."""
+        src = ffi.from_buffer("uint8_t[]", data)
+        out = ffi.new("seen_counting**")
+        check(lib.seen_counting_deserialize(src, len(src), out))
+        return cls._adopt(out)
+
+    @classmethod
+    def view(cls, buffer: Any, verify: bool = True) -> "CountingFilter":
+        """A read-only filter that reads serialized bytes in place, without a copy. The
+        filter keeps buffer alive; do not change its contents while the filter is open.
+        verify=False skips the payload checksum (the header is always checked)."""
+        src = ffi.from_buffer("uint8_t[]", buffer)
+        out = ffi.new("seen_counting**")
+        flags = 0 if verify else lib.SEEN_OPEN_NO_VERIFY
+        check(lib.seen_counting_view(src, len(src), flags, out))
+        return cls._adopt(out, borrowed=src)
+
+    def save(self, path: PathLike) -> None:
+        """Writes the filter to path atomically: a crash leaves the old file or the new one."""
+        with self._lock:
+            check(lib.seen_counting_save(self._h, c_path(path)))
+
+    @classmethod
+    def open(cls, path: PathLike, read_only: bool = True,
+             verify: bool = True) -> "CountingFilter":
+        """Maps a saved filter instead of reading it into memory. read_only=True is the query
+        role (adds and removes fail with ReadOnlyError; queries read only the presence bits,
+        a fifth of the file); read_only=False writes changes back to the file on sync() and
+        close(). verify=False skips the payload checksum, for a fast open."""
+        flags = lib.SEEN_OPEN_READ_ONLY if read_only else lib.SEEN_OPEN_READ_WRITE
+        if not verify:
+            flags |= lib.SEEN_OPEN_NO_VERIFY
+        out = ffi.new("seen_counting**")
+        check(lib.seen_counting_open(c_path(path), flags, out))
+        return cls._adopt(out)
+
+    def sync(self) -> None:
+        """For a filter opened with read_only=False: reseals and flushes it to its file."""
+        with self._lock:
+            check(lib.seen_counting_sync(self._h))
+
+    def close(self) -> None:
+        """Syncs a writable mapped filter and frees the filter now rather than at garbage
+        collection. Closing twice is harmless; no other thread may be querying it."""
+        with self._lock:
+            if self._h == _NULL:
+                return
+            handle, self._h = self._h, _NULL
+            try:
+                check(lib.seen_counting_sync(handle))
+            finally:
+                ffi.release(handle)
+                self._borrowed = None
+
+    def __enter__(self) -> "CountingFilter":
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+    def __reduce__(self) -> Any:
+        return (_unpickle, (self.to_bytes(),))

@@ -1,0 +1,308 @@
+"""ScalableFilter: libseen's scalable filter, a Bloom filter that grows past its capacity.
+
+Blocked Bloom sub-filters (docs/counting.md): when the newest holds its capacity, the next
+is added, `growth` times larger at `tightening` times the false-positive rate, so the total
+rate stays within the bound the filter was created with at any size. The sub-filters live in
+C memory; this object holds the handle and a lock, because in C an add must not run beside
+any other call. A read-only filter (open(read_only=True)) cannot change, so its queries run
+without the lock, from any number of threads.
+"""
+import contextlib
+import threading
+from dataclasses import dataclass
+from typing import Any, ContextManager, Iterable
+
+from . import _batches
+from ._native import ffi, lib
+from .bloom import Key, PathLike, _as_bytes, _as_id
+from .counting import c_path
+from .errors import check, invalid_argument, raise_status
+
+_NULL = ffi.NULL
+_NO_LOCK = contextlib.nullcontext()
+
+_test_u64 = lib.seen_scalable_test_u64
+_test_key = lib.seen_scalable_test_key
+_put_u64 = lib.seen_scalable_put_u64
+_put_key = lib.seen_scalable_put_key
+
+
+@dataclass(frozen=True)
+class ScalableInfo:
+    """What a scalable filter holds now: the distinct keys that changed it, its sub-filters,
+    their bytes and the false-positive rate they predict together (at most fpr), beside the
+    options it was created with."""
+
+    items: int
+    subfilters: int
+    size_bytes: int
+    predicted_fpr: float
+    read_only: bool
+    initial_capacity: int
+    fpr: float
+    growth: float
+    tightening: float
+    seed: int
+
+
+def _unpickle(data: bytes) -> "ScalableFilter":
+    return ScalableFilter.from_bytes(data)
+
+
+class ScalableFilter:
+    """A Bloom filter of str (as UTF-8), bytes and int (u64) keys that grows as keys come:
+    no false negatives, and a total false-positive rate within `fpr` at any size.
+
+    The first sub-filter holds initial_capacity keys; each next one holds `growth` times more
+    at `tightening` times the rate. A query asks every sub-filter, so start near the expected
+    size. At most 64 sub-filters (then TooLargeError). A closed filter raises
+    InvalidArgumentError on every call.
+    """
+
+    __slots__ = ("_h", "_lock")
+
+    def __init__(self, initial_capacity: int, fpr: float, growth: float = 2,
+                 tightening: float = 0.5, seed: int = 0) -> None:
+        """A new filter with one empty sub-filter of initial_capacity keys (>= 1); fpr in
+        (0, 1) bounds the total rate; growth in [1, 64]; tightening in (0, 1)."""
+        # The C API reads 0 as "the default": refuse it here rather than surprise.
+        for name, value in (("growth", growth), ("tightening", tightening)):
+            if value == 0:
+                invalid_argument(f"{name} must not be 0")
+        opts = ffi.new("seen_scalable_options*", {
+            "size": ffi.sizeof("seen_scalable_options"),
+            "initial_capacity": initial_capacity,
+            "fpr": fpr,
+            "growth": growth,
+            "tightening": tightening,
+            "seed": seed,
+        })
+        out = ffi.new("seen_scalable**")
+        check(lib.seen_scalable_create(opts, out))
+        self._own(out[0])
+
+    def _own(self, handle: Any) -> None:
+        self._h = ffi.gc(handle, lib.seen_scalable_free)
+        self._lock: ContextManager[Any] = _NO_LOCK  # no other thread has it yet
+        self._lock = _NO_LOCK if self.info.read_only else threading.Lock()
+
+    @classmethod
+    def _adopt(cls, out: Any) -> "ScalableFilter":
+        f = cls.__new__(cls)
+        f._own(out[0])
+        return f
+
+    # --- single keys ---------------------------------------------------------------------
+
+    def add(self, key: Key) -> None:
+        """Adds one key; a key that already looks present changes nothing."""
+        with self._lock:
+            if isinstance(key, int):
+                status = _put_u64(self._h, key, _NULL)
+            elif isinstance(key, bytes):
+                status = _put_key(self._h, key, len(key), _NULL)
+            elif isinstance(key, str):
+                b = key.encode()
+                status = _put_key(self._h, b, len(b), _NULL)
+            else:
+                as_id = _as_id(key)
+                if as_id is not None:
+                    status = _put_u64(self._h, as_id, _NULL)
+                else:
+                    status = _put_key(self._h, *_as_bytes(key), _NULL)
+        if status:
+            raise_status(status)
+
+    def __contains__(self, key: object) -> bool:
+        """True if key may have been added (in any sub-filter); False if it certainly was
+        not."""
+        with self._lock:
+            if isinstance(key, int):
+                found = _test_u64(self._h, key)
+            elif isinstance(key, bytes):
+                found = _test_key(self._h, key, len(key))
+            elif isinstance(key, str):
+                b = key.encode()
+                found = _test_key(self._h, b, len(b))
+            else:
+                as_id = _as_id(key)
+                if as_id is not None:
+                    found = _test_u64(self._h, as_id)
+                else:
+                    found = _test_key(self._h, *_as_bytes(key))
+        if found < 0:
+            raise_status(lib.SEEN_ERR_INVALID_ARGUMENT)
+        return found == 1
+
+    # --- batches -------------------------------------------------------------------------
+
+    def add_many(self, keys: Any) -> None:
+        """Adds a batch, in order, growing as needed: a uint64 buffer (numpy array,
+        array('Q')) used in place, or a list (or any iterable) of ints, or of str/bytes.
+        Past 64 sub-filters TooLargeError (the keys before stay added)."""
+        b = _batches.batch(keys)
+        with self._lock:
+            if isinstance(b, _batches.Ids):
+                status = lib.seen_scalable_add_u64(self._h, b.ptr, b.n)
+            else:
+                status = lib.seen_scalable_add_keys(self._h, b.data, b.offsets, b.n)
+        check(status)
+
+    def contains_many(self, keys: Any) -> Any:
+        """One answer per key of a batch (as for add_many), over every sub-filter: a numpy
+        bool array if numpy is installed, else a bytearray of 0/1."""
+        b = _batches.batch(keys)
+        results = _batches.new_results(b.n)
+        out = ffi.from_buffer("uint8_t[]", results, require_writable=True)
+        with self._lock:
+            if isinstance(b, _batches.Ids):
+                status = lib.seen_scalable_contains_u64(self._h, b.ptr, b.n, out)
+            else:
+                status = lib.seen_scalable_contains_keys(self._h, b.data, b.offsets, b.n, out)
+        check(status)
+        return results
+
+    def update(self, *iterables: Iterable[Key]) -> None:
+        """Adds every key of every iterable, like set.update; one iterable may mix ids and
+        str/bytes keys. A single str or bytes is refused: wrap it in a list."""
+        for items in iterables:
+            for batch in _batches.split(items):
+                self.add_many(batch)
+
+    def copy(self) -> "ScalableFilter":
+        """A writable copy in memory (also of a read-only filter)."""
+        return ScalableFilter.from_bytes(self.to_bytes())
+
+    # --- what it holds -------------------------------------------------------------------
+
+    @property
+    def info(self) -> ScalableInfo:
+        """items, subfilters, size_bytes, predicted_fpr, read_only and the creation options,
+        read at once."""
+        info = ffi.new("seen_scalable_info*", {"size": ffi.sizeof("seen_scalable_info")})
+        with self._lock:
+            check(lib.seen_scalable_get_info(self._h, info))
+        return ScalableInfo(
+            items=int(info.items), subfilters=int(info.subfilters),
+            size_bytes=int(info.bytes), predicted_fpr=float(info.predicted_fpr),
+            read_only=bool(info.read_only), initial_capacity=int(info.initial_capacity),
+            fpr=float(info.fpr), growth=float(info.growth),
+            tightening=float(info.tightening), seed=int(info.seed))
+
+    def __len__(self) -> int:
+        """The distinct keys added: those that changed the filter (low by the false positives
+        met while adding)."""
+        return self.info.items
+
+    def __bool__(self) -> bool:
+        return self.info.items > 0
+
+    @property
+    def subfilters(self) -> int:
+        """Sub-filters so far (1 to 64): a query asks each."""
+        return self.info.subfilters
+
+    @property
+    def fpr(self) -> float:
+        """The bound on the total false-positive rate, given at creation."""
+        return self.info.fpr
+
+    @property
+    def expected_fpr(self) -> float:
+        """The false-positive rate predicted for the filter as it is now: the sum of the
+        sub-filters' rates at their loads, at most fpr."""
+        return self.info.predicted_fpr
+
+    @property
+    def initial_capacity(self) -> int:
+        return self.info.initial_capacity
+
+    @property
+    def growth(self) -> float:
+        """The capacity ratio of consecutive sub-filters."""
+        return self.info.growth
+
+    @property
+    def tightening(self) -> float:
+        """The false-positive-rate ratio of consecutive sub-filters."""
+        return self.info.tightening
+
+    @property
+    def size_bytes(self) -> int:
+        """Bytes of every sub-filter's blocks."""
+        return self.info.size_bytes
+
+    @property
+    def seed(self) -> int:
+        return self.info.seed
+
+    @property
+    def read_only(self) -> bool:
+        """True for ScalableFilter.open(read_only=True): adds then fail with ReadOnlyError."""
+        return self.info.read_only
+
+    def __repr__(self) -> str:
+        if self._h == _NULL:
+            return "<closed ScalableFilter>"
+        i = self.info
+        return (f"ScalableFilter(initial_capacity={i.initial_capacity}, fpr={i.fpr}, "
+                f"growth={i.growth}, tightening={i.tightening}, seed={i.seed}) with "
+                f"{i.items} items in {i.subfilters} sub-filters, size_bytes={i.size_bytes}")
+
+    # --- bytes and files -----------------------------------------------------------------
+
+    def to_bytes(self) -> bytes:
+        """The serialized filter (docs/FORMAT.md, kind 3), the same bytes as save() writes."""
+        size = ffi.new("size_t*")
+        with self._lock:
+            check(lib.seen_scalable_serialize(self._h, _NULL, 0, size))
+            buf = ffi.new("uint8_t[]", size[0])
+            check(lib.seen_scalable_serialize(self._h, buf, size[0], size))
+        data: bytes = ffi.buffer(buf, size[0])[:]
+        return data
+
+    @classmethod
+    def from_bytes(cls, data: Any) -> "ScalableFilter":
+        """A writable filter copied from serialized bytes (any bytes-like), after checking
+        them; a FormatError subclass says what is wrong with bad input."""
+        src = ffi.from_buffer("uint8_t[]", data)
+        out = ffi.new("seen_scalable**")
+        check(lib.seen_scalable_deserialize(src, len(src), out))
+        return cls._adopt(out)
+
+    def save(self, path: PathLike) -> None:
+        """Writes the filter to path atomically: a crash leaves the old file or the new one."""
+        with self._lock:
+            check(lib.seen_scalable_save(self._h, c_path(path)))
+
+    @classmethod
+    def open(cls, path: PathLike, read_only: bool = True,
+             verify: bool = True) -> "ScalableFilter":
+        """Opens a saved filter. read_only=True maps the file and queries it in place (the
+        query role: adds fail with ReadOnlyError). read_only=False reads a private copy that
+        may grow; the file changes only on the next save(). verify=False skips the payload
+        checksum, for a fast open."""
+        flags = lib.SEEN_OPEN_READ_ONLY if read_only else lib.SEEN_OPEN_READ_WRITE
+        if not verify:
+            flags |= lib.SEEN_OPEN_NO_VERIFY
+        out = ffi.new("seen_scalable**")
+        check(lib.seen_scalable_open(c_path(path), flags, out))
+        return cls._adopt(out)
+
+    def close(self) -> None:
+        """Frees the filter now rather than at garbage collection (unsaved changes are lost:
+        save() first). Closing twice is harmless."""
+        with self._lock:
+            if self._h == _NULL:
+                return
+            handle, self._h = self._h, _NULL
+            ffi.release(handle)
+
+    def __enter__(self) -> "ScalableFilter":
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+    def __reduce__(self) -> Any:
+        return (_unpickle, (self.to_bytes(),))
