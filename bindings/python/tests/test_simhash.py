@@ -274,3 +274,20 @@ def test_closed_index_raises():
         index.add(1, 1)
     with pytest.raises(seen.InvalidArgumentError):
         len(index)
+
+
+def test_threads_share_one_index():
+    # The first queries race to build the staged tables; every thread gets the same answers.
+    from concurrent.futures import ThreadPoolExecutor
+    rng = numpy.random.default_rng(11)
+    fps = rng.integers(0, 2**64, size=5000, dtype=numpy.uint64)
+    index = seen.SimhashIndex()
+    index.add_many(numpy.arange(5000, dtype=numpy.uint64), fps)
+    queries = (fps[:400] ^ numpy.uint64(0b11)).tolist()
+
+    def run(_):
+        return [index.query(q) for q in queries], list(index.query_many(queries))
+    with ThreadPoolExecutor(4) as pool:
+        results = list(pool.map(run, range(4)))
+    expected = [[(i, 2)] for i in range(400)]
+    assert all(single == expected and batch == expected for single, batch in results)
