@@ -28,6 +28,7 @@ uint64_t BlocksFor(uint64_t items, double bits_per_key) {
 
 double PredictFpr(double items, uint64_t blocks, uint32_t k) {
   if (blocks == 0) return 1.0;
+  if (items <= 0) return 0.0;  // and the Poisson sum below would take log(0)
   const double mean = items / static_cast<double>(blocks);
   const double spread = 12.0 * std::sqrt(mean) + 20.0;
   const double lo = std::max(0.0, std::floor(mean - spread));

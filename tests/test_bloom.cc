@@ -85,6 +85,11 @@ TEST(Bloom, SizingStaysNearTheClassicBound) {
   }
 }
 
+TEST(Bloom, AnEmptyFilterPredictsNoFalsePositives) {
+  EXPECT_EQ(PredictFpr(0, 1000, 6), 0.0);
+  EXPECT_GT(PredictFpr(1, 1000, 6), 0.0);
+}
+
 TEST(Bloom, SizingRejectsBadArguments) {
   for (double fpr : {0.0, 1.0, -0.5, double{NAN}}) {
     try {

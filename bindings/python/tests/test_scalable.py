@@ -162,9 +162,6 @@ def test_options_and_info():
     assert (defaults.growth, defaults.tightening) == (2, 0.5)
 
 
-@pytest.mark.xfail(strict=True, reason="C API: seen_scalable_get_info's predicted_fpr is NaN "
-                   "while a sub-filter is empty (core/sizing.cc PredictFpr(0 items) computes "
-                   "0 * log(0))")
 def test_the_predicted_rate_of_an_empty_subfilter_is_zero():
     f = seen.ScalableFilter(100, 0.01, seed=1)
     assert f.expected_fpr == 0.0
