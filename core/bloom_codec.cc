@@ -4,7 +4,7 @@
 #include <vector>
 
 #include "core/error.h"
-#include "core/file.h"
+#include "core/flat_codec.h"
 #include "core/format.h"
 #include "core/sizing.h"
 
@@ -57,55 +57,32 @@ BloomParams DecodeParams(const Container& c, const std::string& source) {
   return p;
 }
 
-std::vector<uint8_t> Head(const Bloom& filter) {
-  uint8_t params[kParamsBytes];
-  EncodeParams(filter.params(), params);
-  std::vector<uint8_t> head(PayloadOffset(kParamsBytes));
-  EncodeHead(Kind::kBloom, params, kParamsBytes, {{filter.bytes(), filter.params().bytes()}},
-             head.data());
-  return head;
-}
+struct Traits {
+  using Filter = Bloom;
+  using Params = BloomParams;
+  static constexpr Kind kKind = Kind::kBloom;
+  static constexpr uint64_t kParamsBytes = seen::kParamsBytes;
+  static void Encode(const Params& p, uint8_t* out) { EncodeParams(p, out); }
+  static Params Decode(const Container& c, const std::string& source) { return DecodeParams(c, source); }
+};
+using Codec = FlatCodec<Traits>;
 
 }  // namespace
 
-uint64_t SerializedSize(const Bloom& filter) {
-  return PayloadOffset(kParamsBytes) + filter.params().bytes();
-}
+uint64_t SerializedSize(const Bloom& filter) { return Codec::SerializedSize(filter); }
 
-void Serialize(const Bloom& filter, uint8_t* out) {
-  const std::vector<uint8_t> head = Head(filter);
-  std::memcpy(out, head.data(), head.size());
-  std::memcpy(out + head.size(), filter.bytes(), filter.params().bytes());
-}
+void Serialize(const Bloom& filter, uint8_t* out) { Codec::Serialize(filter, out); }
 
-Bloom Deserialize(const uint8_t* data, uint64_t len) {
-  const Container c = ParseContainer(data, len, Kind::kBloom, "buffer", true);
-  const BloomParams params = DecodeParams(c, "buffer");
-  Region region = Region::Allocate(params.bytes());
-  std::memcpy(region.data(), c.payload, params.bytes());
-  return Bloom(params, std::move(region));
-}
+Bloom Deserialize(const uint8_t* data, uint64_t len) { return Codec::Deserialize(data, len); }
 
 Bloom View(const uint8_t* data, uint64_t len, bool verify_payload) {
-  const Container c = ParseContainer(data, len, Kind::kBloom, "buffer", verify_payload);
-  const BloomParams params = DecodeParams(c, "buffer");
-  return Bloom(params, Region::Borrow(c.payload, params.bytes()));
+  return Codec::View(data, len, verify_payload);
 }
 
-void Save(const Bloom& filter, const std::string& path) {
-  const std::vector<uint8_t> head = Head(filter);
-  SaveFile(path, head.data(), head.size(), {{filter.bytes(), filter.params().bytes()}});
-}
+void Save(const Bloom& filter, const std::string& path) { Codec::Save(filter, path); }
 
 Bloom Open(const std::string& path, bool writable, bool verify_payload) {
-  // A verified open reads every byte anyway; populating the map does it in one pass. An
-  // unverified open stays lazy: a cold 1 GiB file opens at once.
-  Region file = MapFile(path, writable, verify_payload);
-  const Container c = ParseContainer(file.data(), file.size(), Kind::kBloom, path, verify_payload);
-  const BloomParams params = DecodeParams(c, path);
-  if (writable) ResealOnSync(file, path);
-  const uint64_t offset = static_cast<uint64_t>(c.payload - file.data());
-  return Bloom(params, std::move(file).Narrow(offset, params.bytes()));
+  return Codec::Open(path, writable, verify_payload);
 }
 
 }  // namespace seen

@@ -4,7 +4,7 @@
 #include <vector>
 
 #include "core/error.h"
-#include "core/file.h"
+#include "core/flat_codec.h"
 #include "core/format.h"
 #include "core/sizing.h"
 
@@ -67,53 +67,32 @@ CountingParams DecodeParams(const Container& c, const std::string& source) {
   return p;
 }
 
-std::vector<uint8_t> Head(const Counting& filter) {
-  uint8_t params[kParamsBytes];
-  EncodeParams(filter.params(), params);
-  std::vector<uint8_t> head(PayloadOffset(kParamsBytes));
-  EncodeHead(Kind::kCounting, params, kParamsBytes, {{filter.bytes(), filter.params().bytes()}},
-             head.data());
-  return head;
-}
+struct Traits {
+  using Filter = Counting;
+  using Params = CountingParams;
+  static constexpr Kind kKind = Kind::kCounting;
+  static constexpr uint64_t kParamsBytes = seen::kParamsBytes;
+  static void Encode(const Params& p, uint8_t* out) { EncodeParams(p, out); }
+  static Params Decode(const Container& c, const std::string& source) { return DecodeParams(c, source); }
+};
+using Codec = FlatCodec<Traits>;
 
 }  // namespace
 
-uint64_t SerializedSize(const Counting& filter) {
-  return PayloadOffset(kParamsBytes) + filter.params().bytes();
-}
+uint64_t SerializedSize(const Counting& filter) { return Codec::SerializedSize(filter); }
 
-void Serialize(const Counting& filter, uint8_t* out) {
-  const std::vector<uint8_t> head = Head(filter);
-  std::memcpy(out, head.data(), head.size());
-  std::memcpy(out + head.size(), filter.bytes(), filter.params().bytes());
-}
+void Serialize(const Counting& filter, uint8_t* out) { Codec::Serialize(filter, out); }
 
-Counting DeserializeCounting(const uint8_t* data, uint64_t len) {
-  const Container c = ParseContainer(data, len, Kind::kCounting, "buffer", true);
-  const CountingParams params = DecodeParams(c, "buffer");
-  Region region = Region::Allocate(params.bytes());
-  std::memcpy(region.data(), c.payload, params.bytes());
-  return Counting(params, std::move(region));
-}
+Counting DeserializeCounting(const uint8_t* data, uint64_t len) { return Codec::Deserialize(data, len); }
 
 Counting ViewCounting(const uint8_t* data, uint64_t len, bool verify_payload) {
-  const Container c = ParseContainer(data, len, Kind::kCounting, "buffer", verify_payload);
-  const CountingParams params = DecodeParams(c, "buffer");
-  return Counting(params, Region::Borrow(c.payload, params.bytes()));
+  return Codec::View(data, len, verify_payload);
 }
 
-void Save(const Counting& filter, const std::string& path) {
-  const std::vector<uint8_t> head = Head(filter);
-  SaveFile(path, head.data(), head.size(), {{filter.bytes(), filter.params().bytes()}});
-}
+void Save(const Counting& filter, const std::string& path) { Codec::Save(filter, path); }
 
 Counting OpenCounting(const std::string& path, bool writable, bool verify_payload) {
-  Region file = MapFile(path, writable, verify_payload);
-  const Container c = ParseContainer(file.data(), file.size(), Kind::kCounting, path, verify_payload);
-  const CountingParams params = DecodeParams(c, path);
-  if (writable) ResealOnSync(file, path);
-  const uint64_t offset = static_cast<uint64_t>(c.payload - file.data());
-  return Counting(params, std::move(file).Narrow(offset, params.bytes()));
+  return Codec::Open(path, writable, verify_payload);
 }
 
 }  // namespace seen

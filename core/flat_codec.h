@@ -1,0 +1,77 @@
+// The container codec of a kind whose whole state is one flat payload after fixed params
+// (kind 1, the Bloom filter, and kind 2, the counting filter). Traits names the kind, the
+// filter and params types, and how params are encoded, and decoded: validated against the
+// container, so nothing is sized from them before they agree with the input.
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "core/file.h"
+#include "core/format.h"
+#include "core/region.h"
+
+namespace seen {
+
+template <class Traits>
+struct FlatCodec {
+  using Filter = typename Traits::Filter;
+  using Params = typename Traits::Params;
+
+  static std::vector<uint8_t> Head(const Filter& filter) {
+    uint8_t params[Traits::kParamsBytes];
+    Traits::Encode(filter.params(), params);
+    std::vector<uint8_t> head(PayloadOffset(Traits::kParamsBytes));
+    EncodeHead(Traits::kKind, params, Traits::kParamsBytes, {Payload(filter)}, head.data());
+    return head;
+  }
+
+  static uint64_t SerializedSize(const Filter& filter) {
+    return PayloadOffset(Traits::kParamsBytes) + filter.params().bytes();
+  }
+
+  static void Serialize(const Filter& filter, uint8_t* out) {
+    const std::vector<uint8_t> head = Head(filter);
+    std::memcpy(out, head.data(), head.size());
+    std::memcpy(out + head.size(), filter.bytes(), filter.params().bytes());
+  }
+
+  // A writable copy.
+  static Filter Deserialize(const uint8_t* data, uint64_t len) {
+    const Container c = ParseContainer(data, len, Traits::kKind, "buffer", true);
+    const Params params = Traits::Decode(c, "buffer");
+    Region region = Region::Allocate(params.bytes());
+    std::memcpy(region.data(), c.payload, params.bytes());
+    return Filter(params, std::move(region));
+  }
+
+  // Read-only, over the caller's bytes.
+  static Filter View(const uint8_t* data, uint64_t len, bool verify_payload) {
+    const Container c = ParseContainer(data, len, Traits::kKind, "buffer", verify_payload);
+    const Params params = Traits::Decode(c, "buffer");
+    return Filter(params, Region::Borrow(c.payload, params.bytes()));
+  }
+
+  static void Save(const Filter& filter, const std::string& path) {
+    const std::vector<uint8_t> head = Head(filter);
+    SaveFile(path, head.data(), head.size(), {Payload(filter)});
+  }
+
+  static Filter Open(const std::string& path, bool writable, bool verify_payload) {
+    // A verified open reads every byte anyway; populating the map does it in one pass. An
+    // unverified open stays lazy: a cold 1 GiB file opens at once.
+    Region file = MapFile(path, writable, verify_payload);
+    const Container c = ParseContainer(file.data(), file.size(), Traits::kKind, path, verify_payload);
+    const Params params = Traits::Decode(c, path);
+    if (writable) ResealOnSync(file, path);
+    const uint64_t offset = static_cast<uint64_t>(c.payload - file.data());
+    return Filter(params, std::move(file).Narrow(offset, params.bytes()));
+  }
+
+ private:
+  static Piece Payload(const Filter& filter) { return {filter.bytes(), filter.params().bytes()}; }
+};
+
+}  // namespace seen
