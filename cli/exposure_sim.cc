@@ -58,7 +58,7 @@ void Measure(uint64_t user, uint32_t length, const SimulationConfig& config, Tal
   tally.probes += config.probes_per_user;
 }
 
-DesignResult Result(const std::string& name, double bytes, uint32_t span, const Tally& t, uint32_t n) {
+DesignResult Result(const std::string& name, double bytes, uint32_t span, const Tally& t) {
   DesignResult r;
   r.name = name;
   r.label = name.substr(0, name.find_first_of(",("));
@@ -106,8 +106,7 @@ DesignResult RunBaseline(const std::string& name, baselines::Design& design,
     });
     ++tally.requests;
   }
-  return Result(name, static_cast<double>(design.bytes_per_user()), design.guaranteed_span(), tally,
-                config.window);
+  return Result(name, static_cast<double>(design.bytes_per_user()), design.guaranteed_span(), tally);
 }
 
 DesignResult RunStore(const std::string& name, const WindowParams& window,
@@ -143,7 +142,7 @@ DesignResult RunStore(const std::string& name, const WindowParams& window,
   }
   const StoreStats stats = store.Stats();
   return Result(name, static_cast<double>(stats.bytes) / static_cast<double>(stats.users),
-                window.span, tally, config.window);
+                window.span, tally);
 }
 
 double BloomFpr(double items, double bits, double k) {
