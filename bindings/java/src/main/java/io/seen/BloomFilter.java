@@ -6,9 +6,7 @@ import java.io.OutputStream;
 import java.lang.ref.Cleaner;
 import java.lang.ref.Reference;
 import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.util.Arrays;
 import java.util.Objects;
 
 /**
@@ -34,30 +32,13 @@ import java.util.Objects;
  * after close throws {@link IllegalStateException}.
  */
 public final class BloomFilter implements AutoCloseable {
-  private static final Cleaner CLEANER = Cleaner.create();
   /** The largest byte[] a JVM allocates. */
   private static final long MAX_ARRAY = Integer.MAX_VALUE - 8;
 
-  private volatile long handle;
-  private final Cleaner.Cleanable cleanable;
-
-  /** Frees a handle; it must not reference the filter, or the filter would never be cleaned. */
-  private static final class Free implements Runnable {
-    private final long handle;
-
-    Free(long handle) {
-      this.handle = handle;
-    }
-
-    @Override
-    public void run() {
-      NativeBloom.free(handle);
-    }
-  }
+  private final NativeHandle handle;
 
   private BloomFilter(long handle) {
-    this.handle = handle;
-    this.cleanable = CLEANER.register(this, new Free(handle));
+    this.handle = new NativeHandle(this, handle, NativeBloom::free);
   }
 
   private static BloomFilter adopt(int status, long[] out) {
@@ -89,7 +70,7 @@ public final class BloomFilter implements AutoCloseable {
    */
   public static BloomFilter open(Path path, Mode mode) {
     long[] out = new long[1];
-    return adopt(NativeBloom.open(nulTerminated(path), mode.flags, out), out);
+    return adopt(NativeBloom.open(Utf8.nulTerminated(path), mode.flags, out), out);
   }
 
   /**
@@ -103,19 +84,6 @@ public final class BloomFilter implements AutoCloseable {
     return adopt(NativeBloom.deserialize(bytes, bytes.length, out), out);
   }
 
-  /**
-   * The live handle, or an exception if closed. Every native call that uses it is followed by
-   * reachabilityFence(this): the handle is a plain long, so without the fence the filter could
-   * become unreachable mid-call and the Cleaner free the memory under the native code.
-   */
-  private long h() {
-    long h = handle;
-    if (h == 0) {
-      throw new IllegalStateException("BloomFilter is closed");
-    }
-    return h;
-  }
-
   private static boolean changed(int putResult) {
     if (putResult < 0) {
       SeenException.check(-putResult);
@@ -126,7 +94,7 @@ public final class BloomFilter implements AutoCloseable {
   /** Adds an id; returns true if that changed the filter (Guava's meaning). */
   public boolean put(long id) {
     try {
-      return changed(NativeBloom.putLong(h(), id));
+      return changed(NativeBloom.putLong(handle.get(), id));
     } finally {
       Reference.reachabilityFence(this);
     }
@@ -140,7 +108,7 @@ public final class BloomFilter implements AutoCloseable {
   public boolean put(byte[] key, int off, int len) {
     Objects.checkFromIndexSize(off, len, key.length);
     try {
-      return changed(NativeBloom.putBytes(h(), key, off, len));
+      return changed(NativeBloom.putBytes(handle.get(), key, off, len));
     } finally {
       Reference.reachabilityFence(this);
     }
@@ -148,13 +116,13 @@ public final class BloomFilter implements AutoCloseable {
 
   /** Adds the UTF-8 bytes of {@code key}. */
   public boolean put(CharSequence key) {
-    return put(utf8(key));
+    return put(Utf8.of(key));
   }
 
   /** False means the id was certainly never put; true means it probably was. */
   public boolean mightContain(long id) {
     try {
-      return NativeBloom.testLong(h(), id) == 1;
+      return NativeBloom.testLong(handle.get(), id) == 1;
     } finally {
       Reference.reachabilityFence(this);
     }
@@ -167,14 +135,14 @@ public final class BloomFilter implements AutoCloseable {
   public boolean mightContain(byte[] key, int off, int len) {
     Objects.checkFromIndexSize(off, len, key.length);
     try {
-      return NativeBloom.testBytes(h(), key, off, len) == 1;
+      return NativeBloom.testBytes(handle.get(), key, off, len) == 1;
     } finally {
       Reference.reachabilityFence(this);
     }
   }
 
   public boolean mightContain(CharSequence key) {
-    return mightContain(utf8(key));
+    return mightContain(Utf8.of(key));
   }
 
   public void putAll(long[] ids) {
@@ -185,7 +153,7 @@ public final class BloomFilter implements AutoCloseable {
   public void putAll(long[] ids, int off, int len) {
     Objects.checkFromIndexSize(off, len, ids.length);
     try {
-      SeenException.check(NativeBloom.addLongs(h(), ids, off, len));
+      SeenException.check(NativeBloom.addLongs(handle.get(), ids, off, len));
     } finally {
       Reference.reachabilityFence(this);
     }
@@ -200,7 +168,7 @@ public final class BloomFilter implements AutoCloseable {
     Objects.checkFromIndexSize(off, len, ids.length);
     Batches.checkOut(len, out);
     try {
-      SeenException.check(NativeBloom.testLongs(h(), ids, off, len, out, 0));
+      SeenException.check(NativeBloom.testLongs(handle.get(), ids, off, len, out, 0));
     } finally {
       Reference.reachabilityFence(this);
     }
@@ -225,7 +193,7 @@ public final class BloomFilter implements AutoCloseable {
   public void putAll(byte[] data, int[] offsets, int first, int count) {
     Batches.checkOffsets(data.length, offsets, first, count);
     try {
-      SeenException.check(NativeBloom.addKeys(h(), data, offsets, first, count));
+      SeenException.check(NativeBloom.addKeys(handle.get(), data, offsets, first, count));
     } finally {
       Reference.reachabilityFence(this);
     }
@@ -236,7 +204,7 @@ public final class BloomFilter implements AutoCloseable {
     Batches.checkOffsets(data.length, offsets, first, count);
     Batches.checkOut(count, out);
     try {
-      SeenException.check(NativeBloom.testKeys(h(), data, offsets, first, count, out, 0));
+      SeenException.check(NativeBloom.testKeys(handle.get(), data, offsets, first, count, out, 0));
     } finally {
       Reference.reachabilityFence(this);
     }
@@ -250,7 +218,7 @@ public final class BloomFilter implements AutoCloseable {
   public void putAll(ByteBuffer ids) {
     long n = Batches.longsIn(ids, "ids");
     try {
-      SeenException.check(NativeBloom.addLongsDirect(h(), ids, ids.position(), n));
+      SeenException.check(NativeBloom.addLongsDirect(handle.get(), ids, ids.position(), n));
     } finally {
       Reference.reachabilityFence(this);
     }
@@ -262,7 +230,7 @@ public final class BloomFilter implements AutoCloseable {
     Batches.checkOut(n, out);
     try {
       SeenException.check(
-          NativeBloom.testLongsDirect(h(), ids, ids.position(), n, out, out.position()));
+          NativeBloom.testLongsDirect(handle.get(), ids, ids.position(), n, out, out.position()));
     } finally {
       Reference.reachabilityFence(this);
     }
@@ -277,7 +245,7 @@ public final class BloomFilter implements AutoCloseable {
     long n = Batches.checkOffsets(data, offsets);
     try {
       SeenException.check(NativeBloom.addKeysDirect(
-          h(), data, data.position(), offsets, offsets.position(), n));
+          handle.get(), data, data.position(), offsets, offsets.position(), n));
     } finally {
       Reference.reachabilityFence(this);
     }
@@ -289,7 +257,8 @@ public final class BloomFilter implements AutoCloseable {
     Batches.checkOut(n, out);
     try {
       SeenException.check(NativeBloom.testKeysDirect(
-          h(), data, data.position(), offsets, offsets.position(), n, out, out.position()));
+          handle.get(), data, data.position(), offsets, offsets.position(), n,
+          out, out.position()));
     } finally {
       Reference.reachabilityFence(this);
     }
@@ -301,7 +270,7 @@ public final class BloomFilter implements AutoCloseable {
    */
   public void putAll(BloomFilter other) {
     try {
-      SeenException.check(NativeBloom.merge(h(), other.h()));
+      SeenException.check(NativeBloom.merge(handle.get(), other.handle.get()));
     } finally {
       Reference.reachabilityFence(this);
       Reference.reachabilityFence(other);
@@ -318,7 +287,7 @@ public final class BloomFilter implements AutoCloseable {
   /** Resets every bit. Needs exclusive access. */
   public void clear() {
     try {
-      SeenException.check(NativeBloom.clear(h()));
+      SeenException.check(NativeBloom.clear(handle.get()));
     } finally {
       Reference.reachabilityFence(this);
     }
@@ -365,7 +334,7 @@ public final class BloomFilter implements AutoCloseable {
   private long[] params() {
     long[] out = new long[7];
     try {
-      SeenException.check(NativeBloom.params(h(), out));
+      SeenException.check(NativeBloom.params(handle.get(), out));
     } finally {
       Reference.reachabilityFence(this);
     }
@@ -375,7 +344,7 @@ public final class BloomFilter implements AutoCloseable {
   private double[] stats() {
     double[] out = new double[3];
     try {
-      SeenException.check(NativeBloom.stats(h(), out));
+      SeenException.check(NativeBloom.stats(handle.get(), out));
     } finally {
       Reference.reachabilityFence(this);
     }
@@ -385,7 +354,7 @@ public final class BloomFilter implements AutoCloseable {
   /** The serialized form (docs/FORMAT.md), the same bytes every binding writes. */
   public byte[] toByteArray() {
     try {
-      long h = h();
+      long h = handle.get();
       long size = NativeBloom.serializedSize(h);
       if (size < 0) {
         SeenException.check((int) -size);
@@ -409,7 +378,7 @@ public final class BloomFilter implements AutoCloseable {
   /** Saves crash-safely: a temporary file, fsync, then a rename over {@code path}. */
   public void save(Path path) {
     try {
-      SeenException.check(NativeBloom.save(h(), nulTerminated(path)));
+      SeenException.check(NativeBloom.save(handle.get(), Utf8.nulTerminated(path)));
     } finally {
       Reference.reachabilityFence(this);
     }
@@ -418,7 +387,7 @@ public final class BloomFilter implements AutoCloseable {
   /** For a {@link Mode#READ_WRITE} mapping: updates the checksums and flushes to the file. */
   public void sync() {
     try {
-      SeenException.check(NativeBloom.sync(h()));
+      SeenException.check(NativeBloom.sync(handle.get()));
     } finally {
       Reference.reachabilityFence(this);
     }
@@ -427,21 +396,11 @@ public final class BloomFilter implements AutoCloseable {
   /** Releases the native memory (a read-write mapping is synced first). Idempotent. */
   @Override
   public void close() {
-    handle = 0;
-    cleanable.clean();
+    handle.close();
   }
 
   /** The version of the native library loaded, as major * 10000 + minor * 100 + patch. */
   public static int nativeVersion() {
     return NativeBloom.versionNumber();
-  }
-
-  private static byte[] utf8(CharSequence s) {
-    return s.toString().getBytes(StandardCharsets.UTF_8);
-  }
-
-  private static byte[] nulTerminated(Path path) {
-    byte[] name = path.toString().getBytes(StandardCharsets.UTF_8);
-    return Arrays.copyOf(name, name.length + 1);
   }
 }

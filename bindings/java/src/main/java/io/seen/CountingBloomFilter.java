@@ -6,9 +6,7 @@ import java.io.OutputStream;
 import java.lang.ref.Cleaner;
 import java.lang.ref.Reference;
 import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.util.Arrays;
 import java.util.Objects;
 
 /**
@@ -39,30 +37,13 @@ import java.util.Objects;
  * call after close throws {@link IllegalStateException}.
  */
 public final class CountingBloomFilter implements AutoCloseable {
-  private static final Cleaner CLEANER = Cleaner.create();
   /** The largest byte[] a JVM allocates. */
   private static final long MAX_ARRAY = Integer.MAX_VALUE - 8;
 
-  private volatile long handle;
-  private final Cleaner.Cleanable cleanable;
-
-  /** Frees a handle; it must not reference the filter, or the filter would never be cleaned. */
-  private static final class Free implements Runnable {
-    private final long handle;
-
-    Free(long handle) {
-      this.handle = handle;
-    }
-
-    @Override
-    public void run() {
-      NativeCounting.free(handle);
-    }
-  }
+  private final NativeHandle handle;
 
   private CountingBloomFilter(long handle) {
-    this.handle = handle;
-    this.cleanable = CLEANER.register(this, new Free(handle));
+    this.handle = new NativeHandle(this, handle, NativeCounting::free);
   }
 
   private static CountingBloomFilter adopt(int status, long[] out) {
@@ -97,7 +78,7 @@ public final class CountingBloomFilter implements AutoCloseable {
    */
   public static CountingBloomFilter open(Path path, Mode mode) {
     long[] out = new long[1];
-    return adopt(NativeCounting.open(nulTerminated(path), mode.flags, out), out);
+    return adopt(NativeCounting.open(Utf8.nulTerminated(path), mode.flags, out), out);
   }
 
   /**
@@ -111,19 +92,10 @@ public final class CountingBloomFilter implements AutoCloseable {
     return adopt(NativeCounting.deserialize(bytes, bytes.length, out), out);
   }
 
-  /** The live handle, or an exception if closed; see BloomFilter.h() for the fences. */
-  private long h() {
-    long h = handle;
-    if (h == 0) {
-      throw new IllegalStateException("CountingBloomFilter is closed");
-    }
-    return h;
-  }
-
   /** Adds an id (once more, if it was put before). */
   public void put(long id) {
     try {
-      SeenException.check(NativeCounting.putLong(h(), id));
+      SeenException.check(NativeCounting.putLong(handle.get(), id));
     } finally {
       Reference.reachabilityFence(this);
     }
@@ -140,7 +112,7 @@ public final class CountingBloomFilter implements AutoCloseable {
 
   /** Adds the UTF-8 bytes of {@code key}. */
   public void put(CharSequence key) {
-    put(utf8(key));
+    put(Utf8.of(key));
   }
 
   /**
@@ -150,7 +122,7 @@ public final class CountingBloomFilter implements AutoCloseable {
    */
   public void remove(long id) {
     try {
-      SeenException.check(NativeCounting.removeLong(h(), id));
+      SeenException.check(NativeCounting.removeLong(handle.get(), id));
     } finally {
       Reference.reachabilityFence(this);
     }
@@ -167,13 +139,13 @@ public final class CountingBloomFilter implements AutoCloseable {
 
   /** As {@link #remove(long)}, for the UTF-8 bytes of {@code key}. */
   public void remove(CharSequence key) {
-    remove(utf8(key));
+    remove(Utf8.of(key));
   }
 
   /** False means the id is certainly not in the filter; true means it probably is. */
   public boolean mightContain(long id) {
     try {
-      return NativeCounting.testLong(h(), id) == 1;
+      return NativeCounting.testLong(handle.get(), id) == 1;
     } finally {
       Reference.reachabilityFence(this);
     }
@@ -188,13 +160,13 @@ public final class CountingBloomFilter implements AutoCloseable {
   }
 
   public boolean mightContain(CharSequence key) {
-    return mightContain(utf8(key));
+    return mightContain(Utf8.of(key));
   }
 
   private int oneKey(int op, byte[] key, int off, int len) {
     Objects.checkFromIndexSize(off, len, key.length);
     try {
-      return NativeCounting.oneKey(h(), op, key, off, len);
+      return NativeCounting.oneKey(handle.get(), op, key, off, len);
     } finally {
       Reference.reachabilityFence(this);
     }
@@ -206,7 +178,7 @@ public final class CountingBloomFilter implements AutoCloseable {
       Batches.checkOut(len, out);
     }
     try {
-      return NativeCounting.longs(h(), op, ids, off, len, out, 0);
+      return NativeCounting.longs(handle.get(), op, ids, off, len, out, 0);
     } finally {
       Reference.reachabilityFence(this);
     }
@@ -218,7 +190,7 @@ public final class CountingBloomFilter implements AutoCloseable {
       Batches.checkOut(count, out);
     }
     try {
-      return NativeCounting.keys(h(), op, data, offsets, first, count, out, 0);
+      return NativeCounting.keys(handle.get(), op, data, offsets, first, count, out, 0);
     } finally {
       Reference.reachabilityFence(this);
     }
@@ -318,7 +290,7 @@ public final class CountingBloomFilter implements AutoCloseable {
     }
     try {
       return NativeCounting.longsDirect(
-          h(), op, ids, ids.position(), n, out, out == null ? 0 : out.position());
+          handle.get(), op, ids, ids.position(), n, out, out == null ? 0 : out.position());
     } finally {
       Reference.reachabilityFence(this);
     }
@@ -330,7 +302,7 @@ public final class CountingBloomFilter implements AutoCloseable {
       Batches.checkOut(n, out);
     }
     try {
-      return NativeCounting.keysDirect(h(), op, data, data.position(), offsets,
+      return NativeCounting.keysDirect(handle.get(), op, data, data.position(), offsets,
           offsets.position(), n, out, out == null ? 0 : out.position());
     } finally {
       Reference.reachabilityFence(this);
@@ -421,7 +393,7 @@ public final class CountingBloomFilter implements AutoCloseable {
   /** Resets every counter to zero. Needs exclusive access. */
   public void clear() {
     try {
-      SeenException.check(NativeCounting.clear(h()));
+      SeenException.check(NativeCounting.clear(handle.get()));
     } finally {
       Reference.reachabilityFence(this);
     }
@@ -481,7 +453,7 @@ public final class CountingBloomFilter implements AutoCloseable {
   private long[] params() {
     long[] out = new long[8];
     try {
-      SeenException.check(NativeCounting.params(h(), out));
+      SeenException.check(NativeCounting.params(handle.get(), out));
     } finally {
       Reference.reachabilityFence(this);
     }
@@ -491,7 +463,7 @@ public final class CountingBloomFilter implements AutoCloseable {
   private double[] stats() {
     double[] out = new double[4];
     try {
-      SeenException.check(NativeCounting.stats(h(), out));
+      SeenException.check(NativeCounting.stats(handle.get(), out));
     } finally {
       Reference.reachabilityFence(this);
     }
@@ -501,7 +473,7 @@ public final class CountingBloomFilter implements AutoCloseable {
   /** The serialized form (kind 2 of docs/FORMAT.md), the same bytes every binding writes. */
   public byte[] toByteArray() {
     try {
-      long h = h();
+      long h = handle.get();
       long size = NativeCounting.serializedSize(h);
       if (size < 0) {
         SeenException.check((int) -size);
@@ -525,7 +497,7 @@ public final class CountingBloomFilter implements AutoCloseable {
   /** Saves crash-safely: a temporary file, fsync, then a rename over {@code path}. */
   public void save(Path path) {
     try {
-      SeenException.check(NativeCounting.save(h(), nulTerminated(path)));
+      SeenException.check(NativeCounting.save(handle.get(), Utf8.nulTerminated(path)));
     } finally {
       Reference.reachabilityFence(this);
     }
@@ -534,7 +506,7 @@ public final class CountingBloomFilter implements AutoCloseable {
   /** For a {@link Mode#READ_WRITE} mapping: updates the checksums and flushes to the file. */
   public void sync() {
     try {
-      SeenException.check(NativeCounting.sync(h()));
+      SeenException.check(NativeCounting.sync(handle.get()));
     } finally {
       Reference.reachabilityFence(this);
     }
@@ -543,16 +515,6 @@ public final class CountingBloomFilter implements AutoCloseable {
   /** Releases the native memory (a read-write mapping is synced first). Idempotent. */
   @Override
   public void close() {
-    handle = 0;
-    cleanable.clean();
-  }
-
-  private static byte[] utf8(CharSequence s) {
-    return s.toString().getBytes(StandardCharsets.UTF_8);
-  }
-
-  private static byte[] nulTerminated(Path path) {
-    byte[] name = path.toString().getBytes(StandardCharsets.UTF_8);
-    return Arrays.copyOf(name, name.length + 1);
+    handle.close();
   }
 }

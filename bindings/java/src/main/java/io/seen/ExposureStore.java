@@ -3,7 +3,6 @@ package io.seen;
 import java.lang.ref.Cleaner;
 import java.lang.ref.Reference;
 import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
@@ -36,32 +35,15 @@ import java.util.Objects;
  * after close throws {@link IllegalStateException}.
  */
 public final class ExposureStore implements AutoCloseable {
-  private static final Cleaner CLEANER = Cleaner.create();
   /** The C API's idle_timeout meaning "never". */
   private static final long NEVER = 0xFFFF_FFFFL;
 
-  private volatile long handle;
-  private final Cleaner.Cleanable cleanable;
+  private final NativeHandle handle;
   private final boolean readOnly;
 
-  /** Frees a handle; it must not reference the store, or the store would never be cleaned. */
-  private static final class Free implements Runnable {
-    private final long handle;
-
-    Free(long handle) {
-      this.handle = handle;
-    }
-
-    @Override
-    public void run() {
-      NativeStore.free(handle);
-    }
-  }
-
   private ExposureStore(long handle, boolean readOnly) {
-    this.handle = handle;
     this.readOnly = readOnly;
-    this.cleanable = CLEANER.register(this, new Free(handle));
+    this.handle = new NativeHandle(this, handle, NativeStore::free);
   }
 
   /** Counters of a store at one moment. */
@@ -189,17 +171,8 @@ public final class ExposureStore implements AutoCloseable {
   public static ExposureStore open(Path path, Mode mode, boolean verify) {
     long[] out = new long[1];
     int flags = mode.flags | (verify ? 0 : Mode.NO_VERIFY);
-    SeenException.check(NativeStore.open(nulTerminated(path), flags, out));
+    SeenException.check(NativeStore.open(Utf8.nulTerminated(path), flags, out));
     return new ExposureStore(out[0], mode == Mode.READ_ONLY);
-  }
-
-  /** The live handle, or an exception if closed; see BloomFilter.h() for the fences. */
-  private long h() {
-    long h = handle;
-    if (h == 0) {
-      throw new IllegalStateException("ExposureStore is closed");
-    }
-    return h;
   }
 
   /**
@@ -212,7 +185,8 @@ public final class ExposureStore implements AutoCloseable {
     Objects.checkFromIndexSize(off, len, candidates.length);
     Batches.checkOut(len, unseen);
     try {
-      SeenException.check(NativeStore.filter(h(), user, candidates, off, len, now, unseen, 0));
+      SeenException.check(
+          NativeStore.filter(handle.get(), user, candidates, off, len, now, unseen, 0));
     } finally {
       Reference.reachabilityFence(this);
     }
@@ -229,7 +203,7 @@ public final class ExposureStore implements AutoCloseable {
   public void mark(long user, long[] items, int off, int len, long now) {
     Objects.checkFromIndexSize(off, len, items.length);
     try {
-      SeenException.check(NativeStore.mark(h(), user, items, off, len, now));
+      SeenException.check(NativeStore.mark(handle.get(), user, items, off, len, now));
     } finally {
       Reference.reachabilityFence(this);
     }
@@ -258,7 +232,8 @@ public final class ExposureStore implements AutoCloseable {
     }
     Objects.checkFromIndexSize(takenOff, want, taken.length);
     try {
-      long count = NativeStore.take(h(), user, candidates, off, len, want, now, taken, takenOff);
+      long count =
+          NativeStore.take(handle.get(), user, candidates, off, len, want, now, taken, takenOff);
       if (count < 0) {
         SeenException.check((int) -count);
       }
@@ -289,7 +264,8 @@ public final class ExposureStore implements AutoCloseable {
     Batches.checkOut(n, unseen);
     try {
       SeenException.check(NativeStore.filterDirect(
-          h(), user, candidates, candidates.position(), n, now, unseen, unseen.position()));
+          handle.get(), user, candidates, candidates.position(), n, now,
+          unseen, unseen.position()));
     } finally {
       Reference.reachabilityFence(this);
     }
@@ -299,7 +275,8 @@ public final class ExposureStore implements AutoCloseable {
   public void mark(long user, ByteBuffer items, long now) {
     long n = Batches.longsIn(items, "items");
     try {
-      SeenException.check(NativeStore.markDirect(h(), user, items, items.position(), n, now));
+      SeenException.check(
+          NativeStore.markDirect(handle.get(), user, items, items.position(), n, now));
     } finally {
       Reference.reachabilityFence(this);
     }
@@ -321,7 +298,8 @@ public final class ExposureStore implements AutoCloseable {
       throw new IllegalArgumentException("taken must start 8-byte aligned");
     }
     try {
-      long count = NativeStore.takeDirect(h(), user, candidates, candidates.position(), n, want,
+      long count = NativeStore.takeDirect(
+          handle.get(), user, candidates, candidates.position(), n, want,
           now, taken, taken.position());
       if (count < 0) {
         SeenException.check((int) -count);
@@ -335,7 +313,7 @@ public final class ExposureStore implements AutoCloseable {
   /** Drops every user idle longer than the idle timeout at {@code now}; returns how many. */
   public long expire(long now) {
     try {
-      long dropped = NativeStore.expire(h(), now);
+      long dropped = NativeStore.expire(handle.get(), now);
       if (dropped < 0) {
         SeenException.check((int) -dropped);
       }
@@ -348,7 +326,7 @@ public final class ExposureStore implements AutoCloseable {
   public Stats stats() {
     long[] v = new long[4];
     try {
-      SeenException.check(NativeStore.stats(h(), v));
+      SeenException.check(NativeStore.stats(handle.get(), v));
     } finally {
       Reference.reachabilityFence(this);
     }
@@ -359,7 +337,7 @@ public final class ExposureStore implements AutoCloseable {
   public WindowInfo windowInfo() {
     long[] v = WindowInfo.buffer();
     try {
-      SeenException.check(NativeStore.windowInfo(h(), v));
+      SeenException.check(NativeStore.windowInfo(handle.get(), v));
     } finally {
       Reference.reachabilityFence(this);
     }
@@ -368,7 +346,7 @@ public final class ExposureStore implements AutoCloseable {
 
   /** True for a store opened with {@link Mode#READ_ONLY}. */
   public boolean isReadOnly() {
-    h();
+    handle.get();
     return readOnly;
   }
 
@@ -379,7 +357,7 @@ public final class ExposureStore implements AutoCloseable {
    */
   public void save(Path path) {
     try {
-      SeenException.check(NativeStore.save(h(), nulTerminated(path)));
+      SeenException.check(NativeStore.save(handle.get(), Utf8.nulTerminated(path)));
     } finally {
       Reference.reachabilityFence(this);
     }
@@ -388,12 +366,6 @@ public final class ExposureStore implements AutoCloseable {
   /** Releases the native memory or the mapping. Idempotent; needs exclusive access. */
   @Override
   public void close() {
-    handle = 0;
-    cleanable.clean();
-  }
-
-  private static byte[] nulTerminated(Path path) {
-    byte[] name = path.toString().getBytes(StandardCharsets.UTF_8);
-    return Arrays.copyOf(name, name.length + 1);
+    handle.close();
   }
 }

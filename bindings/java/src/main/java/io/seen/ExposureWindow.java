@@ -6,7 +6,6 @@ import java.io.OutputStream;
 import java.lang.ref.Cleaner;
 import java.lang.ref.Reference;
 import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 import java.util.Objects;
 
 /**
@@ -41,31 +40,14 @@ import java.util.Objects;
  * {@link IllegalStateException}.
  */
 public final class ExposureWindow implements AutoCloseable {
-  private static final Cleaner CLEANER = Cleaner.create();
   /** The largest byte[] a JVM allocates. */
   private static final long MAX_ARRAY = Integer.MAX_VALUE - 8;
 
-  private volatile long handle;
-  private final Cleaner.Cleanable cleanable;
+  private final NativeHandle handle;
   private final WindowInfo info;
 
-  /** Frees a handle; it must not reference the window, or the window would never be cleaned. */
-  private static final class Free implements Runnable {
-    private final long handle;
-
-    Free(long handle) {
-      this.handle = handle;
-    }
-
-    @Override
-    public void run() {
-      NativeWindow.free(handle);
-    }
-  }
-
   private ExposureWindow(long handle) {
-    this.handle = handle;
-    this.cleanable = CLEANER.register(this, new Free(handle));
+    this.handle = new NativeHandle(this, handle, NativeWindow::free);
     long[] v = WindowInfo.buffer();
     int status = NativeWindow.info(handle, v);
     if (status != 0) {
@@ -116,15 +98,6 @@ public final class ExposureWindow implements AutoCloseable {
     return adopt(NativeWindow.deserialize(bytes, bytes.length, out), out);
   }
 
-  /** The live handle, or an exception if closed; see BloomFilter.h() for the fences. */
-  private long h() {
-    long h = handle;
-    if (h == 0) {
-      throw new IllegalStateException("ExposureWindow is closed");
-    }
-    return h;
-  }
-
   private static boolean found(int testResult) {
     if (testResult < 0) {
       SeenException.check(-testResult);
@@ -135,7 +108,7 @@ public final class ExposureWindow implements AutoCloseable {
   /** Records that the item was shown at {@code now}. */
   public void put(long id, long now) {
     try {
-      SeenException.check(NativeWindow.putLong(h(), id, now));
+      SeenException.check(NativeWindow.putLong(handle.get(), id, now));
     } finally {
       Reference.reachabilityFence(this);
     }
@@ -149,7 +122,7 @@ public final class ExposureWindow implements AutoCloseable {
   public void put(byte[] key, int off, int len, long now) {
     Objects.checkFromIndexSize(off, len, key.length);
     try {
-      SeenException.check(NativeWindow.putBytes(h(), key, off, len, now));
+      SeenException.check(NativeWindow.putBytes(handle.get(), key, off, len, now));
     } finally {
       Reference.reachabilityFence(this);
     }
@@ -157,7 +130,7 @@ public final class ExposureWindow implements AutoCloseable {
 
   /** Records the UTF-8 bytes of {@code key}. */
   public void put(CharSequence key, long now) {
-    put(utf8(key), now);
+    put(Utf8.of(key), now);
   }
 
   /**
@@ -166,7 +139,7 @@ public final class ExposureWindow implements AutoCloseable {
    */
   public boolean mightContain(long id, long now) {
     try {
-      return found(NativeWindow.testLong(h(), id, now));
+      return found(NativeWindow.testLong(handle.get(), id, now));
     } finally {
       Reference.reachabilityFence(this);
     }
@@ -179,14 +152,14 @@ public final class ExposureWindow implements AutoCloseable {
   public boolean mightContain(byte[] key, int off, int len, long now) {
     Objects.checkFromIndexSize(off, len, key.length);
     try {
-      return found(NativeWindow.testBytes(h(), key, off, len, now));
+      return found(NativeWindow.testBytes(handle.get(), key, off, len, now));
     } finally {
       Reference.reachabilityFence(this);
     }
   }
 
   public boolean mightContain(CharSequence key, long now) {
-    return mightContain(utf8(key), now);
+    return mightContain(Utf8.of(key), now);
   }
 
   /** The clock of the overloads without {@code now}: item windows only. */
@@ -241,7 +214,7 @@ public final class ExposureWindow implements AutoCloseable {
   public void putAll(long[] ids, int off, int len, long now) {
     Objects.checkFromIndexSize(off, len, ids.length);
     try {
-      SeenException.check(NativeWindow.addLongs(h(), ids, off, len, now));
+      SeenException.check(NativeWindow.addLongs(handle.get(), ids, off, len, now));
     } finally {
       Reference.reachabilityFence(this);
     }
@@ -252,7 +225,7 @@ public final class ExposureWindow implements AutoCloseable {
     Objects.checkFromIndexSize(off, len, ids.length);
     Batches.checkOut(len, out);
     try {
-      SeenException.check(NativeWindow.testLongs(h(), ids, off, len, now, out, 0));
+      SeenException.check(NativeWindow.testLongs(handle.get(), ids, off, len, now, out, 0));
     } finally {
       Reference.reachabilityFence(this);
     }
@@ -266,7 +239,7 @@ public final class ExposureWindow implements AutoCloseable {
   public void putAll(ByteBuffer ids, long now) {
     long n = Batches.longsIn(ids, "ids");
     try {
-      SeenException.check(NativeWindow.addLongsDirect(h(), ids, ids.position(), n, now));
+      SeenException.check(NativeWindow.addLongsDirect(handle.get(), ids, ids.position(), n, now));
     } finally {
       Reference.reachabilityFence(this);
     }
@@ -278,7 +251,7 @@ public final class ExposureWindow implements AutoCloseable {
     Batches.checkOut(n, out);
     try {
       SeenException.check(NativeWindow.testLongsDirect(
-          h(), ids, ids.position(), n, now, out, out.position()));
+          handle.get(), ids, ids.position(), n, now, out, out.position()));
     } finally {
       Reference.reachabilityFence(this);
     }
@@ -304,7 +277,7 @@ public final class ExposureWindow implements AutoCloseable {
   public void putAll(byte[] data, int[] offsets, int first, int count, long now) {
     Batches.checkOffsets(data.length, offsets, first, count);
     try {
-      SeenException.check(NativeWindow.addKeys(h(), data, offsets, first, count, now));
+      SeenException.check(NativeWindow.addKeys(handle.get(), data, offsets, first, count, now));
     } finally {
       Reference.reachabilityFence(this);
     }
@@ -316,7 +289,8 @@ public final class ExposureWindow implements AutoCloseable {
     Batches.checkOffsets(data.length, offsets, first, count);
     Batches.checkOut(count, out);
     try {
-      SeenException.check(NativeWindow.testKeys(h(), data, offsets, first, count, now, out, 0));
+      SeenException.check(
+          NativeWindow.testKeys(handle.get(), data, offsets, first, count, now, out, 0));
     } finally {
       Reference.reachabilityFence(this);
     }
@@ -324,7 +298,7 @@ public final class ExposureWindow implements AutoCloseable {
 
   /** What the window became: layout, span, slack, memory, predicted rate. */
   public WindowInfo info() {
-    h();
+    handle.get();
     return info;
   }
 
@@ -363,7 +337,7 @@ public final class ExposureWindow implements AutoCloseable {
   /** The serialized form (docs/FORMAT.md, kind 4), the same bytes every binding writes. */
   public byte[] toByteArray() {
     try {
-      long h = h();
+      long h = handle.get();
       long size = NativeWindow.serializedSize(h);
       if (size < 0) {
         SeenException.check((int) -size);
@@ -387,16 +361,11 @@ public final class ExposureWindow implements AutoCloseable {
   /** Releases the native memory. Idempotent. */
   @Override
   public void close() {
-    handle = 0;
-    cleanable.clean();
+    handle.close();
   }
 
   @Override
   public String toString() {
-    return handle == 0 ? "ExposureWindow[closed]" : "ExposureWindow[" + info + "]";
-  }
-
-  private static byte[] utf8(CharSequence s) {
-    return s.toString().getBytes(StandardCharsets.UTF_8);
+    return handle.isClosed() ? "ExposureWindow[closed]" : "ExposureWindow[" + info + "]";
   }
 }

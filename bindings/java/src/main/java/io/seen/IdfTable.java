@@ -23,30 +23,13 @@ import java.util.Map;
  * throws {@link IllegalStateException}. Close it only when no call is using it.
  */
 public final class IdfTable implements AutoCloseable {
-  private static final Cleaner CLEANER = Cleaner.create();
 
-  private volatile long handle;
-  private final Cleaner.Cleanable cleanable;
+  private final NativeHandle handle;
   private final int size;
 
-  /** Frees a handle; it must not reference the table, or the table would never be cleaned. */
-  private static final class Free implements Runnable {
-    private final long handle;
-
-    Free(long handle) {
-      this.handle = handle;
-    }
-
-    @Override
-    public void run() {
-      NativeSimHash.idfFree(handle);
-    }
-  }
-
   private IdfTable(long handle, int size) {
-    this.handle = handle;
     this.size = size;
-    this.cleanable = CLEANER.register(this, new Free(handle));
+    this.handle = new NativeHandle(this, handle, NativeSimHash::idfFree);
   }
 
   /** A table of {@code weights}, each token's UTF-8 bytes weighing its value. */
@@ -77,11 +60,7 @@ public final class IdfTable implements AutoCloseable {
 
   /** The native handle for a call; the caller fences this table until the call returns. */
   long h() {
-    long h = handle;
-    if (h == 0) {
-      throw new IllegalStateException("IdfTable is closed");
-    }
-    return h;
+    return handle.get();
   }
 
   /** The number of tokens listed. */
@@ -92,12 +71,11 @@ public final class IdfTable implements AutoCloseable {
   /** Releases the native table. Idempotent. */
   @Override
   public void close() {
-    handle = 0;
-    cleanable.clean();
+    handle.close();
   }
 
   @Override
   public String toString() {
-    return handle == 0 ? "IdfTable[closed]" : "IdfTable[" + size + " tokens]";
+    return handle.isClosed() ? "IdfTable[closed]" : "IdfTable[" + size + " tokens]";
   }
 }

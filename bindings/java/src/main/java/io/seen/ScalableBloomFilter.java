@@ -6,9 +6,7 @@ import java.io.OutputStream;
 import java.lang.ref.Cleaner;
 import java.lang.ref.Reference;
 import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.util.Arrays;
 import java.util.Objects;
 
 /**
@@ -33,30 +31,13 @@ import java.util.Objects;
  * call after close throws {@link IllegalStateException}.
  */
 public final class ScalableBloomFilter implements AutoCloseable {
-  private static final Cleaner CLEANER = Cleaner.create();
   /** The largest byte[] a JVM allocates. */
   private static final long MAX_ARRAY = Integer.MAX_VALUE - 8;
 
-  private volatile long handle;
-  private final Cleaner.Cleanable cleanable;
-
-  /** Frees a handle; it must not reference the filter, or the filter would never be cleaned. */
-  private static final class Free implements Runnable {
-    private final long handle;
-
-    Free(long handle) {
-      this.handle = handle;
-    }
-
-    @Override
-    public void run() {
-      NativeScalable.free(handle);
-    }
-  }
+  private final NativeHandle handle;
 
   private ScalableBloomFilter(long handle) {
-    this.handle = handle;
-    this.cleanable = CLEANER.register(this, new Free(handle));
+    this.handle = new NativeHandle(this, handle, NativeScalable::free);
   }
 
   private static ScalableBloomFilter adopt(int status, long[] out) {
@@ -96,7 +77,7 @@ public final class ScalableBloomFilter implements AutoCloseable {
    */
   public static ScalableBloomFilter open(Path path, Mode mode) {
     long[] out = new long[1];
-    return adopt(NativeScalable.open(nulTerminated(path), mode.flags, out), out);
+    return adopt(NativeScalable.open(Utf8.nulTerminated(path), mode.flags, out), out);
   }
 
   /**
@@ -110,15 +91,6 @@ public final class ScalableBloomFilter implements AutoCloseable {
     return adopt(NativeScalable.deserialize(bytes, bytes.length, out), out);
   }
 
-  /** The live handle, or an exception if closed; see BloomFilter.h() for the fences. */
-  private long h() {
-    long h = handle;
-    if (h == 0) {
-      throw new IllegalStateException("ScalableBloomFilter is closed");
-    }
-    return h;
-  }
-
   private static boolean changed(int putResult) {
     if (putResult < 0) {
       SeenException.check(-putResult);
@@ -129,7 +101,7 @@ public final class ScalableBloomFilter implements AutoCloseable {
   /** Adds an id; returns true if that changed the filter (false: it already looked present). */
   public boolean put(long id) {
     try {
-      return changed(NativeScalable.putLong(h(), id));
+      return changed(NativeScalable.putLong(handle.get(), id));
     } finally {
       Reference.reachabilityFence(this);
     }
@@ -143,7 +115,7 @@ public final class ScalableBloomFilter implements AutoCloseable {
   public boolean put(byte[] key, int off, int len) {
     Objects.checkFromIndexSize(off, len, key.length);
     try {
-      return changed(NativeScalable.putBytes(h(), key, off, len));
+      return changed(NativeScalable.putBytes(handle.get(), key, off, len));
     } finally {
       Reference.reachabilityFence(this);
     }
@@ -151,13 +123,13 @@ public final class ScalableBloomFilter implements AutoCloseable {
 
   /** Adds the UTF-8 bytes of {@code key}. */
   public boolean put(CharSequence key) {
-    return put(utf8(key));
+    return put(Utf8.of(key));
   }
 
   /** False means the id was certainly never put; true means it probably was. */
   public boolean mightContain(long id) {
     try {
-      return NativeScalable.testLong(h(), id) == 1;
+      return NativeScalable.testLong(handle.get(), id) == 1;
     } finally {
       Reference.reachabilityFence(this);
     }
@@ -170,14 +142,14 @@ public final class ScalableBloomFilter implements AutoCloseable {
   public boolean mightContain(byte[] key, int off, int len) {
     Objects.checkFromIndexSize(off, len, key.length);
     try {
-      return NativeScalable.testBytes(h(), key, off, len) == 1;
+      return NativeScalable.testBytes(handle.get(), key, off, len) == 1;
     } finally {
       Reference.reachabilityFence(this);
     }
   }
 
   public boolean mightContain(CharSequence key) {
-    return mightContain(utf8(key));
+    return mightContain(Utf8.of(key));
   }
 
   public void putAll(long[] ids) {
@@ -191,7 +163,7 @@ public final class ScalableBloomFilter implements AutoCloseable {
   public void putAll(long[] ids, int off, int len) {
     Objects.checkFromIndexSize(off, len, ids.length);
     try {
-      SeenException.check(NativeScalable.longs(h(), ids, off, len, null, 0));
+      SeenException.check(NativeScalable.longs(handle.get(), ids, off, len, null, 0));
     } finally {
       Reference.reachabilityFence(this);
     }
@@ -206,7 +178,7 @@ public final class ScalableBloomFilter implements AutoCloseable {
     Objects.checkFromIndexSize(off, len, ids.length);
     Batches.checkOut(len, out);
     try {
-      SeenException.check(NativeScalable.longs(h(), ids, off, len, out, 0));
+      SeenException.check(NativeScalable.longs(handle.get(), ids, off, len, out, 0));
     } finally {
       Reference.reachabilityFence(this);
     }
@@ -231,7 +203,7 @@ public final class ScalableBloomFilter implements AutoCloseable {
   public void putAll(byte[] data, int[] offsets, int first, int count) {
     Batches.checkOffsets(data.length, offsets, first, count);
     try {
-      SeenException.check(NativeScalable.keys(h(), data, offsets, first, count, null, 0));
+      SeenException.check(NativeScalable.keys(handle.get(), data, offsets, first, count, null, 0));
     } finally {
       Reference.reachabilityFence(this);
     }
@@ -242,7 +214,7 @@ public final class ScalableBloomFilter implements AutoCloseable {
     Batches.checkOffsets(data.length, offsets, first, count);
     Batches.checkOut(count, out);
     try {
-      SeenException.check(NativeScalable.keys(h(), data, offsets, first, count, out, 0));
+      SeenException.check(NativeScalable.keys(handle.get(), data, offsets, first, count, out, 0));
     } finally {
       Reference.reachabilityFence(this);
     }
@@ -256,7 +228,8 @@ public final class ScalableBloomFilter implements AutoCloseable {
   public void putAll(ByteBuffer ids) {
     long n = Batches.longsIn(ids, "ids");
     try {
-      SeenException.check(NativeScalable.longsDirect(h(), ids, ids.position(), n, null, 0));
+      SeenException.check(
+          NativeScalable.longsDirect(handle.get(), ids, ids.position(), n, null, 0));
     } finally {
       Reference.reachabilityFence(this);
     }
@@ -268,7 +241,7 @@ public final class ScalableBloomFilter implements AutoCloseable {
     Batches.checkOut(n, out);
     try {
       SeenException.check(
-          NativeScalable.longsDirect(h(), ids, ids.position(), n, out, out.position()));
+          NativeScalable.longsDirect(handle.get(), ids, ids.position(), n, out, out.position()));
     } finally {
       Reference.reachabilityFence(this);
     }
@@ -283,7 +256,7 @@ public final class ScalableBloomFilter implements AutoCloseable {
     long n = Batches.checkOffsets(data, offsets);
     try {
       SeenException.check(NativeScalable.keysDirect(
-          h(), data, data.position(), offsets, offsets.position(), n, null, 0));
+          handle.get(), data, data.position(), offsets, offsets.position(), n, null, 0));
     } finally {
       Reference.reachabilityFence(this);
     }
@@ -295,7 +268,8 @@ public final class ScalableBloomFilter implements AutoCloseable {
     Batches.checkOut(n, out);
     try {
       SeenException.check(NativeScalable.keysDirect(
-          h(), data, data.position(), offsets, offsets.position(), n, out, out.position()));
+          handle.get(), data, data.position(), offsets, offsets.position(), n,
+          out, out.position()));
     } finally {
       Reference.reachabilityFence(this);
     }
@@ -353,7 +327,7 @@ public final class ScalableBloomFilter implements AutoCloseable {
   private long[] info() {
     long[] out = new long[10];
     try {
-      SeenException.check(NativeScalable.info(h(), out));
+      SeenException.check(NativeScalable.info(handle.get(), out));
     } finally {
       Reference.reachabilityFence(this);
     }
@@ -363,7 +337,7 @@ public final class ScalableBloomFilter implements AutoCloseable {
   /** The serialized form (kind 3 of docs/FORMAT.md), the same bytes every binding writes. */
   public byte[] toByteArray() {
     try {
-      long h = h();
+      long h = handle.get();
       long size = NativeScalable.serializedSize(h);
       if (size < 0) {
         SeenException.check((int) -size);
@@ -387,7 +361,7 @@ public final class ScalableBloomFilter implements AutoCloseable {
   /** Saves crash-safely: a temporary file, fsync, then a rename over {@code path}. */
   public void save(Path path) {
     try {
-      SeenException.check(NativeScalable.save(h(), nulTerminated(path)));
+      SeenException.check(NativeScalable.save(handle.get(), Utf8.nulTerminated(path)));
     } finally {
       Reference.reachabilityFence(this);
     }
@@ -396,16 +370,6 @@ public final class ScalableBloomFilter implements AutoCloseable {
   /** Releases the native memory or the mapping. Idempotent. */
   @Override
   public void close() {
-    handle = 0;
-    cleanable.clean();
-  }
-
-  private static byte[] utf8(CharSequence s) {
-    return s.toString().getBytes(StandardCharsets.UTF_8);
-  }
-
-  private static byte[] nulTerminated(Path path) {
-    byte[] name = path.toString().getBytes(StandardCharsets.UTF_8);
-    return Arrays.copyOf(name, name.length + 1);
+    handle.close();
   }
 }

@@ -1,7 +1,6 @@
 package io.seen;
 
 import java.lang.ref.Reference;
-import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Objects;
 
@@ -210,7 +209,7 @@ public final class SimHash {
 
   /** Both fingerprints and the token count of one text, in one pass. */
   public static Fingerprint fingerprints(CharSequence text, Options options) {
-    byte[] utf8 = utf8(text);
+    byte[] utf8 = Utf8.of(text);
     return fingerprints(utf8, 0, utf8.length, options);
   }
 
@@ -238,7 +237,7 @@ public final class SimHash {
   public static long[] fingerprintAll(List<? extends CharSequence> texts, Options options) {
     byte[][] utf8 = new byte[texts.size()][];
     for (int i = 0; i < utf8.length; i++) {
-      utf8[i] = utf8(texts.get(i));
+      utf8[i] = Utf8.of(texts.get(i));
     }
     PackedKeys packed = PackedKeys.of(utf8);
     long[] out = new long[utf8.length];
@@ -296,7 +295,7 @@ public final class SimHash {
   public static long ofFeatures(List<? extends CharSequence> features, float[] weights) {
     byte[][] utf8 = new byte[features.size()][];
     for (int i = 0; i < utf8.length; i++) {
-      utf8[i] = utf8(features.get(i));
+      utf8[i] = Utf8.of(features.get(i));
     }
     return ofFeatures(utf8, weights, 0);
   }
@@ -328,9 +327,5 @@ public final class SimHash {
   /** The C library's own distance; package-private, for tests. */
   static int nativeHamming(long a, long b) {
     return NativeSimHash.distance(a, b);
-  }
-
-  private static byte[] utf8(CharSequence s) {
-    return s.toString().getBytes(StandardCharsets.UTF_8);
   }
 }

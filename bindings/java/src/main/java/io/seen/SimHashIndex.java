@@ -6,11 +6,9 @@ import java.io.OutputStream;
 import java.lang.ref.Cleaner;
 import java.lang.ref.Reference;
 import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.AbstractList;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 
@@ -49,7 +47,6 @@ import java.util.Objects;
  * after close throws {@link IllegalStateException}.
  */
 public final class SimHashIndex implements AutoCloseable {
-  private static final Cleaner CLEANER = Cleaner.create();
   /** The largest byte[] a JVM allocates. */
   private static final long MAX_ARRAY = Integer.MAX_VALUE - 8;
   /** seen.h's SEEN_OPEN_READ_ONLY and SEEN_OPEN_NO_VERIFY. */
@@ -58,23 +55,8 @@ public final class SimHashIndex implements AutoCloseable {
   /** Matches a single query expects at first; more cost a second native call. */
   private static final int FIRST_CAP = 16;
 
-  private volatile long handle;
-  private final Cleaner.Cleanable cleanable;
+  private final NativeHandle handle;
   private final int maxK;
-
-  /** Frees a handle; it must not reference the index, or the index would never be cleaned. */
-  private static final class Free implements Runnable {
-    private final long handle;
-
-    Free(long handle) {
-      this.handle = handle;
-    }
-
-    @Override
-    public void run() {
-      NativeSimHash.indexFree(handle);
-    }
-  }
 
   /** One stored pair within k of a query: its id and its distance in bits. */
   public static final class Match {
@@ -228,8 +210,7 @@ public final class SimHashIndex implements AutoCloseable {
   }
 
   private SimHashIndex(long handle) {
-    this.handle = handle;
-    this.cleanable = CLEANER.register(this, new Free(handle));
+    this.handle = new NativeHandle(this, handle, NativeSimHash::indexFree);
     long[] v = new long[4];
     int status = NativeSimHash.info(handle, v);
     if (status != 0) {
@@ -266,7 +247,8 @@ public final class SimHashIndex implements AutoCloseable {
   public static SimHashIndex open(Path path, boolean verify) {
     long[] out = new long[1];
     return adopt(
-        NativeSimHash.open(nulTerminated(path), READ_ONLY | (verify ? 0 : NO_VERIFY), out), out);
+        NativeSimHash.open(Utf8.nulTerminated(path), READ_ONLY | (verify ? 0 : NO_VERIFY), out),
+        out);
   }
 
   /**
@@ -280,15 +262,6 @@ public final class SimHashIndex implements AutoCloseable {
     return adopt(NativeSimHash.deserialize(bytes, bytes.length, out), out);
   }
 
-  /** The live handle, or an exception if closed; see BloomFilter.h() for the fences. */
-  private long h() {
-    long h = handle;
-    if (h == 0) {
-      throw new IllegalStateException("SimHashIndex is closed");
-    }
-    return h;
-  }
-
   private int checkK(int k) {
     if (k < 0 || k > maxK) {
       throw new IllegalArgumentException("k must be 0 to maxK " + maxK + ", not " + k);
@@ -299,7 +272,7 @@ public final class SimHashIndex implements AutoCloseable {
   /** Adds the pair (id, fingerprint). An id already in the index gets a second pair. */
   public void add(long id, long fingerprint) {
     try {
-      SeenException.check(NativeSimHash.addOne(h(), id, fingerprint));
+      SeenException.check(NativeSimHash.addOne(handle.get(), id, fingerprint));
     } finally {
       Reference.reachabilityFence(this);
     }
@@ -310,7 +283,7 @@ public final class SimHashIndex implements AutoCloseable {
     Objects.checkFromIndexSize(off, len, ids.length);
     Objects.checkFromIndexSize(off, len, fingerprints.length);
     try {
-      SeenException.check(NativeSimHash.add(h(), ids, fingerprints, off, len));
+      SeenException.check(NativeSimHash.add(handle.get(), ids, fingerprints, off, len));
     } finally {
       Reference.reachabilityFence(this);
     }
@@ -329,7 +302,7 @@ public final class SimHashIndex implements AutoCloseable {
     }
     try {
       SeenException.check(NativeSimHash.addDirect(
-          h(), ids, ids.position(), fingerprints, fingerprints.position(), n));
+          handle.get(), ids, ids.position(), fingerprints, fingerprints.position(), n));
     } finally {
       Reference.reachabilityFence(this);
     }
@@ -347,7 +320,7 @@ public final class SimHashIndex implements AutoCloseable {
   public long removeAll(long[] ids, int off, int len) {
     Objects.checkFromIndexSize(off, len, ids.length);
     try {
-      long removed = NativeSimHash.remove(h(), ids, off, len);
+      long removed = NativeSimHash.remove(handle.get(), ids, off, len);
       if (removed < 0) {
         SeenException.check((int) -removed);
       }
@@ -360,7 +333,7 @@ public final class SimHashIndex implements AutoCloseable {
   /** Rebuilds the tables now if pairs were added or removed since; needs exclusive access. */
   public void build() {
     try {
-      SeenException.check(NativeSimHash.build(h()));
+      SeenException.check(NativeSimHash.build(handle.get()));
     } finally {
       Reference.reachabilityFence(this);
     }
@@ -410,7 +383,7 @@ public final class SimHashIndex implements AutoCloseable {
           "distances holds " + distances.length + ", ids " + ids.length);
     }
     try {
-      long found = NativeSimHash.query(h(), fingerprint, k, ids, distances, ids.length);
+      long found = NativeSimHash.query(handle.get(), fingerprint, k, ids, distances, ids.length);
       if (found < 0) {
         SeenException.check((int) -found);
       }
@@ -431,7 +404,7 @@ public final class SimHashIndex implements AutoCloseable {
   public boolean any(long fingerprint, int k) {
     checkK(k);
     try {
-      int r = NativeSimHash.anyOne(h(), fingerprint, k);
+      int r = NativeSimHash.anyOne(handle.get(), fingerprint, k);
       if (r < 0) {
         SeenException.check(-r);
       }
@@ -447,7 +420,7 @@ public final class SimHashIndex implements AutoCloseable {
     Objects.checkFromIndexSize(off, len, fingerprints.length);
     Batches.checkOut(len, out);
     try {
-      SeenException.check(NativeSimHash.any(h(), fingerprints, off, len, k, out, 0));
+      SeenException.check(NativeSimHash.any(handle.get(), fingerprints, off, len, k, out, 0));
     } finally {
       Reference.reachabilityFence(this);
     }
@@ -464,7 +437,7 @@ public final class SimHashIndex implements AutoCloseable {
     Batches.checkOut(n, out);
     try {
       SeenException.check(NativeSimHash.anyDirect(
-          h(), fingerprints, fingerprints.position(), n, k, out, out.position()));
+          handle.get(), fingerprints, fingerprints.position(), n, k, out, out.position()));
     } finally {
       Reference.reachabilityFence(this);
     }
@@ -476,7 +449,7 @@ public final class SimHashIndex implements AutoCloseable {
     Objects.checkFromIndexSize(off, len, fingerprints.length);
     Object[] out = new Object[3];
     try {
-      SeenException.check(NativeSimHash.queryBatch(h(), fingerprints, off, len, k, out));
+      SeenException.check(NativeSimHash.queryBatch(handle.get(), fingerprints, off, len, k, out));
     } finally {
       Reference.reachabilityFence(this);
     }
@@ -498,7 +471,7 @@ public final class SimHashIndex implements AutoCloseable {
     checkK(k);
     Object[] out = new Object[2];
     try {
-      SeenException.check(NativeSimHash.clusters(h(), k, out));
+      SeenException.check(NativeSimHash.clusters(handle.get(), k, out));
     } finally {
       Reference.reachabilityFence(this);
     }
@@ -508,7 +481,7 @@ public final class SimHashIndex implements AutoCloseable {
   private long[] info() {
     long[] out = new long[4];
     try {
-      SeenException.check(NativeSimHash.info(h(), out));
+      SeenException.check(NativeSimHash.info(handle.get(), out));
     } finally {
       Reference.reachabilityFence(this);
     }
@@ -522,7 +495,7 @@ public final class SimHashIndex implements AutoCloseable {
 
   /** The largest k a query may use. */
   public int maxK() {
-    h();
+    handle.get();
     return maxK;
   }
 
@@ -539,7 +512,7 @@ public final class SimHashIndex implements AutoCloseable {
   /** The serialized form (docs/FORMAT.md, kind 6), the same bytes every binding writes. */
   public byte[] toByteArray() {
     try {
-      long h = h();
+      long h = handle.get();
       long size = NativeSimHash.serializedSize(h);
       if (size < 0) {
         SeenException.check((int) -size);
@@ -563,7 +536,7 @@ public final class SimHashIndex implements AutoCloseable {
   /** Saves crash-safely: a temporary file, fsync, then a rename over {@code path}. */
   public void save(Path path) {
     try {
-      SeenException.check(NativeSimHash.save(h(), nulTerminated(path)));
+      SeenException.check(NativeSimHash.save(handle.get(), Utf8.nulTerminated(path)));
     } finally {
       Reference.reachabilityFence(this);
     }
@@ -572,17 +545,11 @@ public final class SimHashIndex implements AutoCloseable {
   /** Releases the native memory or mapping. Idempotent. */
   @Override
   public void close() {
-    handle = 0;
-    cleanable.clean();
+    handle.close();
   }
 
   @Override
   public String toString() {
-    return handle == 0 ? "SimHashIndex[closed]" : "SimHashIndex[maxK " + maxK + "]";
-  }
-
-  private static byte[] nulTerminated(Path path) {
-    byte[] name = path.toString().getBytes(StandardCharsets.UTF_8);
-    return Arrays.copyOf(name, name.length + 1);
+    return handle.isClosed() ? "SimHashIndex[closed]" : "SimHashIndex[maxK " + maxK + "]";
   }
 }

@@ -1,0 +1,44 @@
+package io.seen;
+
+import java.lang.ref.Cleaner;
+import java.util.function.LongConsumer;
+
+/**
+ * The native handle behind a public object, released by {@link #close()} or, once the owner is
+ * unreachable, by a {@link Cleaner}. The handle is a plain long, so every native call that uses
+ * {@link #get()} is followed by reachabilityFence(owner): without the fence the owner could
+ * become unreachable mid-call and the Cleaner free the memory under the native code.
+ */
+final class NativeHandle {
+  private static final Cleaner CLEANER = Cleaner.create();
+
+  private final String owner;
+  private volatile long handle;
+  private final Cleaner.Cleanable cleanable;
+
+  /** {@code free} must not reference the owner, or the owner would never be cleaned. */
+  NativeHandle(Object owner, long handle, LongConsumer free) {
+    this.owner = owner.getClass().getSimpleName();
+    this.handle = handle;
+    this.cleanable = CLEANER.register(owner, () -> free.accept(handle));
+  }
+
+  /** The live handle, or an exception if closed. */
+  long get() {
+    long h = handle;
+    if (h == 0) {
+      throw new IllegalStateException(owner + " is closed");
+    }
+    return h;
+  }
+
+  boolean isClosed() {
+    return handle == 0;
+  }
+
+  /** Frees the handle at most once; later get() calls throw. */
+  void close() {
+    handle = 0;
+    cleanable.clean();
+  }
+}
