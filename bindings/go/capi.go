@@ -11,21 +11,7 @@ package seen
 
 /*
 #cgo LDFLAGS: -lseen
-#include <stdlib.h>
-#include <string.h>
-#include <seen.h>
-
-typedef struct {
-	seen_status status;
-	uint8_t present;  // was_present of the put calls
-	char* message;    // malloc'd; NULL on success; the Go side frees it
-} go_result;
-
-static go_result go_result_of(seen_status s) {
-	go_result r = {s, 0, NULL};
-	if (s != SEEN_OK) r.message = strdup(seen_last_error());
-	return r;
-}
+#include "go_result.h"
 
 static go_result go_create(uint64_t n, double fpr, uint64_t seed, seen_bloom** out) {
 	return go_result_of(seen_bloom_create(n, fpr, seed, out));
@@ -295,6 +281,39 @@ func check(r C.go_result) error {
 	return &Error{Status: Status(r.status), Message: msg}
 }
 
+func openFlags(readOnly bool) C.uint32_t {
+	if readOnly {
+		return C.SEEN_OPEN_READ_ONLY
+	}
+	return C.SEEN_OPEN_READ_WRITE
+}
+
+// withPath lends call a C copy of path, freed once the call returns.
+func withPath(path string, call func(cpath *C.char) C.go_result) error {
+	cpath := C.CString(path)
+	defer C.free(unsafe.Pointer(cpath))
+	return check(call(cpath))
+}
+
+// serialized is a handle's serialized form in a Go slice of its exact size. serialize, a
+// seen_*_serialize wrapper bound to the handle, is asked for the size first (no buffer),
+// then to write.
+func serialized(serialize func(buf *C.uint8_t, n C.size_t, written *C.size_t) C.go_result) ([]byte, error) {
+	var n C.size_t
+	if err := check(serialize(nil, 0, &n)); err != nil {
+		return nil, err
+	}
+	if n == 0 {
+		return nil, &Error{Status: ErrInternal, Message: "serialized size 0"}
+	}
+	b := make([]byte, int(n))
+	var written C.size_t
+	if err := check(serialize((*C.uint8_t)(unsafe.Pointer(&b[0])), n, &written)); err != nil {
+		return nil, err
+	}
+	return b[:int(written)], nil
+}
+
 // statusName is seen_status_string: the library names its own statuses.
 func statusName(s Status) string {
 	return C.GoString(C.seen_status_string(C.seen_status(s)))
@@ -319,13 +338,7 @@ func cCreateBytes(n, bytes, seed uint64) (c *cFilter, err error) {
 }
 
 func cOpen(path string, readOnly bool) (c *cFilter, err error) {
-	flags := C.uint32_t(C.SEEN_OPEN_READ_WRITE)
-	if readOnly {
-		flags = C.SEEN_OPEN_READ_ONLY
-	}
-	cpath := C.CString(path)
-	defer C.free(unsafe.Pointer(cpath))
-	err = check(C.go_open(cpath, flags, &c))
+	err = withPath(path, func(p *C.char) C.go_result { return C.go_open(p, openFlags(readOnly), &c) })
 	return c, err
 }
 
@@ -334,13 +347,19 @@ func cDeserialize(b []byte) (c *cFilter, err error) {
 	return c, err
 }
 
+func cMarshal(c *cFilter) ([]byte, error) {
+	return serialized(func(buf *C.uint8_t, n C.size_t, written *C.size_t) C.go_result {
+		return C.go_serialize(c, buf, n, written)
+	})
+}
+
+// cSerializedSize and cSerialize stage the serialized filter in C memory (WriteTo).
 func cSerializedSize(c *cFilter) (int, error) {
 	var n C.size_t
 	err := check(C.go_serialize(c, nil, 0, &n))
 	return int(n), err
 }
 
-// cSerialize writes into n bytes at buf, Go or C memory.
 func cSerialize(c *cFilter, buf unsafe.Pointer, n int) error {
 	var written C.size_t
 	return check(C.go_serialize(c, (*C.uint8_t)(buf), C.size_t(n), &written))
@@ -350,9 +369,7 @@ func cMalloc(n int) unsafe.Pointer { return C.malloc(C.size_t(n)) }
 func cFreeBytes(p unsafe.Pointer)  { C.free(p) }
 
 func cSave(c *cFilter, path string) error {
-	cpath := C.CString(path)
-	defer C.free(unsafe.Pointer(cpath))
-	return check(C.go_save(c, cpath))
+	return withPath(path, func(p *C.char) C.go_result { return C.go_save(c, p) })
 }
 
 func cFree(c *cFilter)               { C.seen_bloom_free(c) }
@@ -473,15 +490,10 @@ func cWindowInfo(c *cWindow) (WindowInfo, error) {
 	return windowInfoOf(&i), nil
 }
 
-func cWindowSerializedSize(c *cWindow) (int, error) {
-	var n C.size_t
-	err := check(C.go_window_serialize(c, nil, 0, &n))
-	return int(n), err
-}
-
-func cWindowSerialize(c *cWindow, buf unsafe.Pointer, n int) error {
-	var written C.size_t
-	return check(C.go_window_serialize(c, (*C.uint8_t)(buf), C.size_t(n), &written))
+func cWindowMarshal(c *cWindow) ([]byte, error) {
+	return serialized(func(buf *C.uint8_t, n C.size_t, written *C.size_t) C.go_result {
+		return C.go_window_serialize(c, buf, n, written)
+	})
 }
 
 func cWindowAddOneU64(c *cWindow, id uint64, now uint32) error {
@@ -531,16 +543,11 @@ func cStoreCreate(o StoreOptions, idleTimeout uint32) (c *cStore, err error) {
 }
 
 func cStoreOpen(path string, readOnly, verify bool) (c *cStore, err error) {
-	flags := C.uint32_t(C.SEEN_OPEN_READ_WRITE)
-	if readOnly {
-		flags = C.SEEN_OPEN_READ_ONLY
-	}
+	flags := openFlags(readOnly)
 	if !verify {
 		flags |= C.SEEN_OPEN_NO_VERIFY
 	}
-	cpath := C.CString(path)
-	defer C.free(unsafe.Pointer(cpath))
-	err = check(C.go_store_open(cpath, flags, &c))
+	err = withPath(path, func(p *C.char) C.go_result { return C.go_store_open(p, flags, &c) })
 	return c, err
 }
 
@@ -594,9 +601,7 @@ func cStoreExpire(c *cStore, now uint32) (uint64, error) {
 }
 
 func cStoreSave(c *cStore, path string) error {
-	cpath := C.CString(path)
-	defer C.free(unsafe.Pointer(cpath))
-	return check(C.go_store_save(c, cpath))
+	return withPath(path, func(p *C.char) C.go_result { return C.go_store_save(c, p) })
 }
 
 // SimHash. Text options travel as plain values (ngram, seed) and the IDF table's C pointer,
@@ -725,15 +730,10 @@ func cIndexInfo(c *cIndex) (SimHashIndexInfo, error) {
 	}, nil
 }
 
-func cIndexSerializedSize(c *cIndex) (int, error) {
-	var n C.size_t
-	err := check(C.go_simhash_index_serialize(c, nil, 0, &n))
-	return int(n), err
-}
-
-func cIndexSerialize(c *cIndex, buf unsafe.Pointer, n int) error {
-	var written C.size_t
-	return check(C.go_simhash_index_serialize(c, (*C.uint8_t)(buf), C.size_t(n), &written))
+func cIndexMarshal(c *cIndex) ([]byte, error) {
+	return serialized(func(buf *C.uint8_t, n C.size_t, written *C.size_t) C.go_result {
+		return C.go_simhash_index_serialize(c, buf, n, written)
+	})
 }
 
 func cIndexDeserialize(b []byte) (c *cIndex, err error) {
@@ -742,9 +742,7 @@ func cIndexDeserialize(b []byte) (c *cIndex, err error) {
 }
 
 func cIndexSave(c *cIndex, path string) error {
-	cpath := C.CString(path)
-	defer C.free(unsafe.Pointer(cpath))
-	return check(C.go_simhash_index_save(c, cpath))
+	return withPath(path, func(p *C.char) C.go_result { return C.go_simhash_index_save(c, p) })
 }
 
 func cIndexOpen(path string, verify bool) (c *cIndex, err error) {
@@ -752,9 +750,7 @@ func cIndexOpen(path string, verify bool) (c *cIndex, err error) {
 	if !verify {
 		flags |= C.SEEN_OPEN_NO_VERIFY
 	}
-	cpath := C.CString(path)
-	defer C.free(unsafe.Pointer(cpath))
-	err = check(C.go_simhash_index_open(cpath, flags, &c))
+	err = withPath(path, func(p *C.char) C.go_result { return C.go_simhash_index_open(p, flags, &c) })
 	return c, err
 }
 

@@ -7,133 +7,119 @@ package seen
 // lent for one call (seen_counting_view, which would keep it, is not used).
 
 /*
-#include <stdlib.h>
-#include <string.h>
-#include <seen.h>
-
-typedef struct {
-	seen_status status;
-	uint8_t present;  // was_present of seen_scalable_put_*
-	char* message;    // malloc'd; NULL on success; the Go side frees it
-} go_cs_result;
-
-static go_cs_result go_cs_result_of(seen_status s) {
-	go_cs_result r = {s, 0, NULL};
-	if (s != SEEN_OK) r.message = strdup(seen_last_error());
-	return r;
-}
+#include "go_result.h"
 
 // Counting filters.
-static go_cs_result go_counting_create(uint64_t n, double fpr, uint64_t seed, seen_counting** out) {
-	return go_cs_result_of(seen_counting_create(n, fpr, seed, out));
+static go_result go_counting_create(uint64_t n, double fpr, uint64_t seed, seen_counting** out) {
+	return go_result_of(seen_counting_create(n, fpr, seed, out));
 }
-static go_cs_result go_counting_open(const char* path, uint32_t flags, seen_counting** out) {
-	return go_cs_result_of(seen_counting_open(path, flags, out));
+static go_result go_counting_open(const char* path, uint32_t flags, seen_counting** out) {
+	return go_result_of(seen_counting_open(path, flags, out));
 }
-static go_cs_result go_counting_deserialize(const uint8_t* buf, size_t len, seen_counting** out) {
-	return go_cs_result_of(seen_counting_deserialize(buf, len, out));
+static go_result go_counting_deserialize(const uint8_t* buf, size_t len, seen_counting** out) {
+	return go_result_of(seen_counting_deserialize(buf, len, out));
 }
-static go_cs_result go_counting_serialize(const seen_counting* f, uint8_t* buf, size_t cap,
+static go_result go_counting_serialize(const seen_counting* f, uint8_t* buf, size_t cap,
                                           size_t* written) {
-	return go_cs_result_of(seen_counting_serialize(f, buf, cap, written));
+	return go_result_of(seen_counting_serialize(f, buf, cap, written));
 }
-static go_cs_result go_counting_save(const seen_counting* f, const char* path) {
-	return go_cs_result_of(seen_counting_save(f, path));
+static go_result go_counting_save(const seen_counting* f, const char* path) {
+	return go_result_of(seen_counting_save(f, path));
 }
-static go_cs_result go_counting_sync(seen_counting* f) { return go_cs_result_of(seen_counting_sync(f)); }
-static go_cs_result go_counting_clear(seen_counting* f) { return go_cs_result_of(seen_counting_clear(f)); }
-static go_cs_result go_counting_params(const seen_counting* f, seen_counting_params* p) {
+static go_result go_counting_sync(seen_counting* f) { return go_result_of(seen_counting_sync(f)); }
+static go_result go_counting_clear(seen_counting* f) { return go_result_of(seen_counting_clear(f)); }
+static go_result go_counting_params(const seen_counting* f, seen_counting_params* p) {
 	p->size = sizeof *p;
-	return go_cs_result_of(seen_counting_get_params(f, p));
+	return go_result_of(seen_counting_get_params(f, p));
 }
-static go_cs_result go_counting_stats(const seen_counting* f, seen_counting_stats* s) {
+static go_result go_counting_stats(const seen_counting* f, seen_counting_stats* s) {
 	s->size = sizeof *s;
-	return go_cs_result_of(seen_counting_get_stats(f, s));
+	return go_result_of(seen_counting_get_stats(f, s));
 }
-static go_cs_result go_counting_put_u64(seen_counting* f, uint64_t id) {
-	return go_cs_result_of(seen_counting_put_u64(f, id));
+static go_result go_counting_put_u64(seen_counting* f, uint64_t id) {
+	return go_result_of(seen_counting_put_u64(f, id));
 }
-static go_cs_result go_counting_put_key(seen_counting* f, const void* key, size_t len) {
-	return go_cs_result_of(seen_counting_put_key(f, key, len));
+static go_result go_counting_put_key(seen_counting* f, const void* key, size_t len) {
+	return go_result_of(seen_counting_put_key(f, key, len));
 }
-static go_cs_result go_counting_delete_u64(seen_counting* f, uint64_t id) {
-	return go_cs_result_of(seen_counting_delete_u64(f, id));
+static go_result go_counting_delete_u64(seen_counting* f, uint64_t id) {
+	return go_result_of(seen_counting_delete_u64(f, id));
 }
-static go_cs_result go_counting_delete_key(seen_counting* f, const void* key, size_t len) {
-	return go_cs_result_of(seen_counting_delete_key(f, key, len));
+static go_result go_counting_delete_key(seen_counting* f, const void* key, size_t len) {
+	return go_result_of(seen_counting_delete_key(f, key, len));
 }
-static go_cs_result go_counting_add_u64(seen_counting* f, const uint64_t* ids, size_t n) {
-	return go_cs_result_of(seen_counting_add_u64(f, ids, n));
+static go_result go_counting_add_u64(seen_counting* f, const uint64_t* ids, size_t n) {
+	return go_result_of(seen_counting_add_u64(f, ids, n));
 }
-static go_cs_result go_counting_remove_u64(seen_counting* f, const uint64_t* ids, size_t n,
+static go_result go_counting_remove_u64(seen_counting* f, const uint64_t* ids, size_t n,
                                            uint8_t* removed) {
-	return go_cs_result_of(seen_counting_remove_u64(f, ids, n, removed));
+	return go_result_of(seen_counting_remove_u64(f, ids, n, removed));
 }
-static go_cs_result go_counting_contains_u64(const seen_counting* f, const uint64_t* ids, size_t n,
+static go_result go_counting_contains_u64(const seen_counting* f, const uint64_t* ids, size_t n,
                                              uint8_t* out) {
-	return go_cs_result_of(seen_counting_contains_u64(f, ids, n, out));
+	return go_result_of(seen_counting_contains_u64(f, ids, n, out));
 }
-static go_cs_result go_counting_add_keys(seen_counting* f, const uint8_t* data,
+static go_result go_counting_add_keys(seen_counting* f, const uint8_t* data,
                                          const uint64_t* offsets, size_t n) {
-	return go_cs_result_of(seen_counting_add_keys(f, data, offsets, n));
+	return go_result_of(seen_counting_add_keys(f, data, offsets, n));
 }
-static go_cs_result go_counting_remove_keys(seen_counting* f, const uint8_t* data,
+static go_result go_counting_remove_keys(seen_counting* f, const uint8_t* data,
                                             const uint64_t* offsets, size_t n, uint8_t* removed) {
-	return go_cs_result_of(seen_counting_remove_keys(f, data, offsets, n, removed));
+	return go_result_of(seen_counting_remove_keys(f, data, offsets, n, removed));
 }
-static go_cs_result go_counting_contains_keys(const seen_counting* f, const uint8_t* data,
+static go_result go_counting_contains_keys(const seen_counting* f, const uint8_t* data,
                                               const uint64_t* offsets, size_t n, uint8_t* out) {
-	return go_cs_result_of(seen_counting_contains_keys(f, data, offsets, n, out));
+	return go_result_of(seen_counting_contains_keys(f, data, offsets, n, out));
 }
 
 // Scalable filters. The options struct is Go memory without pointers, lent for one call.
-static go_cs_result go_scalable_create(seen_scalable_options* o, seen_scalable** out) {
+static go_result go_scalable_create(seen_scalable_options* o, seen_scalable** out) {
 	o->size = sizeof *o;
-	return go_cs_result_of(seen_scalable_create(o, out));
+	return go_result_of(seen_scalable_create(o, out));
 }
-static go_cs_result go_scalable_open(const char* path, uint32_t flags, seen_scalable** out) {
-	return go_cs_result_of(seen_scalable_open(path, flags, out));
+static go_result go_scalable_open(const char* path, uint32_t flags, seen_scalable** out) {
+	return go_result_of(seen_scalable_open(path, flags, out));
 }
-static go_cs_result go_scalable_deserialize(const uint8_t* buf, size_t len, seen_scalable** out) {
-	return go_cs_result_of(seen_scalable_deserialize(buf, len, out));
+static go_result go_scalable_deserialize(const uint8_t* buf, size_t len, seen_scalable** out) {
+	return go_result_of(seen_scalable_deserialize(buf, len, out));
 }
-static go_cs_result go_scalable_serialize(const seen_scalable* f, uint8_t* buf, size_t cap,
+static go_result go_scalable_serialize(const seen_scalable* f, uint8_t* buf, size_t cap,
                                           size_t* written) {
-	return go_cs_result_of(seen_scalable_serialize(f, buf, cap, written));
+	return go_result_of(seen_scalable_serialize(f, buf, cap, written));
 }
-static go_cs_result go_scalable_save(const seen_scalable* f, const char* path) {
-	return go_cs_result_of(seen_scalable_save(f, path));
+static go_result go_scalable_save(const seen_scalable* f, const char* path) {
+	return go_result_of(seen_scalable_save(f, path));
 }
-static go_cs_result go_scalable_info(const seen_scalable* f, seen_scalable_info* info) {
+static go_result go_scalable_info(const seen_scalable* f, seen_scalable_info* info) {
 	info->size = sizeof *info;
-	return go_cs_result_of(seen_scalable_get_info(f, info));
+	return go_result_of(seen_scalable_get_info(f, info));
 }
-static go_cs_result go_scalable_put_u64(seen_scalable* f, uint64_t id) {
+static go_result go_scalable_put_u64(seen_scalable* f, uint64_t id) {
 	uint8_t present = 0;
-	go_cs_result r = go_cs_result_of(seen_scalable_put_u64(f, id, &present));
+	go_result r = go_result_of(seen_scalable_put_u64(f, id, &present));
 	r.present = present;
 	return r;
 }
-static go_cs_result go_scalable_put_key(seen_scalable* f, const void* key, size_t len) {
+static go_result go_scalable_put_key(seen_scalable* f, const void* key, size_t len) {
 	uint8_t present = 0;
-	go_cs_result r = go_cs_result_of(seen_scalable_put_key(f, key, len, &present));
+	go_result r = go_result_of(seen_scalable_put_key(f, key, len, &present));
 	r.present = present;
 	return r;
 }
-static go_cs_result go_scalable_add_u64(seen_scalable* f, const uint64_t* ids, size_t n) {
-	return go_cs_result_of(seen_scalable_add_u64(f, ids, n));
+static go_result go_scalable_add_u64(seen_scalable* f, const uint64_t* ids, size_t n) {
+	return go_result_of(seen_scalable_add_u64(f, ids, n));
 }
-static go_cs_result go_scalable_contains_u64(const seen_scalable* f, const uint64_t* ids, size_t n,
+static go_result go_scalable_contains_u64(const seen_scalable* f, const uint64_t* ids, size_t n,
                                              uint8_t* out) {
-	return go_cs_result_of(seen_scalable_contains_u64(f, ids, n, out));
+	return go_result_of(seen_scalable_contains_u64(f, ids, n, out));
 }
-static go_cs_result go_scalable_add_keys(seen_scalable* f, const uint8_t* data,
+static go_result go_scalable_add_keys(seen_scalable* f, const uint8_t* data,
                                          const uint64_t* offsets, size_t n) {
-	return go_cs_result_of(seen_scalable_add_keys(f, data, offsets, n));
+	return go_result_of(seen_scalable_add_keys(f, data, offsets, n));
 }
-static go_cs_result go_scalable_contains_keys(const seen_scalable* f, const uint8_t* data,
+static go_result go_scalable_contains_keys(const seen_scalable* f, const uint8_t* data,
                                               const uint64_t* offsets, size_t n, uint8_t* out) {
-	return go_cs_result_of(seen_scalable_contains_keys(f, data, offsets, n, out));
+	return go_result_of(seen_scalable_contains_keys(f, data, offsets, n, out));
 }
 */
 import "C"
@@ -145,72 +131,40 @@ type (
 	cScalable = C.seen_scalable
 )
 
-// checkCS turns a wrapper's result into nil or an *Error, freeing the message copy.
-func checkCS(r C.go_cs_result) error {
-	if r.status == C.SEEN_OK {
-		return nil
-	}
-	msg := C.GoString(r.message)
-	C.free(unsafe.Pointer(r.message))
-	return &Error{Status: Status(r.status), Message: msg}
-}
-
-func openFlags(readOnly bool) C.uint32_t {
-	if readOnly {
-		return C.SEEN_OPEN_READ_ONLY
-	}
-	return C.SEEN_OPEN_READ_WRITE
-}
-
 // Counting filters.
 
 func cCountingCreate(n uint64, fpr float64, seed uint64) (c *cCounting, err error) {
-	err = checkCS(C.go_counting_create(C.uint64_t(n), C.double(fpr), C.uint64_t(seed), &c))
+	err = check(C.go_counting_create(C.uint64_t(n), C.double(fpr), C.uint64_t(seed), &c))
 	return c, err
 }
 
 func cCountingOpen(path string, readOnly bool) (c *cCounting, err error) {
-	cpath := C.CString(path)
-	defer C.free(unsafe.Pointer(cpath))
-	err = checkCS(C.go_counting_open(cpath, openFlags(readOnly), &c))
+	err = withPath(path, func(p *C.char) C.go_result { return C.go_counting_open(p, openFlags(readOnly), &c) })
 	return c, err
 }
 
 func cCountingDeserialize(b []byte) (c *cCounting, err error) {
-	err = checkCS(C.go_counting_deserialize((*C.uint8_t)(bytesPtr(b)), C.size_t(len(b)), &c))
+	err = check(C.go_counting_deserialize((*C.uint8_t)(bytesPtr(b)), C.size_t(len(b)), &c))
 	return c, err
 }
 
-// cCountingSerialize is the serialized filter, in a Go slice of its exact size.
-func cCountingSerialize(c *cCounting) ([]byte, error) {
-	var n C.size_t
-	if err := checkCS(C.go_counting_serialize(c, nil, 0, &n)); err != nil {
-		return nil, err
-	}
-	if n == 0 {
-		return nil, &Error{Status: ErrInternal, Message: "serialized size 0"}
-	}
-	b := make([]byte, int(n))
-	var written C.size_t
-	if err := checkCS(C.go_counting_serialize(c, (*C.uint8_t)(unsafe.Pointer(&b[0])), n, &written)); err != nil {
-		return nil, err
-	}
-	return b[:int(written)], nil
+func cCountingMarshal(c *cCounting) ([]byte, error) {
+	return serialized(func(buf *C.uint8_t, n C.size_t, written *C.size_t) C.go_result {
+		return C.go_counting_serialize(c, buf, n, written)
+	})
 }
 
 func cCountingSave(c *cCounting, path string) error {
-	cpath := C.CString(path)
-	defer C.free(unsafe.Pointer(cpath))
-	return checkCS(C.go_counting_save(c, cpath))
+	return withPath(path, func(p *C.char) C.go_result { return C.go_counting_save(c, p) })
 }
 
 func cCountingFree(c *cCounting)        { C.seen_counting_free(c) }
-func cCountingSync(c *cCounting) error  { return checkCS(C.go_counting_sync(c)) }
-func cCountingClear(c *cCounting) error { return checkCS(C.go_counting_clear(c)) }
+func cCountingSync(c *cCounting) error  { return check(C.go_counting_sync(c)) }
+func cCountingClear(c *cCounting) error { return check(C.go_counting_clear(c)) }
 
 func cCountingParams(c *cCounting) (CountingParams, error) {
 	var p C.seen_counting_params
-	if err := checkCS(C.go_counting_params(c, &p)); err != nil {
+	if err := check(C.go_counting_params(c, &p)); err != nil {
 		return CountingParams{}, err
 	}
 	return CountingParams{
@@ -227,7 +181,7 @@ func cCountingParams(c *cCounting) (CountingParams, error) {
 
 func cCountingStats(c *cCounting) (CountingStats, error) {
 	var s C.seen_counting_stats
-	if err := checkCS(C.go_counting_stats(c, &s)); err != nil {
+	if err := check(C.go_counting_stats(c, &s)); err != nil {
 		return CountingStats{}, err
 	}
 	return CountingStats{
@@ -239,19 +193,19 @@ func cCountingStats(c *cCounting) (CountingStats, error) {
 }
 
 func cCountingPutU64(c *cCounting, id uint64) error {
-	return checkCS(C.go_counting_put_u64(c, C.uint64_t(id)))
+	return check(C.go_counting_put_u64(c, C.uint64_t(id)))
 }
 
 func cCountingPutKey(c *cCounting, key unsafe.Pointer, n int) error {
-	return checkCS(C.go_counting_put_key(c, key, C.size_t(n)))
+	return check(C.go_counting_put_key(c, key, C.size_t(n)))
 }
 
 func cCountingDeleteU64(c *cCounting, id uint64) error {
-	return checkCS(C.go_counting_delete_u64(c, C.uint64_t(id)))
+	return check(C.go_counting_delete_u64(c, C.uint64_t(id)))
 }
 
 func cCountingDeleteKey(c *cCounting, key unsafe.Pointer, n int) error {
-	return checkCS(C.go_counting_delete_key(c, key, C.size_t(n)))
+	return check(C.go_counting_delete_key(c, key, C.size_t(n)))
 }
 
 // The single-key tests return -1 only for a NULL filter or key, which the callers rule out.
@@ -264,33 +218,33 @@ func cCountingTestKey(c *cCounting, key unsafe.Pointer, n int) bool {
 }
 
 func cCountingAddU64(c *cCounting, ids []uint64) error {
-	return checkCS(C.go_counting_add_u64(c, (*C.uint64_t)(u64Ptr(ids)), C.size_t(len(ids))))
+	return check(C.go_counting_add_u64(c, (*C.uint64_t)(u64Ptr(ids)), C.size_t(len(ids))))
 }
 
 // cCountingRemoveU64 writes len(ids) flags to removed, or none if removed is nil.
 func cCountingRemoveU64(c *cCounting, ids []uint64, removed unsafe.Pointer) error {
-	return checkCS(C.go_counting_remove_u64(c, (*C.uint64_t)(u64Ptr(ids)), C.size_t(len(ids)),
+	return check(C.go_counting_remove_u64(c, (*C.uint64_t)(u64Ptr(ids)), C.size_t(len(ids)),
 		(*C.uint8_t)(removed)))
 }
 
 func cCountingContainsU64(c *cCounting, ids []uint64, out unsafe.Pointer) error {
-	return checkCS(C.go_counting_contains_u64(c, (*C.uint64_t)(u64Ptr(ids)), C.size_t(len(ids)),
+	return check(C.go_counting_contains_u64(c, (*C.uint64_t)(u64Ptr(ids)), C.size_t(len(ids)),
 		(*C.uint8_t)(out)))
 }
 
 // The key batches take at least one key, with offsets already checked (Keys.validate).
 func cCountingAddKeys(c *cCounting, data []byte, offsets []uint64) error {
-	return checkCS(C.go_counting_add_keys(c, (*C.uint8_t)(keyData(data)),
+	return check(C.go_counting_add_keys(c, (*C.uint8_t)(keyData(data)),
 		(*C.uint64_t)(u64Ptr(offsets)), C.size_t(len(offsets)-1)))
 }
 
 func cCountingRemoveKeys(c *cCounting, data []byte, offsets []uint64, removed unsafe.Pointer) error {
-	return checkCS(C.go_counting_remove_keys(c, (*C.uint8_t)(keyData(data)),
+	return check(C.go_counting_remove_keys(c, (*C.uint8_t)(keyData(data)),
 		(*C.uint64_t)(u64Ptr(offsets)), C.size_t(len(offsets)-1), (*C.uint8_t)(removed)))
 }
 
 func cCountingContainsKeys(c *cCounting, data []byte, offsets []uint64, out unsafe.Pointer) error {
-	return checkCS(C.go_counting_contains_keys(c, (*C.uint8_t)(keyData(data)),
+	return check(C.go_counting_contains_keys(c, (*C.uint8_t)(keyData(data)),
 		(*C.uint64_t)(u64Ptr(offsets)), C.size_t(len(offsets)-1), (*C.uint8_t)(out)))
 }
 
@@ -304,49 +258,35 @@ func cScalableCreate(o ScalableOptions) (c *cScalable, err error) {
 		tightening:       C.double(o.Tightening),
 		seed:             C.uint64_t(o.Seed),
 	}
-	err = checkCS(C.go_scalable_create(&opts, &c))
+	err = check(C.go_scalable_create(&opts, &c))
 	return c, err
 }
 
 func cScalableOpen(path string, readOnly bool) (c *cScalable, err error) {
-	cpath := C.CString(path)
-	defer C.free(unsafe.Pointer(cpath))
-	err = checkCS(C.go_scalable_open(cpath, openFlags(readOnly), &c))
+	err = withPath(path, func(p *C.char) C.go_result { return C.go_scalable_open(p, openFlags(readOnly), &c) })
 	return c, err
 }
 
 func cScalableDeserialize(b []byte) (c *cScalable, err error) {
-	err = checkCS(C.go_scalable_deserialize((*C.uint8_t)(bytesPtr(b)), C.size_t(len(b)), &c))
+	err = check(C.go_scalable_deserialize((*C.uint8_t)(bytesPtr(b)), C.size_t(len(b)), &c))
 	return c, err
 }
 
-func cScalableSerialize(c *cScalable) ([]byte, error) {
-	var n C.size_t
-	if err := checkCS(C.go_scalable_serialize(c, nil, 0, &n)); err != nil {
-		return nil, err
-	}
-	if n == 0 {
-		return nil, &Error{Status: ErrInternal, Message: "serialized size 0"}
-	}
-	b := make([]byte, int(n))
-	var written C.size_t
-	if err := checkCS(C.go_scalable_serialize(c, (*C.uint8_t)(unsafe.Pointer(&b[0])), n, &written)); err != nil {
-		return nil, err
-	}
-	return b[:int(written)], nil
+func cScalableMarshal(c *cScalable) ([]byte, error) {
+	return serialized(func(buf *C.uint8_t, n C.size_t, written *C.size_t) C.go_result {
+		return C.go_scalable_serialize(c, buf, n, written)
+	})
 }
 
 func cScalableSave(c *cScalable, path string) error {
-	cpath := C.CString(path)
-	defer C.free(unsafe.Pointer(cpath))
-	return checkCS(C.go_scalable_save(c, cpath))
+	return withPath(path, func(p *C.char) C.go_result { return C.go_scalable_save(c, p) })
 }
 
 func cScalableFree(c *cScalable) { C.seen_scalable_free(c) }
 
 func cScalableInfo(c *cScalable) (ScalableInfo, error) {
 	var i C.seen_scalable_info
-	if err := checkCS(C.go_scalable_info(c, &i)); err != nil {
+	if err := check(C.go_scalable_info(c, &i)); err != nil {
 		return ScalableInfo{}, err
 	}
 	return ScalableInfo{
@@ -367,12 +307,12 @@ func cScalableInfo(c *cScalable) (ScalableInfo, error) {
 
 func cScalablePutU64(c *cScalable, id uint64) (bool, error) {
 	r := C.go_scalable_put_u64(c, C.uint64_t(id))
-	return r.present != 0, checkCS(r)
+	return r.present != 0, check(r)
 }
 
 func cScalablePutKey(c *cScalable, key unsafe.Pointer, n int) (bool, error) {
 	r := C.go_scalable_put_key(c, key, C.size_t(n))
-	return r.present != 0, checkCS(r)
+	return r.present != 0, check(r)
 }
 
 func cScalableTestU64(c *cScalable, id uint64) bool {
@@ -384,20 +324,20 @@ func cScalableTestKey(c *cScalable, key unsafe.Pointer, n int) bool {
 }
 
 func cScalableAddU64(c *cScalable, ids []uint64) error {
-	return checkCS(C.go_scalable_add_u64(c, (*C.uint64_t)(u64Ptr(ids)), C.size_t(len(ids))))
+	return check(C.go_scalable_add_u64(c, (*C.uint64_t)(u64Ptr(ids)), C.size_t(len(ids))))
 }
 
 func cScalableContainsU64(c *cScalable, ids []uint64, out unsafe.Pointer) error {
-	return checkCS(C.go_scalable_contains_u64(c, (*C.uint64_t)(u64Ptr(ids)), C.size_t(len(ids)),
+	return check(C.go_scalable_contains_u64(c, (*C.uint64_t)(u64Ptr(ids)), C.size_t(len(ids)),
 		(*C.uint8_t)(out)))
 }
 
 func cScalableAddKeys(c *cScalable, data []byte, offsets []uint64) error {
-	return checkCS(C.go_scalable_add_keys(c, (*C.uint8_t)(keyData(data)),
+	return check(C.go_scalable_add_keys(c, (*C.uint8_t)(keyData(data)),
 		(*C.uint64_t)(u64Ptr(offsets)), C.size_t(len(offsets)-1)))
 }
 
 func cScalableContainsKeys(c *cScalable, data []byte, offsets []uint64, out unsafe.Pointer) error {
-	return checkCS(C.go_scalable_contains_keys(c, (*C.uint8_t)(keyData(data)),
+	return check(C.go_scalable_contains_keys(c, (*C.uint8_t)(keyData(data)),
 		(*C.uint64_t)(u64Ptr(offsets)), C.size_t(len(offsets)-1), (*C.uint8_t)(out)))
 }

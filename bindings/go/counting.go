@@ -365,7 +365,7 @@ func (f *CountingFilter) MarshalBinary() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	b, err := cCountingSerialize(h.c)
+	b, err := cCountingMarshal(h.c)
 	runtime.KeepAlive(h)
 	return b, err
 }

@@ -15,16 +15,9 @@ func (f *Filter) MarshalBinary() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	defer runtime.KeepAlive(h)
-	n, err := cSerializedSize(h.c)
-	if err != nil {
-		return nil, err
-	}
-	b := make([]byte, n)
-	if err := cSerialize(h.c, unsafe.Pointer(&b[0]), n); err != nil {
-		return nil, err
-	}
-	return b, nil
+	b, err := cMarshal(h.c)
+	runtime.KeepAlive(h)
+	return b, err
 }
 
 // UnmarshalBinary replaces the filter with a validated copy of data

@@ -274,7 +274,7 @@ func (f *ScalableFilter) MarshalBinary() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	b, err := cScalableSerialize(h.c)
+	b, err := cScalableMarshal(h.c)
 	runtime.KeepAlive(h)
 	return b, err
 }

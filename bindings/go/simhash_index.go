@@ -3,7 +3,6 @@ package seen
 import (
 	"fmt"
 	"runtime"
-	"unsafe"
 )
 
 // SimHashIndex holds (id, fingerprint) pairs and returns every pair within Hamming distance K
@@ -388,16 +387,9 @@ func (x *SimHashIndex) MarshalBinary() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	defer runtime.KeepAlive(h)
-	n, err := cIndexSerializedSize(h.c)
-	if err != nil {
-		return nil, err
-	}
-	b := make([]byte, n)
-	if err := cIndexSerialize(h.c, unsafe.Pointer(&b[0]), n); err != nil {
-		return nil, err
-	}
-	return b, nil
+	b, err := cIndexMarshal(h.c)
+	runtime.KeepAlive(h)
+	return b, err
 }
 
 // UnmarshalBinary replaces the index with a validated, writable copy of data

@@ -5,7 +5,6 @@ import (
 	"math"
 	"runtime"
 	"time"
-	"unsafe"
 )
 
 // Window is an exposure window for one user: has this item been shown to them recently?
@@ -214,16 +213,9 @@ func (w *Window) MarshalBinary() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	defer runtime.KeepAlive(h)
-	n, err := cWindowSerializedSize(h.c)
-	if err != nil {
-		return nil, err
-	}
-	b := make([]byte, n)
-	if err := cWindowSerialize(h.c, unsafe.Pointer(&b[0]), n); err != nil {
-		return nil, err
-	}
-	return b, nil
+	b, err := cWindowMarshal(h.c)
+	runtime.KeepAlive(h)
+	return b, err
 }
 
 // UnmarshalBinary replaces the window with a validated copy of data
