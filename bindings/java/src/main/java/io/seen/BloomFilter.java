@@ -32,9 +32,6 @@ import java.util.Objects;
  * after close throws {@link IllegalStateException}.
  */
 public final class BloomFilter implements AutoCloseable {
-  /** The largest byte[] a JVM allocates. */
-  private static final long MAX_ARRAY = Integer.MAX_VALUE - 8;
-
   private final NativeHandle handle;
 
   private BloomFilter(long handle) {
@@ -354,17 +351,8 @@ public final class BloomFilter implements AutoCloseable {
   /** The serialized form (docs/FORMAT.md), the same bytes every binding writes. */
   public byte[] toByteArray() {
     try {
-      long h = handle.get();
-      long size = NativeBloom.serializedSize(h);
-      if (size < 0) {
-        SeenException.check((int) -size);
-      }
-      if (size > MAX_ARRAY) {
-        throw new IllegalStateException(size + " bytes do not fit a Java array: use save(Path)");
-      }
-      byte[] bytes = new byte[(int) size];
-      SeenException.check(NativeBloom.serialize(h, bytes));
-      return bytes;
+      return Serialized.toByteArray(
+          handle.get(), NativeBloom::serializedSize, NativeBloom::serialize, Serialized.USE_SAVE);
     } finally {
       Reference.reachabilityFence(this);
     }

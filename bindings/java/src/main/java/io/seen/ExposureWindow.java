@@ -40,9 +40,6 @@ import java.util.Objects;
  * {@link IllegalStateException}.
  */
 public final class ExposureWindow implements AutoCloseable {
-  /** The largest byte[] a JVM allocates. */
-  private static final long MAX_ARRAY = Integer.MAX_VALUE - 8;
-
   private final NativeHandle handle;
   private final WindowInfo info;
 
@@ -337,17 +334,8 @@ public final class ExposureWindow implements AutoCloseable {
   /** The serialized form (docs/FORMAT.md, kind 4), the same bytes every binding writes. */
   public byte[] toByteArray() {
     try {
-      long h = handle.get();
-      long size = NativeWindow.serializedSize(h);
-      if (size < 0) {
-        SeenException.check((int) -size);
-      }
-      if (size > MAX_ARRAY) {
-        throw new IllegalStateException(size + " bytes do not fit a Java array");
-      }
-      byte[] bytes = new byte[(int) size];
-      SeenException.check(NativeWindow.serialize(h, bytes));
-      return bytes;
+      return Serialized.toByteArray(
+          handle.get(), NativeWindow::serializedSize, NativeWindow::serialize, "");
     } finally {
       Reference.reachabilityFence(this);
     }

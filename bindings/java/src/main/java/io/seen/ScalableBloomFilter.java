@@ -31,9 +31,6 @@ import java.util.Objects;
  * call after close throws {@link IllegalStateException}.
  */
 public final class ScalableBloomFilter implements AutoCloseable {
-  /** The largest byte[] a JVM allocates. */
-  private static final long MAX_ARRAY = Integer.MAX_VALUE - 8;
-
   private final NativeHandle handle;
 
   private ScalableBloomFilter(long handle) {
@@ -337,17 +334,8 @@ public final class ScalableBloomFilter implements AutoCloseable {
   /** The serialized form (kind 3 of docs/FORMAT.md), the same bytes every binding writes. */
   public byte[] toByteArray() {
     try {
-      long h = handle.get();
-      long size = NativeScalable.serializedSize(h);
-      if (size < 0) {
-        SeenException.check((int) -size);
-      }
-      if (size > MAX_ARRAY) {
-        throw new IllegalStateException(size + " bytes do not fit a Java array: use save(Path)");
-      }
-      byte[] bytes = new byte[(int) size];
-      SeenException.check(NativeScalable.serialize(h, bytes));
-      return bytes;
+      return Serialized.toByteArray(
+          handle.get(), NativeScalable::serializedSize, NativeScalable::serialize, Serialized.USE_SAVE);
     } finally {
       Reference.reachabilityFence(this);
     }

@@ -47,8 +47,6 @@ import java.util.Objects;
  * after close throws {@link IllegalStateException}.
  */
 public final class SimHashIndex implements AutoCloseable {
-  /** The largest byte[] a JVM allocates. */
-  private static final long MAX_ARRAY = Integer.MAX_VALUE - 8;
   /** seen.h's SEEN_OPEN_READ_ONLY and SEEN_OPEN_NO_VERIFY. */
   private static final int READ_ONLY = 1;
   private static final int NO_VERIFY = 4;
@@ -387,7 +385,7 @@ public final class SimHashIndex implements AutoCloseable {
       if (found < 0) {
         SeenException.check((int) -found);
       }
-      if (found > MAX_ARRAY) {
+      if (found > Serialized.MAX_ARRAY) {
         throw new IllegalStateException(found + " matches do not fit a Java array");
       }
       return (int) found;
@@ -512,17 +510,9 @@ public final class SimHashIndex implements AutoCloseable {
   /** The serialized form (docs/FORMAT.md, kind 6), the same bytes every binding writes. */
   public byte[] toByteArray() {
     try {
-      long h = handle.get();
-      long size = NativeSimHash.serializedSize(h);
-      if (size < 0) {
-        SeenException.check((int) -size);
-      }
-      if (size > MAX_ARRAY) {
-        throw new IllegalStateException(size + " bytes do not fit a Java array: use save(Path)");
-      }
-      byte[] bytes = new byte[(int) size];
-      SeenException.check(NativeSimHash.serialize(h, bytes));
-      return bytes;
+      return Serialized.toByteArray(
+          handle.get(), NativeSimHash::serializedSize, NativeSimHash::serialize,
+          Serialized.USE_SAVE);
     } finally {
       Reference.reachabilityFence(this);
     }
