@@ -385,21 +385,12 @@ func (f *CountingFilter) UnmarshalBinary(data []byte) error {
 
 // WriteTo writes the serialized filter to w (io.WriterTo).
 func (f *CountingFilter) WriteTo(w io.Writer) (int64, error) {
-	b, err := f.MarshalBinary()
-	if err != nil {
-		return 0, err
-	}
-	n, err := w.Write(b)
-	return int64(n), err
+	return writeMarshaled(w, f.MarshalBinary)
 }
 
 // ReadFrom replaces the filter with the one serialized in r, read to EOF (io.ReaderFrom).
 func (f *CountingFilter) ReadFrom(r io.Reader) (int64, error) {
-	data, err := io.ReadAll(r)
-	if err != nil {
-		return int64(len(data)), err
-	}
-	return int64(len(data)), f.UnmarshalBinary(data)
+	return readAllInto(r, f.UnmarshalBinary)
 }
 
 // Save writes the filter to path crash-safely (temporary file, fsync, rename). OpenCounting

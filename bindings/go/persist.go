@@ -53,13 +53,7 @@ func (f *Filter) WriteTo(w io.Writer) (int64, error) {
 
 // ReadFrom replaces the filter with the one serialized in r (io.ReaderFrom). It reads r to
 // EOF, so r must hold exactly one filter. A zero Filter may be the receiver.
-func (f *Filter) ReadFrom(r io.Reader) (int64, error) {
-	data, err := io.ReadAll(r)
-	if err != nil {
-		return int64(len(data)), err
-	}
-	return int64(len(data)), f.UnmarshalBinary(data)
-}
+func (f *Filter) ReadFrom(r io.Reader) (int64, error) { return readAllInto(r, f.UnmarshalBinary) }
 
 // Save writes the filter to path crash-safely: a temporary file, fsync, then rename, so the
 // previous file survives a failure. Open maps the result.
@@ -71,4 +65,24 @@ func (f *Filter) Save(path string) error {
 	err = cSave(h.c, path)
 	runtime.KeepAlive(h)
 	return err
+}
+
+// readAllInto is ReadFrom for every kind: the serialized form is self-delimiting only as a
+// whole, so r is read to EOF and handed to unmarshal.
+func readAllInto(r io.Reader, unmarshal func([]byte) error) (int64, error) {
+	data, err := io.ReadAll(r)
+	if err != nil {
+		return int64(len(data)), err
+	}
+	return int64(len(data)), unmarshal(data)
+}
+
+// writeMarshaled is WriteTo for the kinds that stage their bytes on the Go heap.
+func writeMarshaled(w io.Writer, marshal func() ([]byte, error)) (int64, error) {
+	b, err := marshal()
+	if err != nil {
+		return 0, err
+	}
+	n, err := w.Write(b)
+	return int64(n), err
 }
