@@ -196,49 +196,9 @@ JNI(jint, stats)(JNIEnv* env, jclass cls, jlong h, jdoubleArray out) {
   return SEEN_OK;
 }
 
-/* Bytes needed to serialize, or -status. */
-JNI(jlong, serializedSize)(JNIEnv* env, jclass cls, jlong h) {
-  size_t written = 0;
-  seen_status s = seen_bloom_serialize(FILTER(h), NULL, 0, &written);
-  return s == SEEN_OK ? (jlong)written : -(jlong)s;
-}
+JNI_SERIALIZED_FORM(seen_bloom)
 
-JNI(jint, serialize)(JNIEnv* env, jclass cls, jlong h, jbyteArray out) {
-  jsize cap = (*env)->GetArrayLength(env, out);
-  jbyte* p = (*env)->GetPrimitiveArrayCritical(env, out, NULL);
-  if (p == NULL) return JAVA_EXCEPTION_PENDING;
-  size_t written = 0;
-  seen_status s = seen_bloom_serialize(FILTER(h), (uint8_t*)p, (size_t)cap, &written);
-  (*env)->ReleasePrimitiveArrayCritical(env, out, p, 0);
-  return s;
-}
-
-JNI(jint, deserialize)(JNIEnv* env, jclass cls, jbyteArray buf, jint len, jlongArray out) {
-  jbyte* p = (*env)->GetPrimitiveArrayCritical(env, buf, NULL);
-  if (p == NULL) return JAVA_EXCEPTION_PENDING;
-  seen_bloom* f = NULL;
-  seen_status s = seen_bloom_deserialize((const uint8_t*)p, (size_t)len, &f);
-  (*env)->ReleasePrimitiveArrayCritical(env, buf, p, JNI_ABORT);
-  return handle_out(env, out, s, f);
-}
-
-/* Paths arrive as NUL-terminated UTF-8 bytes: JNI's modified UTF-8 would mangle some names. */
-JNI(jint, open)(JNIEnv* env, jclass cls, jbyteArray path, jint flags, jlongArray out) {
-  jbyte* p = (*env)->GetByteArrayElements(env, path, NULL);
-  if (p == NULL) return JAVA_EXCEPTION_PENDING;
-  seen_bloom* f = NULL;
-  seen_status s = seen_bloom_open((const char*)p, (uint32_t)flags, &f);
-  (*env)->ReleaseByteArrayElements(env, path, p, JNI_ABORT);
-  return handle_out(env, out, s, f);
-}
-
-JNI(jint, save)(JNIEnv* env, jclass cls, jlong h, jbyteArray path) {
-  jbyte* p = (*env)->GetByteArrayElements(env, path, NULL);
-  if (p == NULL) return JAVA_EXCEPTION_PENDING;
-  seen_status s = seen_bloom_save(FILTER(h), (const char*)p);
-  (*env)->ReleaseByteArrayElements(env, path, p, JNI_ABORT);
-  return s;
-}
+JNI_FILE(seen_bloom)
 
 JNI(jint, sync)(JNIEnv* env, jclass cls, jlong h) {
   return seen_bloom_sync(FILTER(h));

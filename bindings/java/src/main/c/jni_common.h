@@ -1,6 +1,7 @@
 /* What the JNI files share: chunk sizes, the marker for a pending Java exception, handles
- * through out-parameters, and the window options and info that the window and the store both
- * carry. Header-only (static functions), so each concept stays one .c file. */
+ * through out-parameters, the window options and info that the window and the store both
+ * carry, and the serialized-form and file entry points. Header-only (static functions and
+ * macros), so each concept stays one .c file. */
 #ifndef SEEN_JNI_COMMON_H
 #define SEEN_JNI_COMMON_H
 
@@ -58,5 +59,54 @@ static inline void window_info_out(JNIEnv* env, const seen_window_info* info, jl
                                 double_bits(info->predicted_fpr), (jlong)info->seed};
   (*env)->SetLongArrayRegion(env, out, 0, WINDOW_INFO_LONGS, v);
 }
+
+/* The serialized-form entry points (serializedSize, serialize, deserialize) of a kind, named
+ * by its seen.h handle type, which prefixes its functions too. A macro, not a function, because
+ * each kind's handle has its own type; it expands where that file's JNI() names its class.
+ * serializedSize returns the bytes needed, or -status. The arrays are pinned, not copied: these
+ * kinds' calls never wait on a lock (simhash_jni.c copies, as its may). */
+#define JNI_SERIALIZED_FORM(kind)                                                             \
+  JNI(jlong, serializedSize)(JNIEnv* env, jclass cls, jlong h) {                              \
+    size_t written = 0;                                                                       \
+    seen_status s = kind##_serialize((const kind*)(intptr_t)h, NULL, 0, &written);            \
+    return s == SEEN_OK ? (jlong)written : -(jlong)s;                                         \
+  }                                                                                           \
+  JNI(jint, serialize)(JNIEnv* env, jclass cls, jlong h, jbyteArray out) {                    \
+    jsize cap = (*env)->GetArrayLength(env, out);                                             \
+    jbyte* p = (*env)->GetPrimitiveArrayCritical(env, out, NULL);                             \
+    if (p == NULL) return JAVA_EXCEPTION_PENDING;                                             \
+    size_t written = 0;                                                                       \
+    seen_status s = kind##_serialize((const kind*)(intptr_t)h, (uint8_t*)p, (size_t)cap,      \
+                                     &written);                                               \
+    (*env)->ReleasePrimitiveArrayCritical(env, out, p, 0);                                    \
+    return s;                                                                                 \
+  }                                                                                           \
+  JNI(jint, deserialize)(JNIEnv* env, jclass cls, jbyteArray buf, jint len, jlongArray out) { \
+    jbyte* p = (*env)->GetPrimitiveArrayCritical(env, buf, NULL);                             \
+    if (p == NULL) return JAVA_EXCEPTION_PENDING;                                             \
+    kind* made = NULL;                                                                        \
+    seen_status s = kind##_deserialize((const uint8_t*)p, (size_t)len, &made);                \
+    (*env)->ReleasePrimitiveArrayCritical(env, buf, p, JNI_ABORT);                            \
+    return handle_out(env, out, s, made);                                                     \
+  }
+
+/* The file entry points (open, save) of a kind, a macro for the reason above. Paths arrive as
+ * NUL-terminated UTF-8 bytes: JNI's modified UTF-8 would mangle some names. */
+#define JNI_FILE(kind)                                                                    \
+  JNI(jint, open)(JNIEnv* env, jclass cls, jbyteArray path, jint flags, jlongArray out) { \
+    jbyte* p = (*env)->GetByteArrayElements(env, path, NULL);                             \
+    if (p == NULL) return JAVA_EXCEPTION_PENDING;                                         \
+    kind* opened = NULL;                                                                  \
+    seen_status s = kind##_open((const char*)p, (uint32_t)flags, &opened);                \
+    (*env)->ReleaseByteArrayElements(env, path, p, JNI_ABORT);                            \
+    return handle_out(env, out, s, opened);                                               \
+  }                                                                                       \
+  JNI(jint, save)(JNIEnv* env, jclass cls, jlong h, jbyteArray path) {                    \
+    jbyte* p = (*env)->GetByteArrayElements(env, path, NULL);                             \
+    if (p == NULL) return JAVA_EXCEPTION_PENDING;                                         \
+    seen_status s = kind##_save((const kind*)(intptr_t)h, (const char*)p);                \
+    (*env)->ReleaseByteArrayElements(env, path, p, JNI_ABORT);                            \
+    return s;                                                                             \
+  }
 
 #endif /* SEEN_JNI_COMMON_H */

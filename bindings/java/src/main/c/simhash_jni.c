@@ -448,23 +448,7 @@ JNI(jint, deserialize)(JNIEnv* env, jclass cls, jbyteArray buf, jint len, jlongA
   return handle_out(env, out, s, index);
 }
 
-/* Paths arrive as NUL-terminated UTF-8 bytes, as in bloom_jni.c. */
-JNI(jint, save)(JNIEnv* env, jclass cls, jlong h, jbyteArray path) {
-  jbyte* p = (*env)->GetByteArrayElements(env, path, NULL);
-  if (p == NULL) return JAVA_EXCEPTION_PENDING;
-  seen_status s = seen_simhash_index_save(INDEX(h), (const char*)p);
-  (*env)->ReleaseByteArrayElements(env, path, p, JNI_ABORT);
-  return s;
-}
-
-JNI(jint, open)(JNIEnv* env, jclass cls, jbyteArray path, jint flags, jlongArray out) {
-  jbyte* p = (*env)->GetByteArrayElements(env, path, NULL);
-  if (p == NULL) return JAVA_EXCEPTION_PENDING;
-  seen_simhash_index* index = NULL;
-  seen_status s = seen_simhash_index_open((const char*)p, (uint32_t)flags, &index);
-  (*env)->ReleaseByteArrayElements(env, path, p, JNI_ABORT);
-  return handle_out(env, out, s, index);
-}
+JNI_FILE(seen_simhash_index)
 
 /* Direct buffers: native memory already, so no copy and no pinning. Java passes byte
  * positions already bounds-checked and 8-byte aligned. */

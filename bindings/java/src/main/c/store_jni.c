@@ -123,23 +123,7 @@ JNI(jint, windowInfo)(JNIEnv* env, jclass cls, jlong h, jlongArray out) {
   return s;
 }
 
-/* Paths arrive as NUL-terminated UTF-8 bytes, as in bloom_jni.c. */
-JNI(jint, save)(JNIEnv* env, jclass cls, jlong h, jbyteArray path) {
-  jbyte* p = (*env)->GetByteArrayElements(env, path, NULL);
-  if (p == NULL) return JAVA_EXCEPTION_PENDING;
-  seen_status s = seen_store_save(STORE(h), (const char*)p);
-  (*env)->ReleaseByteArrayElements(env, path, p, JNI_ABORT);
-  return s;
-}
-
-JNI(jint, open)(JNIEnv* env, jclass cls, jbyteArray path, jint flags, jlongArray out) {
-  jbyte* p = (*env)->GetByteArrayElements(env, path, NULL);
-  if (p == NULL) return JAVA_EXCEPTION_PENDING;
-  seen_store* s = NULL;
-  seen_status status = seen_store_open((const char*)p, (uint32_t)flags, &s);
-  (*env)->ReleaseByteArrayElements(env, path, p, JNI_ABORT);
-  return handle_out(env, out, status, s);
-}
+JNI_FILE(seen_store)
 
 /* Direct buffers: native memory already, so no copy and no pinning. Java passes byte
  * positions already bounds-checked and 8-byte aligned for ids. */

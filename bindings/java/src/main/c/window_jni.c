@@ -146,31 +146,7 @@ JNI(jint, testKeys)(JNIEnv* env, jclass cls, jlong h, jbyteArray data, jintArray
   return keys_batch(env, h, data, offsets, first, count, now, out, out_off);
 }
 
-/* Bytes needed to serialize, or -status. */
-JNI(jlong, serializedSize)(JNIEnv* env, jclass cls, jlong h) {
-  size_t written = 0;
-  seen_status s = seen_window_serialize(WINDOW(h), NULL, 0, &written);
-  return s == SEEN_OK ? (jlong)written : -(jlong)s;
-}
-
-JNI(jint, serialize)(JNIEnv* env, jclass cls, jlong h, jbyteArray out) {
-  jsize cap = (*env)->GetArrayLength(env, out);
-  jbyte* p = (*env)->GetPrimitiveArrayCritical(env, out, NULL);
-  if (p == NULL) return JAVA_EXCEPTION_PENDING;
-  size_t written = 0;
-  seen_status s = seen_window_serialize(WINDOW(h), (uint8_t*)p, (size_t)cap, &written);
-  (*env)->ReleasePrimitiveArrayCritical(env, out, p, 0);
-  return s;
-}
-
-JNI(jint, deserialize)(JNIEnv* env, jclass cls, jbyteArray buf, jint len, jlongArray out) {
-  jbyte* p = (*env)->GetPrimitiveArrayCritical(env, buf, NULL);
-  if (p == NULL) return JAVA_EXCEPTION_PENDING;
-  seen_window* w = NULL;
-  seen_status s = seen_window_deserialize((const uint8_t*)p, (size_t)len, &w);
-  (*env)->ReleasePrimitiveArrayCritical(env, buf, p, JNI_ABORT);
-  return handle_out(env, out, s, w);
-}
+JNI_SERIALIZED_FORM(seen_window)
 
 /* Direct buffers need no pinning; Java passes byte positions already bounds-checked. */
 static uint8_t* direct(JNIEnv* env, jobject buf, jlong pos) {
