@@ -12,11 +12,7 @@ func FuzzUnmarshalBinary(f *testing.F) {
 		g, err := NewWithSeed(n, 0.01, n)
 		must(f, err)
 		must(f, g.AddUint64s([]uint64{1, 2, 3}))
-		b, err := g.MarshalBinary()
-		must(f, err)
-		g.Close()
-		f.Add(b)
-		f.Add(b[:len(b)/2])
+		addSeed(f, g)
 	}
 	f.Add([]byte{})
 	f.Fuzz(func(t *testing.T, data []byte) {
@@ -46,24 +42,9 @@ func FuzzWindowUnmarshal(f *testing.F) {
 		w, err := NewWindow(o, 10)
 		must(f, err)
 		must(f, w.AddUint64s([]uint64{1, 2, 3}, 20))
-		b, err := w.MarshalBinary()
-		must(f, err)
-		w.Close()
-		f.Add(b)
-		f.Add(b[:len(b)/2])
+		addSeed(f, w)
 	}
-	f.Add([]byte{})
-	f.Fuzz(func(t *testing.T, data []byte) {
-		var w Window
-		if err := w.UnmarshalBinary(data); err != nil {
-			return
-		}
-		defer w.Close()
-		back, err := w.MarshalBinary()
-		must(t, err)
-		if !bytes.Equal(back, data) {
-			t.Fatalf("accepted %d bytes but serializes them as %d different ones", len(data), len(back))
-		}
+	fuzzRoundTrip(f, func(t *testing.T, w *Window) {
 		must(t, w.AddString("probe", 1000))
 		if found, err := w.TestString("probe", 1000); err != nil || !found {
 			t.Fatalf("an accepted input gave a broken window: %v, %v", found, err)
@@ -78,24 +59,9 @@ func FuzzSimHashIndexUnmarshal(f *testing.F) {
 		x, err := NewSimHashIndex(k)
 		must(f, err)
 		must(f, x.AddMany([]uint64{1, 2, 3}, []uint64{0xff, 0xfe, 1 << 60}))
-		b, err := x.MarshalBinary()
-		must(f, err)
-		x.Close()
-		f.Add(b)
-		f.Add(b[:len(b)/2])
+		addSeed(f, x)
 	}
-	f.Add([]byte{})
-	f.Fuzz(func(t *testing.T, data []byte) {
-		var x SimHashIndex
-		if err := x.UnmarshalBinary(data); err != nil {
-			return
-		}
-		defer x.Close()
-		back, err := x.MarshalBinary()
-		must(t, err)
-		if !bytes.Equal(back, data) {
-			t.Fatalf("accepted %d bytes but serializes them as %d different ones", len(data), len(back))
-		}
+	fuzzRoundTrip(f, func(t *testing.T, x *SimHashIndex) {
 		for _, q := range []uint64{0, 0xff, ^uint64(0)} {
 			if _, err := x.Query(q); err != nil {
 				t.Fatalf("an accepted input gave a broken index: %v", err)
