@@ -136,11 +136,6 @@ JNI(jint, testKeys)(JNIEnv* env, jclass cls, jlong h, jbyteArray data, jintArray
   return keys_batch(env, h, data, offsets, first, count, out, out_off);
 }
 
-/* Direct buffers need no pinning; Java passes byte positions already bounds-checked. */
-static uint8_t* direct(JNIEnv* env, jobject buf, jlong pos) {
-  return (uint8_t*)(*env)->GetDirectBufferAddress(env, buf) + pos;
-}
-
 JNI(jint, addLongsDirect)(JNIEnv* env, jclass cls, jlong h, jobject ids, jlong pos, jlong n) {
   return seen_bloom_add_u64(FILTER(h), (const uint64_t*)direct(env, ids, pos), (size_t)n);
 }

@@ -172,12 +172,7 @@ JNI(jint, sync)(JNIEnv* env, jclass cls, jlong h) {
   return seen_counting_sync(FILTER(h));
 }
 
-/* Direct buffers need no pinning; Java passes byte positions already bounds-checked. out is
- * NULL for ADD and may be NULL for REMOVE. */
-static uint8_t* direct(JNIEnv* env, jobject buf, jlong pos) {
-  return buf == NULL ? NULL : (uint8_t*)(*env)->GetDirectBufferAddress(env, buf) + pos;
-}
-
+/* Direct buffers: out is NULL for ADD and may be NULL for REMOVE. */
 JNI(jint, longsDirect)(JNIEnv* env, jclass cls, jlong h, jint op, jobject ids, jlong pos,
                        jlong n, jobject out, jlong out_pos) {
   const uint64_t* p = (const uint64_t*)direct(env, ids, pos);

@@ -1,7 +1,7 @@
 /* What the JNI files share: chunk sizes, the marker for a pending Java exception, handles
- * through out-parameters, the window options and info that the window and the store both
- * carry, and the serialized-form and file entry points. Header-only (static functions and
- * macros), so each concept stays one .c file. */
+ * through out-parameters, direct buffer addresses, the window options and info that the window
+ * and the store both carry, and the serialized-form and file entry points. Header-only (static
+ * functions and macros), so each concept stays one .c file. */
 #ifndef SEEN_JNI_COMMON_H
 #define SEEN_JNI_COMMON_H
 
@@ -31,6 +31,13 @@ static inline jlong double_bits(double d) {
   jlong bits;
   memcpy(&bits, &d, sizeof bits);
   return bits;
+}
+
+/* The address of byte pos of a direct buffer, or NULL for a NULL buffer (an out the call does
+ * not fill). Direct buffers are native memory already, so no copy and no pinning; Java passed
+ * positions already bounds-checked (and 8-byte aligned where they hold ids). */
+static inline uint8_t* direct(JNIEnv* env, jobject buf, jlong pos) {
+  return buf == NULL ? NULL : (uint8_t*)(*env)->GetDirectBufferAddress(env, buf) + pos;
 }
 
 /* Java validated the ranges: span and expected_items fit 32 bits. */

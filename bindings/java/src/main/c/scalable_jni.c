@@ -132,12 +132,7 @@ JNI_SERIALIZED_FORM(seen_scalable)
 
 JNI_FILE(seen_scalable)
 
-/* Direct buffers need no pinning; Java passes byte positions already bounds-checked. out is
- * NULL for adds. */
-static uint8_t* direct(JNIEnv* env, jobject buf, jlong pos) {
-  return buf == NULL ? NULL : (uint8_t*)(*env)->GetDirectBufferAddress(env, buf) + pos;
-}
-
+/* Direct buffers: out is NULL for adds. */
 JNI(jint, longsDirect)(JNIEnv* env, jclass cls, jlong h, jobject ids, jlong pos, jlong n,
                        jobject out, jlong out_pos) {
   const uint64_t* p = (const uint64_t*)direct(env, ids, pos);

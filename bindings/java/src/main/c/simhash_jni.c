@@ -450,12 +450,6 @@ JNI(jint, deserialize)(JNIEnv* env, jclass cls, jbyteArray buf, jint len, jlongA
 
 JNI_FILE(seen_simhash_index)
 
-/* Direct buffers: native memory already, so no copy and no pinning. Java passes byte
- * positions already bounds-checked and 8-byte aligned. */
-static uint8_t* direct(JNIEnv* env, jobject buf, jlong pos) {
-  return (uint8_t*)(*env)->GetDirectBufferAddress(env, buf) + pos;
-}
-
 JNI(jint, addDirect)(JNIEnv* env, jclass cls, jlong h, jobject ids, jlong ids_pos, jobject fps,
                      jlong fps_pos, jlong n) {
   return seen_simhash_index_add(INDEX(h), (const uint64_t*)direct(env, fps, fps_pos),

@@ -125,12 +125,6 @@ JNI(jint, windowInfo)(JNIEnv* env, jclass cls, jlong h, jlongArray out) {
 
 JNI_FILE(seen_store)
 
-/* Direct buffers: native memory already, so no copy and no pinning. Java passes byte
- * positions already bounds-checked and 8-byte aligned for ids. */
-static uint8_t* direct(JNIEnv* env, jobject buf, jlong pos) {
-  return (uint8_t*)(*env)->GetDirectBufferAddress(env, buf) + pos;
-}
-
 JNI(jint, filterDirect)(JNIEnv* env, jclass cls, jlong h, jlong user, jobject candidates,
                         jlong pos, jlong n, jlong now, jobject out, jlong out_pos) {
   return seen_store_filter(STORE(h), (uint64_t)user,

@@ -148,11 +148,6 @@ JNI(jint, testKeys)(JNIEnv* env, jclass cls, jlong h, jbyteArray data, jintArray
 
 JNI_SERIALIZED_FORM(seen_window)
 
-/* Direct buffers need no pinning; Java passes byte positions already bounds-checked. */
-static uint8_t* direct(JNIEnv* env, jobject buf, jlong pos) {
-  return (uint8_t*)(*env)->GetDirectBufferAddress(env, buf) + pos;
-}
-
 JNI(jint, addLongsDirect)(JNIEnv* env, jclass cls, jlong h, jobject ids, jlong pos, jlong n,
                           jlong now) {
   return seen_window_add_u64(WINDOW(h), (const uint64_t*)direct(env, ids, pos), (size_t)n,
