@@ -8,7 +8,7 @@ import operator
 import os
 from typing import Any, Iterable, Optional, SupportsIndex, Tuple, Union
 
-from . import _batches
+from . import _batches, _handle
 from ._native import ffi, lib
 from .errors import check, raise_status
 
@@ -28,7 +28,7 @@ def _unpickle(data: bytes) -> "BloomFilter":
     return BloomFilter.from_bytes(data)
 
 
-class BloomFilter:
+class BloomFilter(_handle.ClosesOnExit):
     """A Bloom filter of str (as UTF-8), bytes and int (u64) keys: no false negatives, and
     false positives at about `fpr` once `expected_items` keys are in.
 
@@ -210,31 +210,20 @@ class BloomFilter:
 
     def to_bytes(self) -> bytes:
         """The serialized filter (docs/FORMAT.md), the same bytes as save() writes."""
-        size = ffi.new("size_t*")
-        check(lib.seen_bloom_serialize(self._h, _NULL, 0, size))
-        buf = ffi.new("uint8_t[]", size[0])
-        check(lib.seen_bloom_serialize(self._h, buf, size[0], size))
-        data: bytes = ffi.buffer(buf, size[0])[:]
-        return data
+        return _handle.serialize(lib.seen_bloom_serialize, self._h)
 
     @classmethod
     def from_bytes(cls, data: Any) -> "BloomFilter":
         """A writable filter copied from serialized bytes (any bytes-like), after checking
         them; a FormatError subclass says what is wrong with bad input."""
-        src = ffi.from_buffer("uint8_t[]", data)
-        out = ffi.new("seen_bloom**")
-        check(lib.seen_bloom_deserialize(src, len(src), out))
-        return cls._adopt(out)
+        return cls._adopt(_handle.deserialize(lib.seen_bloom_deserialize, "seen_bloom*", data))
 
     @classmethod
     def view(cls, buffer: Any, verify: bool = True) -> "BloomFilter":
         """A read-only filter that reads serialized bytes in place, without a copy. The
         filter keeps buffer alive; do not change its contents while the filter is open.
         verify=False skips the payload checksum (the header is always checked)."""
-        src = ffi.from_buffer("uint8_t[]", buffer)
-        out = ffi.new("seen_bloom**")
-        flags = 0 if verify else lib.SEEN_OPEN_NO_VERIFY
-        check(lib.seen_bloom_view(src, len(src), flags, out))
+        out, src = _handle.view(lib.seen_bloom_view, "seen_bloom*", buffer, verify)
         return cls._adopt(out, borrowed=src)
 
     def save(self, path: PathLike) -> None:
@@ -246,9 +235,7 @@ class BloomFilter:
         """Maps a saved filter instead of reading it into memory. read_only=True is the query
         role (adds fail with ReadOnlyError); read_only=False writes changes back to the file
         on sync() and close(). verify=False skips the payload checksum, for a fast open."""
-        flags = lib.SEEN_OPEN_READ_ONLY if read_only else lib.SEEN_OPEN_READ_WRITE
-        if not verify:
-            flags |= lib.SEEN_OPEN_NO_VERIFY
+        flags = _handle.open_flags(read_only, verify)
         out = ffi.new("seen_bloom**")
         check(lib.seen_bloom_open(os.fsencode(path), flags, out))
         return cls._adopt(out)
@@ -260,20 +247,10 @@ class BloomFilter:
     def close(self) -> None:
         """Syncs a writable mapped filter and frees the filter now rather than at garbage
         collection. Closing twice is harmless."""
-        if self._h == _NULL:
-            return
-        handle, self._h = self._h, _NULL
         try:
-            check(lib.seen_bloom_sync(handle))
+            _handle.release(self, lib.seen_bloom_sync)
         finally:
-            ffi.release(handle)
             self._borrowed = None
-
-    def __enter__(self) -> "BloomFilter":
-        return self
-
-    def __exit__(self, *exc_info: object) -> None:
-        self.close()
 
     def __reduce__(self) -> Any:
         return (_unpickle, (self.to_bytes(),))

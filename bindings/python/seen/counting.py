@@ -7,11 +7,11 @@ writer lock, because in C adds, removes, clear and sync need exclusive access (a
 serialize and save must not run beside a writer), while queries may run beside that one
 writer: `in` and contains_many take no lock.
 """
-import os
 import threading
 from typing import Any, Iterable
 
-from . import _batches
+from . import _batches, _handle
+from ._handle import c_path
 from ._native import ffi, lib
 from .bloom import Key, PathLike, _as_bytes, _as_id
 from .errors import check, raise_status
@@ -28,19 +28,11 @@ _delete_u64 = lib.seen_counting_delete_u64
 _delete_key = lib.seen_counting_delete_key
 
 
-def c_path(path: PathLike) -> bytes:
-    """path for the C API: refuses a NUL byte, which C would take for the end of the path."""
-    encoded = os.fsencode(path)
-    if b"\0" in encoded:
-        raise ValueError(f"embedded null byte in path {encoded!r}")
-    return encoded
-
-
 def _unpickle(data: bytes) -> "CountingFilter":
     return CountingFilter.from_bytes(data)
 
 
-class CountingFilter:
+class CountingFilter(_handle.ClosesOnExit):
     """A Bloom filter of str (as UTF-8), bytes and int (u64) keys that can also remove them:
     no false negatives for keys added and not removed, false positives at about `fpr` once
     `expected_items` keys are in.
@@ -291,32 +283,22 @@ class CountingFilter:
 
     def to_bytes(self) -> bytes:
         """The serialized filter (docs/FORMAT.md, kind 2), the same bytes as save() writes."""
-        size = ffi.new("size_t*")
         with self._lock:
-            check(lib.seen_counting_serialize(self._h, _NULL, 0, size))
-            buf = ffi.new("uint8_t[]", size[0])
-            check(lib.seen_counting_serialize(self._h, buf, size[0], size))
-        data: bytes = ffi.buffer(buf, size[0])[:]
-        return data
+            return _handle.serialize(lib.seen_counting_serialize, self._h)
 
     @classmethod
     def from_bytes(cls, data: Any) -> "CountingFilter":
         """A writable filter copied from serialized bytes (any bytes-like), after checking
         them; a FormatError subclass says what is wrong with bad input."""
-        src = ffi.from_buffer("uint8_t[]", data)
-        out = ffi.new("seen_counting**")
-        check(lib.seen_counting_deserialize(src, len(src), out))
-        return cls._adopt(out)
+        return cls._adopt(
+            _handle.deserialize(lib.seen_counting_deserialize, "seen_counting*", data))
 
     @classmethod
     def view(cls, buffer: Any, verify: bool = True) -> "CountingFilter":
         """A read-only filter that reads serialized bytes in place, without a copy. The
         filter keeps buffer alive; do not change its contents while the filter is open.
         verify=False skips the payload checksum (the header is always checked)."""
-        src = ffi.from_buffer("uint8_t[]", buffer)
-        out = ffi.new("seen_counting**")
-        flags = 0 if verify else lib.SEEN_OPEN_NO_VERIFY
-        check(lib.seen_counting_view(src, len(src), flags, out))
+        out, src = _handle.view(lib.seen_counting_view, "seen_counting*", buffer, verify)
         return cls._adopt(out, borrowed=src)
 
     def save(self, path: PathLike) -> None:
@@ -331,9 +313,7 @@ class CountingFilter:
         role (adds and removes fail with ReadOnlyError; queries read only the presence bits,
         a fifth of the file); read_only=False writes changes back to the file on sync() and
         close(). verify=False skips the payload checksum, for a fast open."""
-        flags = lib.SEEN_OPEN_READ_ONLY if read_only else lib.SEEN_OPEN_READ_WRITE
-        if not verify:
-            flags |= lib.SEEN_OPEN_NO_VERIFY
+        flags = _handle.open_flags(read_only, verify)
         out = ffi.new("seen_counting**")
         check(lib.seen_counting_open(c_path(path), flags, out))
         return cls._adopt(out)
@@ -347,20 +327,10 @@ class CountingFilter:
         """Syncs a writable mapped filter and frees the filter now rather than at garbage
         collection. Closing twice is harmless; no other thread may be querying it."""
         with self._lock:
-            if self._h == _NULL:
-                return
-            handle, self._h = self._h, _NULL
             try:
-                check(lib.seen_counting_sync(handle))
+                _handle.release(self, lib.seen_counting_sync)
             finally:
-                ffi.release(handle)
                 self._borrowed = None
-
-    def __enter__(self) -> "CountingFilter":
-        return self
-
-    def __exit__(self, *exc_info: object) -> None:
-        self.close()
 
     def __reduce__(self) -> Any:
         return (_unpickle, (self.to_bytes(),))

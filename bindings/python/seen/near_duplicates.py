@@ -15,7 +15,7 @@ from itertools import accumulate
 from typing import (Any, Iterable, Iterator, List, Literal, Mapping, NamedTuple, Optional, Sequence,
                     SupportsIndex, Tuple, Union, overload)
 
-from . import _batches
+from . import _batches, _handle
 from ._native import ffi, lib
 from .errors import check, invalid_argument, raise_status
 
@@ -253,7 +253,7 @@ class QueryResults:
         return f"<QueryResults of {len(self)} queries, {int(self.offsets[-1])} matches>"
 
 
-class SimhashIndex:
+class SimhashIndex(_handle.ClosesOnExit):
     """Every stored (id, fingerprint) within Hamming distance k of a query, exactly: never a
     miss against brute force. k (0..7) is the largest distance queries may ask for; up to 3
     it costs about 30 bytes per fingerprint (docs/simhash.md gives the cost of each k).
@@ -436,30 +436,20 @@ class SimhashIndex:
 
     def to_bytes(self) -> bytes:
         """The serialized index (kind 6 of docs/FORMAT.md), the same bytes as save() writes."""
-        size = ffi.new("size_t*")
-        check(lib.seen_simhash_index_serialize(self._h, _NULL, 0, size))
-        buf = ffi.new("uint8_t[]", size[0])
-        check(lib.seen_simhash_index_serialize(self._h, buf, size[0], size))
-        data: bytes = ffi.buffer(buf, size[0])[:]
-        return data
+        return _handle.serialize(lib.seen_simhash_index_serialize, self._h)
 
     @classmethod
     def from_bytes(cls, data: Any) -> "SimhashIndex":
         """A writable index copied from serialized bytes (any bytes-like), after checking them;
         a FormatError subclass says what is wrong with bad input."""
-        src = ffi.from_buffer("uint8_t[]", data)
-        out = ffi.new("seen_simhash_index**")
-        check(lib.seen_simhash_index_deserialize(src, len(src), out))
-        return cls._adopt(out)
+        return cls._adopt(
+            _handle.deserialize(lib.seen_simhash_index_deserialize, "seen_simhash_index*", data))
 
     @classmethod
     def view(cls, buffer: Any, verify: bool = True) -> "SimhashIndex":
         """A read-only index that answers from serialized bytes in place, without a copy. It
         keeps buffer alive; do not change its contents while the index is open."""
-        src = ffi.from_buffer("uint8_t[]", buffer)
-        out = ffi.new("seen_simhash_index**")
-        check(lib.seen_simhash_index_view(src, len(src), 0 if verify else lib.SEEN_OPEN_NO_VERIFY,
-                                          out))
+        out, src = _handle.view(lib.seen_simhash_index_view, "seen_simhash_index*", buffer, verify)
         return cls._adopt(out, borrowed=src)
 
     def save(self, path: PathLike) -> None:
@@ -478,17 +468,8 @@ class SimhashIndex:
 
     def close(self) -> None:
         """Frees the index now rather than at garbage collection. Closing twice is harmless."""
-        if self._h == _NULL:
-            return
-        handle, self._h = self._h, _NULL
-        ffi.release(handle)
+        _handle.release(self)
         self._borrowed = None
-
-    def __enter__(self) -> "SimhashIndex":
-        return self
-
-    def __exit__(self, *exc_info: object) -> None:
-        self.close()
 
     def __reduce__(self) -> Any:
         return (_unpickle, (self.to_bytes(),))

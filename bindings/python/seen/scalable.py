@@ -12,10 +12,10 @@ import threading
 from dataclasses import dataclass
 from typing import Any, ContextManager, Iterable
 
-from . import _batches
+from . import _batches, _handle
+from ._handle import c_path
 from ._native import ffi, lib
 from .bloom import Key, PathLike, _as_bytes, _as_id
-from .counting import c_path
 from .errors import check, invalid_argument, raise_status
 
 _NULL = ffi.NULL
@@ -49,7 +49,7 @@ def _unpickle(data: bytes) -> "ScalableFilter":
     return ScalableFilter.from_bytes(data)
 
 
-class ScalableFilter:
+class ScalableFilter(_handle.ClosesOnExit):
     """A Bloom filter of str (as UTF-8), bytes and int (u64) keys that grows as keys come:
     no false negatives, and a total false-positive rate within `fpr` at any size.
 
@@ -253,22 +253,15 @@ class ScalableFilter:
 
     def to_bytes(self) -> bytes:
         """The serialized filter (docs/FORMAT.md, kind 3), the same bytes as save() writes."""
-        size = ffi.new("size_t*")
         with self._lock:
-            check(lib.seen_scalable_serialize(self._h, _NULL, 0, size))
-            buf = ffi.new("uint8_t[]", size[0])
-            check(lib.seen_scalable_serialize(self._h, buf, size[0], size))
-        data: bytes = ffi.buffer(buf, size[0])[:]
-        return data
+            return _handle.serialize(lib.seen_scalable_serialize, self._h)
 
     @classmethod
     def from_bytes(cls, data: Any) -> "ScalableFilter":
         """A writable filter copied from serialized bytes (any bytes-like), after checking
         them; a FormatError subclass says what is wrong with bad input."""
-        src = ffi.from_buffer("uint8_t[]", data)
-        out = ffi.new("seen_scalable**")
-        check(lib.seen_scalable_deserialize(src, len(src), out))
-        return cls._adopt(out)
+        return cls._adopt(
+            _handle.deserialize(lib.seen_scalable_deserialize, "seen_scalable*", data))
 
     def save(self, path: PathLike) -> None:
         """Writes the filter to path atomically: a crash leaves the old file or the new one."""
@@ -282,9 +275,7 @@ class ScalableFilter:
         query role: adds fail with ReadOnlyError). read_only=False reads a private copy that
         may grow; the file changes only on the next save(). verify=False skips the payload
         checksum, for a fast open."""
-        flags = lib.SEEN_OPEN_READ_ONLY if read_only else lib.SEEN_OPEN_READ_WRITE
-        if not verify:
-            flags |= lib.SEEN_OPEN_NO_VERIFY
+        flags = _handle.open_flags(read_only, verify)
         out = ffi.new("seen_scalable**")
         check(lib.seen_scalable_open(c_path(path), flags, out))
         return cls._adopt(out)
@@ -293,16 +284,7 @@ class ScalableFilter:
         """Frees the filter now rather than at garbage collection (unsaved changes are lost:
         save() first). Closing twice is harmless."""
         with self._lock:
-            if self._h == _NULL:
-                return
-            handle, self._h = self._h, _NULL
-            ffi.release(handle)
-
-    def __enter__(self) -> "ScalableFilter":
-        return self
-
-    def __exit__(self, *exc_info: object) -> None:
-        self.close()
+            _handle.release(self)
 
     def __reduce__(self) -> Any:
         return (_unpickle, (self.to_bytes(),))

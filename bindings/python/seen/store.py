@@ -10,7 +10,7 @@ import os
 from dataclasses import dataclass
 from typing import Any, Optional, SupportsIndex, Union
 
-from . import _batches
+from . import _batches, _handle
 from ._native import ffi, lib
 from .errors import check, invalid_argument
 from .window import Seconds, WindowInfo, WindowSpec, seconds
@@ -32,7 +32,7 @@ class StoreStats:
     expirations: int
 
 
-class ExposureStore:
+class ExposureStore(_handle.ClosesOnExit):
     """What each user was already shown: filter a request's candidates down to the unseen,
     mark what was shown, or take a page of unseen candidates in one atomic step.
 
@@ -164,9 +164,7 @@ class ExposureStore:
         read_only=False takes writes in memory until the next save (the file itself is never
         written in place). verify=False skips the payload checksum for a fast open: a corrupt
         window is then refused when its user is touched."""
-        flags = lib.SEEN_OPEN_READ_ONLY if read_only else lib.SEEN_OPEN_READ_WRITE
-        if not verify:
-            flags |= lib.SEEN_OPEN_NO_VERIFY
+        flags = _handle.open_flags(read_only, verify)
         out = ffi.new("seen_store**")
         check(lib.seen_store_open(os.fsencode(path), flags, out))
         store = cls.__new__(cls)
@@ -176,16 +174,7 @@ class ExposureStore:
     def close(self) -> None:
         """Frees the store now rather than at garbage collection (unsaved changes are lost).
         Closing twice is harmless; no other thread may be using the store."""
-        if self._h == _NULL:
-            return
-        handle, self._h = self._h, _NULL
-        ffi.release(handle)
-
-    def __enter__(self) -> "ExposureStore":
-        return self
-
-    def __exit__(self, *exc_info: object) -> None:
-        self.close()
+        _handle.release(self)
 
     def __reduce__(self) -> Any:
         raise TypeError("an ExposureStore is not pickled: save() it to a file and open() it")

@@ -14,7 +14,7 @@ import threading
 from dataclasses import dataclass
 from typing import Any, Optional, SupportsIndex, Union
 
-from . import _batches
+from . import _batches, _handle
 from ._native import ffi, lib
 from .errors import check, invalid_argument, raise_status
 
@@ -122,7 +122,7 @@ def _unpickle(data: bytes) -> "Window":
     return Window.from_bytes(data)
 
 
-class Window:
+class Window(_handle.ClosesOnExit):
     """An exposure window of str (as UTF-8), bytes and int (u64) items: everything within its
     span is always found; an item never added is found at about the spec's fpr.
 
@@ -302,21 +302,14 @@ class Window:
 
     def to_bytes(self) -> bytes:
         """The serialized window (docs/FORMAT.md, kind 4), clock and contents included."""
-        size = ffi.new("size_t*")
         with self._lock:
-            check(lib.seen_window_serialize(self._h, _NULL, 0, size))
-            buf = ffi.new("uint8_t[]", size[0])
-            check(lib.seen_window_serialize(self._h, buf, size[0], size))
-        data: bytes = ffi.buffer(buf, size[0])[:]
-        return data
+            return _handle.serialize(lib.seen_window_serialize, self._h)
 
     @classmethod
     def from_bytes(cls, data: Any) -> "Window":
         """A window copied from serialized bytes (any bytes-like), after checking them; a
         FormatError subclass says what is wrong with bad input."""
-        src = ffi.from_buffer("uint8_t[]", data)
-        out = ffi.new("seen_window**")
-        check(lib.seen_window_deserialize(src, len(src), out))
+        out = _handle.deserialize(lib.seen_window_deserialize, "seen_window*", data)
         w = cls.__new__(cls)
         w._own(out[0])
         return w
@@ -328,16 +321,7 @@ class Window:
     def close(self) -> None:
         """Frees the window now rather than at garbage collection. Closing twice is harmless."""
         with self._lock:
-            if self._h == _NULL:
-                return
-            handle, self._h = self._h, _NULL
-            ffi.release(handle)
-
-    def __enter__(self) -> "Window":
-        return self
-
-    def __exit__(self, *exc_info: object) -> None:
-        self.close()
+            _handle.release(self)
 
     def __reduce__(self) -> Any:
         return (_unpickle, (self.to_bytes(),))

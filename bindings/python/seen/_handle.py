@@ -1,0 +1,84 @@
+"""The life of a C handle that every kind shares: serializing to and from bytes, viewing a
+buffer in place, open flags, closing once, and use as a context manager.
+
+Each kind passes its own C functions; locking stays with the caller, since only some kinds
+take a lock.
+"""
+import os
+from typing import Any, Callable, Tuple, TypeVar
+
+from ._native import ffi, lib
+from .errors import check
+
+Self = TypeVar("Self", bound="ClosesOnExit")
+
+
+def c_path(path: Any) -> bytes:
+    """path for the C API: refuses a NUL byte, which C would take for the end of the path."""
+    encoded = os.fsencode(path)
+    if b"\0" in encoded:
+        raise ValueError(f"embedded null byte in path {encoded!r}")
+    return encoded
+
+
+def serialize(serialize_fn: Callable[..., int], handle: Any) -> bytes:
+    """The handle's serialized bytes: one call for the size, one to write them."""
+    size = ffi.new("size_t*")
+    check(serialize_fn(handle, ffi.NULL, 0, size))
+    buf = ffi.new("uint8_t[]", size[0])
+    check(serialize_fn(handle, buf, size[0], size))
+    data: bytes = ffi.buffer(buf, size[0])[:]
+    return data
+
+
+def deserialize(deserialize_fn: Callable[..., int], handle_type: str, data: Any) -> Any:
+    """The out-pointer (handle_type*) of a writable handle copied from bytes-like data."""
+    src = ffi.from_buffer("uint8_t[]", data)
+    out = ffi.new(handle_type + "*")
+    check(deserialize_fn(src, len(src), out))
+    return out
+
+
+def view(view_fn: Callable[..., int], handle_type: str, buffer: Any,
+         verify: bool) -> Tuple[Any, Any]:
+    """(out-pointer, borrowed buffer) of a read-only handle reading buffer in place; the
+    caller keeps the buffer alive as long as the handle."""
+    src = ffi.from_buffer("uint8_t[]", buffer)
+    out = ffi.new(handle_type + "*")
+    check(view_fn(src, len(src), 0 if verify else lib.SEEN_OPEN_NO_VERIFY, out))
+    return out, src
+
+
+def open_flags(read_only: bool, verify: bool) -> int:
+    """The SEEN_OPEN_* flags of open(path, read_only, verify)."""
+    flags: int = lib.SEEN_OPEN_READ_ONLY if read_only else lib.SEEN_OPEN_READ_WRITE
+    if not verify:
+        flags |= lib.SEEN_OPEN_NO_VERIFY
+    return flags
+
+
+def release(owner: Any, sync_fn: Callable[[Any], int] = lambda handle: 0) -> None:
+    """Frees owner._h now, after sync_fn, and leaves it NULL so that closing again is
+    harmless and any other call fails with InvalidArgumentError."""
+    if owner._h == ffi.NULL:
+        return
+    handle, owner._h = owner._h, ffi.NULL
+    try:
+        check(sync_fn(handle))
+    finally:
+        ffi.release(handle)
+
+
+class ClosesOnExit:
+    """`with kind(...) as x:` closes x on leaving the block."""
+
+    __slots__ = ()
+
+    def close(self) -> None:
+        raise NotImplementedError
+
+    def __enter__(self: Self) -> Self:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
