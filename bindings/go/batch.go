@@ -2,7 +2,6 @@ package seen
 
 import (
 	"fmt"
-	"runtime"
 	"unsafe"
 )
 
@@ -16,60 +15,44 @@ var _ [1]struct{} = [unsafe.Sizeof(false)]struct{}{}
 
 // AddUint64s adds every id.
 func (f *Filter) AddUint64s(ids []uint64) error {
-	h, err := f.live()
-	if err != nil {
-		return err
-	}
-	err = cAddU64(h.c, ids)
-	runtime.KeepAlive(h)
-	return err
+	return withLive(f.live, func(h *handle) error {
+		return cAddU64(h.c, ids)
+	})
 }
 
 // TestUint64s sets out[i] to Test of ids[i], for every i < len(ids). out must be at least as
 // long as ids.
 func (f *Filter) TestUint64s(ids []uint64, out []bool) error {
-	h, err := f.live()
-	if err != nil {
-		return err
-	}
-	if len(out) < len(ids) {
-		return invalid(fmt.Sprintf("out has %d elements for %d ids", len(out), len(ids)))
-	}
-	err = cContainsU64(h.c, ids, boolsPtr(out))
-	runtime.KeepAlive(h)
-	return err
+	return withLive(f.live, func(h *handle) error {
+		if len(out) < len(ids) {
+			return invalid(fmt.Sprintf("out has %d elements for %d ids", len(out), len(ids)))
+		}
+		return cContainsU64(h.c, ids, boolsPtr(out))
+	})
 }
 
 // AddKeys adds every key of a batch.
 func (f *Filter) AddKeys(keys Keys) error {
-	h, err := f.live()
-	if err != nil {
-		return err
-	}
-	if err := keys.validate(); err != nil || keys.Len() == 0 {
-		return err
-	}
-	err = cAddKeys(h.c, keys.Data, keys.Offsets)
-	runtime.KeepAlive(h)
-	return err
+	return withLive(f.live, func(h *handle) error {
+		if err := keys.validate(); err != nil || keys.Len() == 0 {
+			return err
+		}
+		return cAddKeys(h.c, keys.Data, keys.Offsets)
+	})
 }
 
 // TestKeys sets out[i] to Test of key i, for every key of the batch. out must be at least
 // keys.Len() long.
 func (f *Filter) TestKeys(keys Keys, out []bool) error {
-	h, err := f.live()
-	if err != nil {
-		return err
-	}
-	if err := keys.validate(); err != nil || keys.Len() == 0 {
-		return err
-	}
-	if len(out) < keys.Len() {
-		return invalid(fmt.Sprintf("out has %d elements for %d keys", len(out), keys.Len()))
-	}
-	err = cContainsKeys(h.c, keys.Data, keys.Offsets, boolsPtr(out))
-	runtime.KeepAlive(h)
-	return err
+	return withLive(f.live, func(h *handle) error {
+		if err := keys.validate(); err != nil || keys.Len() == 0 {
+			return err
+		}
+		if len(out) < keys.Len() {
+			return invalid(fmt.Sprintf("out has %d elements for %d keys", len(out), keys.Len()))
+		}
+		return cContainsKeys(h.c, keys.Data, keys.Offsets, boolsPtr(out))
+	})
 }
 
 // AddStrings adds every string, packed into one Keys batch. To pack without allocating,

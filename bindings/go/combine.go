@@ -21,11 +21,7 @@ func (f *Filter) Merge(other *Filter) error {
 
 // Clear removes every key. It needs exclusive access.
 func (f *Filter) Clear() error {
-	h, err := f.live()
-	if err != nil {
-		return err
-	}
-	err = cClear(h.c)
-	runtime.KeepAlive(h)
-	return err
+	return withLive(f.live, func(h *handle) error {
+		return cClear(h.c)
+	})
 }

@@ -122,13 +122,9 @@ func (f *CountingFilter) Stats() (CountingStats, error) {
 // Sync writes a read-write mapped filter back to its file (checksums, then msync). For any
 // other filter it does nothing.
 func (f *CountingFilter) Sync() error {
-	h, err := f.live()
-	if err != nil {
-		return err
-	}
-	err = cCountingSync(h.c)
-	runtime.KeepAlive(h)
-	return err
+	return withLive(f.live, func(h *countingHandle) error {
+		return cCountingSync(h.c)
+	})
 }
 
 // Close syncs a read-write mapped filter, then frees the filter. Closing twice is a no-op;
@@ -150,13 +146,9 @@ func (f *CountingFilter) Close() error {
 
 // Clear resets every counter to zero.
 func (f *CountingFilter) Clear() error {
-	h, err := f.live()
-	if err != nil {
-		return err
-	}
-	err = cCountingClear(h.c)
-	runtime.KeepAlive(h)
-	return err
+	return withLive(f.live, func(h *countingHandle) error {
+		return cCountingClear(h.c)
+	})
 }
 
 // Single keys: one cgo call each. Keys are those of Filter: a string and the same bytes are
@@ -170,13 +162,9 @@ func (f *CountingFilter) AddString(key string) error { return f.putBytes(stringP
 
 // AddUint64 adds an integer id.
 func (f *CountingFilter) AddUint64(id uint64) error {
-	h, err := f.live()
-	if err != nil {
-		return err
-	}
-	err = cCountingPutU64(h.c, id)
-	runtime.KeepAlive(h)
-	return err
+	return withLive(f.live, func(h *countingHandle) error {
+		return cCountingPutU64(h.c, id)
+	})
 }
 
 // Remove removes one occurrence of a byte key. A key that is certainly absent is left alone
@@ -191,13 +179,9 @@ func (f *CountingFilter) RemoveString(key string) error {
 
 // RemoveUint64 is Remove for an integer id.
 func (f *CountingFilter) RemoveUint64(id uint64) error {
-	h, err := f.live()
-	if err != nil {
-		return err
-	}
-	err = cCountingDeleteU64(h.c, id)
-	runtime.KeepAlive(h)
-	return err
+	return withLive(f.live, func(h *countingHandle) error {
+		return cCountingDeleteU64(h.c, id)
+	})
 }
 
 // Test reports whether key may be present: false is certain, true is right but for the
@@ -221,23 +205,15 @@ func (f *CountingFilter) TestUint64(id uint64) (bool, error) {
 }
 
 func (f *CountingFilter) putBytes(key unsafe.Pointer, n int) error {
-	h, err := f.live()
-	if err != nil {
-		return err
-	}
-	err = cCountingPutKey(h.c, key, n)
-	runtime.KeepAlive(h)
-	return err
+	return withLive(f.live, func(h *countingHandle) error {
+		return cCountingPutKey(h.c, key, n)
+	})
 }
 
 func (f *CountingFilter) deleteBytes(key unsafe.Pointer, n int) error {
-	h, err := f.live()
-	if err != nil {
-		return err
-	}
-	err = cCountingDeleteKey(h.c, key, n)
-	runtime.KeepAlive(h)
-	return err
+	return withLive(f.live, func(h *countingHandle) error {
+		return cCountingDeleteKey(h.c, key, n)
+	})
 }
 
 func (f *CountingFilter) testBytes(key unsafe.Pointer, n int) (bool, error) {
@@ -254,13 +230,9 @@ func (f *CountingFilter) testBytes(key unsafe.Pointer, n int) (bool, error) {
 
 // AddUint64s adds every id.
 func (f *CountingFilter) AddUint64s(ids []uint64) error {
-	h, err := f.live()
-	if err != nil {
-		return err
-	}
-	err = cCountingAddU64(h.c, ids)
-	runtime.KeepAlive(h)
-	return err
+	return withLive(f.live, func(h *countingHandle) error {
+		return cCountingAddU64(h.c, ids)
+	})
 }
 
 // RemoveUint64s removes every id that is not certainly absent. It processes all of them,
@@ -268,79 +240,59 @@ func (f *CountingFilter) AddUint64s(ids []uint64) error {
 // may be nil; otherwise it must be at least as long as ids, and removed[i] says whether
 // ids[i] was removed.
 func (f *CountingFilter) RemoveUint64s(ids []uint64, removed []bool) error {
-	h, err := f.live()
-	if err != nil {
-		return err
-	}
-	if removed != nil && len(removed) < len(ids) {
-		return invalid(fmt.Sprintf("removed has %d elements for %d ids", len(removed), len(ids)))
-	}
-	err = cCountingRemoveU64(h.c, ids, boolsPtr(removed))
-	runtime.KeepAlive(h)
-	return err
+	return withLive(f.live, func(h *countingHandle) error {
+		if removed != nil && len(removed) < len(ids) {
+			return invalid(fmt.Sprintf("removed has %d elements for %d ids", len(removed), len(ids)))
+		}
+		return cCountingRemoveU64(h.c, ids, boolsPtr(removed))
+	})
 }
 
 // TestUint64s sets out[i] to TestUint64 of ids[i]. out must be at least as long as ids.
 func (f *CountingFilter) TestUint64s(ids []uint64, out []bool) error {
-	h, err := f.live()
-	if err != nil {
-		return err
-	}
-	if len(out) < len(ids) {
-		return invalid(fmt.Sprintf("out has %d elements for %d ids", len(out), len(ids)))
-	}
-	err = cCountingContainsU64(h.c, ids, boolsPtr(out))
-	runtime.KeepAlive(h)
-	return err
+	return withLive(f.live, func(h *countingHandle) error {
+		if len(out) < len(ids) {
+			return invalid(fmt.Sprintf("out has %d elements for %d ids", len(out), len(ids)))
+		}
+		return cCountingContainsU64(h.c, ids, boolsPtr(out))
+	})
 }
 
 // AddKeys adds every key of a batch.
 func (f *CountingFilter) AddKeys(keys Keys) error {
-	h, err := f.live()
-	if err != nil {
-		return err
-	}
-	if err := keys.validate(); err != nil || keys.Len() == 0 {
-		return err
-	}
-	err = cCountingAddKeys(h.c, keys.Data, keys.Offsets)
-	runtime.KeepAlive(h)
-	return err
+	return withLive(f.live, func(h *countingHandle) error {
+		if err := keys.validate(); err != nil || keys.Len() == 0 {
+			return err
+		}
+		return cCountingAddKeys(h.c, keys.Data, keys.Offsets)
+	})
 }
 
 // RemoveKeys is RemoveUint64s for a batch of byte keys: removed may be nil, or at least
 // keys.Len() long.
 func (f *CountingFilter) RemoveKeys(keys Keys, removed []bool) error {
-	h, err := f.live()
-	if err != nil {
-		return err
-	}
-	if err := keys.validate(); err != nil || keys.Len() == 0 {
-		return err
-	}
-	if removed != nil && len(removed) < keys.Len() {
-		return invalid(fmt.Sprintf("removed has %d elements for %d keys", len(removed), keys.Len()))
-	}
-	err = cCountingRemoveKeys(h.c, keys.Data, keys.Offsets, boolsPtr(removed))
-	runtime.KeepAlive(h)
-	return err
+	return withLive(f.live, func(h *countingHandle) error {
+		if err := keys.validate(); err != nil || keys.Len() == 0 {
+			return err
+		}
+		if removed != nil && len(removed) < keys.Len() {
+			return invalid(fmt.Sprintf("removed has %d elements for %d keys", len(removed), keys.Len()))
+		}
+		return cCountingRemoveKeys(h.c, keys.Data, keys.Offsets, boolsPtr(removed))
+	})
 }
 
 // TestKeys sets out[i] to Test of key i. out must be at least keys.Len() long.
 func (f *CountingFilter) TestKeys(keys Keys, out []bool) error {
-	h, err := f.live()
-	if err != nil {
-		return err
-	}
-	if err := keys.validate(); err != nil || keys.Len() == 0 {
-		return err
-	}
-	if len(out) < keys.Len() {
-		return invalid(fmt.Sprintf("out has %d elements for %d keys", len(out), keys.Len()))
-	}
-	err = cCountingContainsKeys(h.c, keys.Data, keys.Offsets, boolsPtr(out))
-	runtime.KeepAlive(h)
-	return err
+	return withLive(f.live, func(h *countingHandle) error {
+		if err := keys.validate(); err != nil || keys.Len() == 0 {
+			return err
+		}
+		if len(out) < keys.Len() {
+			return invalid(fmt.Sprintf("out has %d elements for %d keys", len(out), keys.Len()))
+		}
+		return cCountingContainsKeys(h.c, keys.Data, keys.Offsets, boolsPtr(out))
+	})
 }
 
 // AddStrings adds every string, through one Keys batch.
@@ -396,11 +348,7 @@ func (f *CountingFilter) ReadFrom(r io.Reader) (int64, error) {
 // Save writes the filter to path crash-safely (temporary file, fsync, rename). OpenCounting
 // maps the result.
 func (f *CountingFilter) Save(path string) error {
-	h, err := f.live()
-	if err != nil {
-		return err
-	}
-	err = cCountingSave(h.c, path)
-	runtime.KeepAlive(h)
-	return err
+	return withLive(f.live, func(h *countingHandle) error {
+		return cCountingSave(h.c, path)
+	})
 }

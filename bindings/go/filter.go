@@ -90,13 +90,9 @@ func (f *Filter) replace(c *cFilter, err error) error {
 // Sync writes a read-write mapped filter back to its file (checksums, then msync). For any
 // other filter it does nothing.
 func (f *Filter) Sync() error {
-	h, err := f.live()
-	if err != nil {
-		return err
-	}
-	err = cSync(h.c)
-	runtime.KeepAlive(h)
-	return err
+	return withLive(f.live, func(h *handle) error {
+		return cSync(h.c)
+	})
 }
 
 // Close syncs a read-write mapped filter, then frees the filter. Closing twice is a no-op;

@@ -58,13 +58,9 @@ func (f *Filter) ReadFrom(r io.Reader) (int64, error) { return readAllInto(r, f.
 // Save writes the filter to path crash-safely: a temporary file, fsync, then rename, so the
 // previous file survives a failure. Open maps the result.
 func (f *Filter) Save(path string) error {
-	h, err := f.live()
-	if err != nil {
-		return err
-	}
-	err = cSave(h.c, path)
-	runtime.KeepAlive(h)
-	return err
+	return withLive(f.live, func(h *handle) error {
+		return cSave(h.c, path)
+	})
 }
 
 // readAllInto is ReadFrom for every kind: the serialized form is self-delimiting only as a

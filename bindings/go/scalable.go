@@ -202,59 +202,43 @@ func (f *ScalableFilter) testBytes(key unsafe.Pointer, n int) (bool, error) {
 
 // AddUint64s adds every id.
 func (f *ScalableFilter) AddUint64s(ids []uint64) error {
-	h, err := f.live()
-	if err != nil {
-		return err
-	}
-	err = cScalableAddU64(h.c, ids)
-	runtime.KeepAlive(h)
-	return err
+	return withLive(f.live, func(h *scalableHandle) error {
+		return cScalableAddU64(h.c, ids)
+	})
 }
 
 // TestUint64s sets out[i] to TestUint64 of ids[i], asking every sub-filter. out must be at
 // least as long as ids.
 func (f *ScalableFilter) TestUint64s(ids []uint64, out []bool) error {
-	h, err := f.live()
-	if err != nil {
-		return err
-	}
-	if len(out) < len(ids) {
-		return invalid(fmt.Sprintf("out has %d elements for %d ids", len(out), len(ids)))
-	}
-	err = cScalableContainsU64(h.c, ids, boolsPtr(out))
-	runtime.KeepAlive(h)
-	return err
+	return withLive(f.live, func(h *scalableHandle) error {
+		if len(out) < len(ids) {
+			return invalid(fmt.Sprintf("out has %d elements for %d ids", len(out), len(ids)))
+		}
+		return cScalableContainsU64(h.c, ids, boolsPtr(out))
+	})
 }
 
 // AddKeys adds every key of a batch.
 func (f *ScalableFilter) AddKeys(keys Keys) error {
-	h, err := f.live()
-	if err != nil {
-		return err
-	}
-	if err := keys.validate(); err != nil || keys.Len() == 0 {
-		return err
-	}
-	err = cScalableAddKeys(h.c, keys.Data, keys.Offsets)
-	runtime.KeepAlive(h)
-	return err
+	return withLive(f.live, func(h *scalableHandle) error {
+		if err := keys.validate(); err != nil || keys.Len() == 0 {
+			return err
+		}
+		return cScalableAddKeys(h.c, keys.Data, keys.Offsets)
+	})
 }
 
 // TestKeys sets out[i] to Test of key i. out must be at least keys.Len() long.
 func (f *ScalableFilter) TestKeys(keys Keys, out []bool) error {
-	h, err := f.live()
-	if err != nil {
-		return err
-	}
-	if err := keys.validate(); err != nil || keys.Len() == 0 {
-		return err
-	}
-	if len(out) < keys.Len() {
-		return invalid(fmt.Sprintf("out has %d elements for %d keys", len(out), keys.Len()))
-	}
-	err = cScalableContainsKeys(h.c, keys.Data, keys.Offsets, boolsPtr(out))
-	runtime.KeepAlive(h)
-	return err
+	return withLive(f.live, func(h *scalableHandle) error {
+		if err := keys.validate(); err != nil || keys.Len() == 0 {
+			return err
+		}
+		if len(out) < keys.Len() {
+			return invalid(fmt.Sprintf("out has %d elements for %d keys", len(out), keys.Len()))
+		}
+		return cScalableContainsKeys(h.c, keys.Data, keys.Offsets, boolsPtr(out))
+	})
 }
 
 // AddStrings adds every string, through one Keys batch.
@@ -305,11 +289,7 @@ func (f *ScalableFilter) ReadFrom(r io.Reader) (int64, error) {
 // Save writes the filter to path crash-safely (temporary file, fsync, rename). OpenScalable
 // reads the result.
 func (f *ScalableFilter) Save(path string) error {
-	h, err := f.live()
-	if err != nil {
-		return err
-	}
-	err = cScalableSave(h.c, path)
-	runtime.KeepAlive(h)
-	return err
+	return withLive(f.live, func(h *scalableHandle) error {
+		return cScalableSave(h.c, path)
+	})
 }

@@ -245,16 +245,12 @@ func (x *SimHashIndex) Any(fp uint64) (bool, error) {
 // AnyMany sets out[i] to Any(fps[i]) for every i < len(fps), in one C call. out must be at
 // least as long as fps.
 func (x *SimHashIndex) AnyMany(fps []uint64, out []bool) error {
-	h, err := x.live()
-	if err != nil {
-		return err
-	}
-	if len(out) < len(fps) {
-		return invalid(fmt.Sprintf("out has %d elements for %d fingerprints", len(out), len(fps)))
-	}
-	err = cIndexAny(h.c, fps, h.k, boolsPtr(out))
-	runtime.KeepAlive(h)
-	return err
+	return withLive(x.live, func(h *indexHandle) error {
+		if len(out) < len(fps) {
+			return invalid(fmt.Sprintf("out has %d elements for %d fingerprints", len(out), len(fps)))
+		}
+		return cIndexAny(h.c, fps, h.k, boolsPtr(out))
+	})
 }
 
 // QueryMany is Query of every fingerprint, in one C call (two when the matches outnumber
@@ -408,11 +404,7 @@ func (x *SimHashIndex) UnmarshalBinary(data []byte) error {
 // Save writes the index to path crash-safely (a temporary file, fsync, then rename), so the
 // previous file survives a failure. OpenSimHashIndex maps the result.
 func (x *SimHashIndex) Save(path string) error {
-	h, err := x.live()
-	if err != nil {
-		return err
-	}
-	err = cIndexSave(h.c, path)
-	runtime.KeepAlive(h)
-	return err
+	return withLive(x.live, func(h *indexHandle) error {
+		return cIndexSave(h.c, path)
+	})
 }

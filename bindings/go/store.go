@@ -138,27 +138,19 @@ func (s *Store) WindowInfo() WindowInfo {
 // window at now), for every i < len(candidates). A user the store has never seen has seen
 // nothing. It does not count as activity. unseen must be at least as long as candidates.
 func (s *Store) Filter(user uint64, candidates []uint64, now uint32, unseen []bool) error {
-	h, err := s.live()
-	if err != nil {
-		return err
-	}
-	if len(unseen) < len(candidates) {
-		return invalid(fmt.Sprintf("unseen has %d elements for %d candidates", len(unseen), len(candidates)))
-	}
-	err = cStoreFilter(h.c, user, candidates, now, boolsPtr(unseen))
-	runtime.KeepAlive(h)
-	return err
+	return withLive(s.live, func(h *storeHandle) error {
+		if len(unseen) < len(candidates) {
+			return invalid(fmt.Sprintf("unseen has %d elements for %d candidates", len(unseen), len(candidates)))
+		}
+		return cStoreFilter(h.c, user, candidates, now, boolsPtr(unseen))
+	})
 }
 
 // Mark records that the items were shown to the user at now.
 func (s *Store) Mark(user uint64, items []uint64, now uint32) error {
-	h, err := s.live()
-	if err != nil {
-		return err
-	}
-	err = cStoreMark(h.c, user, items, now)
-	runtime.KeepAlive(h)
-	return err
+	return withLive(s.live, func(h *storeHandle) error {
+		return cStoreMark(h.c, user, items, now)
+	})
 }
 
 // Take is one page of a feed, in one atomic step: the first `want` candidates the user has
@@ -213,11 +205,7 @@ func (s *Store) Stats() (StoreStats, error) {
 // the previous file stays intact. It holds every shard's lock while it writes, so other
 // calls wait. OpenStore maps the result.
 func (s *Store) Save(path string) error {
-	h, err := s.live()
-	if err != nil {
-		return err
-	}
-	err = cStoreSave(h.c, path)
-	runtime.KeepAlive(h)
-	return err
+	return withLive(s.live, func(h *storeHandle) error {
+		return cStoreSave(h.c, path)
+	})
 }

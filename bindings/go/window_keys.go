@@ -20,13 +20,9 @@ func (w *Window) AddString(key string, now uint32) error {
 
 // AddUint64 records an integer id.
 func (w *Window) AddUint64(id uint64, now uint32) error {
-	h, err := w.live()
-	if err != nil {
-		return err
-	}
-	err = cWindowAddOneU64(h.c, id, now)
-	runtime.KeepAlive(h)
-	return err
+	return withLive(w.live, func(h *windowHandle) error {
+		return cWindowAddOneU64(h.c, id, now)
+	})
 }
 
 // Test reports whether key may be in the window at now: true for every key of the
@@ -52,13 +48,9 @@ func (w *Window) TestUint64(id uint64, now uint32) (bool, error) {
 }
 
 func (w *Window) addBytes(key unsafe.Pointer, n int, now uint32) error {
-	h, err := w.live()
-	if err != nil {
-		return err
-	}
-	err = cWindowAddOneKey(h.c, key, n, now)
-	runtime.KeepAlive(h)
-	return err
+	return withLive(w.live, func(h *windowHandle) error {
+		return cWindowAddOneKey(h.c, key, n, now)
+	})
 }
 
 func (w *Window) testBytes(key unsafe.Pointer, n int, now uint32) (bool, error) {
@@ -73,60 +65,44 @@ func (w *Window) testBytes(key unsafe.Pointer, n int, now uint32) (bool, error) 
 
 // AddUint64s records every id, in order (in a count window, the last ones are the newest).
 func (w *Window) AddUint64s(ids []uint64, now uint32) error {
-	h, err := w.live()
-	if err != nil {
-		return err
-	}
-	err = cWindowAddU64(h.c, ids, now)
-	runtime.KeepAlive(h)
-	return err
+	return withLive(w.live, func(h *windowHandle) error {
+		return cWindowAddU64(h.c, ids, now)
+	})
 }
 
 // TestUint64s sets out[i] to TestUint64 of ids[i], for every i < len(ids). out must be at
 // least as long as ids.
 func (w *Window) TestUint64s(ids []uint64, now uint32, out []bool) error {
-	h, err := w.live()
-	if err != nil {
-		return err
-	}
-	if len(out) < len(ids) {
-		return invalid(fmt.Sprintf("out has %d elements for %d ids", len(out), len(ids)))
-	}
-	err = cWindowContainsU64(h.c, ids, now, boolsPtr(out))
-	runtime.KeepAlive(h)
-	return err
+	return withLive(w.live, func(h *windowHandle) error {
+		if len(out) < len(ids) {
+			return invalid(fmt.Sprintf("out has %d elements for %d ids", len(out), len(ids)))
+		}
+		return cWindowContainsU64(h.c, ids, now, boolsPtr(out))
+	})
 }
 
 // AddKeys records every key of a batch, in order.
 func (w *Window) AddKeys(keys Keys, now uint32) error {
-	h, err := w.live()
-	if err != nil {
-		return err
-	}
-	if err := keys.validate(); err != nil || keys.Len() == 0 {
-		return err
-	}
-	err = cWindowAddKeys(h.c, keys.Data, keys.Offsets, now)
-	runtime.KeepAlive(h)
-	return err
+	return withLive(w.live, func(h *windowHandle) error {
+		if err := keys.validate(); err != nil || keys.Len() == 0 {
+			return err
+		}
+		return cWindowAddKeys(h.c, keys.Data, keys.Offsets, now)
+	})
 }
 
 // TestKeys sets out[i] to Test of key i, for every key of the batch. out must be at least
 // keys.Len() long.
 func (w *Window) TestKeys(keys Keys, now uint32, out []bool) error {
-	h, err := w.live()
-	if err != nil {
-		return err
-	}
-	if err := keys.validate(); err != nil || keys.Len() == 0 {
-		return err
-	}
-	if len(out) < keys.Len() {
-		return invalid(fmt.Sprintf("out has %d elements for %d keys", len(out), keys.Len()))
-	}
-	err = cWindowContainsKeys(h.c, keys.Data, keys.Offsets, now, boolsPtr(out))
-	runtime.KeepAlive(h)
-	return err
+	return withLive(w.live, func(h *windowHandle) error {
+		if err := keys.validate(); err != nil || keys.Len() == 0 {
+			return err
+		}
+		if len(out) < keys.Len() {
+			return invalid(fmt.Sprintf("out has %d elements for %d keys", len(out), keys.Len()))
+		}
+		return cWindowContainsKeys(h.c, keys.Data, keys.Offsets, now, boolsPtr(out))
+	})
 }
 
 // AddStrings records every string, packed into one Keys batch.

@@ -1,0 +1,16 @@
+package seen
+
+import "runtime"
+
+// withLive runs call on the open handle that live returns (its error, ErrClosed, is passed on
+// without calling). The handle is kept alive until call returns: its finalizer frees the C
+// object, which must not happen while C is still using it.
+func withLive[H any](live func() (*H, error), call func(h *H) error) error {
+	h, err := live()
+	if err != nil {
+		return err
+	}
+	err = call(h)
+	runtime.KeepAlive(h)
+	return err
+}
