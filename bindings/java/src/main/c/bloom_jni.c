@@ -4,9 +4,9 @@
  * holds this call's message when Java asks for it.
  *
  * Heap arrays are pinned with GetPrimitiveArrayCritical, which may stall the garbage collector,
- * so long batches are cut into chunks and each chunk gets its own short critical section. When
- * a JNI call fails it has already raised a Java exception: return at once. */
-#include "jni_common.h"
+ * so each pin is short: batches go through jni_batch.c in chunks. When a JNI call fails it has
+ * already raised a Java exception: return at once. */
+#include "jni_batch.h"
 
 #define FILTER(h) ((seen_bloom*)(intptr_t)(h))
 #define JNI(ret, name) JNIEXPORT ret JNICALL Java_io_seen_NativeBloom_##name
@@ -62,78 +62,37 @@ JNI(jint, testBytes)(JNIEnv* env, jclass cls, jlong h, jbyteArray key, jint off,
   return r;
 }
 
+/* One chunk of a batch: added when the batch has no out, else queried. */
+static seen_status add_or_test_ids(void* f, const uint64_t* ids, size_t n, uint8_t* answers) {
+  return answers == NULL ? seen_bloom_add_u64(f, ids, n)
+                         : seen_bloom_contains_u64(f, ids, n, answers);
+}
+
+static seen_status add_or_test_keys(void* f, const uint8_t* data, const uint64_t* offsets,
+                                    size_t n, uint8_t* answers) {
+  return answers == NULL ? seen_bloom_add_keys(f, data, offsets, n)
+                         : seen_bloom_contains_keys(f, data, offsets, n, answers);
+}
+
 JNI(jint, addLongs)(JNIEnv* env, jclass cls, jlong h, jlongArray ids, jint off, jint len) {
-  seen_status s = SEEN_OK;
-  for (jint done = 0; done < len && s == SEEN_OK; done += ID_CHUNK) {
-    jint n = len - done < ID_CHUNK ? len - done : ID_CHUNK;
-    jlong* p = (*env)->GetPrimitiveArrayCritical(env, ids, NULL);
-    if (p == NULL) return JAVA_EXCEPTION_PENDING;
-    s = seen_bloom_add_u64(FILTER(h), (const uint64_t*)(p + off + done), (size_t)n);
-    (*env)->ReleasePrimitiveArrayCritical(env, ids, p, JNI_ABORT);
-  }
-  return s;
+  return ids_batch(env, ids, off, len, NULL, 0, SEEN_OK, add_or_test_ids, FILTER(h));
 }
 
 JNI(jint, testLongs)(JNIEnv* env, jclass cls, jlong h, jlongArray ids, jint off, jint len,
                      jbooleanArray out, jint out_off) {
-  seen_status s = SEEN_OK;
-  for (jint done = 0; done < len && s == SEEN_OK; done += ID_CHUNK) {
-    jint n = len - done < ID_CHUNK ? len - done : ID_CHUNK;
-    jlong* p = (*env)->GetPrimitiveArrayCritical(env, ids, NULL);
-    if (p == NULL) return JAVA_EXCEPTION_PENDING;
-    jboolean* q = (*env)->GetPrimitiveArrayCritical(env, out, NULL);
-    if (q == NULL) {
-      (*env)->ReleasePrimitiveArrayCritical(env, ids, p, JNI_ABORT);
-      return JAVA_EXCEPTION_PENDING;
-    }
-    /* jboolean is one byte holding 0 or 1: exactly seen's result layout. */
-    s = seen_bloom_contains_u64(FILTER(h), (const uint64_t*)(p + off + done), (size_t)n,
-                                (uint8_t*)(q + out_off + done));
-    (*env)->ReleasePrimitiveArrayCritical(env, out, q, 0);
-    (*env)->ReleasePrimitiveArrayCritical(env, ids, p, JNI_ABORT);
-  }
-  return s;
-}
-
-/* Byte keys first .. first+count of data + int offsets (validated by Java); out is NULL for
- * adds. Each chunk widens its offsets to the uint64 layout seen.h takes. */
-static jint keys_batch(JNIEnv* env, jlong h, jbyteArray data, jintArray offsets, jint first,
-                       jint count, jbooleanArray out, jint out_off) {
-  uint64_t wide[KEY_CHUNK + 1];
-  seen_status s = SEEN_OK;
-  for (jint done = 0; done < count && s == SEEN_OK; done += KEY_CHUNK) {
-    jint n = count - done < KEY_CHUNK ? count - done : KEY_CHUNK;
-    jint narrow[KEY_CHUNK + 1];
-    (*env)->GetIntArrayRegion(env, offsets, first + done, n + 1, narrow);
-    if ((*env)->ExceptionCheck(env)) return JAVA_EXCEPTION_PENDING;
-    for (jint i = 0; i <= n; i++) wide[i] = (uint64_t)narrow[i];
-    jbyte* d = (*env)->GetPrimitiveArrayCritical(env, data, NULL);
-    if (d == NULL) return JAVA_EXCEPTION_PENDING;
-    if (out == NULL) {
-      s = seen_bloom_add_keys(FILTER(h), (const uint8_t*)d, wide, (size_t)n);
-    } else {
-      jboolean* q = (*env)->GetPrimitiveArrayCritical(env, out, NULL);
-      if (q == NULL) {
-        (*env)->ReleasePrimitiveArrayCritical(env, data, d, JNI_ABORT);
-        return JAVA_EXCEPTION_PENDING;
-      }
-      s = seen_bloom_contains_keys(FILTER(h), (const uint8_t*)d, wide, (size_t)n,
-                                   (uint8_t*)(q + out_off + done));
-      (*env)->ReleasePrimitiveArrayCritical(env, out, q, 0);
-    }
-    (*env)->ReleasePrimitiveArrayCritical(env, data, d, JNI_ABORT);
-  }
-  return s;
+  return ids_batch(env, ids, off, len, out, out_off, SEEN_OK, add_or_test_ids, FILTER(h));
 }
 
 JNI(jint, addKeys)(JNIEnv* env, jclass cls, jlong h, jbyteArray data, jintArray offsets,
                    jint first, jint count) {
-  return keys_batch(env, h, data, offsets, first, count, NULL, 0);
+  return keys_batch(env, data, offsets, first, count, NULL, 0, SEEN_OK, add_or_test_keys,
+                    FILTER(h));
 }
 
 JNI(jint, testKeys)(JNIEnv* env, jclass cls, jlong h, jbyteArray data, jintArray offsets,
                     jint first, jint count, jbooleanArray out, jint out_off) {
-  return keys_batch(env, h, data, offsets, first, count, out, out_off);
+  return keys_batch(env, data, offsets, first, count, out, out_off, SEEN_OK, add_or_test_keys,
+                    FILTER(h));
 }
 
 JNI(jint, addLongsDirect)(JNIEnv* env, jclass cls, jlong h, jobject ids, jlong pos, jlong n) {

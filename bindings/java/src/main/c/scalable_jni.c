@@ -1,7 +1,7 @@
 /* JNI glue for io.seen.NativeScalable: the scalable filter, translated into seen.h calls and
  * nothing else (see bloom_jni.c for the conventions). Heap arrays are pinned one chunk per
  * critical section. */
-#include "jni_common.h"
+#include "jni_batch.h"
 
 #define FILTER(h) ((seen_scalable*)(intptr_t)(h))
 #define JNI(ret, name) JNIEXPORT ret JNICALL Java_io_seen_NativeScalable_##name
@@ -57,62 +57,29 @@ JNI(jint, testBytes)(JNIEnv* env, jclass cls, jlong h, jbyteArray key, jint off,
   return r;
 }
 
+/* One chunk of a batch: added when the batch has no out, else queried. */
+static seen_status add_or_test_ids(void* f, const uint64_t* ids, size_t n, uint8_t* answers) {
+  return answers == NULL ? seen_scalable_add_u64(f, ids, n)
+                         : seen_scalable_contains_u64(f, ids, n, answers);
+}
+
+static seen_status add_or_test_keys(void* f, const uint8_t* data, const uint64_t* offsets,
+                                    size_t n, uint8_t* answers) {
+  return answers == NULL ? seen_scalable_add_keys(f, data, offsets, n)
+                         : seen_scalable_contains_keys(f, data, offsets, n, answers);
+}
+
 /* ids[off .. off+len): added when out is NULL, else queried into out from out_off. */
 JNI(jint, longs)(JNIEnv* env, jclass cls, jlong h, jlongArray ids, jint off, jint len,
                  jbooleanArray out, jint out_off) {
-  seen_status s = SEEN_OK;
-  for (jint done = 0; done < len && s == SEEN_OK; done += ID_CHUNK) {
-    jint n = len - done < ID_CHUNK ? len - done : ID_CHUNK;
-    jlong* p = (*env)->GetPrimitiveArrayCritical(env, ids, NULL);
-    if (p == NULL) return JAVA_EXCEPTION_PENDING;
-    const uint64_t* chunk = (const uint64_t*)(p + off + done);
-    if (out == NULL) {
-      s = seen_scalable_add_u64(FILTER(h), chunk, (size_t)n);
-    } else {
-      jboolean* q = (*env)->GetPrimitiveArrayCritical(env, out, NULL);
-      if (q == NULL) {
-        (*env)->ReleasePrimitiveArrayCritical(env, ids, p, JNI_ABORT);
-        return JAVA_EXCEPTION_PENDING;
-      }
-      /* jboolean is one byte holding 0 or 1: exactly seen's result layout. */
-      s = seen_scalable_contains_u64(FILTER(h), chunk, (size_t)n,
-                                     (uint8_t*)(q + out_off + done));
-      (*env)->ReleasePrimitiveArrayCritical(env, out, q, 0);
-    }
-    (*env)->ReleasePrimitiveArrayCritical(env, ids, p, JNI_ABORT);
-  }
-  return s;
+  return ids_batch(env, ids, off, len, out, out_off, SEEN_OK, add_or_test_ids, FILTER(h));
 }
 
-/* Byte keys first .. first+count of data + int offsets (validated by Java); out is NULL for
- * adds. Each chunk widens its offsets to the uint64 layout seen.h takes. */
+/* Byte keys first .. first+count of data + int offsets, as longs. */
 JNI(jint, keys)(JNIEnv* env, jclass cls, jlong h, jbyteArray data, jintArray offsets,
                 jint first, jint count, jbooleanArray out, jint out_off) {
-  uint64_t wide[KEY_CHUNK + 1];
-  jint narrow[KEY_CHUNK + 1];
-  seen_status s = SEEN_OK;
-  for (jint done = 0; done < count && s == SEEN_OK; done += KEY_CHUNK) {
-    jint n = count - done < KEY_CHUNK ? count - done : KEY_CHUNK;
-    (*env)->GetIntArrayRegion(env, offsets, first + done, n + 1, narrow);
-    if ((*env)->ExceptionCheck(env)) return JAVA_EXCEPTION_PENDING;
-    for (jint i = 0; i <= n; i++) wide[i] = (uint64_t)narrow[i];
-    jbyte* d = (*env)->GetPrimitiveArrayCritical(env, data, NULL);
-    if (d == NULL) return JAVA_EXCEPTION_PENDING;
-    if (out == NULL) {
-      s = seen_scalable_add_keys(FILTER(h), (const uint8_t*)d, wide, (size_t)n);
-    } else {
-      jboolean* q = (*env)->GetPrimitiveArrayCritical(env, out, NULL);
-      if (q == NULL) {
-        (*env)->ReleasePrimitiveArrayCritical(env, data, d, JNI_ABORT);
-        return JAVA_EXCEPTION_PENDING;
-      }
-      s = seen_scalable_contains_keys(FILTER(h), (const uint8_t*)d, wide, (size_t)n,
-                                      (uint8_t*)(q + out_off + done));
-      (*env)->ReleasePrimitiveArrayCritical(env, out, q, 0);
-    }
-    (*env)->ReleasePrimitiveArrayCritical(env, data, d, JNI_ABORT);
-  }
-  return s;
+  return keys_batch(env, data, offsets, first, count, out, out_off, SEEN_OK, add_or_test_keys,
+                    FILTER(h));
 }
 
 /* out: items, subfilters, read_only, bytes, raw bits of predicted_fpr, initial_capacity, raw

@@ -1,7 +1,8 @@
 /* JNI glue for io.seen.NativeWindow: exposure windows, translated into seen.h calls and
  * nothing else (see bloom_jni.c for the conventions). A window never blocks on a lock, so its
- * batches pin heap arrays with GetPrimitiveArrayCritical, one chunk per critical section. */
-#include "jni_common.h"
+ * batches pin heap arrays with GetPrimitiveArrayCritical, one chunk per critical section
+ * (jni_batch.c). */
+#include "jni_batch.h"
 
 #define WINDOW(h) ((seen_window*)(intptr_t)(h))
 #define JNI(ret, name) JNIEXPORT ret JNICALL Java_io_seen_NativeWindow_##name
@@ -70,80 +71,49 @@ JNI(jint, testBytes)(JNIEnv* env, jclass cls, jlong h, jbyteArray key, jint off,
   return s == SEEN_OK ? found : (s == JAVA_EXCEPTION_PENDING ? s : -s);
 }
 
+/* The window and the time of a batch, for its chunks. */
+typedef struct {
+  seen_window* w;
+  uint64_t now;
+} timed_batch;
+
+/* One chunk of a batch: added when the batch has no out, else queried. */
+static seen_status add_or_test_ids(void* ctx, const uint64_t* ids, size_t n, uint8_t* answers) {
+  const timed_batch* b = ctx;
+  return answers == NULL ? seen_window_add_u64(b->w, ids, n, b->now)
+                         : seen_window_contains_u64(b->w, ids, n, b->now, answers);
+}
+
+static seen_status add_or_test_keys(void* ctx, const uint8_t* data, const uint64_t* offsets,
+                                    size_t n, uint8_t* answers) {
+  const timed_batch* b = ctx;
+  return answers == NULL ? seen_window_add_keys(b->w, data, offsets, n, b->now)
+                         : seen_window_contains_keys(b->w, data, offsets, n, b->now, answers);
+}
+
 JNI(jint, addLongs)(JNIEnv* env, jclass cls, jlong h, jlongArray ids, jint off, jint len,
                     jlong now) {
-  seen_status s = SEEN_OK;
-  for (jint done = 0; done < len && s == SEEN_OK; done += ID_CHUNK) {
-    jint n = len - done < ID_CHUNK ? len - done : ID_CHUNK;
-    jlong* p = (*env)->GetPrimitiveArrayCritical(env, ids, NULL);
-    if (p == NULL) return JAVA_EXCEPTION_PENDING;
-    s = seen_window_add_u64(WINDOW(h), (const uint64_t*)(p + off + done), (size_t)n,
-                            (uint64_t)now);
-    (*env)->ReleasePrimitiveArrayCritical(env, ids, p, JNI_ABORT);
-  }
-  return s;
+  timed_batch b = {WINDOW(h), (uint64_t)now};
+  return ids_batch(env, ids, off, len, NULL, 0, SEEN_OK, add_or_test_ids, &b);
 }
 
 JNI(jint, testLongs)(JNIEnv* env, jclass cls, jlong h, jlongArray ids, jint off, jint len,
                      jlong now, jbooleanArray out, jint out_off) {
-  seen_status s = SEEN_OK;
-  for (jint done = 0; done < len && s == SEEN_OK; done += ID_CHUNK) {
-    jint n = len - done < ID_CHUNK ? len - done : ID_CHUNK;
-    jlong* p = (*env)->GetPrimitiveArrayCritical(env, ids, NULL);
-    if (p == NULL) return JAVA_EXCEPTION_PENDING;
-    jboolean* q = (*env)->GetPrimitiveArrayCritical(env, out, NULL);
-    if (q == NULL) {
-      (*env)->ReleasePrimitiveArrayCritical(env, ids, p, JNI_ABORT);
-      return JAVA_EXCEPTION_PENDING;
-    }
-    /* jboolean is one byte holding 0 or 1: exactly seen's result layout. */
-    s = seen_window_contains_u64(WINDOW(h), (const uint64_t*)(p + off + done), (size_t)n,
-                                 (uint64_t)now, (uint8_t*)(q + out_off + done));
-    (*env)->ReleasePrimitiveArrayCritical(env, out, q, 0);
-    (*env)->ReleasePrimitiveArrayCritical(env, ids, p, JNI_ABORT);
-  }
-  return s;
-}
-
-/* Byte keys first .. first+count of data + int offsets (validated by Java); out is NULL for
- * adds. Each chunk widens its offsets to the uint64 layout seen.h takes. */
-static jint keys_batch(JNIEnv* env, jlong h, jbyteArray data, jintArray offsets, jint first,
-                       jint count, jlong now, jbooleanArray out, jint out_off) {
-  uint64_t wide[KEY_CHUNK + 1];
-  seen_status s = SEEN_OK;
-  for (jint done = 0; done < count && s == SEEN_OK; done += KEY_CHUNK) {
-    jint n = count - done < KEY_CHUNK ? count - done : KEY_CHUNK;
-    jint narrow[KEY_CHUNK + 1];
-    (*env)->GetIntArrayRegion(env, offsets, first + done, n + 1, narrow);
-    if ((*env)->ExceptionCheck(env)) return JAVA_EXCEPTION_PENDING;
-    for (jint i = 0; i <= n; i++) wide[i] = (uint64_t)narrow[i];
-    jbyte* d = (*env)->GetPrimitiveArrayCritical(env, data, NULL);
-    if (d == NULL) return JAVA_EXCEPTION_PENDING;
-    if (out == NULL) {
-      s = seen_window_add_keys(WINDOW(h), (const uint8_t*)d, wide, (size_t)n, (uint64_t)now);
-    } else {
-      jboolean* q = (*env)->GetPrimitiveArrayCritical(env, out, NULL);
-      if (q == NULL) {
-        (*env)->ReleasePrimitiveArrayCritical(env, data, d, JNI_ABORT);
-        return JAVA_EXCEPTION_PENDING;
-      }
-      s = seen_window_contains_keys(WINDOW(h), (const uint8_t*)d, wide, (size_t)n,
-                                    (uint64_t)now, (uint8_t*)(q + out_off + done));
-      (*env)->ReleasePrimitiveArrayCritical(env, out, q, 0);
-    }
-    (*env)->ReleasePrimitiveArrayCritical(env, data, d, JNI_ABORT);
-  }
-  return s;
+  timed_batch b = {WINDOW(h), (uint64_t)now};
+  return ids_batch(env, ids, off, len, out, out_off, SEEN_OK, add_or_test_ids, &b);
 }
 
 JNI(jint, addKeys)(JNIEnv* env, jclass cls, jlong h, jbyteArray data, jintArray offsets,
                    jint first, jint count, jlong now) {
-  return keys_batch(env, h, data, offsets, first, count, now, NULL, 0);
+  timed_batch b = {WINDOW(h), (uint64_t)now};
+  return keys_batch(env, data, offsets, first, count, NULL, 0, SEEN_OK, add_or_test_keys, &b);
 }
 
 JNI(jint, testKeys)(JNIEnv* env, jclass cls, jlong h, jbyteArray data, jintArray offsets,
                     jint first, jint count, jlong now, jbooleanArray out, jint out_off) {
-  return keys_batch(env, h, data, offsets, first, count, now, out, out_off);
+  timed_batch b = {WINDOW(h), (uint64_t)now};
+  return keys_batch(env, data, offsets, first, count, out, out_off, SEEN_OK, add_or_test_keys,
+                    &b);
 }
 
 JNI_SERIALIZED_FORM(seen_window)

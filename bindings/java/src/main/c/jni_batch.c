@@ -1,0 +1,75 @@
+/* The chunked batch loops the filter kinds share. Heap arrays are pinned with
+ * GetPrimitiveArrayCritical, which may stall the garbage collector, so long batches are cut into
+ * chunks and each chunk gets its own short critical section; a kind supplies only the seen.h
+ * call for one chunk. When a JNI call fails it has already raised a Java exception: return at
+ * once. */
+#include "jni_batch.h"
+
+/* Pins out when the batch has one; answers then points at the chunk's first answer. jboolean
+ * is one byte holding 0 or 1: exactly seen's result layout. */
+static int pin_out(JNIEnv* env, jbooleanArray out, jint at, jboolean** q, uint8_t** answers) {
+  *q = NULL;
+  *answers = NULL;
+  if (out == NULL) return 1;
+  *q = (*env)->GetPrimitiveArrayCritical(env, out, NULL);
+  if (*q == NULL) return 0;
+  *answers = (uint8_t*)(*q + at);
+  return 1;
+}
+
+/* Whether the batch goes on after a chunk; *batch keeps the status to return. */
+static int keep_going(seen_status chunk, seen_status tolerated, seen_status* batch) {
+  if (chunk == SEEN_OK) return 1;
+  *batch = chunk;
+  return chunk == tolerated;
+}
+
+jint ids_batch(JNIEnv* env, jlongArray ids, jint off, jint len, jbooleanArray out, jint out_off,
+               seen_status tolerated, ids_chunk run, void* ctx) {
+  seen_status batch = SEEN_OK;
+  seen_status s = SEEN_OK;
+  for (jint done = 0; done < len && keep_going(s, tolerated, &batch); done += ID_CHUNK) {
+    jint n = len - done < ID_CHUNK ? len - done : ID_CHUNK;
+    jlong* p = (*env)->GetPrimitiveArrayCritical(env, ids, NULL);
+    if (p == NULL) return JAVA_EXCEPTION_PENDING;
+    jboolean* q;
+    uint8_t* answers;
+    if (!pin_out(env, out, out_off + done, &q, &answers)) {
+      (*env)->ReleasePrimitiveArrayCritical(env, ids, p, JNI_ABORT);
+      return JAVA_EXCEPTION_PENDING;
+    }
+    s = run(ctx, (const uint64_t*)(p + off + done), (size_t)n, answers);
+    if (q != NULL) (*env)->ReleasePrimitiveArrayCritical(env, out, q, 0);
+    (*env)->ReleasePrimitiveArrayCritical(env, ids, p, JNI_ABORT);
+  }
+  keep_going(s, tolerated, &batch);
+  return batch;
+}
+
+jint keys_batch(JNIEnv* env, jbyteArray data, jintArray offsets, jint first, jint count,
+                jbooleanArray out, jint out_off, seen_status tolerated, keys_chunk run,
+                void* ctx) {
+  uint64_t wide[KEY_CHUNK + 1];
+  jint narrow[KEY_CHUNK + 1];
+  seen_status batch = SEEN_OK;
+  seen_status s = SEEN_OK;
+  for (jint done = 0; done < count && keep_going(s, tolerated, &batch); done += KEY_CHUNK) {
+    jint n = count - done < KEY_CHUNK ? count - done : KEY_CHUNK;
+    (*env)->GetIntArrayRegion(env, offsets, first + done, n + 1, narrow);
+    if ((*env)->ExceptionCheck(env)) return JAVA_EXCEPTION_PENDING;
+    for (jint i = 0; i <= n; i++) wide[i] = (uint64_t)narrow[i];
+    jbyte* d = (*env)->GetPrimitiveArrayCritical(env, data, NULL);
+    if (d == NULL) return JAVA_EXCEPTION_PENDING;
+    jboolean* q;
+    uint8_t* answers;
+    if (!pin_out(env, out, out_off + done, &q, &answers)) {
+      (*env)->ReleasePrimitiveArrayCritical(env, data, d, JNI_ABORT);
+      return JAVA_EXCEPTION_PENDING;
+    }
+    s = run(ctx, (const uint8_t*)d, wide, (size_t)n, answers);
+    if (q != NULL) (*env)->ReleasePrimitiveArrayCritical(env, out, q, 0);
+    (*env)->ReleasePrimitiveArrayCritical(env, data, d, JNI_ABORT);
+  }
+  keep_going(s, tolerated, &batch);
+  return batch;
+}
