@@ -430,24 +430,7 @@ func TestCountingCorruptInput(t *testing.T) {
 	bloom := newFilter(t, 1000, 0.01)
 	bloomBytes, err := bloom.MarshalBinary()
 	must(t, err)
-	damaged := func(change func(b []byte)) []byte {
-		b := append([]byte(nil), good...)
-		change(b)
-		return b
-	}
-	cases := []struct {
-		name  string
-		input []byte
-		want  Status
-	}{
-		{"empty", nil, ErrTruncated},
-		{"header only", good[:32], ErrTruncated},
-		{"last byte cut", good[:len(good)-1], ErrTruncated},
-		{"bad magic", damaged(func(b []byte) { b[0] ^= 0xff }), ErrBadMagic},
-		{"payload bit flipped", damaged(func(b []byte) { b[len(b)-1] ^= 1 }), ErrBadChecksum},
-		{"a Bloom filter", bloomBytes, ErrWrongKind},
-		{"not a seen file", []byte(strings.Repeat("hello, world ", 100)), ErrBadMagic},
-	}
+	cases := append(damagedForms(good), corruptCase{"a Bloom filter", bloomBytes, ErrWrongKind}, notASeenFile)
 	dir := t.TempDir()
 	for _, c := range cases {
 		var g CountingFilter

@@ -38,21 +38,7 @@ func TestCorruptInput(t *testing.T) {
 	must(t, f.AddString("x"))
 	good, err := f.MarshalBinary()
 	must(t, err)
-	damaged := func(change func(b []byte) []byte) []byte {
-		return change(append([]byte(nil), good...))
-	}
-	cases := []struct {
-		name  string
-		input []byte
-		want  Status
-	}{
-		{"empty", nil, ErrTruncated},
-		{"header only", good[:32], ErrTruncated},
-		{"last byte cut", good[:len(good)-1], ErrTruncated},
-		{"bad magic", damaged(func(b []byte) []byte { b[0] ^= 0xff; return b }), ErrBadMagic},
-		{"payload bit flipped", damaged(func(b []byte) []byte { b[len(b)-1] ^= 1; return b }), ErrBadChecksum},
-		{"not a seen file", []byte(strings.Repeat("hello, world ", 100)), ErrBadMagic},
-	}
+	cases := append(damagedForms(good), notASeenFile)
 	for _, c := range cases {
 		var g Filter
 		err := g.UnmarshalBinary(c.input)

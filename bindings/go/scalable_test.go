@@ -290,24 +290,7 @@ func TestScalableCorruptInput(t *testing.T) {
 	must(t, err)
 	counting := newCounting(t, 100, 0.01)
 	countingBytes, _ := counting.MarshalBinary()
-	damaged := func(change func(b []byte)) []byte {
-		b := append([]byte(nil), good...)
-		change(b)
-		return b
-	}
-	cases := []struct {
-		name  string
-		input []byte
-		want  Status
-	}{
-		{"empty", nil, ErrTruncated},
-		{"header only", good[:32], ErrTruncated},
-		{"last byte cut", good[:len(good)-1], ErrTruncated},
-		{"bad magic", damaged(func(b []byte) { b[0] ^= 0xff }), ErrBadMagic},
-		{"payload bit flipped", damaged(func(b []byte) { b[len(b)-1] ^= 1 }), ErrBadChecksum},
-		{"a counting filter", countingBytes, ErrWrongKind},
-		{"not a seen file", []byte(strings.Repeat("hello, world ", 100)), ErrBadMagic},
-	}
+	cases := append(damagedForms(good), corruptCase{"a counting filter", countingBytes, ErrWrongKind}, notASeenFile)
 	dir := t.TempDir()
 	for _, c := range cases {
 		var g ScalableFilter

@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 	"reflect"
 	"sort"
-	"strings"
 	"sync"
 	"testing"
 )
@@ -356,24 +355,7 @@ func TestSimHashIndexCorruptInput(t *testing.T) {
 	f := newFilter(t, 100, 0.01)
 	filterBytes, err := f.MarshalBinary()
 	must(t, err)
-	damaged := func(change func(b []byte)) []byte {
-		b := append([]byte(nil), good...)
-		change(b)
-		return b
-	}
-	cases := []struct {
-		name  string
-		input []byte
-		want  Status
-	}{
-		{"empty", nil, ErrTruncated},
-		{"header only", good[:32], ErrTruncated},
-		{"last byte cut", good[:len(good)-1], ErrTruncated},
-		{"bad magic", damaged(func(b []byte) { b[0] ^= 0xff }), ErrBadMagic},
-		{"payload bit flipped", damaged(func(b []byte) { b[len(b)-1] ^= 1 }), ErrBadChecksum},
-		{"a Bloom filter", filterBytes, ErrWrongKind},
-		{"not a seen file", []byte(strings.Repeat("hello, world ", 100)), ErrBadMagic},
-	}
+	cases := append(damagedForms(good), corruptCase{"a Bloom filter", filterBytes, ErrWrongKind}, notASeenFile)
 	y := newIndex(t, 3)
 	must(t, y.Add(99, 99))
 	for _, c := range cases {

@@ -336,21 +336,7 @@ func TestWindowCorruptInput(t *testing.T) {
 	must(t, err)
 	f := newFilter(t, 100, 0.01)
 	bloom, _ := f.MarshalBinary()
-	damaged := func(change func(b []byte) []byte) []byte {
-		return change(append([]byte(nil), good...))
-	}
-	cases := []struct {
-		name  string
-		input []byte
-		want  Status
-	}{
-		{"empty", nil, ErrTruncated},
-		{"header only", good[:32], ErrTruncated},
-		{"last byte cut", good[:len(good)-1], ErrTruncated},
-		{"bad magic", damaged(func(b []byte) []byte { b[0] ^= 0xff; return b }), ErrBadMagic},
-		{"payload bit flipped", damaged(func(b []byte) []byte { b[len(b)-1] ^= 1; return b }), ErrBadChecksum},
-		{"a Bloom filter", bloom, ErrWrongKind},
-	}
+	cases := append(damagedForms(good), corruptCase{"a Bloom filter", bloom, ErrWrongKind})
 	for _, c := range cases {
 		g := newCountWindow(t, 10, 0.01)
 		must(t, g.AddString("kept", 0))
