@@ -6,7 +6,7 @@ buffer plus n+1 offsets: key i is data[offsets[i] .. offsets[i+1])).
 """
 from array import array
 from itertools import accumulate
-from typing import Any, Iterable, List, NamedTuple, Optional, Sequence, Union
+from typing import Any, Callable, Iterable, List, NamedTuple, Optional, Sequence, Tuple, Union
 
 from ._native import ffi
 
@@ -117,9 +117,20 @@ def key_bytes(key: Any) -> bytes:
     raise TypeError(f"a batch mixes keys: expected str or bytes, got {type(key).__name__}")
 
 
-def new_results(n: int) -> Any:
-    """n zeroed result bytes that the C side fills with 0/1: numpy bool if numpy is present."""
-    return numpy.zeros(n, dtype=bool) if numpy is not None else bytearray(n)
+def call(b: Batch, by_ids: Callable[..., int], by_keys: Callable[..., int], handle: Any,
+         *extra: Any) -> int:
+    """by_ids(handle, ids, n, *extra) or by_keys(handle, data, offsets, n, *extra), as the
+    batch holds ids or keys: every kind's batch functions take these arguments."""
+    if isinstance(b, Ids):
+        return by_ids(handle, b.ptr, b.n, *extra)
+    return by_keys(handle, b.data, b.offsets, b.n, *extra)
+
+
+def new_results(n: int) -> Tuple[Any, Any]:
+    """n zeroed result bytes that the C side fills with 0/1 (numpy bool if numpy is
+    present), and the uint8_t pointer to them to pass it."""
+    results = numpy.zeros(n, dtype=bool) if numpy is not None else bytearray(n)
+    return results, ffi.from_buffer("uint8_t[]", results, require_writable=True)
 
 
 def new_ids(n: int) -> Any:

@@ -5,15 +5,16 @@ Each kind passes its own C functions; locking stays with the caller, since only 
 take a lock.
 """
 import os
-from typing import Any, Callable, Tuple, TypeVar
+from typing import Any, Callable, Tuple, TypeVar, Union
 
 from ._native import ffi, lib
 from .errors import check
 
+PathLike = Union[str, bytes, "os.PathLike[str]", "os.PathLike[bytes]"]
 Self = TypeVar("Self", bound="ClosesOnExit")
 
 
-def c_path(path: Any) -> bytes:
+def c_path(path: PathLike) -> bytes:
     """path for the C API: refuses a NUL byte, which C would take for the end of the path."""
     encoded = os.fsencode(path)
     if b"\0" in encoded:

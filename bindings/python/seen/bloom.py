@@ -4,17 +4,14 @@ The filter's bits live in C memory (allocated, mapped from a file, or borrowed f
 buffer); this object holds only the handle. cffi releases the GIL around every C call, so
 threads may add and test one filter at once; close() needs exclusive access, as in C.
 """
-import operator
 import os
-from typing import Any, Iterable, Optional, SupportsIndex, Tuple, Union
+from typing import Any, Iterable
 
-from . import _batches, _handle
+from . import _batches, _handle, _keys
+from ._handle import PathLike
+from ._keys import Key
 from ._native import ffi, lib
 from .errors import check, raise_status
-
-# SupportsIndex: int, and integer types such as numpy.uint64.
-Key = Union[str, bytes, bytearray, memoryview, SupportsIndex]
-PathLike = Union[str, bytes, "os.PathLike[str]", "os.PathLike[bytes]"]
 
 # Bound once: the single-key paths are dominated by attribute lookups otherwise.
 _test_u64 = lib.seen_bloom_test_u64
@@ -57,37 +54,13 @@ class BloomFilter(_handle.ClosesOnExit):
 
     def add(self, key: Key) -> None:
         """Adds one key."""
-        if isinstance(key, int):
-            status = _put_u64(self._h, key, _NULL)
-        elif isinstance(key, bytes):
-            status = _put_key(self._h, key, len(key), _NULL)
-        elif isinstance(key, str):
-            b = key.encode()
-            status = _put_key(self._h, b, len(b), _NULL)
-        else:
-            as_id = _as_id(key)
-            if as_id is not None:
-                status = _put_u64(self._h, as_id, _NULL)
-            else:
-                status = _put_key(self._h, *_as_bytes(key), _NULL)
+        status = _keys.call(_put_u64, _put_key, self._h, key, _NULL)
         if status:
             raise_status(status)
 
     def __contains__(self, key: object) -> bool:
         """True if key may have been added; False if it certainly was not."""
-        if isinstance(key, int):
-            found = _test_u64(self._h, key)
-        elif isinstance(key, bytes):
-            found = _test_key(self._h, key, len(key))
-        elif isinstance(key, str):
-            b = key.encode()
-            found = _test_key(self._h, b, len(b))
-        else:
-            as_id = _as_id(key)
-            if as_id is not None:
-                found = _test_u64(self._h, as_id)
-            else:
-                found = _test_key(self._h, *_as_bytes(key))
+        found = _keys.call(_test_u64, _test_key, self._h, key)
         if found < 0:
             raise_status(lib.SEEN_ERR_INVALID_ARGUMENT)
         return found == 1
@@ -98,21 +71,15 @@ class BloomFilter(_handle.ClosesOnExit):
         """Adds a batch: a uint64 buffer (numpy array, array('Q')) used in place, or a list
         (or any iterable) of ints, or of str/bytes."""
         b = _batches.batch(keys)
-        if isinstance(b, _batches.Ids):
-            check(lib.seen_bloom_add_u64(self._h, b.ptr, b.n))
-        else:
-            check(lib.seen_bloom_add_keys(self._h, b.data, b.offsets, b.n))
+        check(_batches.call(b, lib.seen_bloom_add_u64, lib.seen_bloom_add_keys, self._h))
 
     def contains_many(self, keys: Any) -> Any:
         """One answer per key of a batch (as for add_many): a numpy bool array if numpy is
         installed, else a bytearray of 0/1."""
         b = _batches.batch(keys)
-        results = _batches.new_results(b.n)
-        out = ffi.from_buffer("uint8_t[]", results, require_writable=True)
-        if isinstance(b, _batches.Ids):
-            check(lib.seen_bloom_contains_u64(self._h, b.ptr, b.n, out))
-        else:
-            check(lib.seen_bloom_contains_keys(self._h, b.data, b.offsets, b.n, out))
+        results, out = _batches.new_results(b.n)
+        check(_batches.call(b, lib.seen_bloom_contains_u64, lib.seen_bloom_contains_keys,
+                            self._h, out))
         return results
 
     def update(self, *iterables: Iterable[Key]) -> None:
@@ -254,20 +221,3 @@ class BloomFilter(_handle.ClosesOnExit):
 
     def __reduce__(self) -> Any:
         return (_unpickle, (self.to_bytes(),))
-
-
-def _as_id(key: Any) -> Optional[int]:
-    """An integer-like key (numpy integers, bool) as an int, or None for other keys."""
-    try:
-        return operator.index(key)
-    except TypeError:
-        return None
-
-
-def _as_bytes(key: Any) -> Tuple[Any, int]:
-    """A bytes-like key as (cdata, length), in place."""
-    try:
-        buf = ffi.from_buffer(key)
-    except TypeError:
-        raise TypeError(f"a key is str, bytes or int, not {type(key).__name__}") from None
-    return buf, len(buf)

@@ -10,10 +10,10 @@ writer: `in` and contains_many take no lock.
 import threading
 from typing import Any, Iterable
 
-from . import _batches, _handle
-from ._handle import c_path
+from . import _batches, _handle, _keys
+from ._handle import PathLike, c_path
+from ._keys import Key
 from ._native import ffi, lib
-from .bloom import Key, PathLike, _as_bytes, _as_id
 from .errors import check, raise_status
 
 _NOT_FOUND = lib.SEEN_ERR_NOT_FOUND
@@ -69,19 +69,7 @@ class CountingFilter(_handle.ClosesOnExit):
     def add(self, key: Key) -> None:
         """Adds one key (once more, if it is already in: each add needs its remove)."""
         with self._lock:
-            if isinstance(key, int):
-                status = _put_u64(self._h, key)
-            elif isinstance(key, bytes):
-                status = _put_key(self._h, key, len(key))
-            elif isinstance(key, str):
-                b = key.encode()
-                status = _put_key(self._h, b, len(b))
-            else:
-                as_id = _as_id(key)
-                if as_id is not None:
-                    status = _put_u64(self._h, as_id)
-                else:
-                    status = _put_key(self._h, *_as_bytes(key))
+            status = _keys.call(_put_u64, _put_key, self._h, key)
         if status:
             raise_status(status)
 
@@ -98,19 +86,7 @@ class CountingFilter(_handle.ClosesOnExit):
 
     def _delete(self, key: Key) -> bool:
         with self._lock:
-            if isinstance(key, int):
-                status = _delete_u64(self._h, key)
-            elif isinstance(key, bytes):
-                status = _delete_key(self._h, key, len(key))
-            elif isinstance(key, str):
-                b = key.encode()
-                status = _delete_key(self._h, b, len(b))
-            else:
-                as_id = _as_id(key)
-                if as_id is not None:
-                    status = _delete_u64(self._h, as_id)
-                else:
-                    status = _delete_key(self._h, *_as_bytes(key))
+            status = _keys.call(_delete_u64, _delete_key, self._h, key)
             if status == _NOT_FOUND:
                 return False
         if status:
@@ -119,19 +95,7 @@ class CountingFilter(_handle.ClosesOnExit):
 
     def __contains__(self, key: object) -> bool:
         """True if key may be in; False if it certainly is not."""
-        if isinstance(key, int):
-            found = _test_u64(self._h, key)
-        elif isinstance(key, bytes):
-            found = _test_key(self._h, key, len(key))
-        elif isinstance(key, str):
-            b = key.encode()
-            found = _test_key(self._h, b, len(b))
-        else:
-            as_id = _as_id(key)
-            if as_id is not None:
-                found = _test_u64(self._h, as_id)
-            else:
-                found = _test_key(self._h, *_as_bytes(key))
+        found = _keys.call(_test_u64, _test_key, self._h, key)
         if found < 0:
             raise_status(lib.SEEN_ERR_INVALID_ARGUMENT)
         return found == 1
@@ -144,10 +108,8 @@ class CountingFilter(_handle.ClosesOnExit):
         str/bytes."""
         b = _batches.batch(keys)
         with self._lock:
-            if isinstance(b, _batches.Ids):
-                status = lib.seen_counting_add_u64(self._h, b.ptr, b.n)
-            else:
-                status = lib.seen_counting_add_keys(self._h, b.data, b.offsets, b.n)
+            status = _batches.call(b, lib.seen_counting_add_u64, lib.seen_counting_add_keys,
+                                   self._h)
         check(status)
 
     def remove_many(self, keys: Any) -> Any:
@@ -156,13 +118,10 @@ class CountingFilter(_handle.ClosesOnExit):
         was certainly not in and nothing changed for it. Never raises NotFoundError: the
         flags say it."""
         b = _batches.batch(keys)
-        results = _batches.new_results(b.n)
-        out = ffi.from_buffer("uint8_t[]", results, require_writable=True)
+        results, out = _batches.new_results(b.n)
         with self._lock:
-            if isinstance(b, _batches.Ids):
-                status = lib.seen_counting_remove_u64(self._h, b.ptr, b.n, out)
-            else:
-                status = lib.seen_counting_remove_keys(self._h, b.data, b.offsets, b.n, out)
+            status = _batches.call(b, lib.seen_counting_remove_u64, lib.seen_counting_remove_keys,
+                                   self._h, out)
         if status != _NOT_FOUND:
             check(status)
         return results
@@ -171,12 +130,9 @@ class CountingFilter(_handle.ClosesOnExit):
         """One answer per key of a batch (as for add_many): a numpy bool array if numpy is
         installed, else a bytearray of 0/1."""
         b = _batches.batch(keys)
-        results = _batches.new_results(b.n)
-        out = ffi.from_buffer("uint8_t[]", results, require_writable=True)
-        if isinstance(b, _batches.Ids):
-            check(lib.seen_counting_contains_u64(self._h, b.ptr, b.n, out))
-        else:
-            check(lib.seen_counting_contains_keys(self._h, b.data, b.offsets, b.n, out))
+        results, out = _batches.new_results(b.n)
+        check(_batches.call(b, lib.seen_counting_contains_u64, lib.seen_counting_contains_keys,
+                            self._h, out))
         return results
 
     def update(self, *iterables: Iterable[Key]) -> None:

@@ -16,6 +16,7 @@ from typing import (Any, Iterable, Iterator, List, Literal, Mapping, NamedTuple,
                     SupportsIndex, Tuple, Union, overload)
 
 from . import _batches, _handle
+from ._handle import PathLike
 from ._native import ffi, lib
 from .errors import check, invalid_argument, raise_status
 
@@ -27,7 +28,6 @@ except ImportError:  # numpy is optional, as for the other batches
 Text = Union[str, bytes, bytearray, memoryview]
 # A caller-made feature: an int is taken as its 64-bit hash, str/bytes are hashed by libseen.
 Feature = Union[Text, SupportsIndex]
-PathLike = Union[str, bytes, "os.PathLike[str]", "os.PathLike[bytes]"]
 
 _NULL = ffi.NULL
 _distance = lib.seen_simhash_distance
@@ -349,8 +349,7 @@ class SimhashIndex(_handle.ClosesOnExit):
         """any() for each of many fingerprints in one call: a numpy bool array (a bytearray
         of 0/1 without numpy)."""
         b = _batches.ids(fingerprints)
-        results = _batches.new_results(b.n)
-        out = ffi.from_buffer("uint8_t[]", results, require_writable=True)
+        results, out = _batches.new_results(b.n)
         check(lib.seen_simhash_index_any(self._h, b.ptr, b.n, self._k_or(k), out))
         return results
 

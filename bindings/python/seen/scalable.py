@@ -12,10 +12,10 @@ import threading
 from dataclasses import dataclass
 from typing import Any, ContextManager, Iterable
 
-from . import _batches, _handle
-from ._handle import c_path
+from . import _batches, _handle, _keys
+from ._handle import PathLike, c_path
+from ._keys import Key
 from ._native import ffi, lib
-from .bloom import Key, PathLike, _as_bytes, _as_id
 from .errors import check, invalid_argument, raise_status
 
 _NULL = ffi.NULL
@@ -97,19 +97,7 @@ class ScalableFilter(_handle.ClosesOnExit):
     def add(self, key: Key) -> None:
         """Adds one key; a key that already looks present changes nothing."""
         with self._lock:
-            if isinstance(key, int):
-                status = _put_u64(self._h, key, _NULL)
-            elif isinstance(key, bytes):
-                status = _put_key(self._h, key, len(key), _NULL)
-            elif isinstance(key, str):
-                b = key.encode()
-                status = _put_key(self._h, b, len(b), _NULL)
-            else:
-                as_id = _as_id(key)
-                if as_id is not None:
-                    status = _put_u64(self._h, as_id, _NULL)
-                else:
-                    status = _put_key(self._h, *_as_bytes(key), _NULL)
+            status = _keys.call(_put_u64, _put_key, self._h, key, _NULL)
         if status:
             raise_status(status)
 
@@ -117,19 +105,7 @@ class ScalableFilter(_handle.ClosesOnExit):
         """True if key may have been added (in any sub-filter); False if it certainly was
         not."""
         with self._lock:
-            if isinstance(key, int):
-                found = _test_u64(self._h, key)
-            elif isinstance(key, bytes):
-                found = _test_key(self._h, key, len(key))
-            elif isinstance(key, str):
-                b = key.encode()
-                found = _test_key(self._h, b, len(b))
-            else:
-                as_id = _as_id(key)
-                if as_id is not None:
-                    found = _test_u64(self._h, as_id)
-                else:
-                    found = _test_key(self._h, *_as_bytes(key))
+            found = _keys.call(_test_u64, _test_key, self._h, key)
         if found < 0:
             raise_status(lib.SEEN_ERR_INVALID_ARGUMENT)
         return found == 1
@@ -142,23 +118,18 @@ class ScalableFilter(_handle.ClosesOnExit):
         Past 64 sub-filters TooLargeError (the keys before stay added)."""
         b = _batches.batch(keys)
         with self._lock:
-            if isinstance(b, _batches.Ids):
-                status = lib.seen_scalable_add_u64(self._h, b.ptr, b.n)
-            else:
-                status = lib.seen_scalable_add_keys(self._h, b.data, b.offsets, b.n)
+            status = _batches.call(b, lib.seen_scalable_add_u64, lib.seen_scalable_add_keys,
+                                   self._h)
         check(status)
 
     def contains_many(self, keys: Any) -> Any:
         """One answer per key of a batch (as for add_many), over every sub-filter: a numpy
         bool array if numpy is installed, else a bytearray of 0/1."""
         b = _batches.batch(keys)
-        results = _batches.new_results(b.n)
-        out = ffi.from_buffer("uint8_t[]", results, require_writable=True)
+        results, out = _batches.new_results(b.n)
         with self._lock:
-            if isinstance(b, _batches.Ids):
-                status = lib.seen_scalable_contains_u64(self._h, b.ptr, b.n, out)
-            else:
-                status = lib.seen_scalable_contains_keys(self._h, b.data, b.offsets, b.n, out)
+            status = _batches.call(b, lib.seen_scalable_contains_u64,
+                                   lib.seen_scalable_contains_keys, self._h, out)
         check(status)
         return results
 

@@ -8,14 +8,13 @@ seconds without one.
 import operator
 import os
 from dataclasses import dataclass
-from typing import Any, Optional, SupportsIndex, Union
+from typing import Any, Optional, SupportsIndex
 
 from . import _batches, _handle
+from ._handle import PathLike
 from ._native import ffi, lib
 from .errors import check, invalid_argument
 from .window import Seconds, WindowInfo, WindowSpec, seconds
-
-PathLike = Union[str, bytes, "os.PathLike[str]", "os.PathLike[bytes]"]
 
 _NULL = ffi.NULL
 _NEVER = 2**32 - 1  # the C API's idle_timeout for "never expire"
@@ -85,8 +84,7 @@ class ExposureStore(_handle.ClosesOnExit):
         uint64 buffer (numpy array, array('Q')), used in place, or a list of ints. A user
         the store does not know has seen nothing. Does not count as activity."""
         b = _batches.ids(candidates)
-        unseen = _batches.new_results(b.n)
-        out = ffi.from_buffer("uint8_t[]", unseen, require_writable=True)
+        unseen, out = _batches.new_results(b.n)
         check(lib.seen_store_filter(self._h, operator.index(user), b.ptr, b.n, seconds(now),
                                     out))
         return unseen

@@ -15,10 +15,10 @@ from dataclasses import dataclass
 from typing import Any, Optional, SupportsIndex, Union
 
 from . import _batches, _handle
+from ._keys import Key
 from ._native import ffi, lib
 from .errors import check, invalid_argument, raise_status
 
-Key = Union[str, bytes, bytearray, memoryview, SupportsIndex]
 # Seconds: ints (and integer types such as numpy.uint64), or floats such as time.time(),
 # which count down to the whole second.
 Seconds = Union[float, SupportsIndex]
@@ -230,23 +230,17 @@ class Window(_handle.ClosesOnExit):
         t = self._clock(now)
         b = _batches.batch(items)
         with self._lock:
-            if isinstance(b, _batches.Ids):
-                check(lib.seen_window_add_u64(self._h, b.ptr, b.n, t))
-            else:
-                check(lib.seen_window_add_keys(self._h, b.data, b.offsets, b.n, t))
+            check(_batches.call(b, lib.seen_window_add_u64, lib.seen_window_add_keys, self._h, t))
 
     def contains_many(self, items: Any, now: Optional[Seconds] = None) -> Any:
         """One answer per item of a batch (as for add_many): a numpy bool array if numpy is
         installed, else a bytearray of 0/1."""
         t = self._clock(now)
         b = _batches.batch(items)
-        results = _batches.new_results(b.n)
-        out = ffi.from_buffer("uint8_t[]", results, require_writable=True)
+        results, out = _batches.new_results(b.n)
         with self._lock:
-            if isinstance(b, _batches.Ids):
-                check(lib.seen_window_contains_u64(self._h, b.ptr, b.n, t, out))
-            else:
-                check(lib.seen_window_contains_keys(self._h, b.data, b.offsets, b.n, t, out))
+            check(_batches.call(b, lib.seen_window_contains_u64, lib.seen_window_contains_keys,
+                                self._h, t, out))
         return results
 
     # --- what the window became ----------------------------------------------------------
