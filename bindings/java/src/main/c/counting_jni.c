@@ -3,27 +3,13 @@
  * critical section. A remove batch goes on past a certainly-absent key (SEEN_ERR_NOT_FOUND
  * from one chunk does not stop the next) and reports NOT_FOUND once at the end, as the C call
  * does for one batch. */
-#include "jni_common.h"
+#include "jni_batch.h"
 
 #define FILTER(h) ((seen_counting*)(intptr_t)(h))
 #define JNI(ret, name) JNIEXPORT ret JNICALL Java_io_seen_NativeCounting_##name
 
 /* The batch operations; the values are NativeCounting's ADD, REMOVE and CONTAINS. */
 enum { OP_ADD = 0, OP_REMOVE = 1, OP_CONTAINS = 2 };
-
-/* The status of a whole batch so far, given the status of its latest chunk: NOT_FOUND is
- * remembered but does not end the batch; any other failure does. */
-static int keep_going(seen_status chunk, seen_status* batch) {
-  if (chunk == SEEN_ERR_NOT_FOUND) {
-    *batch = SEEN_ERR_NOT_FOUND;
-    return 1;
-  }
-  if (chunk != SEEN_OK) {
-    *batch = chunk;
-    return 0;
-  }
-  return 1;
-}
 
 JNI(jint, create)(JNIEnv* env, jclass cls, jlong expected, jdouble fpp, jlong seed,
                   jlongArray out) {
@@ -65,77 +51,41 @@ JNI(jint, oneKey)(JNIEnv* env, jclass cls, jlong h, jint op, jbyteArray key, jin
   return r;
 }
 
-/* ids[off .. off+len) through op; out (answers for CONTAINS, removed flags for REMOVE; NULL
- * for ADD, and may be NULL for REMOVE) gets one jboolean per id from out_off. jboolean is one
- * byte holding 0 or 1: exactly seen's result layout. */
-JNI(jint, longs)(JNIEnv* env, jclass cls, jlong h, jint op, jlongArray ids, jint off, jint len,
-                 jbooleanArray out, jint out_off) {
-  seen_status batch = SEEN_OK;
-  seen_status s = SEEN_OK;
-  for (jint done = 0; done < len && keep_going(s, &batch); done += ID_CHUNK) {
-    jint n = len - done < ID_CHUNK ? len - done : ID_CHUNK;
-    jlong* p = (*env)->GetPrimitiveArrayCritical(env, ids, NULL);
-    if (p == NULL) return JAVA_EXCEPTION_PENDING;
-    jboolean* q = NULL;
-    if (out != NULL) {
-      q = (*env)->GetPrimitiveArrayCritical(env, out, NULL);
-      if (q == NULL) {
-        (*env)->ReleasePrimitiveArrayCritical(env, ids, p, JNI_ABORT);
-        return JAVA_EXCEPTION_PENDING;
-      }
-    }
-    const uint64_t* chunk = (const uint64_t*)(p + off + done);
-    uint8_t* answers = q == NULL ? NULL : (uint8_t*)(q + out_off + done);
-    if (op == OP_ADD) {
-      s = seen_counting_add_u64(FILTER(h), chunk, (size_t)n);
-    } else if (op == OP_REMOVE) {
-      s = seen_counting_remove_u64(FILTER(h), chunk, (size_t)n, answers);
-    } else {
-      s = seen_counting_contains_u64(FILTER(h), chunk, (size_t)n, answers);
-    }
-    if (q != NULL) (*env)->ReleasePrimitiveArrayCritical(env, out, q, 0);
-    (*env)->ReleasePrimitiveArrayCritical(env, ids, p, JNI_ABORT);
-  }
-  keep_going(s, &batch);
-  return batch;
+/* The filter and the op of a batch, for its chunks. */
+typedef struct {
+  seen_counting* f;
+  jint op;
+} counting_batch;
+
+static seen_status ids_through_op(void* ctx, const uint64_t* ids, size_t n, uint8_t* answers) {
+  const counting_batch* b = ctx;
+  if (b->op == OP_ADD) return seen_counting_add_u64(b->f, ids, n);
+  if (b->op == OP_REMOVE) return seen_counting_remove_u64(b->f, ids, n, answers);
+  return seen_counting_contains_u64(b->f, ids, n, answers);
 }
 
-/* Byte keys first .. first+count of data + int offsets (validated by Java), through op as in
- * longs. Each chunk widens its offsets to the uint64 layout seen.h takes. */
+static seen_status keys_through_op(void* ctx, const uint8_t* data, const uint64_t* offsets,
+                                   size_t n, uint8_t* answers) {
+  const counting_batch* b = ctx;
+  if (b->op == OP_ADD) return seen_counting_add_keys(b->f, data, offsets, n);
+  if (b->op == OP_REMOVE) return seen_counting_remove_keys(b->f, data, offsets, n, answers);
+  return seen_counting_contains_keys(b->f, data, offsets, n, answers);
+}
+
+/* ids[off .. off+len) through op; out (answers for CONTAINS, removed flags for REMOVE; NULL
+ * for ADD, and may be NULL for REMOVE) gets one jboolean per id from out_off. */
+JNI(jint, longs)(JNIEnv* env, jclass cls, jlong h, jint op, jlongArray ids, jint off, jint len,
+                 jbooleanArray out, jint out_off) {
+  counting_batch b = {FILTER(h), op};
+  return ids_batch(env, ids, off, len, out, out_off, SEEN_ERR_NOT_FOUND, ids_through_op, &b);
+}
+
+/* Byte keys first .. first+count of data + int offsets, through op as in longs. */
 JNI(jint, keys)(JNIEnv* env, jclass cls, jlong h, jint op, jbyteArray data, jintArray offsets,
                 jint first, jint count, jbooleanArray out, jint out_off) {
-  uint64_t wide[KEY_CHUNK + 1];
-  jint narrow[KEY_CHUNK + 1];
-  seen_status batch = SEEN_OK;
-  seen_status s = SEEN_OK;
-  for (jint done = 0; done < count && keep_going(s, &batch); done += KEY_CHUNK) {
-    jint n = count - done < KEY_CHUNK ? count - done : KEY_CHUNK;
-    (*env)->GetIntArrayRegion(env, offsets, first + done, n + 1, narrow);
-    if ((*env)->ExceptionCheck(env)) return JAVA_EXCEPTION_PENDING;
-    for (jint i = 0; i <= n; i++) wide[i] = (uint64_t)narrow[i];
-    jbyte* d = (*env)->GetPrimitiveArrayCritical(env, data, NULL);
-    if (d == NULL) return JAVA_EXCEPTION_PENDING;
-    jboolean* q = NULL;
-    if (out != NULL) {
-      q = (*env)->GetPrimitiveArrayCritical(env, out, NULL);
-      if (q == NULL) {
-        (*env)->ReleasePrimitiveArrayCritical(env, data, d, JNI_ABORT);
-        return JAVA_EXCEPTION_PENDING;
-      }
-    }
-    uint8_t* answers = q == NULL ? NULL : (uint8_t*)(q + out_off + done);
-    if (op == OP_ADD) {
-      s = seen_counting_add_keys(FILTER(h), (const uint8_t*)d, wide, (size_t)n);
-    } else if (op == OP_REMOVE) {
-      s = seen_counting_remove_keys(FILTER(h), (const uint8_t*)d, wide, (size_t)n, answers);
-    } else {
-      s = seen_counting_contains_keys(FILTER(h), (const uint8_t*)d, wide, (size_t)n, answers);
-    }
-    if (q != NULL) (*env)->ReleasePrimitiveArrayCritical(env, out, q, 0);
-    (*env)->ReleasePrimitiveArrayCritical(env, data, d, JNI_ABORT);
-  }
-  keep_going(s, &batch);
-  return batch;
+  counting_batch b = {FILTER(h), op};
+  return keys_batch(env, data, offsets, first, count, out, out_off, SEEN_ERR_NOT_FOUND,
+                    keys_through_op, &b);
 }
 
 JNI(jint, clear)(JNIEnv* env, jclass cls, jlong h) {
