@@ -8,6 +8,7 @@ from array import array
 from itertools import accumulate
 from typing import Any, Callable, Iterable, List, NamedTuple, Optional, Sequence, Tuple, Union
 
+from ._keys import Key
 from ._native import ffi
 
 try:
@@ -142,3 +143,19 @@ def new_ids(n: int) -> Any:
 def first_ids(ids: Any, count: int) -> Any:
     """The first count ids of a new_ids array: a numpy array, or without numpy a list."""
     return ids[:count] if numpy is not None else ids[:count].tolist()
+
+
+class UpdatesByBatches:
+    """set.update for a kind with add_many: each iterable goes in as at most two batches."""
+
+    __slots__ = ()
+
+    def add_many(self, keys: Any) -> None:  # each kind's own, over its C batch functions
+        raise NotImplementedError
+
+    def update(self, *iterables: Iterable[Key]) -> None:
+        """Adds every key of every iterable, like set.update; one iterable may mix ids and
+        str/bytes keys. A single str or bytes is refused: wrap it in a list."""
+        for items in iterables:
+            for batch in split(items):
+                self.add_many(batch)

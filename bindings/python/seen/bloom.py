@@ -5,7 +5,7 @@ buffer); this object holds only the handle. cffi releases the GIL around every C
 threads may add and test one filter at once; close() needs exclusive access, as in C.
 """
 import os
-from typing import Any, Iterable
+from typing import Any
 
 from . import _batches, _handle, _keys
 from ._handle import PathLike
@@ -25,7 +25,7 @@ def _unpickle(data: bytes) -> "BloomFilter":
     return BloomFilter.from_bytes(data)
 
 
-class BloomFilter(_handle.ClosesOnExit):
+class BloomFilter(_batches.UpdatesByBatches, _handle.ClosesOnExit):
     """A Bloom filter of str (as UTF-8), bytes and int (u64) keys: no false negatives, and
     false positives at about `fpr` once `expected_items` keys are in.
 
@@ -81,13 +81,6 @@ class BloomFilter(_handle.ClosesOnExit):
         check(_batches.call(b, lib.seen_bloom_contains_u64, lib.seen_bloom_contains_keys,
                             self._h, out))
         return results
-
-    def update(self, *iterables: Iterable[Key]) -> None:
-        """Adds every key of every iterable, like set.update; one iterable may mix ids and
-        str/bytes keys. A single str or bytes is refused: wrap it in a list."""
-        for items in iterables:
-            for batch in _batches.split(items):
-                self.add_many(batch)
 
     # --- merging -------------------------------------------------------------------------
 

@@ -8,7 +8,7 @@ serialize and save must not run beside a writer), while queries may run beside t
 writer: `in` and contains_many take no lock.
 """
 import threading
-from typing import Any, Iterable
+from typing import Any
 
 from . import _batches, _handle, _keys
 from ._handle import PathLike, c_path
@@ -32,7 +32,7 @@ def _unpickle(data: bytes) -> "CountingFilter":
     return CountingFilter.from_bytes(data)
 
 
-class CountingFilter(_handle.ClosesOnExit):
+class CountingFilter(_batches.UpdatesByBatches, _handle.ClosesOnExit):
     """A Bloom filter of str (as UTF-8), bytes and int (u64) keys that can also remove them:
     no false negatives for keys added and not removed, false positives at about `fpr` once
     `expected_items` keys are in.
@@ -134,13 +134,6 @@ class CountingFilter(_handle.ClosesOnExit):
         check(_batches.call(b, lib.seen_counting_contains_u64, lib.seen_counting_contains_keys,
                             self._h, out))
         return results
-
-    def update(self, *iterables: Iterable[Key]) -> None:
-        """Adds every key of every iterable, like set.update; one iterable may mix ids and
-        str/bytes keys. A single str or bytes is refused: wrap it in a list."""
-        for items in iterables:
-            for batch in _batches.split(items):
-                self.add_many(batch)
 
     def clear(self) -> None:
         """Removes every key (every counter back to zero)."""

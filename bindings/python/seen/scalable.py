@@ -10,7 +10,7 @@ without the lock, from any number of threads.
 import contextlib
 import threading
 from dataclasses import dataclass
-from typing import Any, ContextManager, Iterable
+from typing import Any, ContextManager
 
 from . import _batches, _handle, _keys
 from ._handle import PathLike, c_path
@@ -49,7 +49,7 @@ def _unpickle(data: bytes) -> "ScalableFilter":
     return ScalableFilter.from_bytes(data)
 
 
-class ScalableFilter(_handle.ClosesOnExit):
+class ScalableFilter(_batches.UpdatesByBatches, _handle.ClosesOnExit):
     """A Bloom filter of str (as UTF-8), bytes and int (u64) keys that grows as keys come:
     no false negatives, and a total false-positive rate within `fpr` at any size.
 
@@ -132,13 +132,6 @@ class ScalableFilter(_handle.ClosesOnExit):
                                    lib.seen_scalable_contains_keys, self._h, out)
         check(status)
         return results
-
-    def update(self, *iterables: Iterable[Key]) -> None:
-        """Adds every key of every iterable, like set.update; one iterable may mix ids and
-        str/bytes keys. A single str or bytes is refused: wrap it in a list."""
-        for items in iterables:
-            for batch in _batches.split(items):
-                self.add_many(batch)
 
     def copy(self) -> "ScalableFilter":
         """A writable copy in memory (also of a read-only filter)."""
