@@ -1,7 +1,6 @@
 package seen
 
 import (
-	"bufio"
 	"bytes"
 	"errors"
 	"fmt"
@@ -46,21 +45,8 @@ type scriptStep struct {
 
 func readScriptVector(t *testing.T, file string) scriptVector {
 	t.Helper()
-	r, err := os.Open(file)
-	must(t, err)
-	defer r.Close()
 	var v scriptVector
-	lines := bufio.NewScanner(r)
-	for n := 1; lines.Scan(); n++ {
-		f := strings.Fields(lines.Text())
-		if len(f) == 0 || strings.HasPrefix(f[0], "#") {
-			continue
-		}
-		if err := v.parse(n, f); err != nil {
-			t.Fatalf("%s:%d: %v", file, n, err)
-		}
-	}
-	must(t, lines.Err())
+	forEachDirective(t, file, func(n int, f []string) error { return v.parse(n, f) })
 	v.scalable.FPR, v.scalable.Seed = v.fpr, v.seed
 	if len(v.steps) == 0 {
 		t.Fatalf("%s: an empty script", file)

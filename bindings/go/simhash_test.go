@@ -1,11 +1,9 @@
 package seen
 
 import (
-	"bufio"
 	"errors"
 	"math"
 	"math/rand"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -23,17 +21,8 @@ type simhashText struct {
 
 func readSimHashTexts(t *testing.T) []simhashText {
 	t.Helper()
-	r, err := os.Open(filepath.Join(vectorDir, "simhash_texts.vec"))
-	must(t, err)
-	defer r.Close()
 	var out []simhashText
-	lines := bufio.NewScanner(r)
-	lines.Buffer(nil, 1<<20)
-	for n := 1; lines.Scan(); n++ {
-		f := strings.Fields(lines.Text())
-		if len(f) == 0 || strings.HasPrefix(f[0], "#") {
-			continue
-		}
+	forEachDirective(t, filepath.Join(vectorDir, "simhash_texts.vec"), func(n int, f []string) error {
 		if len(f) != 5 {
 			t.Fatalf("line %d: %d fields, want NGRAM TEXT_HEX SIMHASH EXACT_HIGH EXACT_LOW", n, len(f))
 		}
@@ -50,8 +39,8 @@ func readSimHashTexts(t *testing.T) []simhashText {
 			t.Fatalf("line %d: %v", n, err)
 		}
 		out = append(out, v)
-	}
-	must(t, lines.Err())
+		return nil
+	})
 	return out
 }
 

@@ -1,7 +1,6 @@
 package seen
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/hex"
 	"fmt"
@@ -130,21 +129,8 @@ func checkRead(t *testing.T, file string) {
 
 func readVector(t *testing.T, file string) vector {
 	t.Helper()
-	r, err := os.Open(file)
-	must(t, err)
-	defer r.Close()
 	var v vector
-	lines := bufio.NewScanner(r)
-	for n := 1; lines.Scan(); n++ {
-		fields := strings.Fields(lines.Text())
-		if len(fields) == 0 || strings.HasPrefix(fields[0], "#") {
-			continue
-		}
-		if err := v.parse(n, fields); err != nil {
-			t.Fatalf("%s:%d: %v", file, n, err)
-		}
-	}
-	must(t, lines.Err())
+	forEachDirective(t, file, func(n int, f []string) error { return v.parse(n, f) })
 	return v
 }
 

@@ -1,7 +1,6 @@
 package seen
 
 import (
-	"bufio"
 	"bytes"
 	"fmt"
 	"os"
@@ -33,23 +32,10 @@ type windowStep struct {
 
 func readWindowVector(t *testing.T, file string) windowVector {
 	t.Helper()
-	r, err := os.Open(file)
-	must(t, err)
-	defer r.Close()
 	var v windowVector
 	var now uint32
 	started := false
-	lines := bufio.NewScanner(r)
-	for n := 1; lines.Scan(); n++ {
-		f := strings.Fields(lines.Text())
-		if len(f) == 0 || strings.HasPrefix(f[0], "#") {
-			continue
-		}
-		if err := v.parse(n, f, &now, &started); err != nil {
-			t.Fatalf("%s:%d: %v", file, n, err)
-		}
-	}
-	must(t, lines.Err())
+	forEachDirective(t, file, func(n int, f []string) error { return v.parse(n, f, &now, &started) })
 	if !started {
 		t.Fatalf("%s: no `now`, so no window", file)
 	}
