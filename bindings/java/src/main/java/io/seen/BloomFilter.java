@@ -352,7 +352,8 @@ public final class BloomFilter implements AutoCloseable {
   public byte[] toByteArray() {
     try {
       return Serialized.toByteArray(
-          handle.get(), NativeBloom::serializedSize, NativeBloom::serialize, Serialized.USE_SAVE);
+          handle.get(), NativeBloom::serializedSize, NativeBloom::serialize,
+          Serialized.USE_SAVE);
     } finally {
       Reference.reachabilityFence(this);
     }

@@ -471,7 +471,8 @@ public final class CountingBloomFilter implements AutoCloseable {
   public byte[] toByteArray() {
     try {
       return Serialized.toByteArray(
-          handle.get(), NativeCounting::serializedSize, NativeCounting::serialize, Serialized.USE_SAVE);
+          handle.get(), NativeCounting::serializedSize, NativeCounting::serialize,
+          Serialized.USE_SAVE);
     } finally {
       Reference.reachabilityFence(this);
     }

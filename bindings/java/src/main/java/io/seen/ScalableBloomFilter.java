@@ -335,7 +335,8 @@ public final class ScalableBloomFilter implements AutoCloseable {
   public byte[] toByteArray() {
     try {
       return Serialized.toByteArray(
-          handle.get(), NativeScalable::serializedSize, NativeScalable::serialize, Serialized.USE_SAVE);
+          handle.get(), NativeScalable::serializedSize, NativeScalable::serialize,
+          Serialized.USE_SAVE);
     } finally {
       Reference.reachabilityFence(this);
     }
