@@ -1,5 +1,6 @@
-"""The life of a C handle that every kind shares: serializing to and from bytes, viewing a
-buffer in place, open flags, closing once, and use as a context manager.
+"""The life of a C handle that every kind shares: sized structs to read it, serializing to
+and from bytes, viewing a buffer in place, open flags, closing once, and use as a context
+manager.
 
 Each kind passes its own C functions; locking stays with the caller, since only some kinds
 take a lock.
@@ -20,6 +21,12 @@ def c_path(path: PathLike) -> bytes:
     if b"\0" in encoded:
         raise ValueError(f"embedded null byte in path {encoded!r}")
     return encoded
+
+
+def sized(struct: str) -> Any:
+    """A zeroed struct of the given C type with its size field set: libseen's structs grow
+    by appending fields, and the size says which version the caller knows."""
+    return ffi.new(struct + "*", {"size": ffi.sizeof(struct)})
 
 
 def serialize(serialize_fn: Callable[..., int], handle: Any) -> bytes:

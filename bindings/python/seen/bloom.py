@@ -151,12 +151,12 @@ class BloomFilter(_batches.UpdatesByBatches, _handle.ClosesOnExit):
         return bool(self._params().read_only)
 
     def _params(self) -> Any:
-        params = ffi.new("seen_bloom_params*", {"size": ffi.sizeof("seen_bloom_params")})
+        params = _handle.sized("seen_bloom_params")
         check(lib.seen_bloom_get_params(self._h, params))
         return params
 
     def _stats(self) -> Any:
-        stats = ffi.new("seen_bloom_stats*", {"size": ffi.sizeof("seen_bloom_stats")})
+        stats = _handle.sized("seen_bloom_stats")
         check(lib.seen_bloom_get_stats(self._h, stats))
         return stats
 

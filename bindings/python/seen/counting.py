@@ -212,12 +212,12 @@ class CountingFilter(_batches.UpdatesByBatches, _handle.ClosesOnExit):
         return bool(self._params().read_only)
 
     def _params(self) -> Any:
-        params = ffi.new("seen_counting_params*", {"size": ffi.sizeof("seen_counting_params")})
+        params = _handle.sized("seen_counting_params")
         check(lib.seen_counting_get_params(self._h, params))
         return params
 
     def _stats(self) -> Any:
-        stats = ffi.new("seen_counting_stats*", {"size": ffi.sizeof("seen_counting_stats")})
+        stats = _handle.sized("seen_counting_stats")
         with self._lock:
             check(lib.seen_counting_get_stats(self._h, stats))
         return stats

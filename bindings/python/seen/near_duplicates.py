@@ -129,7 +129,7 @@ def fingerprint(text: Text, ngram: int = 3, idf: Optional[IdfTable] = None,
     """Both fingerprints of a text (str as UTF-8, or bytes), and how many tokens it has.
     ngram is the CJK shingle length (1..8); seed the XXH3 seed of every feature hash."""
     data = _text_bytes(text)
-    out = ffi.new("seen_simhash_fingerprint*", {"size": ffi.sizeof("seen_simhash_fingerprint")})
+    out = _handle.sized("seen_simhash_fingerprint")
     check(_text(data, len(data), _options(ngram, idf, seed), out))
     exact = int(out.exact_high).to_bytes(8, "big") + int(out.exact_low).to_bytes(8, "big")
     return Fingerprint(int(out.simhash), exact, int(out.features))
@@ -403,7 +403,7 @@ class SimhashIndex(_handle.ClosesOnExit):
     # --- state ---------------------------------------------------------------------------
 
     def _info(self) -> Any:
-        info = ffi.new("seen_simhash_index_info*", {"size": ffi.sizeof("seen_simhash_index_info")})
+        info = _handle.sized("seen_simhash_index_info")
         check(lib.seen_simhash_index_get_info(self._h, info))
         return info
 

@@ -143,7 +143,7 @@ class ScalableFilter(_batches.UpdatesByBatches, _handle.ClosesOnExit):
     def info(self) -> ScalableInfo:
         """items, subfilters, size_bytes, predicted_fpr, read_only and the creation options,
         read at once."""
-        info = ffi.new("seen_scalable_info*", {"size": ffi.sizeof("seen_scalable_info")})
+        info = _handle.sized("seen_scalable_info")
         with self._lock:
             check(lib.seen_scalable_get_info(self._h, info))
         return ScalableInfo(

@@ -122,7 +122,7 @@ class ExposureStore(_handle.ClosesOnExit):
     @property
     def stats(self) -> StoreStats:
         """Users, bytes, evictions and expirations, counted now."""
-        s = ffi.new("seen_store_stats*", {"size": ffi.sizeof("seen_store_stats")})
+        s = _handle.sized("seen_store_stats")
         check(lib.seen_store_get_stats(self._h, s))
         return StoreStats(users=int(s.users), bytes=int(s.bytes), evictions=int(s.evictions),
                           expirations=int(s.expirations))

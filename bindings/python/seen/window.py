@@ -109,7 +109,7 @@ class WindowInfo:
 
     @classmethod
     def _read(cls, fill: Any, handle: Any) -> "WindowInfo":
-        info = ffi.new("seen_window_info*", {"size": ffi.sizeof("seen_window_info")})
+        info = _handle.sized("seen_window_info")
         check(fill(handle, info))
         return cls(mode=_MODE_NAMES.get(info.mode, str(info.mode)),
                    layout=_LAYOUT_NAMES.get(info.layout, str(info.layout)),
