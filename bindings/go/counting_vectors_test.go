@@ -178,13 +178,20 @@ func checkCountingReplay(t *testing.T, file string, batched bool) {
 	f, err := NewCountingWithSeed(v.expectedItems, v.fpr, v.seed)
 	must(t, err)
 	defer f.Close()
+	replayScript(t, file, v, f, batched, countingStep, countingBatch)
+}
+
+// replayScript replays the script on f, one call per step or (batched) one batch per run,
+// then compares f's bytes with the .seen.
+func replayScript[F serialForm](t *testing.T, file string, v scriptVector, f F, batched bool,
+	step func(*testing.T, F, scriptStep), batch func(*testing.T, F, []scriptStep)) {
 	if batched {
 		for _, run := range v.runs() {
-			countingBatch(t, f, run)
+			batch(t, f, run)
 		}
 	} else {
 		for _, s := range v.steps {
-			countingStep(t, f, s)
+			step(t, f, s)
 		}
 	}
 	got, err := f.MarshalBinary()
@@ -294,18 +301,7 @@ func checkScalableBuild(t *testing.T, file string, batched bool) {
 	f, err := NewScalable(v.scalable)
 	must(t, err)
 	defer f.Close()
-	if batched {
-		for _, run := range v.runs() {
-			scalableBatch(t, f, run)
-		}
-	} else {
-		for _, s := range v.steps {
-			scalableStep(t, f, s)
-		}
-	}
-	got, err := f.MarshalBinary()
-	must(t, err)
-	matchSeen(t, file, got)
+	replayScript(t, file, v, f, batched, scalableStep, scalableBatch)
 }
 
 func scalableStep(t *testing.T, f *ScalableFilter, s scriptStep) {
