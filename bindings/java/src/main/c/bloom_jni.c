@@ -11,11 +11,6 @@
 #define FILTER(h) ((seen_bloom*)(intptr_t)(h))
 #define JNI(ret, name) JNIEXPORT ret JNICALL Java_io_seen_NativeBloom_##name
 
-/* Put results encode both outcomes in one int: 0 or 1 is was_present, below 0 is -status. */
-static jint put_result(seen_status s, uint8_t was_present) {
-  return s == SEEN_OK ? was_present : -(jint)s;
-}
-
 JNI(jstring, lastError)(JNIEnv* env, jclass cls) {
   return (*env)->NewStringUTF(env, seen_last_error());
 }
@@ -38,7 +33,7 @@ JNI(void, free)(JNIEnv* env, jclass cls, jlong h) {
 JNI(jint, putLong)(JNIEnv* env, jclass cls, jlong h, jlong id) {
   uint8_t was_present = 0;
   seen_status s = seen_bloom_put_u64(FILTER(h), (uint64_t)id, &was_present);
-  return put_result(s, was_present);
+  return flag_or_status(s, was_present);
 }
 
 JNI(jint, testLong)(JNIEnv* env, jclass cls, jlong h, jlong id) {
@@ -51,7 +46,7 @@ JNI(jint, putBytes)(JNIEnv* env, jclass cls, jlong h, jbyteArray key, jint off, 
   uint8_t was_present = 0;
   seen_status s = seen_bloom_put_key(FILTER(h), p + off, (size_t)len, &was_present);
   (*env)->ReleasePrimitiveArrayCritical(env, key, p, JNI_ABORT);
-  return put_result(s, was_present);
+  return flag_or_status(s, was_present);
 }
 
 JNI(jint, testBytes)(JNIEnv* env, jclass cls, jlong h, jbyteArray key, jint off, jint len) {

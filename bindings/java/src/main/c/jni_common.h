@@ -1,5 +1,5 @@
 /* What the JNI files share: chunk sizes, the marker for a pending Java exception, handles
- * through out-parameters, direct buffer addresses, the window options and info that the window
+ * through out-parameters, single-key results, direct buffer addresses, the window options and info that the window
  * and the store both carry, and the serialized-form and file entry points. Header-only (static
  * functions and macros), so each concept stays one .c file. */
 #ifndef SEEN_JNI_COMMON_H
@@ -17,6 +17,11 @@ enum { ID_CHUNK = 1 << 14 };
 enum { KEY_CHUNK = 512 };
 /* Returned when a JNI call raised a Java exception; that exception wins over the value. */
 enum { JAVA_EXCEPTION_PENDING = -1 };
+
+/* A single-key result as one int: 0 or 1 is the flag (was_present, found), below 0 is -status. */
+static inline jint flag_or_status(seen_status s, uint8_t flag) {
+  return s == SEEN_OK ? flag : -(jint)s;
+}
 
 /* Returns a handle through out[0] when s is SEEN_OK. */
 static inline jint handle_out(JNIEnv* env, jlongArray out, seen_status s, void* handle) {

@@ -7,11 +7,6 @@
 #define WINDOW(h) ((seen_window*)(intptr_t)(h))
 #define JNI(ret, name) JNIEXPORT ret JNICALL Java_io_seen_NativeWindow_##name
 
-/* Query results of single keys: 1 or 0, or below 0 the negated status. */
-static jint test_result(seen_status s, uint8_t found) {
-  return s == SEEN_OK ? found : -(jint)s;
-}
-
 JNI(jint, create)(JNIEnv* env, jclass cls, jint mode, jint span, jint expected_items,
                   jdouble fpr, jdouble max_slack, jlong seed, jlong max_bytes, jlong now,
                   jlongArray out) {
@@ -42,7 +37,7 @@ JNI(jint, testLong)(JNIEnv* env, jclass cls, jlong h, jlong id, jlong now) {
   uint64_t item = (uint64_t)id;
   uint8_t found = 0;
   seen_status s = seen_window_contains_u64(WINDOW(h), &item, 1, (uint64_t)now, &found);
-  return test_result(s, found);
+  return flag_or_status(s, found);
 }
 
 /* One byte key data[off .. off+len); out is NULL for an add. */
