@@ -1,7 +1,7 @@
 /* What the JNI files share: chunk sizes, the marker for a pending Java exception, handles
- * through out-parameters, single-key results, direct buffer addresses, the window options and info that the window
- * and the store both carry, and the serialized-form and file entry points. Header-only (static
- * functions and macros), so each concept stays one .c file. */
+ * through out-parameters, single-key results, direct buffer addresses, the window options and
+ * info that the window and the store both carry, and the serialized-form and file entry points.
+ * Header-only (static functions and macros), so each concept stays one .c file. */
 #ifndef SEEN_JNI_COMMON_H
 #define SEEN_JNI_COMMON_H
 
