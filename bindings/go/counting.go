@@ -110,13 +110,9 @@ func (f *CountingFilter) Params() CountingParams {
 
 // Stats reads every counter: O(size), not for hot paths.
 func (f *CountingFilter) Stats() (CountingStats, error) {
-	h, err := f.live()
-	if err != nil {
-		return CountingStats{}, err
-	}
-	s, err := cCountingStats(h.c)
-	runtime.KeepAlive(h)
-	return s, err
+	return withLiveValue(f.live, func(h *countingHandle) (CountingStats, error) {
+		return cCountingStats(h.c)
+	})
 }
 
 // Sync writes a read-write mapped filter back to its file (checksums, then msync). For any
@@ -195,13 +191,9 @@ func (f *CountingFilter) TestString(key string) (bool, error) {
 
 // TestUint64 is Test for an integer id.
 func (f *CountingFilter) TestUint64(id uint64) (bool, error) {
-	h, err := f.live()
-	if err != nil {
-		return false, err
-	}
-	present := cCountingTestU64(h.c, id)
-	runtime.KeepAlive(h)
-	return present, nil
+	return withLiveValue(f.live, func(h *countingHandle) (bool, error) {
+		return cCountingTestU64(h.c, id), nil
+	})
 }
 
 func (f *CountingFilter) putBytes(key unsafe.Pointer, n int) error {
@@ -217,13 +209,9 @@ func (f *CountingFilter) deleteBytes(key unsafe.Pointer, n int) error {
 }
 
 func (f *CountingFilter) testBytes(key unsafe.Pointer, n int) (bool, error) {
-	h, err := f.live()
-	if err != nil {
-		return false, err
-	}
-	present := cCountingTestKey(h.c, key, n)
-	runtime.KeepAlive(h)
-	return present, nil
+	return withLiveValue(f.live, func(h *countingHandle) (bool, error) {
+		return cCountingTestKey(h.c, key, n), nil
+	})
 }
 
 // Batches cross into C once, in key order; a key repeated in a batch counts each time.
@@ -313,13 +301,9 @@ func (f *CountingFilter) TestStrings(keys []string, out []bool) error {
 // MarshalBinary is the filter's serialized form, counters included
 // (encoding.BinaryMarshaler).
 func (f *CountingFilter) MarshalBinary() ([]byte, error) {
-	h, err := f.live()
-	if err != nil {
-		return nil, err
-	}
-	b, err := cCountingMarshal(h.c)
-	runtime.KeepAlive(h)
-	return b, err
+	return withLiveValue(f.live, func(h *countingHandle) ([]byte, error) {
+		return cCountingMarshal(h.c)
+	})
 }
 
 // UnmarshalBinary replaces the filter with a validated, writable copy of data

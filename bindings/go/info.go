@@ -2,7 +2,6 @@ package seen
 
 import (
 	"math"
-	"runtime"
 )
 
 // Params are a filter's fixed parameters, read once when it is made.
@@ -40,13 +39,9 @@ func (f *Filter) K() uint { return uint(f.Params().K) }
 
 // Stats reads the whole filter to measure its fill: O(size), not for hot paths.
 func (f *Filter) Stats() (Stats, error) {
-	h, err := f.live()
-	if err != nil {
-		return Stats{}, err
-	}
-	s, err := cStats(h.c)
-	runtime.KeepAlive(h)
-	return s, err
+	return withLiveValue(f.live, func(h *handle) (Stats, error) {
+		return cStats(h.c)
+	})
 }
 
 // ApproximatedSize estimates how many distinct keys were added, from the fill (O(size)).

@@ -1,7 +1,6 @@
 package seen
 
 import (
-	"runtime"
 	"unsafe"
 )
 
@@ -41,13 +40,9 @@ func (f *Filter) TestAndAddString(key string) (bool, error) {
 
 // TestAndAddUint64 is TestAndAdd for an integer id.
 func (f *Filter) TestAndAddUint64(id uint64) (bool, error) {
-	h, err := f.live()
-	if err != nil {
-		return false, err
-	}
-	present, err := cPutU64(h.c, id)
-	runtime.KeepAlive(h)
-	return present, err
+	return withLiveValue(f.live, func(h *handle) (bool, error) {
+		return cPutU64(h.c, id)
+	})
 }
 
 // Test reports whether key may have been added: false is certain, true is right but for
@@ -59,34 +54,22 @@ func (f *Filter) TestString(key string) (bool, error) { return f.testBytes(strin
 
 // TestUint64 is Test for an integer id.
 func (f *Filter) TestUint64(id uint64) (bool, error) {
-	h, err := f.live()
-	if err != nil {
-		return false, err
-	}
-	present := cTestU64(h.c, id)
-	runtime.KeepAlive(h)
-	return present, nil
+	return withLiveValue(f.live, func(h *handle) (bool, error) {
+		return cTestU64(h.c, id), nil
+	})
 }
 
 // putBytes and testBytes lend the key's bytes to C for one call, without a copy.
 func (f *Filter) putBytes(key unsafe.Pointer, n int) (bool, error) {
-	h, err := f.live()
-	if err != nil {
-		return false, err
-	}
-	present, err := cPutKey(h.c, key, n)
-	runtime.KeepAlive(h)
-	return present, err
+	return withLiveValue(f.live, func(h *handle) (bool, error) {
+		return cPutKey(h.c, key, n)
+	})
 }
 
 func (f *Filter) testBytes(key unsafe.Pointer, n int) (bool, error) {
-	h, err := f.live()
-	if err != nil {
-		return false, err
-	}
-	present := cTestKey(h.c, key, n)
-	runtime.KeepAlive(h)
-	return present, nil
+	return withLiveValue(f.live, func(h *handle) (bool, error) {
+		return cTestKey(h.c, key, n), nil
+	})
 }
 
 func stringPtr(s string) unsafe.Pointer {

@@ -14,3 +14,15 @@ func withLive[H any](live func() (*H, error), call func(h *H) error) error {
 	runtime.KeepAlive(h)
 	return err
 }
+
+// withLiveValue is withLive for a call with a result, the zero value when live fails.
+func withLiveValue[H, T any](live func() (*H, error), call func(h *H) (T, error)) (T, error) {
+	h, err := live()
+	if err != nil {
+		var zero T
+		return zero, err
+	}
+	v, err := call(h)
+	runtime.KeepAlive(h)
+	return v, err
+}

@@ -11,13 +11,9 @@ import (
 
 // MarshalBinary is the filter's serialized form (encoding.BinaryMarshaler).
 func (f *Filter) MarshalBinary() ([]byte, error) {
-	h, err := f.live()
-	if err != nil {
-		return nil, err
-	}
-	b, err := cMarshal(h.c)
-	runtime.KeepAlive(h)
-	return b, err
+	return withLiveValue(f.live, func(h *handle) ([]byte, error) {
+		return cMarshal(h.c)
+	})
 }
 
 // UnmarshalBinary replaces the filter with a validated copy of data

@@ -96,13 +96,9 @@ func (f *ScalableFilter) Close() error {
 
 // Info says what the filter holds now, O(sub-filters).
 func (f *ScalableFilter) Info() (ScalableInfo, error) {
-	h, err := f.live()
-	if err != nil {
-		return ScalableInfo{}, err
-	}
-	i, err := cScalableInfo(h.c)
-	runtime.KeepAlive(h)
-	return i, err
+	return withLiveValue(f.live, func(h *scalableHandle) (ScalableInfo, error) {
+		return cScalableInfo(h.c)
+	})
 }
 
 // Len is the number of distinct keys added (Info().Items: low by the false positives met
@@ -148,13 +144,9 @@ func (f *ScalableFilter) TestAndAddString(key string) (bool, error) {
 
 // TestAndAddUint64 is TestAndAdd for an integer id.
 func (f *ScalableFilter) TestAndAddUint64(id uint64) (bool, error) {
-	h, err := f.live()
-	if err != nil {
-		return false, err
-	}
-	present, err := cScalablePutU64(h.c, id)
-	runtime.KeepAlive(h)
-	return present, err
+	return withLiveValue(f.live, func(h *scalableHandle) (bool, error) {
+		return cScalablePutU64(h.c, id)
+	})
 }
 
 // Test reports whether key may have been added: false is certain, true is right but for
@@ -168,33 +160,21 @@ func (f *ScalableFilter) TestString(key string) (bool, error) {
 
 // TestUint64 is Test for an integer id.
 func (f *ScalableFilter) TestUint64(id uint64) (bool, error) {
-	h, err := f.live()
-	if err != nil {
-		return false, err
-	}
-	present := cScalableTestU64(h.c, id)
-	runtime.KeepAlive(h)
-	return present, nil
+	return withLiveValue(f.live, func(h *scalableHandle) (bool, error) {
+		return cScalableTestU64(h.c, id), nil
+	})
 }
 
 func (f *ScalableFilter) putBytes(key unsafe.Pointer, n int) (bool, error) {
-	h, err := f.live()
-	if err != nil {
-		return false, err
-	}
-	present, err := cScalablePutKey(h.c, key, n)
-	runtime.KeepAlive(h)
-	return present, err
+	return withLiveValue(f.live, func(h *scalableHandle) (bool, error) {
+		return cScalablePutKey(h.c, key, n)
+	})
 }
 
 func (f *ScalableFilter) testBytes(key unsafe.Pointer, n int) (bool, error) {
-	h, err := f.live()
-	if err != nil {
-		return false, err
-	}
-	present := cScalableTestKey(h.c, key, n)
-	runtime.KeepAlive(h)
-	return present, nil
+	return withLiveValue(f.live, func(h *scalableHandle) (bool, error) {
+		return cScalableTestKey(h.c, key, n), nil
+	})
 }
 
 // Batches cross into C once. A batch add ends exactly as the same keys added one by one, in
@@ -254,13 +234,9 @@ func (f *ScalableFilter) TestStrings(keys []string, out []bool) error {
 // MarshalBinary is the filter's serialized form, every sub-filter included
 // (encoding.BinaryMarshaler).
 func (f *ScalableFilter) MarshalBinary() ([]byte, error) {
-	h, err := f.live()
-	if err != nil {
-		return nil, err
-	}
-	b, err := cScalableMarshal(h.c)
-	runtime.KeepAlive(h)
-	return b, err
+	return withLiveValue(f.live, func(h *scalableHandle) ([]byte, error) {
+		return cScalableMarshal(h.c)
+	})
 }
 
 // UnmarshalBinary replaces the filter with a validated, writable copy of data

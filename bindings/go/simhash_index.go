@@ -127,13 +127,9 @@ func (x *SimHashIndex) Len() int {
 
 // Info describes the index; it builds the tables first if pairs were added or removed.
 func (x *SimHashIndex) Info() (SimHashIndexInfo, error) {
-	h, err := x.live()
-	if err != nil {
-		return SimHashIndexInfo{}, err
-	}
-	info, err := cIndexInfo(h.c)
-	runtime.KeepAlive(h)
-	return info, err
+	return withLiveValue(x.live, func(h *indexHandle) (SimHashIndexInfo, error) {
+		return cIndexInfo(h.c)
+	})
 }
 
 // Add adds the pair (id, fp). An id added before gets a second pair.

@@ -192,13 +192,9 @@ func (s *Store) Expire(now uint32) (uint64, error) {
 
 // Stats counts users, bytes, evictions and expirations (O(shards)).
 func (s *Store) Stats() (StoreStats, error) {
-	h, err := s.live()
-	if err != nil {
-		return StoreStats{}, err
-	}
-	st, err := cStoreStats(h.c)
-	runtime.KeepAlive(h)
-	return st, err
+	return withLiveValue(s.live, func(h *storeHandle) (StoreStats, error) {
+		return cStoreStats(h.c)
+	})
 }
 
 // Save writes the store to path crash-safely (a temporary file, fsync, rename): on failure

@@ -209,13 +209,9 @@ func (w *Window) Close() error {
 // MarshalBinary is the window's serialized form, kind 4 of the container format
 // (encoding.BinaryMarshaler): the same bytes in every language.
 func (w *Window) MarshalBinary() ([]byte, error) {
-	h, err := w.live()
-	if err != nil {
-		return nil, err
-	}
-	b, err := cWindowMarshal(h.c)
-	runtime.KeepAlive(h)
-	return b, err
+	return withLiveValue(w.live, func(h *windowHandle) ([]byte, error) {
+		return cWindowMarshal(h.c)
+	})
 }
 
 // UnmarshalBinary replaces the window with a validated copy of data

@@ -2,7 +2,6 @@ package seen
 
 import (
 	"fmt"
-	"runtime"
 	"unsafe"
 )
 
@@ -38,13 +37,9 @@ func (w *Window) TestString(key string, now uint32) (bool, error) {
 
 // TestUint64 is Test for an integer id.
 func (w *Window) TestUint64(id uint64, now uint32) (bool, error) {
-	h, err := w.live()
-	if err != nil {
-		return false, err
-	}
-	present, err := cWindowTestOneU64(h.c, id, now)
-	runtime.KeepAlive(h)
-	return present, err
+	return withLiveValue(w.live, func(h *windowHandle) (bool, error) {
+		return cWindowTestOneU64(h.c, id, now)
+	})
 }
 
 func (w *Window) addBytes(key unsafe.Pointer, n int, now uint32) error {
@@ -54,13 +49,9 @@ func (w *Window) addBytes(key unsafe.Pointer, n int, now uint32) error {
 }
 
 func (w *Window) testBytes(key unsafe.Pointer, n int, now uint32) (bool, error) {
-	h, err := w.live()
-	if err != nil {
-		return false, err
-	}
-	present, err := cWindowTestOneKey(h.c, key, n, now)
-	runtime.KeepAlive(h)
-	return present, err
+	return withLiveValue(w.live, func(h *windowHandle) (bool, error) {
+		return cWindowTestOneKey(h.c, key, n, now)
+	})
 }
 
 // AddUint64s records every id, in order (in a count window, the last ones are the newest).
