@@ -1,7 +1,6 @@
 package io.seen;
 
 import java.lang.ref.Cleaner;
-import java.nio.charset.StandardCharsets;
 import java.util.Map;
 
 /**
@@ -39,7 +38,7 @@ public final class IdfTable implements AutoCloseable {
     float[] w = new float[weights.size()];
     int i = 0;
     for (Map.Entry<? extends CharSequence, ? extends Number> e : weights.entrySet()) {
-      tokens[i] = e.getKey().toString().getBytes(StandardCharsets.UTF_8);
+      tokens[i] = Utf8.of(e.getKey());
       w[i++] = e.getValue().floatValue();
     }
     return of(tokens, w, defaultWeight);
