@@ -1,12 +1,14 @@
-/* What the JNI files share: chunk sizes, the marker for a pending Java exception, handles
- * through out-parameters, single-key results, direct buffer addresses, the window options and
- * info that the window and the store both carry, and the serialized-form and file entry points.
- * Header-only (static functions and macros), so each concept stays one .c file. */
+/* What the JNI files share: chunk sizes, the marker for a pending Java exception, throwing and
+ * native copies, handles through out-parameters, single-key results, direct buffer addresses,
+ * the window options and info that the window and the store both carry, and the
+ * serialized-form and file entry points. Header-only (static functions and macros), so each
+ * concept stays one .c file. */
 #ifndef SEEN_JNI_COMMON_H
 #define SEEN_JNI_COMMON_H
 
 #include <jni.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "seen.h"
@@ -21,6 +23,19 @@ enum { JAVA_EXCEPTION_PENDING = -1 };
 /* A single-key result as one int: 0 or 1 is the flag (was_present, found), below 0 is -status. */
 static inline jint flag_or_status(seen_status s, uint8_t flag) {
   return s == SEEN_OK ? flag : -(jint)s;
+}
+
+static inline void throw_class(JNIEnv* env, const char* cls, const char* message) {
+  jclass c = (*env)->FindClass(env, cls);
+  if (c != NULL) (*env)->ThrowNew(env, c, message);
+}
+
+/* Native memory for copies of Java arrays, or NULL with an OutOfMemoryError (oom_message)
+ * pending. Never malloc(0), whose NULL would look like a failure. */
+static inline void* alloc_or_throw(JNIEnv* env, size_t bytes, const char* oom_message) {
+  void* p = malloc(bytes == 0 ? 1 : bytes);
+  if (p == NULL) throw_class(env, "java/lang/OutOfMemoryError", oom_message);
+  return p;
 }
 
 /* Returns a handle through out[0] when s is SEEN_OK. */

@@ -23,16 +23,7 @@ enum { QUERY_STACK = 64 };
 /* The largest Java array. */
 #define MAX_JAVA_ARRAY (INT_MAX - 8)
 
-static void throw_class(JNIEnv* env, const char* cls, const char* message) {
-  jclass c = (*env)->FindClass(env, cls);
-  if (c != NULL) (*env)->ThrowNew(env, c, message);
-}
-
-static void* alloc_or_throw(JNIEnv* env, size_t bytes) {
-  void* p = malloc(bytes == 0 ? 1 : bytes);
-  if (p == NULL) throw_class(env, "java/lang/OutOfMemoryError", "seen: no native memory for a SimHash call");
-  return p;
-}
+static const char OOM[] = "seen: no native memory for a SimHash call";
 
 static seen_simhash_options text_options(jint ngram, jlong seed, jlong idf) {
   seen_simhash_options o;
@@ -46,7 +37,7 @@ static seen_simhash_options text_options(jint ngram, jlong seed, jlong idf) {
 
 /* A copy of a[off .. off+len), or NULL with an exception pending. */
 static uint8_t* copy_bytes(JNIEnv* env, jbyteArray a, jint off, jint len) {
-  uint8_t* p = alloc_or_throw(env, (size_t)len);
+  uint8_t* p = alloc_or_throw(env, (size_t)len, OOM);
   if (p == NULL) return NULL;
   (*env)->GetByteArrayRegion(env, a, off, len, (jbyte*)p);
   if ((*env)->ExceptionCheck(env)) {
@@ -57,7 +48,7 @@ static uint8_t* copy_bytes(JNIEnv* env, jbyteArray a, jint off, jint len) {
 }
 
 static uint64_t* copy_longs(JNIEnv* env, jlongArray a, jint off, jint len) {
-  uint64_t* p = alloc_or_throw(env, (size_t)len * sizeof *p);
+  uint64_t* p = alloc_or_throw(env, (size_t)len * sizeof *p, OOM);
   if (p == NULL) return NULL;
   (*env)->GetLongArrayRegion(env, a, off, len, (jlong*)p);
   if ((*env)->ExceptionCheck(env)) {
@@ -71,7 +62,7 @@ static uint64_t* copy_longs(JNIEnv* env, jlongArray a, jint off, jint len) {
 static float* copy_weights(JNIEnv* env, jfloatArray w, jint off, jint len, int* failed) {
   *failed = 0;
   if (w == NULL) return NULL;
-  float* p = alloc_or_throw(env, (size_t)len * sizeof *p);
+  float* p = alloc_or_throw(env, (size_t)len * sizeof *p, OOM);
   if (p != NULL) (*env)->GetFloatArrayRegion(env, w, off, len, p);
   if (p == NULL || (*env)->ExceptionCheck(env)) {
     free(p);
@@ -85,12 +76,14 @@ static float* copy_weights(JNIEnv* env, jfloatArray w, jint off, jint len, int* 
  * *data_out and the widened, rebased offsets in *offsets_out (count + 1). */
 static int copy_strings(JNIEnv* env, jbyteArray data, jintArray offsets, jint first, jint count,
                         uint8_t** data_out, uint64_t** offsets_out) {
-  jint* narrow = alloc_or_throw(env, ((size_t)count + 1) * sizeof *narrow);
+  jint* narrow = alloc_or_throw(env, ((size_t)count + 1) * sizeof *narrow, OOM);
   if (narrow == NULL) return 0;
   (*env)->GetIntArrayRegion(env, offsets, first, count + 1, narrow);
   uint64_t* wide = NULL;
   uint8_t* bytes = NULL;
-  if (!(*env)->ExceptionCheck(env)) wide = alloc_or_throw(env, ((size_t)count + 1) * sizeof *wide);
+  if (!(*env)->ExceptionCheck(env)) {
+    wide = alloc_or_throw(env, ((size_t)count + 1) * sizeof *wide, OOM);
+  }
   if (wide != NULL) {
     for (jint i = 0; i <= count; i++) wide[i] = (uint64_t)(narrow[i] - narrow[0]);
     bytes = copy_bytes(env, data, narrow[0], narrow[count] - narrow[0]);
@@ -147,7 +140,7 @@ JNI(jint, textBatch)(JNIEnv* env, jclass cls, jbyteArray data, jintArray offsets
     if (bytes > buf_cap || buf == NULL) {
       free(buf);
       buf_cap = bytes > TEXT_CHUNK_BYTES ? bytes : TEXT_CHUNK_BYTES;
-      buf = alloc_or_throw(env, buf_cap);
+      buf = alloc_or_throw(env, buf_cap, OOM);
       if (buf == NULL) break;
     }
     (*env)->GetByteArrayRegion(env, data, narrow[0], (jsize)bytes, (jbyte*)buf);
@@ -247,7 +240,7 @@ JNI(jint, addOne)(JNIEnv* env, jclass cls, jlong h, jlong id, jlong fp) {
 JNI(jint, add)(JNIEnv* env, jclass cls, jlong h, jlongArray ids, jlongArray fps, jint off,
                jint len) {
   jint chunk = len < ID_CHUNK ? len : ID_CHUNK;
-  uint64_t* buf = alloc_or_throw(env, (size_t)chunk * 2 * sizeof *buf);
+  uint64_t* buf = alloc_or_throw(env, (size_t)chunk * 2 * sizeof *buf, OOM);
   if (buf == NULL) return JAVA_EXCEPTION_PENDING;
   seen_status s = SEEN_OK;
   for (jint done = 0; done < len && s == SEEN_OK; done += ID_CHUNK) {
@@ -285,7 +278,7 @@ JNI(jlong, query)(JNIEnv* env, jclass cls, jlong h, jlong fp, jint k, jlongArray
   uint64_t* id_buf = stack_ids;
   uint32_t* d_buf = stack_d;
   if (cap > QUERY_STACK) {
-    id_buf = alloc_or_throw(env, (size_t)cap * (sizeof *id_buf + sizeof *d_buf));
+    id_buf = alloc_or_throw(env, (size_t)cap * (sizeof *id_buf + sizeof *d_buf), OOM);
     if (id_buf == NULL) return JAVA_EXCEPTION_PENDING;
     d_buf = (uint32_t*)(id_buf + cap);
   }
@@ -314,7 +307,7 @@ JNI(jint, anyOne)(JNIEnv* env, jclass cls, jlong h, jlong fp, jint k) {
 JNI(jint, any)(JNIEnv* env, jclass cls, jlong h, jlongArray fps, jint off, jint len, jint k,
                jbooleanArray out, jint out_off) {
   jint chunk = len < ID_CHUNK ? len : ID_CHUNK;
-  uint64_t* buf = alloc_or_throw(env, (size_t)chunk * (sizeof *buf + 1));
+  uint64_t* buf = alloc_or_throw(env, (size_t)chunk * (sizeof *buf + 1), OOM);
   if (buf == NULL) return JAVA_EXCEPTION_PENDING;
   uint8_t* found = (uint8_t*)(buf + chunk);
   seen_status s = SEEN_OK;
@@ -337,12 +330,12 @@ JNI(jint, queryBatch)(JNIEnv* env, jclass cls, jlong h, jlongArray fps, jint off
                       jint k, jobjectArray out) {
   uint64_t* q = copy_longs(env, fps, off, len);
   if (q == NULL) return JAVA_EXCEPTION_PENDING;
-  uint64_t* offsets = alloc_or_throw(env, ((size_t)len + 1) * sizeof *offsets);
+  uint64_t* offsets = alloc_or_throw(env, ((size_t)len + 1) * sizeof *offsets, OOM);
   size_t cap = 2 * (size_t)len + 64; /* most queries find 0 or 1: one pass, seldom two */
   uint64_t* ids = NULL;
   seen_status s = SEEN_ERR_NO_MEMORY;
   for (int pass = 0; pass < 2 && offsets != NULL; pass++) {
-    ids = alloc_or_throw(env, cap * (sizeof *ids + sizeof(uint32_t)));
+    ids = alloc_or_throw(env, cap * (sizeof *ids + sizeof(uint32_t)), OOM);
     if (ids == NULL) break;
     s = seen_simhash_index_query_batch(INDEX(h), q, (size_t)len, (uint32_t)k, offsets, ids,
                                        (uint32_t*)(ids + cap), cap);
@@ -390,7 +383,7 @@ JNI(jint, clusters)(JNIEnv* env, jclass cls, jlong h, jint k, jobjectArray out) 
                 "seen: the index holds more pairs than a Java array");
     return JAVA_EXCEPTION_PENDING;
   }
-  uint64_t* ids = alloc_or_throw(env, count * (sizeof *ids + sizeof(uint32_t)));
+  uint64_t* ids = alloc_or_throw(env, count * (sizeof *ids + sizeof(uint32_t)), OOM);
   if (ids == NULL) return JAVA_EXCEPTION_PENDING;
   uint32_t* groups = (uint32_t*)(ids + count);
   size_t written = 0;
@@ -430,7 +423,7 @@ JNI(jlong, serializedSize)(JNIEnv* env, jclass cls, jlong h) {
 /* Serializes into native memory, then copies: queries may wait on a rebuild. */
 JNI(jint, serialize)(JNIEnv* env, jclass cls, jlong h, jbyteArray out) {
   jsize cap = (*env)->GetArrayLength(env, out);
-  uint8_t* p = alloc_or_throw(env, (size_t)cap);
+  uint8_t* p = alloc_or_throw(env, (size_t)cap, OOM);
   if (p == NULL) return JAVA_EXCEPTION_PENDING;
   size_t written = 0;
   seen_status s = seen_simhash_index_serialize(INDEX(h), p, (size_t)cap, &written);

@@ -14,14 +14,7 @@
 #define STORE(h) ((seen_store*)(intptr_t)(h))
 #define JNI(ret, name) JNIEXPORT ret JNICALL Java_io_seen_NativeStore_##name
 
-static void* alloc_or_throw(JNIEnv* env, size_t bytes) {
-  void* p = malloc(bytes == 0 ? 1 : bytes);
-  if (p == NULL) {
-    jclass oom = (*env)->FindClass(env, "java/lang/OutOfMemoryError");
-    if (oom != NULL) (*env)->ThrowNew(env, oom, "seen: no native memory for a store batch");
-  }
-  return p;
-}
+static const char OOM[] = "seen: no native memory for a store batch";
 
 JNI(jint, create)(JNIEnv* env, jclass cls, jint mode, jint span, jint expected_items,
                   jdouble fpr, jdouble max_slack, jlong seed, jlong window_max_bytes,
@@ -47,7 +40,7 @@ JNI(void, free)(JNIEnv* env, jclass cls, jlong h) {
 JNI(jint, filter)(JNIEnv* env, jclass cls, jlong h, jlong user, jlongArray candidates,
                   jint off, jint len, jlong now, jbooleanArray out, jint out_off) {
   jint chunk = len < ID_CHUNK ? len : ID_CHUNK;
-  uint64_t* ids = alloc_or_throw(env, (size_t)chunk * (sizeof *ids + 1));
+  uint64_t* ids = alloc_or_throw(env, (size_t)chunk * (sizeof *ids + 1), OOM);
   if (ids == NULL) return JAVA_EXCEPTION_PENDING;
   uint8_t* unseen = (uint8_t*)(ids + chunk);
   seen_status s = SEEN_OK;
@@ -67,7 +60,7 @@ JNI(jint, filter)(JNIEnv* env, jclass cls, jlong h, jlong user, jlongArray candi
 JNI(jint, mark)(JNIEnv* env, jclass cls, jlong h, jlong user, jlongArray items, jint off,
                 jint len, jlong now) {
   jint chunk = len < ID_CHUNK ? len : ID_CHUNK;
-  uint64_t* ids = alloc_or_throw(env, (size_t)chunk * sizeof *ids);
+  uint64_t* ids = alloc_or_throw(env, (size_t)chunk * sizeof *ids, OOM);
   if (ids == NULL) return JAVA_EXCEPTION_PENDING;
   seen_status s = SEEN_OK;
   for (jint done = 0; done < len && s == SEEN_OK; done += ID_CHUNK) {
@@ -83,7 +76,7 @@ JNI(jint, mark)(JNIEnv* env, jclass cls, jlong h, jlong user, jlongArray items, 
 /* The count taken (0 .. want), or below 0 the negated status. */
 JNI(jlong, take)(JNIEnv* env, jclass cls, jlong h, jlong user, jlongArray candidates, jint off,
                  jint len, jint want, jlong now, jlongArray taken, jint taken_off) {
-  uint64_t* ids = alloc_or_throw(env, ((size_t)len + (size_t)want) * sizeof *ids);
+  uint64_t* ids = alloc_or_throw(env, ((size_t)len + (size_t)want) * sizeof *ids, OOM);
   if (ids == NULL) return JAVA_EXCEPTION_PENDING;
   uint64_t* out = ids + len;
   size_t count = 0;
