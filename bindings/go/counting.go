@@ -311,12 +311,7 @@ func (f *CountingFilter) MarshalBinary() ([]byte, error) {
 // filter is unchanged.
 func (f *CountingFilter) UnmarshalBinary(data []byte) error {
 	g, err := adoptCounting(cCountingDeserialize(data))
-	if err != nil {
-		return err
-	}
-	err = f.Close()
-	f.h = g.h
-	return err
+	return replaceBy(f, g, err)
 }
 
 // WriteTo writes the serialized filter to w (io.WriterTo).

@@ -76,17 +76,6 @@ func (f *Filter) live() (*handle, error) {
 	return f.h, nil
 }
 
-// replace swaps in a new C filter (ReadFrom, UnmarshalBinary), closing the old one.
-func (f *Filter) replace(c *cFilter, err error) error {
-	g, err := adopt(c, err)
-	if err != nil {
-		return err
-	}
-	err = f.Close()
-	f.h = g.h
-	return err
-}
-
 // Sync writes a read-write mapped filter back to its file (checksums, then msync). For any
 // other filter it does nothing.
 func (f *Filter) Sync() error {

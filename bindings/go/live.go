@@ -26,3 +26,18 @@ func withLiveValue[H, T any](live func() (*H, error), call func(h *H) (T, error)
 	runtime.KeepAlive(h)
 	return v, err
 }
+
+// replaceBy makes dst the freshly adopted src (UnmarshalBinary), closing dst's old handle;
+// if adopting failed (err), dst is left as it was. Each kind is a struct of its handle
+// alone, so copying the struct hands over the handle.
+func replaceBy[T any, P interface {
+	*T
+	Close() error
+}](dst, src P, err error) error {
+	if err != nil {
+		return err
+	}
+	err = dst.Close()
+	*dst = *src
+	return err
+}

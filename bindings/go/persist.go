@@ -20,7 +20,8 @@ func (f *Filter) MarshalBinary() ([]byte, error) {
 // (encoding.BinaryUnmarshaler); a zero Filter may be the receiver. On error the filter
 // is unchanged.
 func (f *Filter) UnmarshalBinary(data []byte) error {
-	return f.replace(cDeserialize(data))
+	g, err := adopt(cDeserialize(data))
+	return replaceBy(f, g, err)
 }
 
 // WriteTo writes the serialized filter to w (io.WriterTo). The bytes are staged in C

@@ -244,12 +244,7 @@ func (f *ScalableFilter) MarshalBinary() ([]byte, error) {
 // filter is unchanged.
 func (f *ScalableFilter) UnmarshalBinary(data []byte) error {
 	g, err := adoptScalable(cScalableDeserialize(data))
-	if err != nil {
-		return err
-	}
-	err = f.Close()
-	f.h = g.h
-	return err
+	return replaceBy(f, g, err)
 }
 
 // WriteTo writes the serialized filter to w (io.WriterTo).

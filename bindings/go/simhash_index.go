@@ -389,12 +389,7 @@ func (x *SimHashIndex) MarshalBinary() ([]byte, error) {
 // is unchanged. Other kinds of seen files are refused with ErrWrongKind.
 func (x *SimHashIndex) UnmarshalBinary(data []byte) error {
 	g, err := adoptIndex(cIndexDeserialize(data))
-	if err != nil {
-		return err
-	}
-	err = x.Close()
-	x.h = g.h
-	return err
+	return replaceBy(x, g, err)
 }
 
 // Save writes the index to path crash-safely (a temporary file, fsync, then rename), so the

@@ -219,12 +219,7 @@ func (w *Window) MarshalBinary() ([]byte, error) {
 // unchanged. A Bloom filter's bytes are refused with ErrWrongKind.
 func (w *Window) UnmarshalBinary(data []byte) error {
 	g, err := adoptWindow(cWindowDeserialize(data))
-	if err != nil {
-		return err
-	}
-	err = w.Close()
-	w.h = g.h
-	return err
+	return replaceBy(w, g, err)
 }
 
 // UnixSeconds is t as the uint32 clock of windows and stores, in Unix seconds: the epoch
