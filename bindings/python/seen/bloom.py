@@ -60,7 +60,11 @@ class BloomFilter(_batches.UpdatesByBatches, _handle.ClosesOnExit):
 
     def __contains__(self, key: object) -> bool:
         """True if key may have been added; False if it certainly was not."""
-        found = _keys.call(_test_u64, _test_key, self._h, key)
+        # Ints inline: one Python call less on the path the benchmarks against rbloom time.
+        if isinstance(key, int):
+            found = _test_u64(self._h, key)
+        else:
+            found = _keys.call(_test_u64, _test_key, self._h, key)
         if found < 0:
             raise_status(lib.SEEN_ERR_INVALID_ARGUMENT)
         return found == 1
