@@ -1,8 +1,8 @@
 /* The chunked batch loops the filter kinds share. Heap arrays are pinned with
  * GetPrimitiveArrayCritical, which may stall the garbage collector, so long batches are cut into
  * chunks and each chunk gets its own short critical section; a kind supplies only the seen.h
- * call for one chunk. When a JNI call fails it has already raised a Java exception: return at
- * once. */
+ * call for one chunk. Kinds whose calls may wait on a lock copy each chunk instead (see
+ * store_jni.c). When a JNI call fails it has already raised a Java exception: return at once. */
 #include "jni_batch.h"
 
 /* Pins out when the batch has one; answers then points at the chunk's first answer. jboolean
@@ -72,4 +72,26 @@ jint keys_batch(JNIEnv* env, jbyteArray data, jintArray offsets, jint first, jin
   }
   keep_going(s, tolerated, &batch);
   return batch;
+}
+
+jint copied_ids_batch(JNIEnv* env, jlongArray ids, jint off, jint len, jbooleanArray out,
+                      jint out_off, const char* oom_message, ids_chunk run, void* ctx) {
+  jint chunk = len < ID_CHUNK ? len : ID_CHUNK;
+  size_t answer_bytes = out == NULL ? 0 : 1;
+  uint64_t* copy = alloc_or_throw(env, (size_t)chunk * (sizeof *copy + answer_bytes), oom_message);
+  if (copy == NULL) return JAVA_EXCEPTION_PENDING;
+  uint8_t* answers = out == NULL ? NULL : (uint8_t*)(copy + chunk);
+  seen_status s = SEEN_OK;
+  for (jint done = 0; done < len && s == SEEN_OK; done += ID_CHUNK) {
+    jint n = len - done < ID_CHUNK ? len - done : ID_CHUNK;
+    (*env)->GetLongArrayRegion(env, ids, off + done, n, (jlong*)copy);
+    if ((*env)->ExceptionCheck(env)) break;
+    s = run(ctx, copy, (size_t)n, answers);
+    if (s == SEEN_OK && out != NULL) {
+      (*env)->SetBooleanArrayRegion(env, out, out_off + done, n, (const jboolean*)answers);
+    }
+    if ((*env)->ExceptionCheck(env)) break;
+  }
+  free(copy);
+  return (*env)->ExceptionCheck(env) ? JAVA_EXCEPTION_PENDING : (jint)s;
 }

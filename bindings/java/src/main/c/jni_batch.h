@@ -22,4 +22,10 @@ jint keys_batch(JNIEnv* env, jbyteArray data, jintArray offsets, jint first, jin
                 jbooleanArray out, jint out_off, seen_status tolerated, keys_chunk run,
                 void* ctx);
 
+/* As ids_batch (stopping at the first failing chunk), but each chunk is copied into native
+ * memory and its answers copied back, for calls that may wait on a lock and so must not run
+ * inside a critical section. A failed allocation throws OutOfMemoryError(oom_message). */
+jint copied_ids_batch(JNIEnv* env, jlongArray ids, jint off, jint len, jbooleanArray out,
+                      jint out_off, const char* oom_message, ids_chunk run, void* ctx);
+
 #endif /* SEEN_JNI_BATCH_H */

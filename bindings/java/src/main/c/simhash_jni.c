@@ -10,7 +10,7 @@
 #include <limits.h>
 #include <stdlib.h>
 
-#include "jni_common.h"
+#include "jni_batch.h"
 
 #define IDF(h) ((const seen_simhash_idf*)(intptr_t)(h))
 #define INDEX(h) ((seen_simhash_index*)(intptr_t)(h))
@@ -304,24 +304,21 @@ JNI(jint, anyOne)(JNIEnv* env, jclass cls, jlong h, jlong fp, jint k) {
   return s == SEEN_OK ? found : -(jint)s;
 }
 
+/* The index and k of an any batch, for its chunks. */
+typedef struct {
+  seen_simhash_index* index;
+  uint32_t k;
+} any_batch;
+
+static seen_status any_chunk(void* ctx, const uint64_t* fps, size_t n, uint8_t* found) {
+  const any_batch* b = ctx;
+  return seen_simhash_index_any(b->index, fps, n, b->k, found);
+}
+
 JNI(jint, any)(JNIEnv* env, jclass cls, jlong h, jlongArray fps, jint off, jint len, jint k,
                jbooleanArray out, jint out_off) {
-  jint chunk = len < ID_CHUNK ? len : ID_CHUNK;
-  uint64_t* buf = alloc_or_throw(env, (size_t)chunk * (sizeof *buf + 1), OOM);
-  if (buf == NULL) return JAVA_EXCEPTION_PENDING;
-  uint8_t* found = (uint8_t*)(buf + chunk);
-  seen_status s = SEEN_OK;
-  for (jint done = 0; done < len && s == SEEN_OK; done += ID_CHUNK) {
-    jint n = len - done < ID_CHUNK ? len - done : ID_CHUNK;
-    (*env)->GetLongArrayRegion(env, fps, off + done, n, (jlong*)buf);
-    if ((*env)->ExceptionCheck(env)) break;
-    s = seen_simhash_index_any(INDEX(h), buf, (size_t)n, (uint32_t)k, found);
-    /* jboolean is one byte holding 0 or 1: exactly seen's result layout. */
-    if (s == SEEN_OK) (*env)->SetBooleanArrayRegion(env, out, out_off + done, n, (jboolean*)found);
-    if ((*env)->ExceptionCheck(env)) break;
-  }
-  free(buf);
-  return (*env)->ExceptionCheck(env) ? JAVA_EXCEPTION_PENDING : (jint)s;
+  any_batch b = {INDEX(h), (uint32_t)k};
+  return copied_ids_batch(env, fps, off, len, out, out_off, OOM, any_chunk, &b);
 }
 
 /* Every match of fps[off .. off+len) in one C call: out[0] = int[len + 1] offsets,

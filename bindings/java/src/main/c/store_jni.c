@@ -9,7 +9,7 @@
  * is one atomic step. A failed allocation throws OutOfMemoryError. */
 #include <stdlib.h>
 
-#include "jni_common.h"
+#include "jni_batch.h"
 
 #define STORE(h) ((seen_store*)(intptr_t)(h))
 #define JNI(ret, name) JNIEXPORT ret JNICALL Java_io_seen_NativeStore_##name
@@ -37,40 +37,33 @@ JNI(void, free)(JNIEnv* env, jclass cls, jlong h) {
   seen_store_free(STORE(h));
 }
 
+/* The store, user and time of a batch, for its chunks. */
+typedef struct {
+  seen_store* store;
+  uint64_t user;
+  uint64_t now;
+} user_batch;
+
+static seen_status filter_chunk(void* ctx, const uint64_t* ids, size_t n, uint8_t* unseen) {
+  const user_batch* b = ctx;
+  return seen_store_filter(b->store, b->user, ids, n, b->now, unseen);
+}
+
+static seen_status mark_chunk(void* ctx, const uint64_t* ids, size_t n, uint8_t* unused) {
+  const user_batch* b = ctx;
+  return seen_store_mark(b->store, b->user, ids, n, b->now);
+}
+
 JNI(jint, filter)(JNIEnv* env, jclass cls, jlong h, jlong user, jlongArray candidates,
                   jint off, jint len, jlong now, jbooleanArray out, jint out_off) {
-  jint chunk = len < ID_CHUNK ? len : ID_CHUNK;
-  uint64_t* ids = alloc_or_throw(env, (size_t)chunk * (sizeof *ids + 1), OOM);
-  if (ids == NULL) return JAVA_EXCEPTION_PENDING;
-  uint8_t* unseen = (uint8_t*)(ids + chunk);
-  seen_status s = SEEN_OK;
-  for (jint done = 0; done < len && s == SEEN_OK; done += ID_CHUNK) {
-    jint n = len - done < ID_CHUNK ? len - done : ID_CHUNK;
-    (*env)->GetLongArrayRegion(env, candidates, off + done, n, (jlong*)ids);
-    if ((*env)->ExceptionCheck(env)) break;
-    s = seen_store_filter(STORE(h), (uint64_t)user, ids, (size_t)n, (uint64_t)now, unseen);
-    /* jboolean is one byte holding 0 or 1: exactly seen's result layout. */
-    if (s == SEEN_OK) (*env)->SetBooleanArrayRegion(env, out, out_off + done, n, (jboolean*)unseen);
-    if ((*env)->ExceptionCheck(env)) break;
-  }
-  free(ids);
-  return (*env)->ExceptionCheck(env) ? JAVA_EXCEPTION_PENDING : (jint)s;
+  user_batch b = {STORE(h), (uint64_t)user, (uint64_t)now};
+  return copied_ids_batch(env, candidates, off, len, out, out_off, OOM, filter_chunk, &b);
 }
 
 JNI(jint, mark)(JNIEnv* env, jclass cls, jlong h, jlong user, jlongArray items, jint off,
                 jint len, jlong now) {
-  jint chunk = len < ID_CHUNK ? len : ID_CHUNK;
-  uint64_t* ids = alloc_or_throw(env, (size_t)chunk * sizeof *ids, OOM);
-  if (ids == NULL) return JAVA_EXCEPTION_PENDING;
-  seen_status s = SEEN_OK;
-  for (jint done = 0; done < len && s == SEEN_OK; done += ID_CHUNK) {
-    jint n = len - done < ID_CHUNK ? len - done : ID_CHUNK;
-    (*env)->GetLongArrayRegion(env, items, off + done, n, (jlong*)ids);
-    if ((*env)->ExceptionCheck(env)) break;
-    s = seen_store_mark(STORE(h), (uint64_t)user, ids, (size_t)n, (uint64_t)now);
-  }
-  free(ids);
-  return (*env)->ExceptionCheck(env) ? JAVA_EXCEPTION_PENDING : (jint)s;
+  user_batch b = {STORE(h), (uint64_t)user, (uint64_t)now};
+  return copied_ids_batch(env, items, off, len, NULL, 0, OOM, mark_chunk, &b);
 }
 
 /* The count taken (0 .. want), or below 0 the negated status. */
