@@ -406,11 +406,7 @@ func TestCountingReadOnlyRefusesWrites(t *testing.T) {
 		"RemoveStrings": ro.RemoveStrings([]string{"kept"}, nil),
 		"Clear":         ro.Clear(),
 	}
-	for name, err := range writes {
-		if !errors.Is(err, ErrReadOnly) {
-			t.Errorf("%s on a read-only filter: %v, want ErrReadOnly", name, err)
-		}
-	}
+	wantEach(t, writes, ErrReadOnly, "ErrReadOnly", "on a read-only filter")
 	kept, _ := ro.TestString("kept")
 	nine, _ := ro.TestUint64(9)
 	if !kept || !nine {
@@ -520,11 +516,7 @@ func TestCountingUseAfterClose(t *testing.T) {
 	_, calls["copy of a closed filter"] = copied.TestString("a")
 	var zero CountingFilter
 	_, calls["zero CountingFilter"] = zero.TestString("a")
-	for name, err := range calls {
-		if !errors.Is(err, ErrClosed) {
-			t.Errorf("%s after Close: %v, want ErrClosed", name, err)
-		}
-	}
+	wantEach(t, calls, ErrClosed, "ErrClosed", "after Close")
 	if f.Params() != (CountingParams{}) {
 		t.Errorf("closed filter: params %+v", f.Params())
 	}

@@ -73,11 +73,7 @@ func TestReadOnlyOpenRefusesAdds(t *testing.T) {
 		"Merge":      ro.Merge(f),
 		"Clear":      ro.Clear(),
 	}
-	for name, err := range adds {
-		if !errors.Is(err, ErrReadOnly) {
-			t.Errorf("%s on a read-only filter: %v, want ErrReadOnly", name, err)
-		}
-	}
+	wantEach(t, adds, ErrReadOnly, "ErrReadOnly", "on a read-only filter")
 	if got, _ := ro.TestString("kept"); !got {
 		t.Error("read-only filter lost a key")
 	}

@@ -1,6 +1,7 @@
 package seen
 
 import (
+	"errors"
 	"math/rand"
 	"testing"
 )
@@ -36,5 +37,16 @@ func must(t testing.TB, err error) {
 	t.Helper()
 	if err != nil {
 		t.Fatal(err)
+	}
+}
+
+// wantEach fails the test for every named call whose error is not want, called wantName in
+// the message; when says in what state the calls were made ("after Close").
+func wantEach(t testing.TB, calls map[string]error, want error, wantName, when string) {
+	t.Helper()
+	for name, err := range calls {
+		if !errors.Is(err, want) {
+			t.Errorf("%s %s: %v, want %s", name, when, err, wantName)
+		}
 	}
 }

@@ -269,11 +269,7 @@ func TestScalableReadOnlyRefusesWrites(t *testing.T) {
 		"AddKeys":    ro.AddKeys(PackStrings([]string{"new"})),
 	}
 	_, writes["TestAndAddString"] = ro.TestAndAddString("new")
-	for name, err := range writes {
-		if !errors.Is(err, ErrReadOnly) {
-			t.Errorf("%s on a read-only filter: %v, want ErrReadOnly", name, err)
-		}
-	}
+	wantEach(t, writes, ErrReadOnly, "ErrReadOnly", "on a read-only filter")
 	if got, _ := ro.TestString("kept"); !got {
 		t.Error("the read-only filter lost a key")
 	}
@@ -396,11 +392,7 @@ func TestScalableUseAfterClose(t *testing.T) {
 	_, calls["copy of a closed filter"] = copied.TestString("a")
 	var zero ScalableFilter
 	_, calls["zero ScalableFilter"] = zero.TestString("a")
-	for name, err := range calls {
-		if !errors.Is(err, ErrClosed) {
-			t.Errorf("%s after Close: %v, want ErrClosed", name, err)
-		}
-	}
+	wantEach(t, calls, ErrClosed, "ErrClosed", "after Close")
 	if f.Len() != 0 || f.SubFilters() != 0 {
 		t.Errorf("closed filter: Len %d, SubFilters %d", f.Len(), f.SubFilters())
 	}
