@@ -1,6 +1,12 @@
 package seen
 
-import "strings"
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
 
 // corruptCase is an input every reader of a kind must refuse, with the status it must say.
 type corruptCase struct {
@@ -28,3 +34,40 @@ func damagedForms(good []byte) []corruptCase {
 
 // notASeenFile is text, refused by its magic.
 var notASeenFile = corruptCase{"not a seen file", []byte(strings.Repeat("hello, world ", 100)), ErrBadMagic}
+
+// refusesCorrupt checks every case against a kind whose f holds the key "x": UnmarshalBinary
+// of a zero T fails with the case's status and a message and leaves it closed, f refuses it
+// and stays as it was, and open (named openName) refuses the bytes as a file in dir in
+// either role.
+func refusesCorrupt[T any, P interface {
+	*T
+	serialForm
+	TestString(string) (bool, error)
+}](t *testing.T, f P, cases []corruptCase, dir, openName string, open func(string, bool) (P, error)) {
+	t.Helper()
+	for _, c := range cases {
+		g := P(new(T))
+		err := g.UnmarshalBinary(c.input)
+		var e *Error
+		if !errors.Is(err, c.want) || !errors.As(err, &e) || e.Message == "" {
+			t.Errorf("%s: %v; want %v with a message", c.name, err, c.want)
+		}
+		if _, err := g.TestString("x"); !errors.Is(err, ErrClosed) {
+			t.Errorf("%s: a failed UnmarshalBinary left a usable filter (%v)", c.name, err)
+		}
+		if err := f.UnmarshalBinary(c.input); err == nil {
+			t.Errorf("%s: accepted", c.name)
+		}
+		if got, _ := f.TestString("x"); !got {
+			t.Errorf("%s: a failed UnmarshalBinary changed the filter", c.name)
+		}
+		path := filepath.Join(dir, strings.ReplaceAll(c.name, " ", "_")+".seen")
+		must(t, os.WriteFile(path, c.input, 0o644))
+		for _, readOnly := range []bool{true, false} {
+			if g, err := open(path, readOnly); !errors.Is(err, c.want) {
+				t.Errorf("%s(%s, readOnly %v): %v; want %v", openName, c.name, readOnly, err, c.want)
+				g.Close()
+			}
+		}
+	}
+}

@@ -428,32 +428,7 @@ func TestCountingCorruptInput(t *testing.T) {
 	must(t, err)
 	cases := append(damagedForms(good), corruptCase{"a Bloom filter", bloomBytes, ErrWrongKind}, notASeenFile)
 	dir := t.TempDir()
-	for _, c := range cases {
-		var g CountingFilter
-		err := g.UnmarshalBinary(c.input)
-		var e *Error
-		if !errors.Is(err, c.want) || !errors.As(err, &e) || e.Message == "" {
-			t.Errorf("%s: %v; want %v with a message", c.name, err, c.want)
-		}
-		if _, err := g.TestString("x"); !errors.Is(err, ErrClosed) {
-			t.Errorf("%s: a failed UnmarshalBinary left a usable filter (%v)", c.name, err)
-		}
-		if err := f.UnmarshalBinary(c.input); err == nil {
-			t.Errorf("%s: accepted", c.name)
-		}
-		if got, _ := f.TestString("x"); !got {
-			t.Errorf("%s: a failed UnmarshalBinary changed the filter", c.name)
-		}
-		// A damaged file is refused at open, in either role.
-		path := filepath.Join(dir, strings.ReplaceAll(c.name, " ", "_")+".seen")
-		must(t, os.WriteFile(path, c.input, 0o644))
-		for _, readOnly := range []bool{true, false} {
-			if g, err := OpenCounting(path, readOnly); !errors.Is(err, c.want) {
-				t.Errorf("OpenCounting(%s, readOnly %v): %v; want %v", c.name, readOnly, err, c.want)
-				g.Close()
-			}
-		}
-	}
+	refusesCorrupt(t, f, cases, dir, "OpenCounting", OpenCounting)
 	// And a counting filter is not a Bloom filter.
 	var b Filter
 	if err := b.UnmarshalBinary(good); !errors.Is(err, ErrWrongKind) {

@@ -288,31 +288,7 @@ func TestScalableCorruptInput(t *testing.T) {
 	countingBytes, _ := counting.MarshalBinary()
 	cases := append(damagedForms(good), corruptCase{"a counting filter", countingBytes, ErrWrongKind}, notASeenFile)
 	dir := t.TempDir()
-	for _, c := range cases {
-		var g ScalableFilter
-		err := g.UnmarshalBinary(c.input)
-		var e *Error
-		if !errors.Is(err, c.want) || !errors.As(err, &e) || e.Message == "" {
-			t.Errorf("%s: %v; want %v with a message", c.name, err, c.want)
-		}
-		if _, err := g.TestString("x"); !errors.Is(err, ErrClosed) {
-			t.Errorf("%s: a failed UnmarshalBinary left a usable filter (%v)", c.name, err)
-		}
-		if err := f.UnmarshalBinary(c.input); err == nil {
-			t.Errorf("%s: accepted", c.name)
-		}
-		if got, _ := f.TestString("x"); !got {
-			t.Errorf("%s: a failed UnmarshalBinary changed the filter", c.name)
-		}
-		path := filepath.Join(dir, strings.ReplaceAll(c.name, " ", "_")+".seen")
-		must(t, os.WriteFile(path, c.input, 0o644))
-		for _, readOnly := range []bool{true, false} {
-			if g, err := OpenScalable(path, readOnly); !errors.Is(err, c.want) {
-				t.Errorf("OpenScalable(%s, readOnly %v): %v; want %v", c.name, readOnly, err, c.want)
-				g.Close()
-			}
-		}
-	}
+	refusesCorrupt(t, f, cases, dir, "OpenScalable", OpenScalable)
 	var c CountingFilter
 	if err := c.UnmarshalBinary(good); !errors.Is(err, ErrWrongKind) {
 		t.Errorf("CountingFilter.UnmarshalBinary of a scalable filter: %v", err)
