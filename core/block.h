@@ -21,6 +21,8 @@ constexpr unsigned kBlockWords = 8;
 constexpr unsigned kBlockBits = 512;
 constexpr uint32_t kMinK = 1;
 constexpr uint32_t kMaxK = 8;
+// The number the format records for this scheme (docs/FORMAT.md).
+constexpr uint32_t kBlockScheme = 1;
 
 // Odd constants, drawn once at random and frozen by the format.
 constexpr uint32_t kStartSalt = 0x0944fe0du;

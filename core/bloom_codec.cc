@@ -14,16 +14,10 @@ namespace {
 // Bloom params layout (docs/FORMAT.md): blocks u64, k u32, block scheme u32, seed u64,
 // expected items u64, target fpr f64, 24 reserved bytes.
 constexpr uint64_t kParamsBytes = 64;
-constexpr uint32_t kBlockScheme = 1;
 
 void EncodeParams(const BloomParams& p, uint8_t* out) {
   std::memset(out, 0, kParamsBytes);
-  StoreLe64(out + 0, p.blocks);
-  StoreLe32(out + 8, p.k);
-  StoreLe32(out + 12, kBlockScheme);
-  StoreLe64(out + 16, p.seed);
-  StoreLe64(out + 24, p.expected_items);
-  std::memcpy(out + 32, &p.target_fpr, 8);
+  EncodeBlockedFields(p, out);
 }
 
 // Params and the payload must agree before any memory is sized from them.
@@ -32,24 +26,7 @@ BloomParams DecodeParams(const Container& c, const std::string& source) {
     throw Error(Code::kInconsistent, source + ": bloom params need " + std::to_string(kParamsBytes) +
                                          " bytes, params_size is " + std::to_string(c.params_size));
   }
-  BloomParams p;
-  p.blocks = LoadLe64(c.params + 0);
-  p.k = LoadLe32(c.params + 8);
-  const uint32_t scheme = LoadLe32(c.params + 12);
-  p.seed = LoadLe64(c.params + 16);
-  p.expected_items = LoadLe64(c.params + 24);
-  std::memcpy(&p.target_fpr, c.params + 32, 8);
-  if (scheme != kBlockScheme) {
-    throw Error(Code::kUnsupportedVersion, source + ": block scheme " + std::to_string(scheme) +
-                                               ", this build knows scheme " + std::to_string(kBlockScheme));
-  }
-  if (p.blocks == 0 || p.blocks > kMaxFilterBytes / kBlockBytes) {
-    throw Error(Code::kTooLarge, source + ": block count " + std::to_string(p.blocks) +
-                                     " is outside 1.." + std::to_string(kMaxFilterBytes / kBlockBytes));
-  }
-  if (p.k < kMinK || p.k > kMaxK) {
-    throw Error(Code::kInconsistent, source + ": k is " + std::to_string(p.k) + ", expected 1..8");
-  }
+  const auto p = DecodeBlockedFields<BloomParams>(c, kMaxFilterBytes / kBlockBytes, source);
   if (c.payload_size != p.bytes()) {
     throw Error(Code::kInconsistent, source + ": payload_size " + std::to_string(c.payload_size) +
                                          " != blocks * 64 = " + std::to_string(p.bytes()));

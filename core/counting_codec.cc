@@ -14,16 +14,10 @@ namespace {
 // Counting params layout (docs/FORMAT.md, kind 2): blocks u64, k u32, block scheme u32,
 // seed u64, expected items u64, target fpr f64, counter bits u32, 20 reserved bytes.
 constexpr uint64_t kParamsBytes = 64;
-constexpr uint32_t kBlockScheme = 1;
 
 void EncodeParams(const CountingParams& p, uint8_t* out) {
   std::memset(out, 0, kParamsBytes);
-  StoreLe64(out + 0, p.blocks);
-  StoreLe32(out + 8, p.k);
-  StoreLe32(out + 12, kBlockScheme);
-  StoreLe64(out + 16, p.seed);
-  StoreLe64(out + 24, p.expected_items);
-  std::memcpy(out + 32, &p.target_fpr, 8);
+  EncodeBlockedFields(p, out);
   StoreLe32(out + 40, kCounterBits);
 }
 
@@ -34,28 +28,11 @@ CountingParams DecodeParams(const Container& c, const std::string& source) {
     fail(Code::kInconsistent, "counting params need " + std::to_string(kParamsBytes) +
                                   " bytes, params_size is " + std::to_string(c.params_size));
   }
-  CountingParams p;
-  p.blocks = LoadLe64(c.params + 0);
-  p.k = LoadLe32(c.params + 8);
-  const uint32_t scheme = LoadLe32(c.params + 12);
-  p.seed = LoadLe64(c.params + 16);
-  p.expected_items = LoadLe64(c.params + 24);
-  std::memcpy(&p.target_fpr, c.params + 32, 8);
+  const auto p = DecodeBlockedFields<CountingParams>(c, kMaxCountingBlocks, source);
   const uint32_t counter_bits = LoadLe32(c.params + 40);
-  if (scheme != kBlockScheme) {
-    fail(Code::kUnsupportedVersion, "block scheme " + std::to_string(scheme) +
-                                        ", this build knows scheme " + std::to_string(kBlockScheme));
-  }
   if (counter_bits != kCounterBits) {
     fail(Code::kUnsupportedVersion, "counter width " + std::to_string(counter_bits) +
                                         " bits, this build knows " + std::to_string(kCounterBits));
-  }
-  if (p.blocks == 0 || p.blocks > kMaxCountingBlocks) {
-    fail(Code::kTooLarge, "block count " + std::to_string(p.blocks) + " is outside 1.." +
-                              std::to_string(kMaxCountingBlocks));
-  }
-  if (p.k < kMinK || p.k > kMaxK) {
-    fail(Code::kInconsistent, "k is " + std::to_string(p.k) + ", expected 1..8");
   }
   for (uint64_t i = 44; i < kParamsBytes; ++i) {
     if (c.params[i] != 0) fail(Code::kInconsistent, "reserved params byte " + std::to_string(i) + " is not 0");

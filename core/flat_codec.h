@@ -9,11 +9,50 @@
 #include <string>
 #include <vector>
 
+#include "core/block.h"
+#include "core/error.h"
 #include "core/file.h"
 #include "core/format.h"
 #include "core/region.h"
 
 namespace seen {
+
+// The first 40 bytes of both flat kinds' params (docs/FORMAT.md): blocks u64, k u32, block
+// scheme u32, seed u64, expected items u64, target fpr f64. P has those fields.
+
+template <class P>
+void EncodeBlockedFields(const P& p, uint8_t* out) {
+  StoreLe64(out + 0, p.blocks);
+  StoreLe32(out + 8, p.k);
+  StoreLe32(out + 12, kBlockScheme);
+  StoreLe64(out + 16, p.seed);
+  StoreLe64(out + 24, p.expected_items);
+  std::memcpy(out + 32, &p.target_fpr, 8);
+}
+
+// Reads and checks those fields: the block scheme, 1..max_blocks blocks, k in 1..8.
+template <class P>
+P DecodeBlockedFields(const Container& c, uint64_t max_blocks, const std::string& source) {
+  P p;
+  p.blocks = LoadLe64(c.params + 0);
+  p.k = LoadLe32(c.params + 8);
+  const uint32_t scheme = LoadLe32(c.params + 12);
+  p.seed = LoadLe64(c.params + 16);
+  p.expected_items = LoadLe64(c.params + 24);
+  std::memcpy(&p.target_fpr, c.params + 32, 8);
+  if (scheme != kBlockScheme) {
+    throw Error(Code::kUnsupportedVersion, source + ": block scheme " + std::to_string(scheme) +
+                                               ", this build knows scheme " + std::to_string(kBlockScheme));
+  }
+  if (p.blocks == 0 || p.blocks > max_blocks) {
+    throw Error(Code::kTooLarge, source + ": block count " + std::to_string(p.blocks) +
+                                     " is outside 1.." + std::to_string(max_blocks));
+  }
+  if (p.k < kMinK || p.k > kMaxK) {
+    throw Error(Code::kInconsistent, source + ": k is " + std::to_string(p.k) + ", expected 1..8");
+  }
+  return p;
+}
 
 template <class Traits>
 struct FlatCodec {

@@ -4,6 +4,7 @@
 #include <cstring>
 #include <vector>
 
+#include "core/block.h"
 #include "core/error.h"
 #include "core/file.h"
 #include "core/format.h"
@@ -19,7 +20,6 @@ namespace {
 // is the sub-filters' blocks, one after another in row order.
 constexpr uint64_t kHeadBytes = 64;
 constexpr uint64_t kRowBytes = 64;
-constexpr uint32_t kBlockScheme = 1;
 
 uint64_t ParamsBytes(size_t subs) { return kHeadBytes + kRowBytes * subs; }
 

@@ -79,7 +79,9 @@ TEST(Scalable, SubFiltersFollowGrowthAndTightening) {
     const SubFilter& s = filter.subs()[i];
     EXPECT_EQ(s.capacity, 1000 * static_cast<uint64_t>(std::pow(3, i)));
     EXPECT_DOUBLE_EQ(s.bloom.params().target_fpr, 0.02 * 0.75 * std::pow(0.25, i));
-    if (i + 1 < filter.subs().size()) EXPECT_EQ(s.items, s.capacity) << "grows only when full";
+    if (i + 1 < filter.subs().size()) {
+      EXPECT_EQ(s.items, s.capacity) << "grows only when full";
+    }
   }
 }
 
