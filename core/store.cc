@@ -5,6 +5,7 @@
 #include <mutex>
 #include <shared_mutex>
 #include <unordered_set>
+#include <vector>
 
 #include "core/error.h"
 #include "core/file.h"
@@ -172,20 +173,20 @@ size_t Store::Take(uint64_t user, const uint64_t* candidates, size_t n, size_t w
   uint8_t seen[kChunk];
   // A candidate listed twice is taken once: the window is only written after the scan.
   std::unordered_set<uint64_t> chosen;
+  std::vector<uint64_t> chosen_hashes;  // kept, so marking does not hash them again
   size_t count = 0;
   for (size_t i = 0; i < n && count < want; i += kChunk) {
     const size_t m = std::min(kChunk, n - i);
     impl_->HashChunk(candidates + i, m, hashes);
     WindowContains(impl_->options.window, state, hashes, m, now, seen);
     for (size_t j = 0; j < m && count < want; ++j) {
-      if (!seen[j] && chosen.insert(candidates[i + j]).second) taken[count++] = candidates[i + j];
+      if (!seen[j] && chosen.insert(candidates[i + j]).second) {
+        taken[count++] = candidates[i + j];
+        chosen_hashes.push_back(hashes[j]);
+      }
     }
   }
-  for (size_t i = 0; i < count; i += kChunk) {
-    const size_t m = std::min(kChunk, count - i);
-    impl_->HashChunk(taken + i, m, hashes);
-    WindowAdd(impl_->options.window, state, hashes, m, now);
-  }
+  WindowAdd(impl_->options.window, state, chosen_hashes.data(), count, now);
   return count;
 }
 
