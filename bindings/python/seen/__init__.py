@@ -16,6 +16,7 @@ exposure store, and SimHash near-duplicate detection from libseen, through cffi.
     [(1, 0)]
 """
 from ._native import lib as _lib
+from ._version import __version__
 from .bloom import BloomFilter
 from .near_duplicates import (Fingerprint, IdfTable, QueryResults, SimhashIndex,
                               TextFingerprints, exact_fingerprint, fingerprint, hamming, simhash,
@@ -87,4 +88,5 @@ __all__ = [
     "InternalError",
     "NotFoundError",
     "library_version",
+    "__version__",
 ]
