@@ -4,21 +4,28 @@ import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 
 /**
  * Loads the JNI library once per class loader. A {@code libseenjni.so} found in a directory of
  * {@code java.library.path} wins (an installed or freshly built library); otherwise the copy
- * packed in this jar is extracted to a temporary directory together with the {@code libseen}
- * it links against, loaded, and deleted (the mapping outlives the file).
+ * packed in this jar is extracted to a temporary directory together with the libraries it links
+ * against ({@code libseen} and Highway's, so the jar needs neither on the host), loaded in the
+ * order the jar's {@code libraries} list gives, and deleted (the mappings outlive the files).
  */
 final class NativeLoader {
   static final String JNI_LIBRARY = System.mapLibraryName("seenjni");
-  /** Loaded first, so that the JNI library's DT_NEEDED entry resolves to this copy. */
-  static final String CORE_LIBRARY = "libseen.so.0";
+  /**
+   * The list, one file name per line, of the libraries in a platform's directory, in load
+   * order: each one's DT_NEEDED entries then resolve to the copies already loaded.
+   */
+  static final String LIBRARY_LIST = "libraries";
 
   private static String loadedFrom;
 
@@ -59,15 +66,20 @@ final class NativeLoader {
   private static String extractAndLoad() {
     String dir = "/io/seen/native/" + platform() + "/";
     try {
+      List<String> libraries = libraryList(dir);
       Path tmp = Files.createTempDirectory("seen-jni");
       try {
-        Path core = extract(dir + CORE_LIBRARY, tmp);
-        Path jni = extract(dir + JNI_LIBRARY, tmp);
-        System.load(core.toString());
-        System.load(jni.toString());
+        List<Path> files = new ArrayList<>();
+        for (String library : libraries) {
+          files.add(extract(dir + library, tmp));
+        }
+        for (Path file : files) {
+          System.load(file.toString());
+        }
       } finally {
-        Files.deleteIfExists(tmp.resolve(CORE_LIBRARY));
-        Files.deleteIfExists(tmp.resolve(JNI_LIBRARY));
+        for (String library : libraries) {
+          Files.deleteIfExists(tmp.resolve(library));
+        }
         Files.deleteIfExists(tmp);
       }
       return "jar:" + dir + JNI_LIBRARY;
@@ -76,12 +88,32 @@ final class NativeLoader {
     }
   }
 
+  private static List<String> libraryList(String dir) throws IOException {
+    String resource = dir + LIBRARY_LIST;
+    try (InputStream in = NativeLoader.class.getResourceAsStream(resource)) {
+      if (in == null) {
+        throw notBuiltFor(resource);
+      }
+      List<String> names = new ArrayList<>();
+      for (String line : new String(in.readAllBytes(), StandardCharsets.UTF_8).split("\n")) {
+        if (!line.isBlank()) {
+          names.add(line.strip());
+        }
+      }
+      return names;
+    }
+  }
+
+  private static UnsatisfiedLinkError notBuiltFor(String resource) {
+    return new UnsatisfiedLinkError(
+        "no " + resource + " in the jar and no " + JNI_LIBRARY
+            + " in java.library.path: this jar was not built for " + platform());
+  }
+
   private static Path extract(String resource, Path dir) throws IOException {
     try (InputStream in = NativeLoader.class.getResourceAsStream(resource)) {
       if (in == null) {
-        throw new UnsatisfiedLinkError(
-            "no " + resource + " in the jar and no " + JNI_LIBRARY
-                + " in java.library.path: this jar was not built for " + platform());
+        throw notBuiltFor(resource);
       }
       Path file = dir.resolve(resource.substring(resource.lastIndexOf('/') + 1));
       Files.copy(in, file, StandardCopyOption.REPLACE_EXISTING);
