@@ -9,7 +9,7 @@ import (
 	bitsbloom "github.com/bits-and-blooms/bloom/v3"
 	"github.com/cespare/xxhash/v2"
 	"github.com/greatroar/blobloom"
-	"seen.local/seen"
+	"github.com/seen-bloom/seen/bindings/go"
 )
 
 const (

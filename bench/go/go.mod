@@ -1,4 +1,4 @@
-module seen.local/bench
+module github.com/seen-bloom/seen/bench/go
 
 go 1.20
 
@@ -6,9 +6,9 @@ require (
 	github.com/bits-and-blooms/bloom/v3 v3.7.1
 	github.com/cespare/xxhash/v2 v2.3.0
 	github.com/greatroar/blobloom v0.8.1
-	seen.local/seen v0.0.0
+	github.com/seen-bloom/seen/bindings/go v0.0.0
 )
 
 require github.com/bits-and-blooms/bitset v1.24.2 // indirect
 
-replace seen.local/seen => ../../bindings/go
+replace github.com/seen-bloom/seen/bindings/go => ../../bindings/go

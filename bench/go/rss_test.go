@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"seen.local/seen"
+	"github.com/seen-bloom/seen/bindings/go"
 )
 
 // rssKiB reads one Rss line (RssAnon, RssFile) of /proc/self/status.

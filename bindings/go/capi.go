@@ -6,11 +6,12 @@ package seen
 // same C call: seen_last_error() is thread-local, and a goroutine may move to another
 // OS thread (or another goroutine may fail on this one) between two separate cgo calls.
 //
-// Where cgo finds seen.h and libseen: CGO_CFLAGS and CGO_LDFLAGS (meson test sets them to
-// capi/ and the build directory), or `pkg-config --cflags --libs seen` after an install.
+// Where cgo finds <seen/seen.h> and libseen: pkg-config's seen.pc, installed by
+// `meson install` (set PKG_CONFIG_PATH for a custom prefix). meson test points it at the
+// build tree's seen-uninstalled.pc, and CGO_CFLAGS at include/ for the header.
 
 /*
-#cgo LDFLAGS: -lseen
+#cgo pkg-config: seen
 #include "go_result.h"
 
 static go_result go_create(uint64_t n, double fpr, uint64_t seed, seen_bloom** out) {

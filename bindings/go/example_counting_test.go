@@ -6,7 +6,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"seen.local/seen"
+	"github.com/seen-bloom/seen/bindings/go"
 )
 
 // The examples of the counting and scalable filters; docs/go.md quotes them like those of

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"time"
 
-	"seen.local/seen"
+	"github.com/seen-bloom/seen/bindings/go"
 )
 
 func Example() {

@@ -1,3 +1,3 @@
-module seen.local/seen
+module github.com/seen-bloom/seen/bindings/go
 
 go 1.20

@@ -7,7 +7,7 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include <seen.h>
+#include <seen/seen.h>
 
 typedef struct {
 	seen_status status;
