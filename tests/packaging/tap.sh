@@ -1,0 +1,37 @@
+# TAP helpers for the consumer tests, which use seen from projects outside the repository as
+# its users would. Sourced; each script prints its own plan.
+# check "description" COMMAND...: one TAP line; the command's output becomes diagnostics on
+# failure.
+n=0
+check() {
+  local what=$1; shift
+  n=$((n + 1))
+  local out
+  if out=$("$@" 2>&1); then
+    echo "ok $n - $what"
+  else
+    echo "not ok $n - $what"
+    sed 's/^/# /' <<<"$out"
+  fi
+}
+
+# A scratch directory outside the repository, removed on exit.
+scratch=$(mktemp -d "${TMPDIR:-/tmp}/seen-consumer.XXXXXX")
+trap 'rm -rf "$scratch"' EXIT
+
+# without_libhwy COMMAND...: runs the command where Debian's libhwy cannot be loaded (an empty
+# file bind-mounted over it in a private mount namespace), as on a host without libhwy1.
+without_libhwy() {
+  local real
+  real=$(readlink -f "$(/sbin/ldconfig -p | awk '/libhwy\.so\.1 /{print $NF; exit}')")
+  unshare -m sh -c 'mount --bind /dev/null "$0" && exec "$@"' "$real" "$@"
+}
+
+# The first fenced block of a language in a Markdown file.
+first_block() {
+  python3 - "$1" "$2" <<'PY'
+import re, sys
+text = open(sys.argv[2]).read()
+print(re.search(r"```" + re.escape(sys.argv[1]) + r"\n(.*?)```", text, re.S).group(1), end="")
+PY
+}
