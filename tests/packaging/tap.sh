@@ -35,3 +35,8 @@ text = open(sys.argv[2]).read()
 print(re.search(r"```" + re.escape(sys.argv[1]) + r"\n(.*?)```", text, re.S).group(1), end="")
 PY
 }
+
+# Proves that without_libhwy hides it: a plain dlopen of libhwy.so.1 must fail there.
+libhwy_is_hidden() {
+  ! without_libhwy python3 -c 'import ctypes; ctypes.CDLL("libhwy.so.1")' 2>/dev/null
+}
