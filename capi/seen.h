@@ -126,12 +126,18 @@ SEEN_API seen_status seen_bloom_add_keys(seen_bloom* f, const uint8_t* data,
 SEEN_API seen_status seen_bloom_contains_keys(const seen_bloom* f, const uint8_t* data,
                                               const uint64_t* offsets, size_t n, uint8_t* out);
 
+/* Experimental (see the README's Compatibility section): declared only when SEEN_EXPERIMENTAL
+ * is defined before this header is included, exported under the version node
+ * SEEN_EXPERIMENTAL, and free to change or go away in any release, like zstd's
+ * ZSTD_STATIC_LINKING_ONLY part. Exclusive adds may give way to adds that need no promise. */
+#ifdef SEEN_EXPERIMENTAL
 /* Exclusive adds: pass 1 to promise that adds (batch or single) never run concurrently on
  * this filter: one writer thread, or the caller's own lock. Batch adds then use plain SIMD
  * stores instead of one atomic OR per word, several times faster. Concurrent contains stay
  * safe. Pass 0 (the default) to make concurrent adds safe again. Not thread-safe itself:
  * call it before sharing the filter. */
 SEEN_API seen_status seen_bloom_set_exclusive_adds(seen_bloom* f, int exclusive);
+#endif
 
 /* Single keys. `was_present` (may be NULL) receives 1 if every bit of the key was already set
  * before this add (test-and-add), else 0. A key of len 0 is valid (key may then be NULL). */

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#define SEEN_EXPERIMENTAL /* seen_bloom_set_exclusive_adds */
 #include "seen.h"
 #include "tap.h"
 
