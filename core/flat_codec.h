@@ -27,7 +27,7 @@ void EncodeBlockedFields(const P& p, uint8_t* out) {
   StoreLe32(out + 12, kBlockScheme);
   StoreLe64(out + 16, p.seed);
   StoreLe64(out + 24, p.expected_items);
-  std::memcpy(out + 32, &p.target_fpr, 8);
+  StoreLeF64(out + 32, p.target_fpr);
 }
 
 // Reads and checks those fields: the block scheme, 1..max_blocks blocks, k in 1..8.
@@ -39,7 +39,7 @@ P DecodeBlockedFields(const Container& c, uint64_t max_blocks, const std::string
   const uint32_t scheme = LoadLe32(c.params + 12);
   p.seed = LoadLe64(c.params + 16);
   p.expected_items = LoadLe64(c.params + 24);
-  std::memcpy(&p.target_fpr, c.params + 32, 8);
+  p.target_fpr = LoadLeF64(c.params + 32);
   if (scheme != kBlockScheme) {
     throw Error(Code::kUnsupportedVersion, source + ": block scheme " + std::to_string(scheme) +
                                                ", this build knows scheme " + std::to_string(kBlockScheme));

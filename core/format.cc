@@ -44,19 +44,6 @@ const char* KindName(uint32_t kind) {
   }
 }
 
-uint64_t LoadLe64(const uint8_t* p) {
-  uint64_t v;
-  std::memcpy(&v, p, 8);
-  return v;
-}
-uint32_t LoadLe32(const uint8_t* p) {
-  uint32_t v;
-  std::memcpy(&v, p, 4);
-  return v;
-}
-void StoreLe64(uint8_t* p, uint64_t v) { std::memcpy(p, &v, 8); }
-void StoreLe32(uint8_t* p, uint32_t v) { std::memcpy(p, &v, 4); }
-
 uint64_t PayloadOffset(uint64_t params_size) {
   return (kHeaderBytes + params_size + 63) / 64 * 64;
 }
@@ -73,9 +60,8 @@ void EncodeHead(Kind kind, const uint8_t* params, uint64_t params_size,
   const uint64_t offset = PayloadOffset(params_size);
   std::memset(head, 0, offset);
   std::memcpy(head, kMagic, sizeof kMagic);
-  uint16_t major = kFormatMajor, minor = kFormatMinor;
-  std::memcpy(head + kOffMajor, &major, 2);
-  std::memcpy(head + kOffMinor, &minor, 2);
+  StoreLe16(head + kOffMajor, kFormatMajor);
+  StoreLe16(head + kOffMinor, kFormatMinor);
   StoreLe32(head + kOffKind, static_cast<uint32_t>(kind));
   StoreLe64(head + kOffParamsSize, params_size);
   StoreLe64(head + kOffPayloadOffset, offset);
@@ -95,7 +81,7 @@ Container ParseContainer(const uint8_t* data, uint64_t len, Kind expected,
   if (std::memcmp(data, kMagic, sizeof kMagic) != 0) {
     Fail(Code::kBadMagic, source, "not a seen file (bad magic in bytes 0..7)");
   }
-  const uint16_t major = static_cast<uint16_t>(data[kOffMajor] | (data[kOffMajor + 1] << 8));
+  const uint16_t major = LoadLe16(data + kOffMajor);
   if (major != kFormatMajor) {
     Fail(Code::kUnsupportedVersion, source, "format major version " + std::to_string(major) +
                                                 ", this build reads " + std::to_string(kFormatMajor));

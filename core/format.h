@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -59,10 +60,43 @@ Container ParseContainer(const uint8_t* data, uint64_t len, Kind expected,
 // writable mapping changed its payload).
 void ResealContainer(uint8_t* data, uint64_t len);
 
-// Little-endian field access.
-uint64_t LoadLe64(const uint8_t* p);
-uint32_t LoadLe32(const uint8_t* p);
-void StoreLe64(uint8_t* p, uint64_t v);
-void StoreLe32(uint8_t* p, uint32_t v);
+// Little-endian field access, byte by byte, the same on any host (compilers turn each into
+// one load or store on a little-endian one; inline, for the window's per-key cell reads).
+template <class T>
+inline T LoadLe(const uint8_t* p) {
+  T v = 0;
+  for (size_t i = 0; i < sizeof(T); ++i) v |= static_cast<T>(static_cast<T>(p[i]) << (8 * i));
+  return v;
+}
+template <class T>
+inline void StoreLe(uint8_t* p, T v) {
+  for (size_t i = 0; i < sizeof(T); ++i) p[i] = static_cast<uint8_t>(v >> (8 * i));
+}
+inline uint64_t LoadLe64(const uint8_t* p) { return LoadLe<uint64_t>(p); }
+inline uint32_t LoadLe32(const uint8_t* p) { return LoadLe<uint32_t>(p); }
+inline uint16_t LoadLe16(const uint8_t* p) { return LoadLe<uint16_t>(p); }
+inline void StoreLe64(uint8_t* p, uint64_t v) { StoreLe(p, v); }
+inline void StoreLe32(uint8_t* p, uint32_t v) { StoreLe(p, v); }
+inline void StoreLe16(uint8_t* p, uint16_t v) { StoreLe(p, v); }
+
+// Doubles are their IEEE-754 bits as a little-endian u64.
+inline double LoadLeF64(const uint8_t* p) {
+  const uint64_t bits = LoadLe64(p);
+  double v;
+  std::memcpy(&v, &bits, 8);
+  return v;
+}
+inline void StoreLeF64(uint8_t* p, double v) {
+  uint64_t bits;
+  std::memcpy(&bits, &v, 8);
+  StoreLe64(p, bits);
+}
+
+// The header and params go through the helpers above. Payload arrays of integers (filter
+// words, store users, SimHash index tables) are used in place, mapped from the file with no
+// copy, so their host words must be the format's little-endian ones: big-endian hosts
+// (s390x) are refused here rather than reading every filter wrong.
+static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__,
+              "seen's payloads are little-endian words used in place: big-endian hosts are not supported");
 
 }  // namespace seen

@@ -27,9 +27,9 @@ std::vector<uint8_t> EncodeParams(const Scalable& f) {
   std::vector<uint8_t> out(ParamsBytes(f.subs().size()), 0);
   const ScalableOptions& o = f.options();
   StoreLe64(&out[0], o.initial_capacity);
-  std::memcpy(&out[8], &o.fpr, 8);
-  std::memcpy(&out[16], &o.growth, 8);
-  std::memcpy(&out[24], &o.tightening, 8);
+  StoreLeF64(&out[8], o.fpr);
+  StoreLeF64(&out[16], o.growth);
+  StoreLeF64(&out[24], o.tightening);
   StoreLe64(&out[32], o.seed);
   StoreLe32(&out[40], static_cast<uint32_t>(f.subs().size()));
   StoreLe32(&out[44], kBlockScheme);
@@ -41,15 +41,9 @@ std::vector<uint8_t> EncodeParams(const Scalable& f) {
     StoreLe64(row + 16, s.bloom.params().seed);
     StoreLe64(row + 24, s.capacity);
     StoreLe64(row + 32, s.items);
-    std::memcpy(row + 40, &s.bloom.params().target_fpr, 8);
+    StoreLeF64(row + 40, s.bloom.params().target_fpr);
   }
   return out;
-}
-
-double LoadF64(const uint8_t* p) {
-  double v;
-  std::memcpy(&v, p, 8);
-  return v;
 }
 
 bool Zero(const uint8_t* p, size_t n) {
@@ -73,9 +67,9 @@ Decoded DecodeParams(const Container& c, const std::string& source) {
   Decoded d;
   ScalableOptions& o = d.options;
   o.initial_capacity = LoadLe64(c.params + 0);
-  o.fpr = LoadF64(c.params + 8);
-  o.growth = LoadF64(c.params + 16);
-  o.tightening = LoadF64(c.params + 24);
+  o.fpr = LoadLeF64(c.params + 8);
+  o.growth = LoadLeF64(c.params + 16);
+  o.tightening = LoadLeF64(c.params + 24);
   o.seed = LoadLe64(c.params + 32);
   const uint32_t subs = LoadLe32(c.params + 40);
   const uint32_t scheme = LoadLe32(c.params + 44);
@@ -107,7 +101,7 @@ Decoded DecodeParams(const Container& c, const std::string& source) {
     const uint64_t capacity = LoadLe64(row + 24);
     const uint64_t items = LoadLe64(row + 32);
     p.expected_items = capacity;
-    p.target_fpr = LoadF64(row + 40);
+    p.target_fpr = LoadLeF64(row + 40);
     if (p.blocks == 0 || p.blocks > kMaxFilterBytes / kBlockBytes - total / kBlockBytes) {
       fail(Code::kTooLarge, name + "block count " + std::to_string(p.blocks) +
                                 " takes the filter past the 16 TiB limit or is 0");

@@ -291,9 +291,9 @@ Store Store::Open(const std::string& path, bool writable, bool verify_payload) {
     const uint64_t count = LoadLe64(c.payload + 8 * s);
     std::vector<uint64_t> users(count);
     std::vector<uint16_t> active(count);
-    if (count > 0) {  // an empty vector's data() may be NULL, not a valid memcpy target
-      std::memcpy(users.data(), cursor, count * 8);
-      std::memcpy(active.data(), cursor + count * 8, count * 2);
+    for (uint64_t i = 0; i < count; ++i) {
+      users[i] = LoadLe64(cursor + 8 * i);
+      active[i] = LoadLe16(cursor + count * 8 + 2 * i);
     }
     cursor += count * 8 + Pad8(count * 2);
     impl->shards[s]->users.Load(std::move(users), std::move(active), cursor);

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "core/error.h"
+#include "core/format.h"
 
 namespace seen {
 namespace {
@@ -14,18 +15,11 @@ namespace {
 // State header. Ring: one little-endian u32, the next position. Sliced: two u32, the items
 // in the current segment (count mode) or its start time (time mode), then its index.
 constexpr uint64_t kRingHeaderBytes = 4;
-constexpr uint64_t kHeaderBytes = 8;
+constexpr uint64_t kSlicedHeaderBytes = 8;
 // The sliced cells are read 4 bytes at a time at any bit offset: pad so the last read fits.
 constexpr uint64_t kCellPadding = 3;
 // Fingerprint 0 marks an empty ring entry.
 constexpr uint32_t kFingerprintSpace = 1u << 16;
-
-uint32_t LoadU32(const uint8_t* p) {
-  uint32_t v;
-  std::memcpy(&v, p, 4);
-  return v;
-}
-void StoreU32(uint8_t* p, uint32_t v) { std::memcpy(p, &v, 4); }
 
 uint16_t Fingerprint(uint64_t hash) {
   const auto fp = static_cast<uint16_t>(hash >> 48);
@@ -55,7 +49,7 @@ void ForEachPosition(const WindowParams& p, uint64_t hash, Visit&& visit) {
 // The S segment bits of position `pos`, as the low S bits.
 uint32_t CellAt(const WindowParams& p, const uint8_t* cells, uint32_t pos) {
   const uint64_t bit = static_cast<uint64_t>(pos) * p.segments;
-  return (LoadU32(cells + bit / 8) >> (bit % 8)) & ((1u << p.segments) - 1);
+  return (LoadLe32(cells + bit / 8) >> (bit % 8)) & ((1u << p.segments) - 1);
 }
 
 void SetCellBit(const WindowParams& p, uint8_t* cells, uint32_t pos, uint32_t segment) {
@@ -73,19 +67,19 @@ void ClearSegment(const WindowParams& p, uint8_t* cells, uint32_t segment) {
 // Time mode: how many rotations `now` is past the current segment's start (0 if the clock
 // went backwards).
 uint32_t PendingRotations(const WindowParams& p, const uint8_t* state, uint32_t now) {
-  const uint32_t start = LoadU32(state);
+  const uint32_t start = LoadLe32(state);
   if (now < start) return 0;
   return std::min<uint64_t>((now - start) / p.segment_span, p.segments);
 }
 
 void Rotate(const WindowParams& p, uint8_t* state, uint32_t times) {
-  uint8_t* cells = state + kHeaderBytes;
-  uint32_t current = LoadU32(state + 4);
+  uint8_t* cells = state + kSlicedHeaderBytes;
+  uint32_t current = LoadLe32(state + 4);
   for (uint32_t i = 0; i < std::min(times, p.segments); ++i) {
     current = (current + 1) % p.segments;
     ClearSegment(p, cells, current);
   }
-  StoreU32(state + 4, current);
+  StoreLe32(state + 4, current);
 }
 
 // Which segments still count at `now`: in time mode, those a pending rotation would clear
@@ -94,7 +88,7 @@ uint32_t LiveSegments(const WindowParams& p, const uint8_t* state, uint32_t now)
   const uint32_t all = (1u << p.segments) - 1;
   if (p.mode == WindowMode::kCount) return all;
   const uint32_t pending = PendingRotations(p, state, now);
-  const uint32_t current = LoadU32(state + 4);
+  const uint32_t current = LoadLe32(state + 4);
   uint32_t live = all;
   for (uint32_t i = 1; i <= pending; ++i) live &= ~(1u << ((current + i) % p.segments));
   return live;
@@ -102,32 +96,32 @@ uint32_t LiveSegments(const WindowParams& p, const uint8_t* state, uint32_t now)
 
 void SlicedAdd(const WindowParams& p, uint8_t* state, const uint64_t* hashes, size_t n,
                uint32_t now) {
-  uint8_t* cells = state + kHeaderBytes;
+  uint8_t* cells = state + kSlicedHeaderBytes;
   if (p.mode == WindowMode::kTime) {
     const uint32_t pending = PendingRotations(p, state, now);
     if (pending > 0) {
       Rotate(p, state, pending);
       // Keep segment starts on the grid of the first one, however long the gap.
-      const uint64_t gap = static_cast<uint64_t>(now - LoadU32(state)) / p.segment_span;
-      StoreU32(state, LoadU32(state) + static_cast<uint32_t>(gap * p.segment_span));
+      const uint64_t gap = static_cast<uint64_t>(now - LoadLe32(state)) / p.segment_span;
+      StoreLe32(state, LoadLe32(state) + static_cast<uint32_t>(gap * p.segment_span));
     }
   }
   for (size_t i = 0; i < n; ++i) {
     if (p.mode == WindowMode::kCount) {
-      if (LoadU32(state) == p.segment_span) {
+      if (LoadLe32(state) == p.segment_span) {
         Rotate(p, state, 1);
-        StoreU32(state, 0);
+        StoreLe32(state, 0);
       }
-      StoreU32(state, LoadU32(state) + 1);
+      StoreLe32(state, LoadLe32(state) + 1);
     }
-    const uint32_t current = LoadU32(state + 4);
+    const uint32_t current = LoadLe32(state + 4);
     ForEachPosition(p, hashes[i], [&](uint32_t pos) { SetCellBit(p, cells, pos, current); });
   }
 }
 
 void SlicedContains(const WindowParams& p, const uint8_t* state, const uint64_t* hashes,
                     size_t n, uint32_t now, uint8_t* out) {
-  const uint8_t* cells = state + kHeaderBytes;
+  const uint8_t* cells = state + kSlicedHeaderBytes;
   const uint32_t live = LiveSegments(p, state, now);
   for (size_t i = 0; i < n; ++i) {
     // A segment holds the item if all its k bits are set: AND the cells, one bit per segment.
@@ -140,13 +134,13 @@ void SlicedContains(const WindowParams& p, const uint8_t* state, const uint64_t*
 // ---- ring layout ---------------------------------------------------------------------------
 
 void RingAdd(const WindowParams& p, uint8_t* state, const uint64_t* hashes, size_t n) {
-  uint32_t next = LoadU32(state);
+  uint32_t next = LoadLe32(state);
   for (size_t i = 0; i < n; ++i) {
     const uint16_t fp = Fingerprint(hashes[i]);
-    std::memcpy(state + kRingHeaderBytes + 2 * static_cast<uint64_t>(next), &fp, 2);
+    StoreLe16(state + kRingHeaderBytes + 2 * static_cast<uint64_t>(next), fp);
     next = next + 1 == p.span ? 0 : next + 1;
   }
-  StoreU32(state, next);
+  StoreLe32(state, next);
 }
 
 // Below this many candidates a scan of the ring beats building the fingerprint set.
@@ -160,9 +154,7 @@ void RingContains(const WindowParams& p, const uint8_t* state, const uint64_t* h
       const uint16_t fp = Fingerprint(hashes[i]);
       bool found = false;
       for (uint32_t e = 0; e < p.span && !found; ++e) {
-        uint16_t entry;
-        std::memcpy(&entry, entries + 2 * e, 2);
-        found = entry == fp;
+        found = LoadLe16(entries + 2 * e) == fp;
       }
       out[i] = found;
     }
@@ -171,8 +163,7 @@ void RingContains(const WindowParams& p, const uint8_t* state, const uint64_t* h
   // The ring as a set of 2^16 bits, built once per batch; 8 KiB stays in L1.
   thread_local std::vector<uint64_t> set(kFingerprintSpace / 64);
   for (uint32_t e = 0; e < p.span; ++e) {
-    uint16_t entry;
-    std::memcpy(&entry, entries + 2 * e, 2);
+    const uint16_t entry = LoadLe16(entries + 2 * e);
     set[entry >> 6] |= uint64_t{1} << (entry & 63);
   }
   set[0] &= ~uint64_t{1};  // fingerprint 0 is an empty entry, never an item
@@ -181,8 +172,7 @@ void RingContains(const WindowParams& p, const uint8_t* state, const uint64_t* h
     out[i] = (set[fp >> 6] >> (fp & 63)) & 1;
   }
   for (uint32_t e = 0; e < p.span; ++e) {
-    uint16_t entry;
-    std::memcpy(&entry, entries + 2 * e, 2);
+    const uint16_t entry = LoadLe16(entries + 2 * e);
     set[entry >> 6] = 0;
   }
 }
@@ -237,7 +227,7 @@ void RequireFpr(double fpr) {
 uint64_t WindowParams::state_bytes() const {
   const uint64_t bytes = layout == WindowLayout::kRing
                              ? kRingHeaderBytes + 2 * static_cast<uint64_t>(span)
-                             : kHeaderBytes + (static_cast<uint64_t>(bits) * segments + 7) / 8 + kCellPadding;
+                             : kSlicedHeaderBytes + (static_cast<uint64_t>(bits) * segments + 7) / 8 + kCellPadding;
   // Whole u32s, so every state in a store's arena keeps its header aligned.
   return (bytes + 3) / 4 * 4;
 }
@@ -336,8 +326,8 @@ WindowParams SizeCountWindowForBytes(uint32_t items, uint64_t bytes, double max_
     candidate.segment_span = candidate.segment_items = (items + s - 2) / (s - 1);
     candidate.span = candidate.segment_span * (s - 1);
     // The most positions whose cells fit in the budget.
-    candidate.bits = bytes > kHeaderBytes + kCellPadding
-                         ? static_cast<uint32_t>(std::min<uint64_t>((bytes - kHeaderBytes - kCellPadding) * 8 / s, 1u << 28))
+    candidate.bits = bytes > kSlicedHeaderBytes + kCellPadding
+                         ? static_cast<uint32_t>(std::min<uint64_t>((bytes - kSlicedHeaderBytes - kCellPadding) * 8 / s, 1u << 28))
                          : 0;
     while (candidate.bits > 0 && candidate.state_bytes() > bytes) --candidate.bits;
     if (candidate.bits == 0) continue;
@@ -375,14 +365,14 @@ void ValidateWindowParams(const WindowParams& p, const std::string& source) {
 }
 
 bool WindowStateValid(const WindowParams& p, const uint8_t* state) {
-  if (p.layout == WindowLayout::kRing) return LoadU32(state) < p.span;
-  if (LoadU32(state + 4) >= p.segments) return false;
-  return p.mode == WindowMode::kTime || LoadU32(state) <= p.segment_span;
+  if (p.layout == WindowLayout::kRing) return LoadLe32(state) < p.span;
+  if (LoadLe32(state + 4) >= p.segments) return false;
+  return p.mode == WindowMode::kTime || LoadLe32(state) <= p.segment_span;
 }
 
 void WindowReset(const WindowParams& p, uint8_t* state, uint32_t now) {
   std::memset(state, 0, p.state_bytes());
-  if (p.mode == WindowMode::kTime) StoreU32(state, now);
+  if (p.mode == WindowMode::kTime) StoreLe32(state, now);
 }
 
 void WindowAdd(const WindowParams& p, uint8_t* state, const uint64_t* hashes, size_t n,

@@ -17,7 +17,7 @@ void EncodeWindowParams(const WindowParams& p, uint8_t* out) {
                               p.span, p.segments, p.segment_span, p.segment_items, p.bits, p.k};
   for (int i = 0; i < 8; ++i) StoreLe32(out + 4 * i, fields[i]);
   StoreLe64(out + 32, p.seed);
-  std::memcpy(out + 40, &p.target_fpr, 8);
+  StoreLeF64(out + 40, p.target_fpr);
 }
 
 WindowParams DecodeWindowParams(const uint8_t* in, const std::string& source) {
@@ -31,7 +31,7 @@ WindowParams DecodeWindowParams(const uint8_t* in, const std::string& source) {
   p.bits = LoadLe32(in + 24);
   p.k = LoadLe32(in + 28);
   p.seed = LoadLe64(in + 32);
-  std::memcpy(&p.target_fpr, in + 40, 8);
+  p.target_fpr = LoadLeF64(in + 40);
   ValidateWindowParams(p, source);
   return p;
 }
