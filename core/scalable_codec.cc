@@ -146,12 +146,11 @@ Scalable Build(const Decoded& d, const uint8_t* payload, bool copy, Region backi
   return Scalable(d.options, std::move(subs), std::move(backing), !copy);
 }
 
-std::vector<uint8_t> Head(const Scalable& f, std::vector<Piece>& pieces) {
-  const std::vector<uint8_t> params = EncodeParams(f);
-  for (const SubFilter& s : f.subs()) pieces.push_back({s.bloom.bytes(), s.bloom.params().bytes()});
-  std::vector<uint8_t> head(PayloadOffset(params.size()));
-  EncodeHead(Kind::kScalable, params.data(), params.size(), pieces, head.data());
-  return head;
+// The parts of f's container, over its params encoded into `params`.
+Parts PartsOf(const Scalable& f, const std::vector<uint8_t>& params) {
+  Parts parts{Kind::kScalable, params.data(), params.size(), {}};
+  for (const SubFilter& s : f.subs()) parts.payload.push_back({s.bloom.bytes(), s.bloom.params().bytes()});
+  return parts;
 }
 
 }  // namespace
@@ -161,14 +160,8 @@ uint64_t SerializedSize(const Scalable& filter) {
 }
 
 void Serialize(const Scalable& filter, uint8_t* out) {
-  std::vector<Piece> pieces;
-  const std::vector<uint8_t> head = Head(filter, pieces);
-  std::memcpy(out, head.data(), head.size());
-  out += head.size();
-  for (const Piece& piece : pieces) {
-    std::memcpy(out, piece.data, piece.size);
-    out += piece.size;
-  }
+  const std::vector<uint8_t> params = EncodeParams(filter);
+  WriteContainer(PartsOf(filter, params), out);
 }
 
 Scalable DeserializeScalable(const uint8_t* data, uint64_t len) {
@@ -177,9 +170,8 @@ Scalable DeserializeScalable(const uint8_t* data, uint64_t len) {
 }
 
 void Save(const Scalable& filter, const std::string& path) {
-  std::vector<Piece> pieces;
-  const std::vector<uint8_t> head = Head(filter, pieces);
-  SaveFile(path, head.data(), head.size(), pieces);
+  const std::vector<uint8_t> params = EncodeParams(filter);
+  SaveContainer(path, PartsOf(filter, params));
 }
 
 Scalable OpenScalable(const std::string& path, bool writable, bool verify_payload) {
