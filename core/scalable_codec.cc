@@ -59,6 +59,27 @@ bool Zero(const uint8_t* p, size_t n) {
   return true;
 }
 
+// A row must be exactly the sub-filter the head's options grow at position i, so the head
+// cannot promise an add a sub-filter out of all proportion to the payload (a 1 KB file whose
+// initial capacity says 2^27 keys once made the next add map 2.3 GB).
+template <class Fail>
+void RequireGrownFrom(const ScalableOptions& o, uint32_t i, const BloomParams& row, const Fail& fail) {
+  const std::string name = "sub-filter " + std::to_string(i) + ": ";
+  uint64_t capacity = 0;
+  Sizing sizing{0, 0};
+  try {
+    capacity = Scalable::CapacityOf(o, i);
+    sizing = SizeFor(capacity, Scalable::FprOf(o, i));
+  } catch (const Error& e) {
+    fail(Code::kTooLarge, name + e.what());
+  }
+  if (row.expected_items != capacity || row.seed != Scalable::SeedOf(o, i) ||
+      row.target_fpr != Scalable::FprOf(o, i) || row.blocks != sizing.blocks || row.k != sizing.k) {
+    fail(Code::kInconsistent, name + "capacity, seed, fpr, blocks or k differ from what the head's initial capacity " +
+                                  std::to_string(o.initial_capacity) + ", fpr, growth and tightening give");
+  }
+}
+
 struct Decoded {
   ScalableOptions options;
   std::vector<BloomParams> params;
@@ -119,6 +140,7 @@ Decoded DecodeParams(const Container& c, const std::string& source) {
     }
     if (i + 1 < subs && items < capacity) fail(Code::kInconsistent, name + "is not full but is not the newest");
     if (!(p.target_fpr > 0.0 && p.target_fpr < 1.0)) fail(Code::kInconsistent, name + "target fpr is outside (0, 1)");
+    RequireGrownFrom(o, i, p, fail);
     total += p.bytes();
     d.params.push_back(p);
     d.capacity.push_back(capacity);
