@@ -59,24 +59,27 @@ bool Zero(const uint8_t* p, size_t n) {
   return true;
 }
 
-// A row must be exactly the sub-filter the head's options grow at position i, so the head
-// cannot promise an add a sub-filter out of all proportion to the payload (a 1 KB file whose
-// initial capacity says 2^27 keys once made the next add map 2.3 GB).
+// A row must be the sub-filter the head's options grow at position i (its capacity, seed and
+// fpr), with at least log2(1 / fpr) bits per key of capacity, the floor no filter beats. So
+// the head cannot promise the next add a sub-filter out of proportion to the payload (a 1 KB
+// file whose initial capacity said 2^27 keys once made the next add map 2.3 GB): that one
+// holds growth times the newest's capacity, at tightening times its fpr.
 template <class Fail>
 void RequireGrownFrom(const ScalableOptions& o, uint32_t i, const BloomParams& row, const Fail& fail) {
   const std::string name = "sub-filter " + std::to_string(i) + ": ";
   uint64_t capacity = 0;
-  Sizing sizing{0, 0};
   try {
     capacity = Scalable::CapacityOf(o, i);
-    sizing = SizeFor(capacity, Scalable::FprOf(o, i));
   } catch (const Error& e) {
     fail(Code::kTooLarge, name + e.what());
   }
-  if (row.expected_items != capacity || row.seed != Scalable::SeedOf(o, i) ||
-      row.target_fpr != Scalable::FprOf(o, i) || row.blocks != sizing.blocks || row.k != sizing.k) {
-    fail(Code::kInconsistent, name + "capacity, seed, fpr, blocks or k differ from what the head's initial capacity " +
+  if (row.expected_items != capacity || row.seed != Scalable::SeedOf(o, i) || row.target_fpr != Scalable::FprOf(o, i)) {
+    fail(Code::kInconsistent, name + "capacity, seed or fpr differ from what the head's initial capacity " +
                                   std::to_string(o.initial_capacity) + ", fpr, growth and tightening give");
+  }
+  if (static_cast<double>(row.blocks) * kBlockBytes * 8 < static_cast<double>(capacity) * std::log2(1 / row.target_fpr)) {
+    fail(Code::kInconsistent, name + std::to_string(row.blocks) + " blocks cannot hold " + std::to_string(capacity) +
+                                  " keys at fpr " + std::to_string(row.target_fpr));
   }
 }
 
