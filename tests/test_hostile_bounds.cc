@@ -18,8 +18,8 @@
 #include "seen.h"
 #include "tests/every_kind.h"
 #include "tests/format_support.h"
+#include "tests/sample_files.h"
 #include "tests/support.h"
-#include "tests/vector_file.h"
 
 namespace seen::test {
 namespace {
@@ -40,44 +40,6 @@ uint64_t AddressSpaceNow() {
   uint64_t pages = 0;
   statm >> pages;
   return pages * static_cast<uint64_t>(sysconf(_SC_PAGESIZE));
-}
-
-std::vector<uint8_t> StoreFile(const std::string& path) {
-  seen_window_options window = {sizeof window, SEEN_WINDOW_COUNT, 100, 0, 0, 0.01, 0, 3, 0};
-  seen_store_options opts = {sizeof opts, &window, 0, 0, 0, 1000};
-  seen_store* s = nullptr;
-  seen_store_create(&opts, &s);
-  const uint64_t items[3] = {7, 8, 9};
-  for (uint64_t user = 0; user < 20; ++user) seen_store_mark(s, user, items, 3, 100);
-  seen_store_save(s, path.c_str());
-  seen_store_free(s);
-  return ReadBytes(path);
-}
-
-std::vector<uint8_t> IndexBytes() {
-  seen_simhash_index* index = nullptr;
-  seen_simhash_index_create(3, &index);
-  std::vector<uint64_t> prints(50), ids(50);
-  for (uint64_t i = 0; i < 50; ++i) prints[i] = Mix(i), ids[i] = i;
-  seen_simhash_index_add(index, prints.data(), ids.data(), prints.size());
-  size_t size = 0;
-  seen_simhash_index_serialize(index, nullptr, 0, &size);
-  std::vector<uint8_t> bytes(size);
-  seen_simhash_index_serialize(index, bytes.data(), size, &size);
-  seen_simhash_index_free(index);
-  return bytes;
-}
-
-// Every input: the vectors of each kind, a store and a SimHash index.
-std::vector<std::pair<std::string, std::vector<uint8_t>>> Inputs(const ScratchDir& dir) {
-  std::vector<std::pair<std::string, std::vector<uint8_t>>> inputs;
-  for (const char* name : {"bloom_u64", "bloom_mixed_loose", "counting_u64", "scalable_u64", "scalable_mixed",
-                           "window_count_ring", "window_count_sliced", "window_time"}) {
-    inputs.emplace_back(name, ReadBytes(std::string(SEEN_SOURCE_DIR) + "/tests/vectors/" + name + ".seen"));
-  }
-  inputs.emplace_back("store", StoreFile(dir.File("store.seen")));
-  inputs.emplace_back("simhash_index", IndexBytes());
-  return inputs;
 }
 
 // In a child under the cap: every field of the head and params, as each aligned u32 and u64,
@@ -116,7 +78,7 @@ TEST(HostileBounds, EveryFieldOfEveryKindStaysWithinTheCap) {
   GTEST_SKIP() << "AddressSanitizer reserves terabytes of shadow: an address-space cap cannot apply";
 #endif
   ScratchDir dir;
-  for (const auto& [name, bytes] : Inputs(dir)) {
+  for (const auto& [name, bytes] : SampleFiles(dir.File("store.seen"))) {
     ASSERT_GT(bytes.size(), 64u) << name;
     const pid_t child = fork();
     ASSERT_GE(child, 0);
