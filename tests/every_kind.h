@@ -17,6 +17,11 @@ namespace seen::test {
 constexpr uint32_t kOpenModes[] = {SEEN_OPEN_READ_ONLY, SEEN_OPEN_READ_ONLY | SEEN_OPEN_NO_VERIFY,
                                    SEEN_OPEN_READ_WRITE, SEEN_OPEN_READ_WRITE | SEEN_OPEN_NO_VERIFY};
 
+// The kinds, each with its own fuzz target (SEEN_FUZZ_TARGET is its number here).
+enum class Target { kBloom, kCounting, kScalable, kWindow, kStore, kSimhashIndex };
+constexpr Target kTargets[] = {Target::kBloom,  Target::kCounting, Target::kScalable,
+                               Target::kWindow, Target::kStore,    Target::kSimhashIndex};
+
 // The first status equal to `watch` any call returned, so a caller can tell a refusal by
 // validation from one by exhaustion; SEEN_OK if none did.
 class Exercise {
@@ -88,63 +93,100 @@ class Exercise {
     seen_store_free(s);
   }
 
-  // Every in-memory entry point.
-  void Buffer(const uint8_t* data, size_t size) {
-    seen_bloom* bloom = nullptr;
-    (*this)(seen_bloom_deserialize(data, size, &bloom));
-    Bloom(bloom);
-    bloom = nullptr;
-    (*this)(seen_bloom_view(data, size, SEEN_OPEN_NO_VERIFY, &bloom));
-    Bloom(bloom);
-    seen_counting* counting = nullptr;
-    (*this)(seen_counting_deserialize(data, size, &counting));
-    Counting(counting);
-    counting = nullptr;
-    (*this)(seen_counting_view(data, size, SEEN_OPEN_NO_VERIFY, &counting));
-    Counting(counting);
-    seen_scalable* scalable = nullptr;
-    (*this)(seen_scalable_deserialize(data, size, &scalable));
-    Scalable(scalable);
-    seen_window* window = nullptr;
-    (*this)(seen_window_deserialize(data, size, &window));
-    Window(window);
-    seen_simhash_index* index = nullptr;
-    (*this)(seen_simhash_index_deserialize(data, size, &index));
-    Index(index);
-    index = nullptr;
-    (*this)(seen_simhash_index_view(data, size, SEEN_OPEN_NO_VERIFY, &index));
-    Index(index);
-  }
-
-  // Every open, in every mode, of the bytes written to path (rewritten before each open,
-  // since a read-write open may change the file).
-  void Files(const uint8_t* data, size_t size, const std::string& path) {
-    for (uint32_t mode : kOpenModes) {
-      if (!Write(data, size, path)) return;
-      seen_bloom* bloom = nullptr;
-      (*this)(seen_bloom_open(path.c_str(), mode, &bloom));
-      Bloom(bloom);
-      Write(data, size, path);
-      seen_counting* counting = nullptr;
-      (*this)(seen_counting_open(path.c_str(), mode, &counting));
-      Counting(counting);
-      seen_scalable* scalable = nullptr;
-      (*this)(seen_scalable_open(path.c_str(), mode, &scalable));
-      Scalable(scalable);
-      seen_store* store = nullptr;
-      (*this)(seen_store_open(path.c_str(), mode, &store));
-      Store(store);
-      if ((mode & SEEN_OPEN_READ_ONLY) != 0) {
+  // Every entry point of one kind: deserialize and view of the bytes, then open of a file of
+  // them at path in every mode the kind has (the file is rewritten before each open, since a
+  // read-write open may change it, and removed after).
+  void One(Target kind, const uint8_t* data, size_t size, const std::string& path) {
+    switch (kind) {
+      case Target::kBloom: {
+        seen_bloom* f = nullptr;
+        (*this)(seen_bloom_deserialize(data, size, &f));
+        Bloom(f);
+        f = nullptr;
+        (*this)(seen_bloom_view(data, size, SEEN_OPEN_NO_VERIFY, &f));
+        Bloom(f);
+        EachMode(data, size, path, false, [&](uint32_t mode) {
+          seen_bloom* g = nullptr;
+          (*this)(seen_bloom_open(path.c_str(), mode, &g));
+          Bloom(g);
+        });
+        break;
+      }
+      case Target::kCounting: {
+        seen_counting* f = nullptr;
+        (*this)(seen_counting_deserialize(data, size, &f));
+        Counting(f);
+        f = nullptr;
+        (*this)(seen_counting_view(data, size, SEEN_OPEN_NO_VERIFY, &f));
+        Counting(f);
+        EachMode(data, size, path, false, [&](uint32_t mode) {
+          seen_counting* g = nullptr;
+          (*this)(seen_counting_open(path.c_str(), mode, &g));
+          Counting(g);
+        });
+        break;
+      }
+      case Target::kScalable: {
+        seen_scalable* f = nullptr;
+        (*this)(seen_scalable_deserialize(data, size, &f));
+        Scalable(f);
+        EachMode(data, size, path, false, [&](uint32_t mode) {
+          seen_scalable* g = nullptr;
+          (*this)(seen_scalable_open(path.c_str(), mode, &g));
+          Scalable(g);
+        });
+        break;
+      }
+      case Target::kWindow: {
+        seen_window* w = nullptr;
+        (*this)(seen_window_deserialize(data, size, &w));
+        Window(w);
+        break;
+      }
+      case Target::kStore:
+        EachMode(data, size, path, false, [&](uint32_t mode) {
+          seen_store* s = nullptr;
+          (*this)(seen_store_open(path.c_str(), mode, &s));
+          Store(s);
+        });
+        break;
+      case Target::kSimhashIndex: {
         seen_simhash_index* index = nullptr;
-        (*this)(seen_simhash_index_open(path.c_str(), mode, &index));
+        (*this)(seen_simhash_index_deserialize(data, size, &index));
         Index(index);
+        index = nullptr;
+        (*this)(seen_simhash_index_view(data, size, SEEN_OPEN_NO_VERIFY, &index));
+        Index(index);
+        EachMode(data, size, path, true, [&](uint32_t mode) {
+          seen_simhash_index* g = nullptr;
+          (*this)(seen_simhash_index_open(path.c_str(), mode, &g));
+          Index(g);
+        });
+        break;
       }
     }
-    std::remove(path.c_str());
+  }
+
+  // Every kind's entry points.
+  void All(const uint8_t* data, size_t size, const std::string& path) {
+    for (Target kind : kTargets) One(kind, data, size, path);
   }
 
  private:
   static constexpr uint64_t kIds[4] = {0, 1, 2, 3};
+
+  // Writes the bytes to path before each mode's open (a read-write open may change the
+  // file), then removes it. read_only_modes: the kind opens only for reading.
+  template <class Open>
+  static void EachMode(const uint8_t* data, size_t size, const std::string& path, bool read_only_modes,
+                       const Open& open) {
+    for (uint32_t mode : kOpenModes) {
+      if (read_only_modes && (mode & SEEN_OPEN_READ_ONLY) == 0) continue;
+      if (!Write(data, size, path)) return;
+      open(mode);
+    }
+    std::remove(path.c_str());
+  }
 
   static bool Write(const uint8_t* data, size_t size, const std::string& path) {
     FILE* file = std::fopen(path.c_str(), "wb");

@@ -1,7 +1,8 @@
-// libFuzzer target: arbitrary bytes through every entry point that reads a container
-// (tests/every_kind.h: each kind's deserialize and view, and open of every kind, the store
-// included, in every mode) must give a status, never a crash, a hang or an allocation the
-// input does not justify. Whatever loads is queried and added to.
+// libFuzzer targets: arbitrary bytes through every entry point that reads a container
+// (tests/every_kind.h: a kind's deserialize and view, and its open in every mode) must give a
+// status, never a crash, a hang or an allocation the input does not justify. Whatever loads
+// is queried and added to. Built once per kind, SEEN_FUZZ_TARGET naming it (a Target of
+// every_kind.h), and once as fuzz_container over every kind.
 //
 // Hostile files carry valid checksums, so the custom mutator re-signs what libFuzzer mutates
 // (the header checksum, and the payload checksum over whatever payload the header declares),
@@ -65,7 +66,10 @@ extern "C" size_t LLVMFuzzerCustomMutator(uint8_t* data, size_t size, size_t max
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   static const std::string path = ScratchFile();
   seen::test::Exercise exercise(SEEN_OK);
-  exercise.Buffer(data, size);
-  exercise.Files(data, size, path);
+#ifdef SEEN_FUZZ_TARGET
+  exercise.One(static_cast<seen::test::Target>(SEEN_FUZZ_TARGET), data, size, path);
+#else
+  exercise.All(data, size, path);
+#endif
   return 0;
 }

@@ -60,8 +60,7 @@ uint64_t AddressSpaceNow() {
         for (size_t b = 0; b < width; ++b) bad[offset + b] = static_cast<uint8_t>(value >> (8 * b));
         if (LoadU64(bad, 16) <= bad.size() - 64) Resign(bad);  // else params_size is itself the fault
         Exercise exercise(SEEN_ERR_NO_MEMORY);
-        exercise.Buffer(bad.data(), bad.size());
-        exercise.Files(bad.data(), bad.size(), scratch);
+        exercise.All(bad.data(), bad.size(), scratch);
         if (exercise.seen() != SEEN_OK) {
           std::fprintf(stderr, "byte %zu = %llu (%zu bytes): %s\n", offset, static_cast<unsigned long long>(value),
                        width, exercise.message().c_str());
