@@ -62,7 +62,7 @@ class Exercise {
     uint8_t out[4];
     (*this)(seen_scalable_contains_u64(f, kIds, 4, out));
     // Enough new keys to fill a small newest sub-filter and make the next one.
-    std::vector<uint64_t> keys(5000);
+    std::vector<uint64_t> keys(2000);
     for (size_t i = 0; i < keys.size(); ++i) keys[i] = i * 0x9E3779B97F4A7C15ULL + 11;
     (*this)(seen_scalable_add_u64(f, keys.data(), keys.size()));
     seen_scalable_free(f);
