@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "seen.h"
+#include "tests/flat_kinds.h"
 
 namespace seen::test {
 
@@ -38,23 +39,26 @@ class Exercise {
     return status;
   }
 
-  void Bloom(seen_bloom* f) {
+  // A loaded Bloom or counting filter (Api: tests/flat_kinds.h).
+  template <class Api>
+  void Flat(typename Api::Handle* f) {
     if (f == nullptr) return;
     uint8_t out[4];
-    (*this)(seen_bloom_contains_u64(f, kIds, 4, out));
-    (*this)(seen_bloom_add_u64(f, kIds, 4));
+    (*this)(Api::contains(f, kIds, 4, out));
+    (*this)(Api::add(f, kIds, 4));
     size_t size = 0;
-    (*this)(seen_bloom_serialize(f, nullptr, 0, &size));
-    seen_bloom_free(f);
+    (*this)(Api::serialize(f, nullptr, 0, &size));
+    Api::free(f);
   }
 
-  void Counting(seen_counting* f) {
-    if (f == nullptr) return;
-    uint8_t out[4];
-    (*this)(seen_counting_contains_u64(f, kIds, 4, out));
-    (*this)(seen_counting_add_u64(f, kIds, 4));
-    (*this)(seen_counting_remove_u64(f, kIds, 2, nullptr));
-    seen_counting_free(f);
+  // Every entry point of a Bloom or counting filter.
+  template <class Api>
+  void FlatKind(const uint8_t* data, size_t size, const std::string& path) {
+    Deserialized(data, size, Api::deserialize, &Exercise::Flat<Api>);
+    typename Api::Handle* f = nullptr;
+    (*this)(Api::view(data, size, SEEN_OPEN_NO_VERIFY, &f));
+    Flat<Api>(f);
+    EachMode(data, size, path, false, Api::open, &Exercise::Flat<Api>);
   }
 
   void Scalable(seen_scalable* f) {
@@ -98,70 +102,28 @@ class Exercise {
   // read-write open may change it, and removed after).
   void One(Target kind, const uint8_t* data, size_t size, const std::string& path) {
     switch (kind) {
-      case Target::kBloom: {
-        seen_bloom* f = nullptr;
-        (*this)(seen_bloom_deserialize(data, size, &f));
-        Bloom(f);
-        f = nullptr;
-        (*this)(seen_bloom_view(data, size, SEEN_OPEN_NO_VERIFY, &f));
-        Bloom(f);
-        EachMode(data, size, path, false, [&](uint32_t mode) {
-          seen_bloom* g = nullptr;
-          (*this)(seen_bloom_open(path.c_str(), mode, &g));
-          Bloom(g);
-        });
+      case Target::kBloom:
+        FlatKind<BloomApi>(data, size, path);
         break;
-      }
-      case Target::kCounting: {
-        seen_counting* f = nullptr;
-        (*this)(seen_counting_deserialize(data, size, &f));
-        Counting(f);
-        f = nullptr;
-        (*this)(seen_counting_view(data, size, SEEN_OPEN_NO_VERIFY, &f));
-        Counting(f);
-        EachMode(data, size, path, false, [&](uint32_t mode) {
-          seen_counting* g = nullptr;
-          (*this)(seen_counting_open(path.c_str(), mode, &g));
-          Counting(g);
-        });
+      case Target::kCounting:
+        FlatKind<CountingApi>(data, size, path);
         break;
-      }
-      case Target::kScalable: {
-        seen_scalable* f = nullptr;
-        (*this)(seen_scalable_deserialize(data, size, &f));
-        Scalable(f);
-        EachMode(data, size, path, false, [&](uint32_t mode) {
-          seen_scalable* g = nullptr;
-          (*this)(seen_scalable_open(path.c_str(), mode, &g));
-          Scalable(g);
-        });
+      case Target::kScalable:
+        Deserialized(data, size, seen_scalable_deserialize, &Exercise::Scalable);
+        EachMode(data, size, path, false, seen_scalable_open, &Exercise::Scalable);
         break;
-      }
-      case Target::kWindow: {
-        seen_window* w = nullptr;
-        (*this)(seen_window_deserialize(data, size, &w));
-        Window(w);
+      case Target::kWindow:
+        Deserialized(data, size, seen_window_deserialize, &Exercise::Window);
         break;
-      }
       case Target::kStore:
-        EachMode(data, size, path, false, [&](uint32_t mode) {
-          seen_store* s = nullptr;
-          (*this)(seen_store_open(path.c_str(), mode, &s));
-          Store(s);
-        });
+        EachMode(data, size, path, false, seen_store_open, &Exercise::Store);
         break;
       case Target::kSimhashIndex: {
+        Deserialized(data, size, seen_simhash_index_deserialize, &Exercise::Index);
         seen_simhash_index* index = nullptr;
-        (*this)(seen_simhash_index_deserialize(data, size, &index));
-        Index(index);
-        index = nullptr;
         (*this)(seen_simhash_index_view(data, size, SEEN_OPEN_NO_VERIFY, &index));
         Index(index);
-        EachMode(data, size, path, true, [&](uint32_t mode) {
-          seen_simhash_index* g = nullptr;
-          (*this)(seen_simhash_index_open(path.c_str(), mode, &g));
-          Index(g);
-        });
+        EachMode(data, size, path, true, seen_simhash_index_open, &Exercise::Index);
         break;
       }
     }
@@ -175,15 +137,27 @@ class Exercise {
  private:
   static constexpr uint64_t kIds[4] = {0, 1, 2, 3};
 
-  // Writes the bytes to path before each mode's open (a read-write open may change the
-  // file), then removes it. read_only_modes: the kind opens only for reading.
-  template <class Open>
-  static void EachMode(const uint8_t* data, size_t size, const std::string& path, bool read_only_modes,
-                       const Open& open) {
+  // Deserializes the bytes and hands what loads to `use`.
+  template <class Handle>
+  void Deserialized(const uint8_t* data, size_t size, seen_status (*deserialize)(const uint8_t*, size_t, Handle**),
+                    void (Exercise::*use)(Handle*)) {
+    Handle* loaded = nullptr;
+    (*this)(deserialize(data, size, &loaded));
+    (this->*use)(loaded);
+  }
+
+  // Opens a file of the bytes in each mode and hands what loads to `use`. The file is
+  // rewritten before each open (a read-write open may change it) and removed after.
+  // read_only_modes: the kind opens only for reading.
+  template <class Handle>
+  void EachMode(const uint8_t* data, size_t size, const std::string& path, bool read_only_modes,
+                seen_status (*open)(const char*, uint32_t, Handle**), void (Exercise::*use)(Handle*)) {
     for (uint32_t mode : kOpenModes) {
       if (read_only_modes && (mode & SEEN_OPEN_READ_ONLY) == 0) continue;
       if (!Write(data, size, path)) return;
-      open(mode);
+      Handle* loaded = nullptr;
+      (*this)(open(path.c_str(), mode, &loaded));
+      (this->*use)(loaded);
     }
     std::remove(path.c_str());
   }

@@ -94,15 +94,22 @@ int CallsPerSave(bool without_tmpfile, const Bloom& f, const std::string& path) 
   return calls;
 }
 
-class SaveFaults : public testing::TestWithParam<bool> {};
+// A previous file (old) and the save that a fault meets (new), on the path GetParam() picks:
+// true is the named temporary, as where O_TMPFILE is missing.
+class SaveFaults : public testing::TestWithParam<bool> {
+ protected:
+  void SetUp() override { calls_per_save = CallsPerSave(without_tmpfile, new_filter, path); }
 
-TEST_P(SaveFaults, EachFailedCallLeavesOldOrNewFileAndNoTemporary) {
   const bool without_tmpfile = GetParam();
   test::ScratchDir dir;
   const std::string path = dir.File("f.seen");
   const Bloom old_filter = Filter(1), new_filter = Filter(2);
-  const auto old_bytes = Bytes(old_filter), new_bytes = Bytes(new_filter);
-  const int n = CallsPerSave(without_tmpfile, new_filter, path);
+  const std::vector<uint8_t> old_bytes = Bytes(old_filter), new_bytes = Bytes(new_filter);
+  int calls_per_save = 0;
+};
+
+TEST_P(SaveFaults, EachFailedCallLeavesOldOrNewFileAndNoTemporary) {
+  const int n = calls_per_save;
   ASSERT_GE(n, 8) << "open, flock, pwrite x >= 2, fsync, [linkat], rename, open_dir, fsync_dir";
   int new_survived = 0;
   for (int i = 0; i < n; ++i) {
@@ -120,12 +127,7 @@ TEST_P(SaveFaults, EachFailedCallLeavesOldOrNewFileAndNoTemporary) {
 }
 
 TEST_P(SaveFaults, ACrashAtAnyCallLeavesAFileAndTheNextSaveRemovesTheRest) {
-  const bool without_tmpfile = GetParam();
-  test::ScratchDir dir;
-  const std::string path = dir.File("f.seen");
-  const Bloom old_filter = Filter(1), new_filter = Filter(2);
-  const auto old_bytes = Bytes(old_filter), new_bytes = Bytes(new_filter);
-  const int n = CallsPerSave(without_tmpfile, new_filter, path);
+  const int n = calls_per_save;
   int left_behind = 0;
   for (int i = 0; i < n; ++i) {
     Save(old_filter, path);
@@ -164,11 +166,8 @@ int PauseAtRename(const char* call) {
 }
 
 TEST_P(SaveFaults, ALiveWritersTemporaryIsKept) {
-  test::ScratchDir dir;
-  const std::string path = dir.File("f.seen");
-  const Bloom old_filter = Filter(1), new_filter = Filter(2);
   Save(old_filter, path);
-  no_tmpfile = GetParam();
+  no_tmpfile = without_tmpfile;
   release = false;
   fault::SetHook(PauseAtRename);
   std::thread writer([&] {
@@ -181,7 +180,7 @@ TEST_P(SaveFaults, ALiveWritersTemporaryIsKept) {
   release = true;
   writer.join();
   fault::SetHook(nullptr);
-  EXPECT_EQ(Bytes(Open(path, false, true)), Bytes(new_filter));
+  EXPECT_EQ(Bytes(Open(path, false, true)), new_bytes);
   EXPECT_EQ(Entries(dir.path()), std::vector<std::string>{"f.seen"});
 }
 

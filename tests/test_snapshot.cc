@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "seen.h"
+#include "tests/flat_kinds.h"
 #include "tests/format_support.h"
 #include "tests/support.h"
 
@@ -52,78 +53,64 @@ std::vector<uint64_t> Noise(int thread, uint64_t round) {
   return keys;
 }
 
-TEST(Snapshot, BloomSaveAndSerializeRacingTwoAdders) {
+// Saves and serializes f while `writers` threads run write(); before each, the markers go in
+// (under `lock` if the kind allows one writer only). Each file and buffer must reopen, verified,
+// with every marker in it.
+template <class Api>
+void SnapshotsRacing(typename Api::Handle* f, int writers, std::mutex* lock,
+                     const std::function<void(int, uint64_t)>& write) {
   ScratchDir dir;
-  const std::string path = dir.File("bloom.seen");
+  const std::string path = dir.File("racing.seen");
+  size_t bytes = 0;
+  ASSERT_EQ(Api::serialize(f, nullptr, 0, &bytes), SEEN_OK);
+  std::vector<uint8_t> buf(bytes);
+  Race(writers, write, [&](int i) {
+    const std::vector<uint64_t> markers = Markers(i);
+    {
+      std::unique_lock<std::mutex> hold = lock ? std::unique_lock<std::mutex>(*lock) : std::unique_lock<std::mutex>();
+      ASSERT_EQ(Api::add(f, markers.data(), markers.size()), SEEN_OK);
+    }
+    ASSERT_EQ(Api::save(f, path.c_str()), SEEN_OK) << seen_last_error();
+    size_t written = 0;
+    ASSERT_EQ(Api::serialize(f, buf.data(), buf.size(), &written), SEEN_OK);
+    typename Api::Handle* from_file = nullptr;
+    typename Api::Handle* from_buf = nullptr;
+    ASSERT_EQ(Api::open(path.c_str(), SEEN_OPEN_READ_ONLY, &from_file), SEEN_OK)
+        << "save " << i << ": " << seen_last_error();
+    ASSERT_EQ(Api::deserialize(buf.data(), written, &from_buf), SEEN_OK)
+        << "serialize " << i << ": " << seen_last_error();
+    for (typename Api::Handle* g : {from_file, from_buf}) {
+      std::vector<uint8_t> out(markers.size());
+      ASSERT_EQ(Api::contains(g, markers.data(), markers.size(), out.data()), SEEN_OK);
+      EXPECT_EQ(CountYes(out), markers.size()) << "snapshot " << i << " lost completed adds";
+      Api::free(g);
+    }
+  });
+}
+
+TEST(Snapshot, BloomSaveAndSerializeRacingTwoAdders) {
   seen_bloom* f = nullptr;
   ASSERT_EQ(seen_bloom_create(4'000'000, 0.01, 7, &f), SEEN_OK);  // ~4.8 MB: several chunks
-  size_t bytes = 0;
-  ASSERT_EQ(seen_bloom_serialize(f, nullptr, 0, &bytes), SEEN_OK);
-  std::vector<uint8_t> buf(bytes);
-  Race(2, [&](int t, uint64_t round) {
+  SnapshotsRacing<BloomApi>(f, 2, nullptr, [&](int t, uint64_t round) {
     const std::vector<uint64_t> keys = Noise(t, round);
     seen_bloom_add_u64(f, keys.data(), keys.size());
-  }, [&](int i) {
-    const std::vector<uint64_t> markers = Markers(i);
-    ASSERT_EQ(seen_bloom_add_u64(f, markers.data(), markers.size()), SEEN_OK);
-    ASSERT_EQ(seen_bloom_save(f, path.c_str()), SEEN_OK) << seen_last_error();
-    size_t written = 0;
-    ASSERT_EQ(seen_bloom_serialize(f, buf.data(), buf.size(), &written), SEEN_OK);
-    seen_bloom* from_file = nullptr;
-    seen_bloom* from_buf = nullptr;
-    ASSERT_EQ(seen_bloom_open(path.c_str(), SEEN_OPEN_READ_ONLY, &from_file), SEEN_OK)
-        << "save " << i << ": " << seen_last_error();
-    ASSERT_EQ(seen_bloom_deserialize(buf.data(), written, &from_buf), SEEN_OK)
-        << "serialize " << i << ": " << seen_last_error();
-    for (seen_bloom* g : {from_file, from_buf}) {
-      std::vector<uint8_t> out(markers.size());
-      ASSERT_EQ(seen_bloom_contains_u64(g, markers.data(), markers.size(), out.data()), SEEN_OK);
-      EXPECT_EQ(CountYes(out), markers.size()) << "snapshot " << i << " lost completed adds";
-      seen_bloom_free(g);
-    }
   });
   seen_bloom_free(f);
 }
 
 TEST(Snapshot, CountingSaveAndSerializeRacingItsWriter) {
-  ScratchDir dir;
-  const std::string path = dir.File("counting.seen");
   seen_counting* f = nullptr;
   ASSERT_EQ(seen_counting_create(1'000'000, 0.01, 7, &f), SEEN_OK);
-  size_t bytes = 0;
-  ASSERT_EQ(seen_counting_serialize(f, nullptr, 0, &bytes), SEEN_OK);
-  std::vector<uint8_t> buf(bytes);
   // One writer at a time (the lock), adding and removing its noise so counters go both ways
   // under the save; the saves themselves take no lock.
   std::mutex writer;
-  Race(1, [&](int t, uint64_t round) {
+  SnapshotsRacing<CountingApi>(f, 1, &writer, [&](int t, uint64_t round) {
     const std::vector<uint64_t> keys = Noise(t, round % 64);
     std::lock_guard<std::mutex> hold(writer);
     if (round / 64 % 2 == 0) {
       seen_counting_add_u64(f, keys.data(), keys.size());
     } else {
       seen_counting_remove_u64(f, keys.data(), keys.size(), nullptr);
-    }
-  }, [&](int i) {
-    const std::vector<uint64_t> markers = Markers(i);
-    {
-      std::lock_guard<std::mutex> hold(writer);
-      ASSERT_EQ(seen_counting_add_u64(f, markers.data(), markers.size()), SEEN_OK);
-    }
-    ASSERT_EQ(seen_counting_save(f, path.c_str()), SEEN_OK) << seen_last_error();
-    size_t written = 0;
-    ASSERT_EQ(seen_counting_serialize(f, buf.data(), buf.size(), &written), SEEN_OK);
-    seen_counting* from_file = nullptr;
-    seen_counting* from_buf = nullptr;
-    ASSERT_EQ(seen_counting_open(path.c_str(), SEEN_OPEN_READ_ONLY, &from_file), SEEN_OK)
-        << "save " << i << ": " << seen_last_error();
-    ASSERT_EQ(seen_counting_deserialize(buf.data(), written, &from_buf), SEEN_OK)
-        << "serialize " << i << ": " << seen_last_error();
-    for (seen_counting* g : {from_file, from_buf}) {
-      std::vector<uint8_t> out(markers.size());
-      ASSERT_EQ(seen_counting_contains_u64(g, markers.data(), markers.size(), out.data()), SEEN_OK);
-      EXPECT_EQ(CountYes(out), markers.size()) << "snapshot " << i << " lost completed adds";
-      seen_counting_free(g);
     }
   });
   seen_counting_free(f);
