@@ -11,7 +11,7 @@ int main(int argc, char** argv) {
     return 2;
   }
   const std::string dir = argv[1];
-  for (const auto& [name, bytes] : seen::test::SampleFiles(dir + "/store.tmp")) {
+  for (const auto& [name, kind, bytes] : seen::test::SampleFiles(dir + "/store.tmp")) {
     if (bytes.size() < 64) {
       std::fprintf(stderr, "make_fuzz_corpus: the %s sample was not made: %s\n", name.c_str(), seen_last_error());
       return 1;

@@ -6,14 +6,18 @@
 #include <cstdint>
 #include <cstdio>
 #include <string>
-#include <utility>
 #include <vector>
 
 #include "seen.h"
+#include "tests/every_kind.h"
 
 namespace seen::test {
 
-using Sample = std::pair<std::string, std::vector<uint8_t>>;
+struct Sample {
+  std::string name;
+  Target kind;
+  std::vector<uint8_t> bytes;
+};
 
 // The bytes a serialize call writes: size(NULL) first, then the call itself.
 template <class Serialize>
@@ -48,20 +52,21 @@ inline std::vector<Sample> SampleFiles(const std::string& scratch_path) {
   seen_bloom* bloom = nullptr;
   seen_bloom_create(200, 0.01, 1, &bloom);
   seen_bloom_add_u64(bloom, ids.data(), 150);
-  samples.emplace_back("bloom", Serialized([&](uint8_t* b, size_t c, size_t* w) { seen_bloom_serialize(bloom, b, c, w); }));
+  samples.push_back(
+      {"bloom", Target::kBloom, Serialized([&](uint8_t* b, size_t c, size_t* w) { seen_bloom_serialize(bloom, b, c, w); })});
   seen_bloom_free(bloom);
   seen_counting* counting = nullptr;
   seen_counting_create(100, 0.01, 2, &counting);
   seen_counting_add_u64(counting, ids.data(), 80);
-  samples.emplace_back("counting",
-                       Serialized([&](uint8_t* b, size_t c, size_t* w) { seen_counting_serialize(counting, b, c, w); }));
+  samples.push_back({"counting", Target::kCounting,
+                     Serialized([&](uint8_t* b, size_t c, size_t* w) { seen_counting_serialize(counting, b, c, w); })});
   seen_counting_free(counting);
   seen_scalable_options scalable_options = {sizeof scalable_options, 30, 0.01, 2, 0.5, 3};
   seen_scalable* scalable = nullptr;
   seen_scalable_create(&scalable_options, &scalable);
   seen_scalable_add_u64(scalable, ids.data(), 150);  // three sub-filters, the newest part full
-  samples.emplace_back("scalable",
-                       Serialized([&](uint8_t* b, size_t c, size_t* w) { seen_scalable_serialize(scalable, b, c, w); }));
+  samples.push_back({"scalable", Target::kScalable,
+                     Serialized([&](uint8_t* b, size_t c, size_t* w) { seen_scalable_serialize(scalable, b, c, w); })});
   seen_scalable_free(scalable);
   const char* window_names[] = {"window_ring", "window_sliced", "window_time"};
   const seen_window_options windows[] = {
@@ -72,8 +77,8 @@ inline std::vector<Sample> SampleFiles(const std::string& scratch_path) {
     seen_window* window = nullptr;
     seen_window_create(&windows[i], 1000, &window);
     seen_window_add_u64(window, ids.data(), 60, 1100);
-    samples.emplace_back(window_names[i],
-                         Serialized([&](uint8_t* b, size_t c, size_t* w) { seen_window_serialize(window, b, c, w); }));
+    samples.push_back({window_names[i], Target::kWindow,
+                       Serialized([&](uint8_t* b, size_t c, size_t* w) { seen_window_serialize(window, b, c, w); })});
     seen_window_free(window);
   }
   seen_store_options store_options = {sizeof store_options, &windows[0], 0, 0, 0, 1000};
@@ -82,14 +87,14 @@ inline std::vector<Sample> SampleFiles(const std::string& scratch_path) {
   for (uint64_t user = 0; user < 20; ++user) seen_store_mark(store, user, ids.data() + user, 3, 100);
   seen_store_save(store, scratch_path.c_str());
   seen_store_free(store);
-  samples.emplace_back("store", ReadFile(scratch_path));
+  samples.push_back({"store", Target::kStore, ReadFile(scratch_path)});
   std::remove(scratch_path.c_str());
   seen_simhash_index* index = nullptr;
   seen_simhash_index_create(3, &index);
   seen_simhash_index_add(index, ids.data(), ids.data() + 100, 50);
-  samples.emplace_back("simhash_index", Serialized([&](uint8_t* b, size_t c, size_t* w) {
-                         seen_simhash_index_serialize(index, b, c, w);
-                       }));
+  samples.push_back({"simhash_index", Target::kSimhashIndex, Serialized([&](uint8_t* b, size_t c, size_t* w) {
+                       seen_simhash_index_serialize(index, b, c, w);
+                     })});
   seen_simhash_index_free(index);
   return samples;
 }
