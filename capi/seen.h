@@ -18,10 +18,10 @@
  *    an add may miss that in-flight add, never a completed one. merge, clear, sync and free
  *    need exclusive access.
  *  - Snapshots: serialize and save copy the payload chunk by chunk and checksum exactly the
- *    bytes they write, so they may run beside every add the kind lets run beside a contains
- *    (a Bloom filter's concurrent adds, a counting filter's one writer; a store's save takes
- *    its locks). The buffer or file always validates; it holds every add completed before
- *    the call began, and an add in flight during the call or not, as for a racing contains.
+ *    bytes they write, so a Bloom filter's may run beside its concurrent adds (a store's save
+ *    takes its locks; other kinds' saves need their writers stopped). The buffer or file
+ *    always validates; it holds every add completed before the call began, and an add in
+ *    flight during the call or not, as for a racing contains.
  *  - Keys: integer ids hash as their 8 little-endian bytes, byte keys as their bytes,
  *    with XXH3-64 and the filter's seed. A batch of byte keys is one data buffer plus n+1
  *    offsets: key i is data[offsets[i] .. offsets[i+1]).
@@ -481,9 +481,9 @@ SEEN_API seen_status seen_simhash_index_open(const char* path, uint32_t flags,
  *
  * Thread safety differs from seen_bloom: adds, removes (batch or single), clear, sync and
  * free need exclusive access (one writer at a time). Contains and test may run concurrently
- * with each other and with that one writer; they never miss a completed add. get_stats
- * reads every counter: run it with no writer active. serialize and save may run beside the
- * writer: they make a snapshot (see the conventions at the top).
+ * with each other and with that one writer; they never miss a completed add. get_stats,
+ * serialize and save read the counters: run them with no writer active (a counter and its
+ * presence bit change in two steps, and a file must never hold one without the other).
  * ---------------------------------------------------------------------------------------- */
 typedef struct seen_counting seen_counting;
 

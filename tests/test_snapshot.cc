@@ -1,13 +1,12 @@
 // Saves and serializes racing writers (capi/seen.h, "Snapshots"): every file and buffer must
 // reopen with verified checksums and hold every add completed before the save began. The
 // saves per kind come from SEEN_SNAPSHOT_SAVES (default 30, kept short for CI; the bench
-// figure of bench/results/snapshot.md runs 1,000).
+// figure of bench/results/reliability.md runs 1,000).
 #include <gtest/gtest.h>
 
 #include <atomic>
 #include <cstdlib>
 #include <functional>
-#include <mutex>
 #include <string>
 #include <thread>
 #include <vector>
@@ -53,12 +52,10 @@ std::vector<uint64_t> Noise(int thread, uint64_t round) {
   return keys;
 }
 
-// Saves and serializes f while `writers` threads run write(); before each, the markers go in
-// (under `lock` if the kind allows one writer only). Each file and buffer must reopen, verified,
-// with every marker in it.
+// Saves and serializes f while `writers` threads run write(); before each, the markers go in.
+// Each file and buffer must reopen, verified, with every marker in it.
 template <class Api>
-void SnapshotsRacing(typename Api::Handle* f, int writers, std::mutex* lock,
-                     const std::function<void(int, uint64_t)>& write) {
+void SnapshotsRacing(typename Api::Handle* f, int writers, const std::function<void(int, uint64_t)>& write) {
   ScratchDir dir;
   const std::string path = dir.File("racing.seen");
   size_t bytes = 0;
@@ -66,10 +63,7 @@ void SnapshotsRacing(typename Api::Handle* f, int writers, std::mutex* lock,
   std::vector<uint8_t> buf(bytes);
   Race(writers, write, [&](int i) {
     const std::vector<uint64_t> markers = Markers(i);
-    {
-      std::unique_lock<std::mutex> hold = lock ? std::unique_lock<std::mutex>(*lock) : std::unique_lock<std::mutex>();
-      ASSERT_EQ(Api::add(f, markers.data(), markers.size()), SEEN_OK);
-    }
+    ASSERT_EQ(Api::add(f, markers.data(), markers.size()), SEEN_OK);
     ASSERT_EQ(Api::save(f, path.c_str()), SEEN_OK) << seen_last_error();
     size_t written = 0;
     ASSERT_EQ(Api::serialize(f, buf.data(), buf.size(), &written), SEEN_OK);
@@ -91,29 +85,11 @@ void SnapshotsRacing(typename Api::Handle* f, int writers, std::mutex* lock,
 TEST(Snapshot, BloomSaveAndSerializeRacingTwoAdders) {
   seen_bloom* f = nullptr;
   ASSERT_EQ(seen_bloom_create(4'000'000, 0.01, 7, &f), SEEN_OK);  // ~4.8 MB: several chunks
-  SnapshotsRacing<BloomApi>(f, 2, nullptr, [&](int t, uint64_t round) {
+  SnapshotsRacing<BloomApi>(f, 2, [&](int t, uint64_t round) {
     const std::vector<uint64_t> keys = Noise(t, round);
     seen_bloom_add_u64(f, keys.data(), keys.size());
   });
   seen_bloom_free(f);
-}
-
-TEST(Snapshot, CountingSaveAndSerializeRacingItsWriter) {
-  seen_counting* f = nullptr;
-  ASSERT_EQ(seen_counting_create(1'000'000, 0.01, 7, &f), SEEN_OK);
-  // One writer at a time (the lock), adding and removing its noise so counters go both ways
-  // under the save; the saves themselves take no lock.
-  std::mutex writer;
-  SnapshotsRacing<CountingApi>(f, 1, &writer, [&](int t, uint64_t round) {
-    const std::vector<uint64_t> keys = Noise(t, round % 64);
-    std::lock_guard<std::mutex> hold(writer);
-    if (round / 64 % 2 == 0) {
-      seen_counting_add_u64(f, keys.data(), keys.size());
-    } else {
-      seen_counting_remove_u64(f, keys.data(), keys.size(), nullptr);
-    }
-  });
-  seen_counting_free(f);
 }
 
 TEST(Snapshot, StoreSaveRacingTwoMarkers) {
