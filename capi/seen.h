@@ -17,6 +17,11 @@
  *    filter from any number of threads; concurrent adds never lose a bit. A contains racing
  *    an add may miss that in-flight add, never a completed one. merge, clear, sync and free
  *    need exclusive access.
+ *  - Snapshots: serialize and save copy the payload chunk by chunk and checksum exactly the
+ *    bytes they write, so a Bloom filter's may run beside its concurrent adds (a store's save
+ *    takes its locks; other kinds' saves need their writers stopped). The buffer or file
+ *    always validates; it holds every add completed before the call began, and an add in
+ *    flight during the call or not, as for a racing contains.
  *  - Keys: integer ids hash as their 8 little-endian bytes, byte keys as their bytes,
  *    with XXH3-64 and the filter's seed. A batch of byte keys is one data buffer plus n+1
  *    offsets: key i is data[offsets[i] .. offsets[i+1]).
@@ -191,8 +196,11 @@ SEEN_API seen_status seen_bloom_deserialize(const uint8_t* buf, size_t len, seen
 SEEN_API seen_status seen_bloom_view(const uint8_t* buf, size_t len, uint32_t flags,
                                      seen_bloom** out);
 
-/* Crash-safe save: writes path.tmp-*, fsyncs it, renames it over path, fsyncs the directory.
- * On failure the previous file at path is left intact and the temporary file is removed. */
+/* Crash-safe save: writes an unnamed temporary (O_TMPFILE) beside path, or a path.tmp-*
+ * file where the file system has no O_TMPFILE, fsyncs it, renames it over path, fsyncs the
+ * directory. On failure the previous file at path is left intact and no temporary remains;
+ * the temporaries a killed save left behind are removed by the next save of path. A snapshot
+ * (see the conventions at the top): it may run beside adds. */
 SEEN_API seen_status seen_bloom_save(const seen_bloom* f, const char* path);
 
 /* Maps a saved filter. flags: SEEN_OPEN_READ_ONLY or SEEN_OPEN_READ_WRITE, optionally
@@ -480,7 +488,8 @@ SEEN_API seen_status seen_simhash_index_open(const char* path, uint32_t flags,
  * Thread safety differs from seen_bloom: adds, removes (batch or single), clear, sync and
  * free need exclusive access (one writer at a time). Contains and test may run concurrently
  * with each other and with that one writer; they never miss a completed add. get_stats,
- * serialize and save read the counters: run them with no writer active.
+ * serialize and save read the counters: run them with no writer active (a counter and its
+ * presence bit change in two steps, and a file must never hold one without the other).
  * ---------------------------------------------------------------------------------------- */
 typedef struct seen_counting seen_counting;
 

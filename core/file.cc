@@ -13,69 +13,8 @@
 #include "core/format.h"
 
 namespace seen {
-namespace {
-
-[[noreturn]] void IoFail(const std::string& path, const std::string& step) {
+void IoFail(const std::string& path, const std::string& step) {
   throw Error(Code::kIo, path + ": " + step + " failed: " + std::strerror(errno));
-}
-
-void WriteAll(int fd, const uint8_t* data, uint64_t size, const std::string& path) {
-  while (size > 0) {
-    const size_t step = static_cast<size_t>(std::min<uint64_t>(size, uint64_t{1} << 30));
-    const ssize_t wrote = write(fd, data, step);
-    if (wrote < 0) {
-      if (errno == EINTR) continue;
-      IoFail(path, "write");
-    }
-    data += wrote;
-    size -= static_cast<uint64_t>(wrote);
-  }
-}
-
-std::string DirectoryOf(const std::string& path) {
-  const size_t slash = path.find_last_of('/');
-  if (slash == std::string::npos) return ".";
-  return slash == 0 ? "/" : path.substr(0, slash);
-}
-
-}  // namespace
-
-void SaveFile(const std::string& path, const uint8_t* head, uint64_t head_size,
-              const std::vector<Piece>& payload) {
-  std::string temp = path + ".tmp-XXXXXX";
-  std::vector<char> name(temp.begin(), temp.end());
-  name.push_back('\0');
-  const int fd = mkstemp(name.data());
-  if (fd < 0) IoFail(path, "creating a temporary file beside it");
-  temp.assign(name.data());
-  try {
-    // mkstemp makes 0600; a saved filter is as readable as any file the user creates.
-    const mode_t mask = umask(0);
-    umask(mask);
-    if (fchmod(fd, 0666 & ~mask) != 0) IoFail(temp, "fchmod");
-    WriteAll(fd, head, head_size, temp);
-    for (const Piece& piece : payload) WriteAll(fd, piece.data, piece.size, temp);
-    if (fsync(fd) != 0) IoFail(temp, "fsync");
-    if (close(fd) != 0) {
-      unlink(temp.c_str());
-      IoFail(temp, "close");
-    }
-  } catch (...) {
-    close(fd);
-    unlink(temp.c_str());
-    throw;
-  }
-  if (rename(temp.c_str(), path.c_str()) != 0) {
-    const int saved = errno;
-    unlink(temp.c_str());
-    errno = saved;
-    IoFail(path, "rename of the temporary file");
-  }
-  const int dir = open(DirectoryOf(path).c_str(), O_RDONLY | O_DIRECTORY);
-  if (dir < 0) IoFail(path, "opening its directory to fsync it");
-  const int synced = fsync(dir);
-  close(dir);
-  if (synced != 0) IoFail(path, "fsync of its directory");
 }
 
 Region MapFile(const std::string& path, bool writable, bool populate) {

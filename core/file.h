@@ -1,4 +1,4 @@
-// Containers in files: crash-safe save, and mapping for use in place.
+// Containers in files: crash-safe save (core/save.cc), and mapping for use in place.
 #pragma once
 
 #include <cstdint>
@@ -10,11 +10,15 @@
 
 namespace seen {
 
-// Writes head then payload to `path` crash-safely: a temporary file in the same directory,
-// fsync, rename over path, fsync of the directory. On any failure the temporary file is
-// removed, the previous file at path is untouched, and Error(kIo) names the step.
-void SaveFile(const std::string& path, const uint8_t* head, uint64_t head_size,
-              const std::vector<Piece>& payload);
+// Throws Error(kIo): "path: step failed: " and errno's text.
+[[noreturn]] void IoFail(const std::string& path, const std::string& step);
+
+// Writes the container to `path` crash-safely (core/save.cc): a temporary beside it, written
+// as WriteContainer does (a self-consistent snapshot even while adds change the pieces),
+// fsync, rename over path, fsync of the directory. On any failure the previous file at path
+// is untouched, no temporary remains, and Error(kIo) names the step. Removes the temporaries
+// that earlier saves of path left when their process died.
+void SaveContainer(const std::string& path, const Parts& parts);
 
 // Maps the whole file. Writable maps are shared (changes reach the file). With populate,
 // every page is read in now, so later queries never page-fault; without it pages come in as

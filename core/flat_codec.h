@@ -59,22 +59,13 @@ struct FlatCodec {
   using Filter = typename Traits::Filter;
   using Params = typename Traits::Params;
 
-  static std::vector<uint8_t> Head(const Filter& filter) {
-    uint8_t params[Traits::kParamsBytes];
-    Traits::Encode(filter.params(), params);
-    std::vector<uint8_t> head(PayloadOffset(Traits::kParamsBytes));
-    EncodeHead(Traits::kKind, params, Traits::kParamsBytes, {Payload(filter)}, head.data());
-    return head;
-  }
-
   static uint64_t SerializedSize(const Filter& filter) {
     return PayloadOffset(Traits::kParamsBytes) + filter.params().bytes();
   }
 
   static void Serialize(const Filter& filter, uint8_t* out) {
-    const std::vector<uint8_t> head = Head(filter);
-    std::memcpy(out, head.data(), head.size());
-    std::memcpy(out + head.size(), filter.bytes(), filter.params().bytes());
+    uint8_t params[Traits::kParamsBytes];
+    WriteContainer(Parts(filter, params), out);
   }
 
   // A writable copy.
@@ -94,8 +85,8 @@ struct FlatCodec {
   }
 
   static void Save(const Filter& filter, const std::string& path) {
-    const std::vector<uint8_t> head = Head(filter);
-    SaveFile(path, head.data(), head.size(), {Payload(filter)});
+    uint8_t params[Traits::kParamsBytes];
+    SaveContainer(path, Parts(filter, params));
   }
 
   static Filter Open(const std::string& path, bool writable, bool verify_payload) {
@@ -110,7 +101,11 @@ struct FlatCodec {
   }
 
  private:
-  static Piece Payload(const Filter& filter) { return {filter.bytes(), filter.params().bytes()}; }
+  // The parts of filter's container, its params encoded into `params`.
+  static seen::Parts Parts(const Filter& filter, uint8_t* params) {
+    Traits::Encode(filter.params(), params);
+    return {Traits::kKind, params, Traits::kParamsBytes, {{filter.bytes(), filter.params().bytes()}}};
+  }
 };
 
 }  // namespace seen

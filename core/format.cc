@@ -48,15 +48,14 @@ uint64_t PayloadOffset(uint64_t params_size) {
   return (kHeaderBytes + params_size + 63) / 64 * 64;
 }
 
-void EncodeHead(Kind kind, const uint8_t* params, uint64_t params_size,
-                const std::vector<Piece>& payload, uint8_t* head) {
-  XXH3_state_t state;
-  XXH3_64bits_reset(&state);
-  uint64_t payload_size = 0;
-  for (const Piece& piece : payload) {
-    XXH3_64bits_update(&state, piece.data, piece.size);
-    payload_size += piece.size;
-  }
+uint64_t ContainerSize(const Parts& parts) {
+  uint64_t size = PayloadOffset(parts.params_size);
+  for (const Piece& piece : parts.payload) size += piece.size;
+  return size;
+}
+
+void EncodeHead(Kind kind, const uint8_t* params, uint64_t params_size, uint64_t payload_size,
+                uint64_t payload_checksum, uint8_t* head) {
   const uint64_t offset = PayloadOffset(params_size);
   std::memset(head, 0, offset);
   std::memcpy(head, kMagic, sizeof kMagic);
@@ -66,9 +65,20 @@ void EncodeHead(Kind kind, const uint8_t* params, uint64_t params_size,
   StoreLe64(head + kOffParamsSize, params_size);
   StoreLe64(head + kOffPayloadOffset, offset);
   StoreLe64(head + kOffPayloadSize, payload_size);
-  StoreLe64(head + kOffPayloadChecksum, XXH3_64bits_digest(&state));
+  StoreLe64(head + kOffPayloadChecksum, payload_checksum);
   std::memcpy(head + kHeaderBytes, params, params_size);
   StoreLe64(head + kOffHeaderChecksum, HeaderChecksum(head, params_size));
+}
+
+void WriteContainer(const Parts& parts, uint8_t* out) {
+  const uint64_t offset = PayloadOffset(parts.params_size);
+  uint8_t* payload = out + offset;
+  uint64_t size = 0;
+  for (const Piece& piece : parts.payload) {
+    if (piece.size > 0) std::memcpy(payload + size, piece.data, piece.size);
+    size += piece.size;
+  }
+  EncodeHead(parts.kind, parts.params, parts.params_size, size, PayloadChecksum(payload, size), out);
 }
 
 Container ParseContainer(const uint8_t* data, uint64_t len, Kind expected,

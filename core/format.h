@@ -45,10 +45,27 @@ struct Piece {
 // Where the payload starts for params of params_size bytes.
 uint64_t PayloadOffset(uint64_t params_size);
 
+// What a kind writes: its params and the pieces of its payload, in order. The pieces may be
+// live filter memory that concurrent adds change while it is written.
+struct Parts {
+  Kind kind;
+  const uint8_t* params;
+  uint64_t params_size;
+  std::vector<Piece> payload;
+};
+
+// The bytes a container of these parts takes.
+uint64_t ContainerSize(const Parts& parts);
+
 // Writes the PayloadOffset(params_size) bytes that precede the payload: header, params and
-// zero padding. The payload checksum is computed over the pieces in order.
-void EncodeHead(Kind kind, const uint8_t* params, uint64_t params_size,
-                const std::vector<Piece>& payload, uint8_t* head);
+// zero padding, for a payload of payload_size bytes with that XXH3-64 checksum.
+void EncodeHead(Kind kind, const uint8_t* params, uint64_t params_size, uint64_t payload_size,
+                uint64_t payload_checksum, uint8_t* head);
+
+// Serializes into out (ContainerSize bytes): copies the payload first, checksums the copy,
+// then writes the head. The container is self-consistent even while adds change the pieces:
+// it holds every add completed before the call, and in-flight adds or not.
+void WriteContainer(const Parts& parts, uint8_t* out);
 
 // Validates `len` bytes as a container of kind `expected`. `source` names the input in
 // errors (a path, or "buffer"). verify_payload = false skips only the payload checksum.

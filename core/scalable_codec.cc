@@ -53,6 +53,30 @@ bool Zero(const uint8_t* p, size_t n) {
   return true;
 }
 
+// A row must be the sub-filter the head's options grow at position i (its capacity, seed and
+// fpr), with at least log2(1 / fpr) bits per key of capacity, the floor no filter beats. So
+// the head cannot promise the next add a sub-filter out of proportion to the payload (a 1 KB
+// file whose initial capacity said 2^27 keys once made the next add map 2.3 GB): that one
+// holds growth times the newest's capacity, at tightening times its fpr.
+template <class Fail>
+void RequireGrownFrom(const ScalableOptions& o, uint32_t i, const BloomParams& row, const Fail& fail) {
+  const std::string name = "sub-filter " + std::to_string(i) + ": ";
+  uint64_t capacity = 0;
+  try {
+    capacity = Scalable::CapacityOf(o, i);
+  } catch (const Error& e) {
+    fail(Code::kTooLarge, name + e.what());
+  }
+  if (row.expected_items != capacity || row.seed != Scalable::SeedOf(o, i) || row.target_fpr != Scalable::FprOf(o, i)) {
+    fail(Code::kInconsistent, name + "capacity, seed or fpr differ from what the head's initial capacity " +
+                                  std::to_string(o.initial_capacity) + ", fpr, growth and tightening give");
+  }
+  if (static_cast<double>(row.blocks) * kBlockBytes * 8 < static_cast<double>(capacity) * std::log2(1 / row.target_fpr)) {
+    fail(Code::kInconsistent, name + std::to_string(row.blocks) + " blocks cannot hold " + std::to_string(capacity) +
+                                  " keys at fpr " + std::to_string(row.target_fpr));
+  }
+}
+
 struct Decoded {
   ScalableOptions options;
   std::vector<BloomParams> params;
@@ -113,6 +137,7 @@ Decoded DecodeParams(const Container& c, const std::string& source) {
     }
     if (i + 1 < subs && items < capacity) fail(Code::kInconsistent, name + "is not full but is not the newest");
     if (!(p.target_fpr > 0.0 && p.target_fpr < 1.0)) fail(Code::kInconsistent, name + "target fpr is outside (0, 1)");
+    RequireGrownFrom(o, i, p, fail);
     total += p.bytes();
     d.params.push_back(p);
     d.capacity.push_back(capacity);
@@ -140,12 +165,11 @@ Scalable Build(const Decoded& d, const uint8_t* payload, bool copy, Region backi
   return Scalable(d.options, std::move(subs), std::move(backing), !copy);
 }
 
-std::vector<uint8_t> Head(const Scalable& f, std::vector<Piece>& pieces) {
-  const std::vector<uint8_t> params = EncodeParams(f);
-  for (const SubFilter& s : f.subs()) pieces.push_back({s.bloom.bytes(), s.bloom.params().bytes()});
-  std::vector<uint8_t> head(PayloadOffset(params.size()));
-  EncodeHead(Kind::kScalable, params.data(), params.size(), pieces, head.data());
-  return head;
+// The parts of f's container, over its params encoded into `params`.
+Parts PartsOf(const Scalable& f, const std::vector<uint8_t>& params) {
+  Parts parts{Kind::kScalable, params.data(), params.size(), {}};
+  for (const SubFilter& s : f.subs()) parts.payload.push_back({s.bloom.bytes(), s.bloom.params().bytes()});
+  return parts;
 }
 
 }  // namespace
@@ -155,14 +179,8 @@ uint64_t SerializedSize(const Scalable& filter) {
 }
 
 void Serialize(const Scalable& filter, uint8_t* out) {
-  std::vector<Piece> pieces;
-  const std::vector<uint8_t> head = Head(filter, pieces);
-  std::memcpy(out, head.data(), head.size());
-  out += head.size();
-  for (const Piece& piece : pieces) {
-    std::memcpy(out, piece.data, piece.size);
-    out += piece.size;
-  }
+  const std::vector<uint8_t> params = EncodeParams(filter);
+  WriteContainer(PartsOf(filter, params), out);
 }
 
 Scalable DeserializeScalable(const uint8_t* data, uint64_t len) {
@@ -171,9 +189,8 @@ Scalable DeserializeScalable(const uint8_t* data, uint64_t len) {
 }
 
 void Save(const Scalable& filter, const std::string& path) {
-  std::vector<Piece> pieces;
-  const std::vector<uint8_t> head = Head(filter, pieces);
-  SaveFile(path, head.data(), head.size(), pieces);
+  const std::vector<uint8_t> params = EncodeParams(filter);
+  SaveContainer(path, PartsOf(filter, params));
 }
 
 Scalable OpenScalable(const std::string& path, bool writable, bool verify_payload) {

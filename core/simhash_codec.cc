@@ -73,17 +73,16 @@ SimhashLayout Decode(const Container& c, const std::string& source) {
   return l;
 }
 
-std::vector<uint8_t> Head(const SimhashIndex& index) {
+// The parts of index's container, its params encoded into `params`.
+Parts PartsOf(const SimhashIndex& index, uint8_t* params) {
   const SimhashLayout& l = index.layout();
-  uint8_t params[kParamsBytes] = {};
+  std::memset(params, 0, kParamsBytes);
   StoreLe64(params + 0, l.count);
   StoreLe32(params + 8, l.max_k);
   StoreLe32(params + 12, l.blocks);
   StoreLe32(params + 16, l.primary_bits);
   StoreLe32(params + 20, kTableScheme);
-  std::vector<uint8_t> head(PayloadOffset(kParamsBytes));
-  EncodeHead(Kind::kSimhashIndex, params, kParamsBytes, {{index.payload(), l.bytes}}, head.data());
-  return head;
+  return {Kind::kSimhashIndex, params, kParamsBytes, {{index.payload(), l.bytes}}};
 }
 
 }  // namespace
@@ -93,9 +92,8 @@ uint64_t SerializedSize(const SimhashIndex& index) {
 }
 
 void Serialize(const SimhashIndex& index, uint8_t* out) {
-  const std::vector<uint8_t> head = Head(index);
-  std::memcpy(out, head.data(), head.size());
-  std::memcpy(out + head.size(), index.payload(), index.layout().bytes);
+  uint8_t params[kParamsBytes];
+  WriteContainer(PartsOf(index, params), out);
 }
 
 SimhashIndex DeserializeSimhashIndex(const uint8_t* data, uint64_t len) {
@@ -113,8 +111,8 @@ SimhashIndex ViewSimhashIndex(const uint8_t* data, uint64_t len, bool verify_pay
 }
 
 void Save(const SimhashIndex& index, const std::string& path) {
-  const std::vector<uint8_t> head = Head(index);
-  SaveFile(path, head.data(), head.size(), {{index.payload(), index.layout().bytes}});
+  uint8_t params[kParamsBytes];
+  SaveContainer(path, PartsOf(index, params));
 }
 
 SimhashIndex OpenSimhashIndex(const std::string& path, bool verify_payload) {

@@ -247,9 +247,7 @@ void Store::Save(const std::string& path) const {
     payload.push_back({kZeros, Pad8(s.size() * 2) - s.size() * 2});
     payload.push_back({s.windows(), s.size() * state_bytes});
   }
-  std::vector<uint8_t> head(PayloadOffset(kStoreParamsBytes));
-  EncodeHead(Kind::kStore, params, kStoreParamsBytes, payload, head.data());
-  SaveFile(path, head.data(), head.size(), payload);
+  SaveContainer(path, {Kind::kStore, params, kStoreParamsBytes, payload});
 }
 
 Store Store::Open(const std::string& path, bool writable, bool verify_payload) {

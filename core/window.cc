@@ -216,6 +216,13 @@ WindowParams SlicedFor(uint32_t segments, uint32_t per_segment_items, double fpr
   return best;
 }
 
+// The span of each of the s - 1 full segments that cover `span`, rounded up; 0 when the
+// rounded-up span would not fit in 32 bits (span near 2^32).
+uint32_t SegmentSpan(uint32_t span, uint32_t s) {
+  const uint64_t per_segment = (uint64_t{span} + s - 2) / (s - 1);
+  return per_segment * (s - 1) > UINT32_MAX ? 0 : static_cast<uint32_t>(per_segment);
+}
+
 void RequireFpr(double fpr) {
   if (!(fpr > 0.0 && fpr < 1.0)) {
     throw Error(Code::kInvalidArgument, "fpr must be in (0, 1), got " + std::to_string(fpr));
@@ -256,10 +263,11 @@ double PredictWindowFpr(const WindowParams& p) {
 
 WindowParams SizeCountWindow(uint32_t items, double fpr, double max_slack, uint64_t seed) {
   RequireFpr(fpr);
-  if (items == 0) throw Error(Code::kInvalidArgument, "a window must hold at least 1 item");
+  if (items == 0) throw Error(Code::kInvalidArgument, "span must be at least 1 item, got 0");
   WindowParams best;
   for (uint32_t s = MinSegments(max_slack); s <= kMaxWindowSegments; ++s) {
-    const uint32_t per_segment = (items + s - 2) / (s - 1);
+    const uint32_t per_segment = SegmentSpan(items, s);
+    if (per_segment == 0) continue;
     WindowParams candidate = SlicedFor(s, per_segment, fpr);
     if (candidate.k == 0) continue;
     candidate.segment_span = per_segment;
@@ -276,8 +284,9 @@ WindowParams SizeCountWindow(uint32_t items, double fpr, double max_slack, uint6
     best = ring;
   }
   if (best.layout == WindowLayout::kRing && best.span == 0) {
-    throw Error(Code::kInvalidArgument, "no window layout reaches fpr " + std::to_string(fpr) +
-                                            " with slack at most " + std::to_string(max_slack));
+    throw Error(Code::kInvalidArgument, "span " + std::to_string(items) + ": no window layout of that many items reaches fpr " +
+                                            std::to_string(fpr) + " with slack at most " + std::to_string(max_slack) +
+                                            " (a segment holds at most 2^28 positions)");
   }
   best.mode = WindowMode::kCount;
   best.seed = seed;
@@ -290,12 +299,12 @@ WindowParams SizeTimeWindow(uint32_t seconds, uint32_t expected_items, double fp
   RequireFpr(fpr);
   const uint32_t min_segments = MinSegments(max_slack);
   if (seconds < min_segments - 1) {
-    throw Error(Code::kInvalidArgument, "a time window needs at least " +
+    throw Error(Code::kInvalidArgument, "span " + std::to_string(seconds) + " seconds is under the shortest time window, " +
                                             std::to_string(min_segments - 1) + " seconds");
   }
   WindowParams best;
   for (uint32_t s = min_segments; s <= kMaxWindowSegments; ++s) {
-    const uint32_t per_segment_items = std::max<uint32_t>(1, (expected_items + s - 2) / (s - 1));
+    const uint32_t per_segment_items = std::max<uint32_t>(1, SegmentSpan(expected_items, s));
     WindowParams candidate = SlicedFor(s, per_segment_items, fpr);
     if (candidate.k != 0 && (best.k == 0 || candidate.state_bytes() < best.state_bytes())) {
       best = candidate;
@@ -303,7 +312,11 @@ WindowParams SizeTimeWindow(uint32_t seconds, uint32_t expected_items, double fp
   }
   if (best.k == 0) throw Error(Code::kInvalidArgument, "no window layout reaches fpr " + std::to_string(fpr));
   best.mode = WindowMode::kTime;
-  best.segment_span = (seconds + best.segments - 2) / (best.segments - 1);
+  best.segment_span = SegmentSpan(seconds, best.segments);
+  if (best.segment_span == 0) {
+    throw Error(Code::kInvalidArgument, "span " + std::to_string(seconds) + " seconds is over the longest time window, " +
+                                            std::to_string(UINT32_MAX / (best.segments - 1) * (best.segments - 1)));
+  }
   best.span = best.segment_span * (best.segments - 1);
   best.seed = seed;
   best.target_fpr = fpr;
@@ -312,7 +325,7 @@ WindowParams SizeTimeWindow(uint32_t seconds, uint32_t expected_items, double fp
 
 WindowParams SizeCountWindowForBytes(uint32_t items, uint64_t bytes, double max_slack,
                                      uint64_t seed) {
-  if (items == 0) throw Error(Code::kInvalidArgument, "a window must hold at least 1 item");
+  if (items == 0) throw Error(Code::kInvalidArgument, "span must be at least 1 item, got 0");
   WindowParams best;
   double best_fpr = 2.0;
   WindowParams ring;
@@ -323,7 +336,8 @@ WindowParams SizeCountWindowForBytes(uint32_t items, uint64_t bytes, double max_
     WindowParams candidate;
     candidate.layout = WindowLayout::kSliced;
     candidate.segments = s;
-    candidate.segment_span = candidate.segment_items = (items + s - 2) / (s - 1);
+    candidate.segment_span = candidate.segment_items = SegmentSpan(items, s);
+    if (candidate.segment_span == 0) continue;
     candidate.span = candidate.segment_span * (s - 1);
     // The most positions whose cells fit in the budget.
     candidate.bits = bytes > kSlicedHeaderBytes + kCellPadding

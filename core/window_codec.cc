@@ -84,11 +84,9 @@ void Window::ContainsKeys(const uint8_t* data, const uint64_t* offsets, size_t n
 std::vector<uint8_t> SerializeWindow(const Window& window) {
   uint8_t params[kWindowParamsBytes];
   EncodeWindowParams(window.params, params);
-  const uint64_t offset = PayloadOffset(kWindowParamsBytes);
-  std::vector<uint8_t> out(offset + window.state.size());
-  EncodeHead(Kind::kWindow, params, kWindowParamsBytes, {{window.state.data(), window.state.size()}},
-             out.data());
-  std::memcpy(out.data() + offset, window.state.data(), window.state.size());
+  const Parts parts{Kind::kWindow, params, kWindowParamsBytes, {{window.state.data(), window.state.size()}}};
+  std::vector<uint8_t> out(ContainerSize(parts));
+  WriteContainer(parts, out.data());
   return out;
 }
 

@@ -224,7 +224,11 @@ TEST(ScalableFormat, EveryHeaderAndParamsFieldIsChecked) {
   EXPECT_EQ(Parse(WithField<uint32_t>(good, 104, 65)), Code::kInconsistent);
   EXPECT_EQ(Parse(WithField<uint32_t>(good, 108, 2)), Code::kUnsupportedVersion);
   EXPECT_EQ(Parse(WithField<uint8_t>(good, 120, 1)), Code::kInconsistent);
-  EXPECT_EQ(Parse(WithField<uint64_t>(good, 96, 77)), Code::kOk) << "the seed is a free value";
+  // Every row must be the sub-filter the head grows there (its seed, capacity, fpr, size).
+  EXPECT_EQ(Parse(WithField<uint64_t>(good, 96, 77)), Code::kInconsistent) << "rows not grown from this seed";
+  EXPECT_EQ(Parse(WithField<uint64_t>(good, 64, uint64_t{1} << 27)), Code::kInconsistent)
+      << "an initial capacity the rows do not have would size the next sub-filter from nothing";
+  EXPECT_EQ(Parse(WithField<double>(good, 80, 64.0)), Code::kInconsistent) << "a growth the rows do not show";
   // Rows: blocks, k, reserved, capacity, items, fpr.
   const size_t row0 = 128, row2 = 128 + 128;
   const uint64_t blocks0 = test::LoadU64(good, row0);

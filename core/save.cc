@@ -1,0 +1,221 @@
+// Crash-safe save of a container (core/file.h). The temporary is an unnamed O_TMPFILE where
+// the file system has them, so a crash while writing leaves nothing; it is named only once
+// complete, just before the rename. Where O_TMPFILE is missing it is a named file from the
+// start. Either way the writer holds an flock on it until the rename: the next save beside
+// the same path removes every temporary no live writer holds, the leftovers of a crash.
+#include <dirent.h>
+#include <fcntl.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cerrno>
+#include <cstring>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "core/error.h"
+#include "core/fault.h"
+#include "core/file.h"
+#include "core/format.h"
+#include "core/hash.h"
+
+namespace seen {
+namespace fault {
+namespace {
+std::atomic<Hook> hook{nullptr};
+}  // namespace
+
+void SetHook(Hook h) { hook.store(h); }
+
+int Injected(const char* call) {
+  const Hook h = hook.load(std::memory_order_relaxed);
+  return h == nullptr ? 0 : h(call);
+}
+}  // namespace fault
+
+namespace {
+
+// Bytes copied from the live payload per write: the checksum covers exactly this copy.
+constexpr uint64_t kChunkBytes = uint64_t{1} << 20;
+const char kTempInfix[] = ".tmp-";
+constexpr size_t kTempSuffixChars = 12;
+
+// Runs a system call unless the fault seam fails it.
+template <class Call>
+auto Sys(const char* name, Call call) -> decltype(call()) {
+  if (const int err = fault::Injected(name)) {
+    errno = err;
+    return -1;
+  }
+  return call();
+}
+
+std::string DirectoryOf(const std::string& path) {
+  const size_t slash = path.find_last_of('/');
+  if (slash == std::string::npos) return ".";
+  return slash == 0 ? "/" : path.substr(0, slash);
+}
+
+std::string BaseOf(const std::string& path) {
+  const size_t slash = path.find_last_of('/');
+  return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
+std::string TempName(const std::string& path) {
+  static const char kChars[] = "abcdefghijklmnopqrstuvwxyz0123456789";
+  thread_local std::mt19937_64 random{std::random_device{}()};
+  std::string name = path + kTempInfix;
+  for (size_t i = 0; i < kTempSuffixChars; ++i) name += kChars[random() % (sizeof kChars - 1)];
+  return name;
+}
+
+// Removes the temporaries of `path` that no writer holds: a live writer keeps its flock until
+// its rename, so an unlocked one belongs to a writer that died. Best effort: a temporary
+// that cannot be examined is left for a later save.
+void RemoveStaleTemporaries(const std::string& path) {
+  const std::string prefix = BaseOf(path) + kTempInfix;
+  DIR* dir = opendir(DirectoryOf(path).c_str());
+  if (dir == nullptr) return;
+  const int dir_fd = dirfd(dir);
+  while (const dirent* entry = readdir(dir)) {
+    const std::string name = entry->d_name;
+    if (name.size() != prefix.size() + kTempSuffixChars || name.compare(0, prefix.size(), prefix) != 0) {
+      continue;
+    }
+    const int fd = openat(dir_fd, name.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0) continue;
+    struct stat st;
+    if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && flock(fd, LOCK_EX | LOCK_NB) == 0) {
+      unlinkat(dir_fd, name.c_str(), 0);
+    }
+    close(fd);
+  }
+  closedir(dir);
+}
+
+// The temporary being written: its descriptor, and its name once it has one.
+struct Temporary {
+  int fd = -1;
+  std::string name;
+
+  ~Temporary() {
+    if (!name.empty()) unlink(name.c_str());
+    if (fd >= 0) close(fd);
+  }
+};
+
+// An unnamed temporary in path's directory, or a named one where O_TMPFILE is missing.
+// Locked before anyone could take it for a dead writer's.
+void Create(const std::string& path, Temporary& temp) {
+  const mode_t mode = 0666;  // less the umask: as readable as any file the user creates
+  temp.fd = Sys("open_tmpfile", [&] {
+    return open(DirectoryOf(path).c_str(), O_TMPFILE | O_WRONLY | O_CLOEXEC, mode);
+  });
+  if (temp.fd >= 0) {
+    if (Sys("flock", [&] { return flock(temp.fd, LOCK_EX); }) != 0) IoFail(path, "locking the temporary file");
+    return;
+  }
+  if (errno != EOPNOTSUPP && errno != EISDIR && errno != EINVAL) {
+    IoFail(path, "creating a temporary file beside it");
+  }
+  for (;;) {
+    const std::string name = TempName(path);
+    temp.fd = Sys("open", [&] { return open(name.c_str(), O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, mode); });
+    if (temp.fd < 0) {
+      if (errno == EEXIST) continue;
+      IoFail(path, "creating a temporary file beside it");
+    }
+    temp.name = name;
+    if (Sys("flock", [&] { return flock(temp.fd, LOCK_EX); }) != 0) IoFail(temp.name, "flock");
+    // A concurrent save may have removed it between the open and the lock; start again then.
+    struct stat mine, named;
+    if (fstat(temp.fd, &mine) == 0 && stat(name.c_str(), &named) == 0 && mine.st_ino == named.st_ino &&
+        mine.st_dev == named.st_dev) {
+      return;
+    }
+    close(temp.fd);
+    temp.fd = -1;
+    temp.name.clear();
+  }
+}
+
+void WriteAt(int fd, const uint8_t* data, uint64_t size, uint64_t offset, const std::string& name) {
+  while (size > 0) {
+    const ssize_t wrote = Sys("pwrite", [&] { return pwrite(fd, data, size, static_cast<off_t>(offset)); });
+    if (wrote < 0) {
+      if (errno == EINTR) continue;
+      IoFail(name, "write");
+    }
+    data += wrote;
+    offset += static_cast<uint64_t>(wrote);
+    size -= static_cast<uint64_t>(wrote);
+  }
+}
+
+// Writes the container: the payload chunk by chunk, each copied from the live pieces and
+// checksummed as copied (XXH3-64, the payload checksum of docs/FORMAT.md), then the head
+// that carries that checksum.
+void WriteContents(const Parts& parts, int fd, const std::string& name) {
+  const uint64_t offset = PayloadOffset(parts.params_size);
+  std::vector<uint8_t> chunk;
+  XXH3_state_t state;
+  XXH3_64bits_reset(&state);
+  uint64_t at = offset;
+  for (const Piece& piece : parts.payload) {
+    for (uint64_t done = 0; done < piece.size;) {
+      const uint64_t n = std::min(kChunkBytes, piece.size - done);
+      chunk.assign(piece.data + done, piece.data + done + n);
+      XXH3_64bits_update(&state, chunk.data(), n);
+      WriteAt(fd, chunk.data(), n, at, name);
+      done += n;
+      at += n;
+    }
+  }
+  std::vector<uint8_t> head(offset);
+  EncodeHead(parts.kind, parts.params, parts.params_size, at - offset, XXH3_64bits_digest(&state), head.data());
+  WriteAt(fd, head.data(), head.size(), 0, name);
+}
+
+// Gives an unnamed temporary a name beside path.
+void Name(const std::string& path, Temporary& temp) {
+  const std::string proc = "/proc/self/fd/" + std::to_string(temp.fd);
+  for (;;) {
+    const std::string name = TempName(path);
+    if (Sys("linkat", [&] { return linkat(AT_FDCWD, proc.c_str(), AT_FDCWD, name.c_str(), AT_SYMLINK_FOLLOW); }) == 0) {
+      temp.name = name;
+      return;
+    }
+    if (errno != EEXIST) IoFail(path, "linkat of the temporary file");
+  }
+}
+
+}  // namespace
+
+void SaveContainer(const std::string& path, const Parts& parts) {
+  RemoveStaleTemporaries(path);
+  {
+    Temporary temp;
+    Create(path, temp);
+    const std::string where = temp.name.empty() ? path + " (temporary)" : temp.name;
+    WriteContents(parts, temp.fd, where);
+    if (Sys("fsync", [&] { return fsync(temp.fd); }) != 0) IoFail(where, "fsync");
+    if (temp.name.empty()) Name(path, temp);
+    if (Sys("rename", [&] { return rename(temp.name.c_str(), path.c_str()); }) != 0) {
+      IoFail(path, "rename of the temporary file");
+    }
+    temp.name.clear();  // renamed: nothing left to remove; closing drops the lock
+  }
+  const int dir = Sys("open_dir", [&] { return open(DirectoryOf(path).c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC); });
+  if (dir < 0) IoFail(path, "opening its directory to fsync it");
+  const int synced = Sys("fsync_dir", [&] { return fsync(dir); });
+  const int saved = errno;
+  close(dir);
+  errno = saved;
+  if (synced != 0) IoFail(path, "fsync of its directory");
+}
+
+}  // namespace seen

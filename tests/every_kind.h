@@ -1,0 +1,177 @@
+// Hands bytes to every entry point of capi/seen.h that reads a container: each kind's
+// deserialize and view, and a file of those bytes to each kind's open in every mode. Whatever
+// loads is queried, added to and serialized again, so a head field that could size a later
+// allocation is exercised too. Shared by the fuzz targets and the address-space sweep.
+#pragma once
+
+#include <cstdint>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "seen.h"
+#include "tests/flat_kinds.h"
+
+namespace seen::test {
+
+// The open modes every kind with an open is tried in.
+constexpr uint32_t kOpenModes[] = {SEEN_OPEN_READ_ONLY, SEEN_OPEN_READ_ONLY | SEEN_OPEN_NO_VERIFY,
+                                   SEEN_OPEN_READ_WRITE, SEEN_OPEN_READ_WRITE | SEEN_OPEN_NO_VERIFY};
+
+// The kinds, each with its own fuzz target (SEEN_FUZZ_TARGET is its number here).
+enum class Target { kBloom, kCounting, kScalable, kWindow, kStore, kSimhashIndex };
+constexpr Target kTargets[] = {Target::kBloom,  Target::kCounting, Target::kScalable,
+                               Target::kWindow, Target::kStore,    Target::kSimhashIndex};
+
+// The first status equal to `watch` any call returned, so a caller can tell a refusal by
+// validation from one by exhaustion; SEEN_OK if none did.
+class Exercise {
+ public:
+  explicit Exercise(seen_status watch) : watch_(watch) {}
+  seen_status seen() const { return seen_; }
+  const std::string& message() const { return message_; }
+
+  seen_status operator()(seen_status status) {
+    if (status == watch_ && seen_ == SEEN_OK) {
+      seen_ = status;
+      message_ = seen_last_error();
+    }
+    return status;
+  }
+
+  // A loaded Bloom or counting filter (Api: tests/flat_kinds.h).
+  template <class Api>
+  void Flat(typename Api::Handle* f) {
+    if (f == nullptr) return;
+    uint8_t out[4];
+    (*this)(Api::contains(f, kIds, 4, out));
+    (*this)(Api::add(f, kIds, 4));
+    size_t size = 0;
+    (*this)(Api::serialize(f, nullptr, 0, &size));
+    Api::free(f);
+  }
+
+  // Every entry point of a Bloom or counting filter.
+  template <class Api>
+  void FlatKind(const uint8_t* data, size_t size, const std::string& path) {
+    Deserialized(data, size, Api::deserialize, &Exercise::Flat<Api>);
+    typename Api::Handle* f = nullptr;
+    (*this)(Api::view(data, size, SEEN_OPEN_NO_VERIFY, &f));
+    Flat<Api>(f);
+    EachMode(data, size, path, false, Api::open, &Exercise::Flat<Api>);
+  }
+
+  void Scalable(seen_scalable* f) {
+    if (f == nullptr) return;
+    uint8_t out[4];
+    (*this)(seen_scalable_contains_u64(f, kIds, 4, out));
+    // Enough new keys to fill a small newest sub-filter and make the next one.
+    std::vector<uint64_t> keys(2000);
+    for (size_t i = 0; i < keys.size(); ++i) keys[i] = i * 0x9E3779B97F4A7C15ULL + 11;
+    (*this)(seen_scalable_add_u64(f, keys.data(), keys.size()));
+    seen_scalable_free(f);
+  }
+
+  void Window(seen_window* w) {
+    if (w == nullptr) return;
+    uint8_t out[4];
+    (*this)(seen_window_contains_u64(w, kIds, 4, 1000, out));
+    (*this)(seen_window_add_u64(w, kIds, 4, 2000));
+    seen_window_free(w);
+  }
+
+  void Index(seen_simhash_index* index) {
+    if (index == nullptr) return;
+    uint8_t out[4];
+    (*this)(seen_simhash_index_any(index, kIds, 4, 3, out));
+    seen_simhash_index_free(index);
+  }
+
+  void Store(seen_store* s) {
+    if (s == nullptr) return;
+    uint8_t out[4];
+    for (uint64_t user = 0; user < 4; ++user) {
+      (*this)(seen_store_filter(s, user, kIds, 4, 1000, out));
+      (*this)(seen_store_mark(s, user, kIds, 4, 1000));
+    }
+    seen_store_free(s);
+  }
+
+  // Every entry point of one kind: deserialize and view of the bytes, then open of a file of
+  // them at path in every mode the kind has (the file is rewritten before each open, since a
+  // read-write open may change it, and removed after).
+  void One(Target kind, const uint8_t* data, size_t size, const std::string& path) {
+    switch (kind) {
+      case Target::kBloom:
+        FlatKind<BloomApi>(data, size, path);
+        break;
+      case Target::kCounting:
+        FlatKind<CountingApi>(data, size, path);
+        break;
+      case Target::kScalable:
+        Deserialized(data, size, seen_scalable_deserialize, &Exercise::Scalable);
+        EachMode(data, size, path, false, seen_scalable_open, &Exercise::Scalable);
+        break;
+      case Target::kWindow:
+        Deserialized(data, size, seen_window_deserialize, &Exercise::Window);
+        break;
+      case Target::kStore:
+        EachMode(data, size, path, false, seen_store_open, &Exercise::Store);
+        break;
+      case Target::kSimhashIndex: {
+        Deserialized(data, size, seen_simhash_index_deserialize, &Exercise::Index);
+        seen_simhash_index* index = nullptr;
+        (*this)(seen_simhash_index_view(data, size, SEEN_OPEN_NO_VERIFY, &index));
+        Index(index);
+        EachMode(data, size, path, true, seen_simhash_index_open, &Exercise::Index);
+        break;
+      }
+    }
+  }
+
+  // Every kind's entry points.
+  void All(const uint8_t* data, size_t size, const std::string& path) {
+    for (Target kind : kTargets) One(kind, data, size, path);
+  }
+
+ private:
+  static constexpr uint64_t kIds[4] = {0, 1, 2, 3};
+
+  // Deserializes the bytes and hands what loads to `use`.
+  template <class Handle>
+  void Deserialized(const uint8_t* data, size_t size, seen_status (*deserialize)(const uint8_t*, size_t, Handle**),
+                    void (Exercise::*use)(Handle*)) {
+    Handle* loaded = nullptr;
+    (*this)(deserialize(data, size, &loaded));
+    (this->*use)(loaded);
+  }
+
+  // Opens a file of the bytes in each mode and hands what loads to `use`. The file is
+  // rewritten before each open (a read-write open may change it) and removed after.
+  // read_only_modes: the kind opens only for reading.
+  template <class Handle>
+  void EachMode(const uint8_t* data, size_t size, const std::string& path, bool read_only_modes,
+                seen_status (*open)(const char*, uint32_t, Handle**), void (Exercise::*use)(Handle*)) {
+    for (uint32_t mode : kOpenModes) {
+      if (read_only_modes && (mode & SEEN_OPEN_READ_ONLY) == 0) continue;
+      if (!Write(data, size, path)) return;
+      Handle* loaded = nullptr;
+      (*this)(open(path.c_str(), mode, &loaded));
+      (this->*use)(loaded);
+    }
+    std::remove(path.c_str());
+  }
+
+  static bool Write(const uint8_t* data, size_t size, const std::string& path) {
+    FILE* file = std::fopen(path.c_str(), "wb");
+    if (file == nullptr) return false;
+    const bool ok = std::fwrite(data, 1, size, file) == size;
+    return std::fclose(file) == 0 && ok;
+  }
+
+  seen_status watch_;
+  seen_status seen_ = SEEN_OK;
+  std::string message_;
+};
+
+}  // namespace seen::test
