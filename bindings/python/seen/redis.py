@@ -18,6 +18,8 @@ import struct
 from typing import Any, Dict, List, Optional, Sequence, Union
 
 Id = Union[int, str, bytes]
+# Binary replies stay bytes even on a client made with decode_responses=True.
+_BINARY: Dict[str, Any] = {"NEVER_DECODE": []}
 
 
 def pack_ids(ids: Sequence[int]) -> bytes:
@@ -83,7 +85,8 @@ class RedisWindows:
         if not ids:
             return []
         if _all_ints(ids):
-            bitmap = self.client.execute_command("SEEN.FILTERB", key, *_now(now), pack_ids(ids))
+            bitmap = self.client.execute_command("SEEN.FILTERB", key, *_now(now), pack_ids(ids),
+                                                 **_BINARY)
             return [i for i, unseen in zip(ids, unpack_bitmap(bitmap, len(ids))) if unseen]
         reply = self.client.execute_command("SEEN.FILTER", key, *_now(now), *ids)
         unseen = {_raw(r) for r in reply}
@@ -96,7 +99,7 @@ class RedisWindows:
             return []
         if _all_ints(ids):
             packed = self.client.execute_command("SEEN.TAKEB", key, want, *_now(now),
-                                                 pack_ids(ids))
+                                                 pack_ids(ids), **_BINARY)
             return list(unpack_ids(packed))
         taken = self.client.execute_command("SEEN.TAKE", key, want, *_now(now), *ids)
         by_reply = {_as_reply(i): i for i in ids}
