@@ -15,7 +15,7 @@ command of one user on one Redis Cluster slot.
     [1003]
 """
 import struct
-from typing import Any, Dict, List, Optional, Sequence, Union
+from typing import Any, Dict, List, Optional, Sequence, TypeGuard, Union
 
 Id = Union[int, str, bytes]
 # Binary replies stay bytes even on a client made with decode_responses=True.
@@ -41,7 +41,7 @@ def unpack_bitmap(bitmap: bytes, n: int) -> List[bool]:
     return [bool(bitmap[i >> 3] >> (i & 7) & 1) for i in range(n)]
 
 
-def _all_ints(ids: Sequence[Id]) -> bool:
+def _all_ints(ids: Sequence[Id]) -> TypeGuard[Sequence[int]]:
     return all(isinstance(i, int) for i in ids)
 
 
