@@ -24,10 +24,10 @@ struct OpenKey {
 // The primary's clock, in seconds: the `now` of a write that gives none.
 uint32_t ServerNow();
 
-// A new window for `key` (opened for writing), set as its value and replicated as
-// SEEN.LOAD, so that every replica holds the same bytes whatever its module arguments.
-// Replies an error and returns nullptr on failure.
+// A new window for `key` (opened for writing), sized from opts (nullptr: the module's
+// defaults), set as its value and replicated as SEEN.LOAD, so that every replica holds the
+// same bytes whatever its module arguments. Replies an error and returns nullptr on failure.
 seen_window* CreateWindow(RedisModuleCtx* ctx, RedisModuleKey* key, RedisModuleString* name,
-                          const seen_window_options& opts, uint32_t now);
+                          const seen_window_options* opts, uint32_t now);
 
 }  // namespace seen::redis

@@ -75,7 +75,7 @@ int Mark(RedisModuleCtx* ctx, RedisModuleString** argv, int argc) {
   OpenKey open(ctx, argv[1], REDISMODULE_READ | REDISMODULE_WRITE);
   seen_window* w = nullptr;
   if (!KeyWindow(ctx, open.key, &w)) return REDISMODULE_OK;
-  if (w == nullptr) w = CreateWindow(ctx, open.key, argv[1], ModuleDefaults(), tail.now);
+  if (w == nullptr) w = CreateWindow(ctx, open.key, argv[1], nullptr, tail.now);
   if (w == nullptr) return REDISMODULE_OK;
   if (ids.Add(w, tail.now) != SEEN_OK) return ReplySeenError(ctx);
   ids.ReplicateMark(ctx, argv[1], tail.now);
@@ -131,7 +131,7 @@ int Take(RedisModuleCtx* ctx, RedisModuleString** argv, int argc) {
   }
   const Ids picked = ids.Pick(chosen);
   if (picked.size() > 0) {
-    if (w == nullptr) w = CreateWindow(ctx, open.key, argv[1], ModuleDefaults(), tail.now);
+    if (w == nullptr) w = CreateWindow(ctx, open.key, argv[1], nullptr, tail.now);
     if (w == nullptr) return REDISMODULE_OK;
     if (picked.Add(w, tail.now) != SEEN_OK) return ReplySeenError(ctx);
     picked.ReplicateMark(ctx, argv[1], tail.now);

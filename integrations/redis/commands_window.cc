@@ -11,9 +11,11 @@ namespace seen::redis {
 uint32_t ServerNow() { return static_cast<uint32_t>(RedisModule_Milliseconds() / 1000); }
 
 seen_window* CreateWindow(RedisModuleCtx* ctx, RedisModuleKey* key, RedisModuleString* name,
-                          const seen_window_options& opts, uint32_t now) {
+                          const seen_window_options* opts, uint32_t now) {
   seen_window* w = nullptr;
-  if (seen_window_create(&opts, now, &w) != SEEN_OK) {
+  const seen_status status =
+      opts != nullptr ? seen_window_create(opts, now, &w) : NewDefaultWindow(now, &w);
+  if (status != SEEN_OK) {
     ReplySeenError(ctx);
     return nullptr;
   }
@@ -35,7 +37,7 @@ int Reserve(RedisModuleCtx* ctx, RedisModuleString** argv, int argc) {
   OpenKey open(ctx, argv[1], REDISMODULE_READ | REDISMODULE_WRITE);
   if (RedisModule_KeyType(open.key) != REDISMODULE_KEYTYPE_EMPTY)
     return RedisModule_ReplyWithError(ctx, "ERR seen: key already exists");
-  if (CreateWindow(ctx, open.key, argv[1], opts, ServerNow()) == nullptr) return REDISMODULE_OK;
+  if (CreateWindow(ctx, open.key, argv[1], &opts, ServerNow()) == nullptr) return REDISMODULE_OK;
   return RedisModule_ReplyWithSimpleString(ctx, "OK");
 }
 
