@@ -55,23 +55,36 @@ bool ParseTail(RedisModuleCtx* ctx, RedisModuleString** argv, int argc, int i, b
   return true;
 }
 
+// A command's options and ids, from argv[first] on; replies the error when they are bad.
 template <class Ids>
-bool ParseIds(RedisModuleCtx* ctx, RedisModuleString** argv, int argc, const Tail& tail,
-              Ids* ids) {
-  const char* error = nullptr;
-  if (Ids::Parse(argv + tail.first_id, argc - tail.first_id, ids, &error)) return true;
-  RedisModule_ReplyWithError(ctx, error);
-  return false;
-}
+struct Request {
+  Tail tail;
+  Ids ids;
+  bool Parse(RedisModuleCtx* ctx, RedisModuleString** argv, int argc, int first, bool allow_ttl) {
+    if (!ParseTail(ctx, argv, argc, first, allow_ttl, &tail)) return false;
+    const char* error = nullptr;
+    if (Ids::Parse(argv + tail.first_id, argc - tail.first_id, &ids, &error)) return true;
+    RedisModule_ReplyWithError(ctx, error);
+    return false;
+  }
+  // seen[i] = 1 if id i may be in w (none is, for a missing window). False after replying
+  // an error.
+  bool Seen(RedisModuleCtx* ctx, const seen_window* w, std::vector<uint8_t>* seen) const {
+    seen->assign(ids.size(), 0);
+    if (w == nullptr || ids.Contains(w, tail.now, seen->data()) == SEEN_OK) return true;
+    ReplySeenError(ctx);
+    return false;
+  }
+};
 
 // SEEN.MARK key [NOW t] [TTL secs] id [id ...]; replies the number of ids recorded.
 template <class Ids>
 int Mark(RedisModuleCtx* ctx, RedisModuleString** argv, int argc) {
   if (argc < 3) return RedisModule_WrongArity(ctx);
-  Tail tail;
-  Ids ids;
-  if (!ParseTail(ctx, argv, argc, 2, true, &tail) || !ParseIds(ctx, argv, argc, tail, &ids))
-    return REDISMODULE_OK;
+  Request<Ids> req;
+  if (!req.Parse(ctx, argv, argc, 2, true)) return REDISMODULE_OK;
+  const Tail& tail = req.tail;
+  const Ids& ids = req.ids;
   OpenKey open(ctx, argv[1], REDISMODULE_READ | REDISMODULE_WRITE);
   seen_window* w = nullptr;
   if (!KeyWindow(ctx, open.key, &w)) return REDISMODULE_OK;
@@ -92,17 +105,13 @@ int Mark(RedisModuleCtx* ctx, RedisModuleString** argv, int argc) {
 template <class Ids>
 int Filter(RedisModuleCtx* ctx, RedisModuleString** argv, int argc) {
   if (argc < 3) return RedisModule_WrongArity(ctx);
-  Tail tail;
-  Ids ids;
-  if (!ParseTail(ctx, argv, argc, 2, false, &tail) || !ParseIds(ctx, argv, argc, tail, &ids))
-    return REDISMODULE_OK;
+  Request<Ids> req;
+  if (!req.Parse(ctx, argv, argc, 2, false)) return REDISMODULE_OK;
   OpenKey open(ctx, argv[1], REDISMODULE_READ);
   seen_window* w = nullptr;
-  if (!KeyWindow(ctx, open.key, &w)) return REDISMODULE_OK;
-  std::vector<uint8_t> seen(ids.size(), 0);  // an unknown key has seen nothing
-  if (w != nullptr && ids.Contains(w, tail.now, seen.data()) != SEEN_OK)
-    return ReplySeenError(ctx);
-  ids.ReplyUnseen(ctx, seen.data());
+  std::vector<uint8_t> seen;
+  if (!KeyWindow(ctx, open.key, &w) || !req.Seen(ctx, w, &seen)) return REDISMODULE_OK;
+  req.ids.ReplyUnseen(ctx, seen.data());
   return REDISMODULE_OK;
 }
 
@@ -114,16 +123,14 @@ int Take(RedisModuleCtx* ctx, RedisModuleString** argv, int argc) {
   long long want = 0;
   if (RedisModule_StringToLongLong(argv[2], &want) != REDISMODULE_OK || want < 0)
     return RedisModule_ReplyWithError(ctx, "ERR seen: want must be a non-negative integer");
-  Tail tail;
-  Ids ids;
-  if (!ParseTail(ctx, argv, argc, 3, false, &tail) || !ParseIds(ctx, argv, argc, tail, &ids))
-    return REDISMODULE_OK;
+  Request<Ids> req;
+  if (!req.Parse(ctx, argv, argc, 3, false)) return REDISMODULE_OK;
+  const Tail& tail = req.tail;
+  const Ids& ids = req.ids;
   OpenKey open(ctx, argv[1], REDISMODULE_READ | REDISMODULE_WRITE);
   seen_window* w = nullptr;
-  if (!KeyWindow(ctx, open.key, &w)) return REDISMODULE_OK;
-  std::vector<uint8_t> seen(ids.size(), 0);
-  if (w != nullptr && ids.Contains(w, tail.now, seen.data()) != SEEN_OK)
-    return ReplySeenError(ctx);
+  std::vector<uint8_t> seen;
+  if (!KeyWindow(ctx, open.key, &w) || !req.Seen(ctx, w, &seen)) return REDISMODULE_OK;
   std::vector<size_t> chosen;
   std::unordered_set<std::string_view> taken;
   for (size_t i = 0; i < ids.size() && chosen.size() < static_cast<size_t>(want); ++i) {
