@@ -149,7 +149,8 @@ def main():
         reload_s, reload_keys, rdb_bytes = reload_seconds(tmp, a.reload_users)
     version = subprocess.run(["redis-server", "--version"], capture_output=True,
                              text=True).stdout.split()[2]
-    lines = [f"Redis {version.removeprefix('v=')} (Debian 12), one server, `redis-benchmark -c 8 -P 16`, "
+    lines = ["# Redis module: SEEN.* against Redis's own types", "",
+             "By `bench/redis/run`. " + f"Redis {version.removeprefix('v=')} (Debian 12), one server, `redis-benchmark -c 8 -P 16`, "
              f"{a.rounds} interleaved rounds (medians; ratios are medians of per-round ratios). "
              "The window is the module default (last 500 ids, 1%); the set holds the same 500 ids.",
              "", "| command | requests/s | ratio | target | met |", "|---|---:|---|---|:---:|"]

@@ -53,7 +53,7 @@ def main():
         partitions = spark.read.text(str(keys)).rdd.getNumPartitions()
         spark.stop()
     cli, sp = statistics.median(cli_s), statistics.median(spark_s)
-    lines = [f"{a.keys:,} keys (`user-<i>` lines, {a.keys * 13 / 1e6:.0f} MB of text) at 1%, "
+    lines = ["# Spark: build_bloom against seen build", "", "By `bench/spark/run`. " + f"{a.keys:,} keys (`user-<i>` lines, {a.keys * 13 / 1e6:.0f} MB of text) at 1%, "
              f"{a.rounds} interleaved rounds, medians. Both outputs are byte-identical (checked "
              f"every round).", "",
              "| build | wall time | keys/s | ratio |", "|---|---:|---:|---:|",

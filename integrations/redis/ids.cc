@@ -4,6 +4,10 @@
 
 namespace seen::redis {
 
+namespace {
+constexpr bool kLittleEndianHost = __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__;
+}  // namespace
+
 bool ParseDecimalU64(const char* s, size_t len, uint64_t* out) {
   if (len == 0 || len > 20 || (len > 1 && s[0] == '0')) return false;
   uint64_t value = 0;
@@ -38,6 +42,10 @@ KeyBatch KeysFromArguments(RedisModuleString** argv, size_t n) {
 bool UnpackIds(const char* packed, size_t len, std::vector<uint64_t>* ids) {
   if (len % 8 != 0) return false;
   ids->resize(len / 8);
+  if (kLittleEndianHost) {  // the packed form is the host's own layout: one copy
+    if (len != 0) std::memcpy(ids->data(), packed, len);
+    return true;
+  }
   const auto* bytes = reinterpret_cast<const uint8_t*>(packed);
   for (size_t i = 0; i < ids->size(); ++i) {
     uint64_t id = 0;
@@ -49,6 +57,10 @@ bool UnpackIds(const char* packed, size_t len, std::vector<uint64_t>* ids) {
 
 void PackIds(const uint64_t* ids, size_t n, std::vector<char>* out) {
   out->resize(8 * n);
+  if (kLittleEndianHost) {
+    if (n != 0) std::memcpy(out->data(), ids, 8 * n);
+    return;
+  }
   for (size_t i = 0; i < n; ++i) {
     for (int b = 0; b < 8; ++b) (*out)[8 * i + b] = static_cast<char>(ids[i] >> (8 * b));
   }
