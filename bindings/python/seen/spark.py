@@ -4,34 +4,31 @@ Each partition builds its own filter, every one sized from the global expected c
 they share one layout; treeReduce ORs them pairwise in the executors, and the driver gets
 one filter back. The keys of a string column hash as their UTF-8 bytes, like the lines
 that `seen build` reads; integer columns hash as u64 ids. Nulls are skipped. Spark's
-executors must be able to import seen (the same Python environment as the driver).
+executors must be able to import seen and pyarrow (the same Python environment as the
+driver): the column reaches them as Arrow batches, not as one Python row object per key.
 
     from seen.spark import build_bloom
     f = build_bloom(spark.read.parquet("crawled/"), "url", expected_items=10**9, fpr=0.001)
     f.save("crawled.seen")
 """
+import importlib
 from typing import Any, Iterable, Iterator
 
 from .bloom import BloomFilter
 
-# Keys handed to the filter per batch call: large enough to amortize the call, small enough
-# to keep an executor's memory flat.
-_BATCH = 1 << 16
 
+def _partition_filter(batches: Iterable[Any], expected_items: int, fpr: float,
+                      seed: int) -> Iterator[Any]:
+    """One partition's filter, from the Arrow record batches of its one column."""
+    # Imported in the executor, where Spark hands over the column as Arrow batches.
+    pyarrow = importlib.import_module("pyarrow")
 
-def _partition_filter(rows: Iterable[Any], expected_items: int, fpr: float,
-                      seed: int) -> Iterator[bytes]:
     f = BloomFilter(expected_items, fpr, seed)
-    batch = []
-    for row in rows:
-        if row[0] is not None:
-            batch.append(row[0])
-            if len(batch) == _BATCH:
-                f.add_many(batch)
-                batch.clear()
-    if batch:
-        f.add_many(batch)
-    yield f.to_bytes()
+    for batch in batches:
+        keys = [k for k in batch.column(0).to_pylist() if k is not None]
+        if keys:
+            f.add_many(keys)
+    yield pyarrow.RecordBatch.from_pydict({"filter": [f.to_bytes()]})
 
 
 def _or(a: bytes, b: bytes) -> bytes:
@@ -43,11 +40,11 @@ def _or(a: bytes, b: bytes) -> bytes:
 def build_bloom(df: Any, column: str, expected_items: int, fpr: float, seed: int = 0,
                 depth: int = 2) -> BloomFilter:
     """A BloomFilter of df[column], sized for expected_items at fpr: one filter per
-    partition, OR-merged by treeReduce (of the given depth) in the executors."""
+    partition (built by mapInArrow), OR-merged by treeReduce (of the given depth)."""
     BloomFilter(expected_items, fpr, seed).close()  # bad arguments fail here, not in a task
-    rows = df.select(column).rdd
-    if rows.getNumPartitions() == 0:  # treeReduce of nothing fails; this is the empty filter
+    filters = df.select(column).mapInArrow(
+        lambda batches: _partition_filter(batches, expected_items, fpr, seed),
+        "filter binary").rdd.map(lambda row: bytes(row[0]))
+    if filters.getNumPartitions() == 0:  # treeReduce of nothing fails; this is the empty filter
         return BloomFilter(expected_items, fpr, seed)
-    data = rows.mapPartitions(
-        lambda part: _partition_filter(part, expected_items, fpr, seed)).treeReduce(_or, depth)
-    return BloomFilter.from_bytes(data)
+    return BloomFilter.from_bytes(filters.treeReduce(_or, depth))
