@@ -115,6 +115,17 @@ int Filter(RedisModuleCtx* ctx, RedisModuleString** argv, int argc) {
   return REDISMODULE_OK;
 }
 
+// The positions of the first `want` ids not seen, each id once.
+template <class Ids>
+std::vector<size_t> FirstUnseen(const Ids& ids, const std::vector<uint8_t>& seen, size_t want) {
+  std::vector<size_t> chosen;
+  std::unordered_set<std::string_view> taken;
+  for (size_t i = 0; i < ids.size() && chosen.size() < want; ++i) {
+    if (seen[i] == 0 && taken.insert(ids.Key(i)).second) chosen.push_back(i);
+  }
+  return chosen;
+}
+
 // SEEN.TAKE key want [NOW t] id [id ...]: the first `want` unseen ids, marked at once, so
 // two servers paging one user never get the same item. An id given twice is taken once.
 template <class Ids>
@@ -125,23 +136,17 @@ int Take(RedisModuleCtx* ctx, RedisModuleString** argv, int argc) {
     return RedisModule_ReplyWithError(ctx, "ERR seen: want must be a non-negative integer");
   Request<Ids> req;
   if (!req.Parse(ctx, argv, argc, 3, false)) return REDISMODULE_OK;
-  const Tail& tail = req.tail;
-  const Ids& ids = req.ids;
   OpenKey open(ctx, argv[1], REDISMODULE_READ | REDISMODULE_WRITE);
   seen_window* w = nullptr;
   std::vector<uint8_t> seen;
   if (!KeyWindow(ctx, open.key, &w) || !req.Seen(ctx, w, &seen)) return REDISMODULE_OK;
-  std::vector<size_t> chosen;
-  std::unordered_set<std::string_view> taken;
-  for (size_t i = 0; i < ids.size() && chosen.size() < static_cast<size_t>(want); ++i) {
-    if (seen[i] == 0 && taken.insert(ids.Key(i)).second) chosen.push_back(i);
-  }
-  const Ids picked = ids.Pick(chosen);
+  const Ids picked = req.ids.Pick(FirstUnseen(req.ids, seen, static_cast<size_t>(want)));
+  const uint32_t now = req.tail.now;
   if (picked.size() > 0) {
-    if (w == nullptr) w = CreateWindow(ctx, open.key, argv[1], nullptr, tail.now);
+    if (w == nullptr) w = CreateWindow(ctx, open.key, argv[1], nullptr, now);
     if (w == nullptr) return REDISMODULE_OK;
-    if (picked.Add(w, tail.now) != SEEN_OK) return ReplySeenError(ctx);
-    picked.ReplicateMark(ctx, argv[1], tail.now);
+    if (picked.Add(w, now) != SEEN_OK) return ReplySeenError(ctx);
+    picked.ReplicateMark(ctx, argv[1], now);
   }
   picked.ReplyAll(ctx);
   return REDISMODULE_OK;

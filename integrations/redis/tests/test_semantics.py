@@ -144,3 +144,15 @@ def test_mark_creates_windows_with_the_module_defaults(r):
     r.execute_command("SEEN.MARK", "k", "1")
     info = RedisWindows(r).info("k")
     assert (info["mode"], info["span"]) == ("count", 500)
+
+
+def test_copy_digest_and_memory_usage_see_the_window(r):
+    r.execute_command("SEEN.MARKB", "k", pack_ids(range(100)))
+    assert r.copy("k", "k2")
+    assert r.dump("k2") == r.dump("k")
+    digest = r.execute_command("DEBUG", "DIGEST-VALUE", "k")
+    assert r.execute_command("DEBUG", "DIGEST-VALUE", "k2") == digest
+    r.execute_command("SEEN.MARK", "k2", "one more")
+    assert r.execute_command("DEBUG", "DIGEST-VALUE", "k2") != digest
+    assert r.execute_command("SEEN.FILTER", "k", "one more") == [b"one more"]  # a true copy
+    assert r.memory_usage("k") >= RedisWindows(r).info("k")["bytes"]
