@@ -55,3 +55,23 @@ def test_bad_sizes_fail_in_the_driver(spark):
     df = spark.createDataFrame([("a",)], ["key"])
     with pytest.raises(seen.InvalidArgumentError):
         build_bloom(df, "key", 100, 1.5)
+
+
+def test_block_range_slices_equal_one_filter(spark):
+    """The path of filters of 1 GiB and more, forced onto a small filter: 8 slices of 16 KiB."""
+    n = 100_000
+    strings = spark.range(n).selectExpr("concat('k', id) as key").repartition(3)
+    sliced = build_bloom(strings, "key", n, 0.01, seed=3, slice_above=0, slice_bytes=16384)
+    direct = seen.BloomFilter(n, 0.01, seed=3)
+    direct.add_many([f"k{i}" for i in range(n)])
+    assert direct.size_bytes > 7 * 16384
+    assert sliced.to_bytes() == direct.to_bytes()
+
+
+def test_integer_columns_hash_as_u64_ids_on_both_paths(spark):
+    ids = spark.range(50_000).selectExpr("id * 7919 as id").repartition(2)
+    direct = seen.BloomFilter(50_000, 0.001)
+    direct.add_many([i * 7919 for i in range(50_000)])
+    assert build_bloom(ids, "id", 50_000, 0.001).to_bytes() == direct.to_bytes()
+    assert build_bloom(ids, "id", 50_000, 0.001, slice_above=0,
+                       slice_bytes=8192).to_bytes() == direct.to_bytes()
