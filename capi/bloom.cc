@@ -133,6 +133,40 @@ seen_status seen_bloom_merge(seen_bloom* dst, const seen_bloom* src) {
   return Guard([&] { dst->bloom.Merge(src->bloom); });
 }
 
+seen_status seen_bloom_blocks_of_u64(const seen_bloom* f, const uint64_t* ids, size_t n,
+                                     uint64_t* blocks) {
+  SEEN_REQUIRE(f != nullptr, "filter is NULL");
+  SEEN_REQUIRE((ids != nullptr && blocks != nullptr) || n == 0, "ids or blocks is NULL");
+  return Guard([&] { f->bloom.BlocksOfU64(ids, n, blocks); });
+}
+
+seen_status seen_bloom_blocks_of_keys(const seen_bloom* f, const uint8_t* data,
+                                      const uint64_t* offsets, size_t n, uint64_t* blocks) {
+  SEEN_REQUIRE(f != nullptr, "filter is NULL");
+  SEEN_REQUIRE((offsets != nullptr && blocks != nullptr) || n == 0, "offsets or blocks is NULL");
+  SEEN_REQUIRE(data != nullptr || n == 0 || offsets[n] == offsets[0], "data is NULL");
+  return Guard([&] { f->bloom.BlocksOfKeys(data, offsets, n, blocks); });
+}
+
+seen_status seen_bloom_read_blocks(const seen_bloom* f, uint64_t first, uint64_t count,
+                                   uint8_t* out) {
+  SEEN_REQUIRE(f != nullptr, "filter is NULL");
+  SEEN_REQUIRE(out != nullptr || count == 0, "out is NULL");
+  const uint64_t blocks = f->bloom.params().blocks;
+  SEEN_REQUIRE(first <= blocks && count <= blocks - first, "the block range is outside the filter");
+  if (count != 0) {
+    std::memcpy(out, f->bloom.bytes() + first * seen::kBlockBytes, count * seen::kBlockBytes);
+  }
+  return SEEN_OK;
+}
+
+seen_status seen_bloom_or_blocks(seen_bloom* f, uint64_t first, uint64_t count,
+                                 const uint8_t* blocks) {
+  SEEN_REQUIRE(f != nullptr, "filter is NULL");
+  SEEN_REQUIRE(blocks != nullptr || count == 0, "blocks is NULL");
+  return Guard([&] { f->bloom.OrBlocks(first, count, blocks); });
+}
+
 seen_status seen_bloom_clear(seen_bloom* f) {
   SEEN_REQUIRE(f != nullptr, "filter is NULL");
   return Guard([&] { f->bloom.Clear(); });

@@ -161,6 +161,32 @@ SEEN_API seen_status seen_bloom_merge(seen_bloom* dst, const seen_bloom* src);
 /* Resets every bit to zero. Not thread-safe. */
 SEEN_API seen_status seen_bloom_clear(seen_bloom* f);
 
+/* Block-range slices: one big filter built in pieces, e.g. one Spark task per range of
+ * blocks, so that no task holds the whole filter. A key sets bits in one 64-byte block only,
+ * so a filter's blocks [first, first + count) depend only on the keys that map there:
+ *  1. route each key to its block with seen_bloom_blocks_of_* (a filter of the final size
+ *     and seed; its memory is not touched, so creating it costs no resident memory);
+ *  2. add each range's keys to a filter of the same size and read the range back with
+ *     seen_bloom_read_blocks (only the range's pages become resident);
+ *  3. OR every range into one filter with seen_bloom_or_blocks.
+ * The result is byte-identical to adding every key to one filter. */
+/* blocks[i] = the block (0 .. params.blocks - 1) key i maps to. NULL arrays are
+ * SEEN_ERR_INVALID_ARGUMENT unless n == 0. Thread-safe. */
+SEEN_API seen_status seen_bloom_blocks_of_u64(const seen_bloom* f, const uint64_t* ids, size_t n,
+                                              uint64_t* blocks);
+SEEN_API seen_status seen_bloom_blocks_of_keys(const seen_bloom* f, const uint8_t* data,
+                                               const uint64_t* offsets, size_t n,
+                                               uint64_t* blocks);
+/* Copies blocks [first, first + count) into out (count * 64 bytes, caller-owned). A range
+ * outside the filter is SEEN_ERR_INVALID_ARGUMENT. Thread-safe against queries. */
+SEEN_API seen_status seen_bloom_read_blocks(const seen_bloom* f, uint64_t first, uint64_t count,
+                                            uint8_t* out);
+/* ORs count * 64 bytes of blocks (any alignment) into the filter's blocks from first on. A
+ * range outside the filter is SEEN_ERR_INVALID_ARGUMENT; a read-only filter,
+ * SEEN_ERR_READ_ONLY. Thread-safe against other adds (atomic ORs). */
+SEEN_API seen_status seen_bloom_or_blocks(seen_bloom* f, uint64_t first, uint64_t count,
+                                          const uint8_t* blocks);
+
 /* Fixed parameters: O(1). Set params->size = sizeof(seen_bloom_params) before the call; the
  * library fills only the fields that fit in that size. */
 typedef struct seen_bloom_params {

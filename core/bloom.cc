@@ -79,6 +79,33 @@ bool Bloom::PutKey(const void* key, size_t len) {
   return SetOne(blocks_, HashOf(key, len));
 }
 
+void Bloom::BlocksOfU64(const uint64_t* ids, size_t n, uint64_t* out) const {
+  HashU64Batch(ids, n, params_.seed, out);
+  for (size_t i = 0; i < n; ++i) out[i] = BlockIndex(out[i], params_.blocks);
+}
+
+void Bloom::BlocksOfKeys(const uint8_t* data, const uint64_t* offsets, size_t n,
+                         uint64_t* out) const {
+  HashKeysBatch(data, offsets, 0, n, params_.seed, out);
+  for (size_t i = 0; i < n; ++i) out[i] = BlockIndex(out[i], params_.blocks);
+}
+
+void Bloom::OrBlocks(uint64_t first, uint64_t count, const uint8_t* blocks) {
+  RequireWritable();
+  if (first > params_.blocks || count > params_.blocks - first) {
+    throw Error(Code::kInvalidArgument, "blocks [" + std::to_string(first) + ", " +
+                                            std::to_string(first) + " + " +
+                                            std::to_string(count) + ") are outside the " +
+                                            std::to_string(params_.blocks) + " blocks");
+  }
+  uint64_t* dst = blocks_.words + first * kBlockWords;
+  for (uint64_t i = 0; i < count * kBlockWords; ++i) {
+    uint64_t word;
+    std::memcpy(&word, blocks + 8 * i, sizeof word);  // the caller's buffer may be unaligned
+    __atomic_fetch_or(&dst[i], word, __ATOMIC_RELAXED);
+  }
+}
+
 void Bloom::Merge(const Bloom& other) {
   RequireWritable();
   const BloomParams& a = params_;

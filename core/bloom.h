@@ -57,6 +57,13 @@ class Bloom {
   bool TestU64(uint64_t id) const { return TestHash(HashOf(id)); }
   bool TestKey(const void* key, size_t len) const { return TestHash(HashOf(key, len)); }
 
+  // Block-range slices, to build one big filter in pieces (blocks are independent): the
+  // block each key maps to, and an OR of `count` blocks into this filter's blocks from
+  // `first` on (throws kInvalidArgument for a range outside the filter).
+  void BlocksOfU64(const uint64_t* ids, size_t n, uint64_t* out) const;
+  void BlocksOfKeys(const uint8_t* data, const uint64_t* offsets, size_t n, uint64_t* out) const;
+  void OrBlocks(uint64_t first, uint64_t count, const uint8_t* blocks);
+
   // this |= other; throws kIncompatible naming the first parameter that differs.
   void Merge(const Bloom& other);
   void Clear();

@@ -45,6 +45,12 @@ int seen_bloom_test_key(const seen_bloom* f, const void* key, size_t len);
 
 seen_status seen_bloom_merge(seen_bloom* dst, const seen_bloom* src);
 seen_status seen_bloom_clear(seen_bloom* f);
+seen_status seen_bloom_blocks_of_keys(const seen_bloom* f, const uint8_t* data,
+                                      const uint64_t* offsets, size_t n, uint64_t* blocks);
+seen_status seen_bloom_read_blocks(const seen_bloom* f, uint64_t first, uint64_t count,
+                                   uint8_t* out);
+seen_status seen_bloom_or_blocks(seen_bloom* f, uint64_t first, uint64_t count,
+                                 const uint8_t* blocks);
 
 typedef struct seen_bloom_params {
   size_t size;

@@ -1,0 +1,122 @@
+"""Bloom filters of big Spark DataFrames, byte-identical to `seen build` of the same keys.
+
+Each partition builds its own filter, every one sized from the global expected count, so
+they share one layout; treeReduce ORs them pairwise in the executors, and the driver gets
+one filter back. Filters of 1 GiB and more are assembled from block ranges instead, so that
+no task and no driver holds more than one whole filter (build_bloom says how). The keys of a string column hash as their UTF-8 bytes, like the lines
+that `seen build` reads; integer columns hash as u64 ids. Nulls are skipped. Spark's
+executors must be able to import seen and pyarrow (the same Python environment as the
+driver): the column reaches them as Arrow batches, not as one Python row object per key.
+
+    from seen.spark import build_bloom
+    f = build_bloom(spark.read.parquet("crawled/"), "url", expected_items=10**9, fpr=0.001)
+    f.save("crawled.seen")
+"""
+import importlib
+from typing import Any, Iterable, Iterator
+
+from . import _slices
+from .bloom import BloomFilter
+
+
+def _partition_filter(batches: Iterable[Any], expected_items: int, fpr: float,
+                      seed: int) -> Iterator[Any]:
+    """One partition's filter, from the Arrow record batches of its one column."""
+    # Imported in the executor, where Spark hands over the column as Arrow batches.
+    pyarrow = importlib.import_module("pyarrow")
+
+    f = BloomFilter(expected_items, fpr, seed)
+    for batch in batches:
+        keys = [k for k in batch.column(0).to_pylist() if k is not None]
+        if keys:
+            f.add_many(keys)
+    yield pyarrow.RecordBatch.from_pydict({"filter": [f.to_bytes()]})
+
+
+def _or(a: bytes, b: bytes) -> bytes:
+    merged = BloomFilter.from_bytes(a)
+    merged |= BloomFilter.from_bytes(b)
+    return merged.to_bytes()
+
+
+def _route(batches: Iterable[Any], expected_items: int, fpr: float, seed: int,
+           per_slice: int) -> Iterator[Any]:
+    """Each key of a partition, as bytes, with the slice its block falls in."""
+    pyarrow = importlib.import_module("pyarrow")
+    # Never written: its memory is reserved, not resident, whatever the filter's size.
+    router = BloomFilter(expected_items, fpr, seed)
+    for batch in batches:
+        keys = [_slices.key_bytes(k) for k in batch.column(0).to_pylist() if k is not None]
+        if keys:
+            slices = [b // per_slice for b in _slices.blocks_of(router, keys)]
+            yield pyarrow.RecordBatch.from_pydict({"slice": slices, "key": keys})
+
+
+def _build_slices(batches: Iterable[Any], expected_items: int, fpr: float, seed: int,
+                  per_slice: int, blocks: int) -> Iterator[Any]:
+    """The blocks of each slice of a partition whose rows are sorted by slice: a filter of
+    the full size takes the slice's keys, and only the slice's pages of it become resident."""
+    pyarrow = importlib.import_module("pyarrow")
+
+    def finish(s: int, f: BloomFilter) -> Any:
+        first = s * per_slice
+        data = _slices.read_blocks(f, first, min(per_slice, blocks - first))
+        f.close()
+        return pyarrow.RecordBatch.from_pydict({"slice": [s], "blocks": [data]})
+
+    current, f = -1, None
+    for batch in batches:
+        slices, keys = batch.column(0).to_pylist(), batch.column(1).to_pylist()
+        start = 0
+        for i in range(len(slices) + 1):
+            if i < len(slices) and slices[i] == current:
+                continue
+            if f is not None and start < i:
+                f.add_many(keys[start:i])
+            if i == len(slices):
+                break
+            if f is not None:
+                yield finish(current, f)
+            current, f, start = slices[i], BloomFilter(expected_items, fpr, seed), i
+    if f is not None:
+        yield finish(current, f)
+
+
+def build_bloom(df: Any, column: str, expected_items: int, fpr: float, seed: int = 0,
+                depth: int = 2, slice_above: int = 1 << 30,
+                slice_bytes: int = 64 << 20) -> BloomFilter:
+    """A BloomFilter of df[column], sized for expected_items at fpr, byte-identical to
+    `seen build` of the same keys.
+
+    Below slice_above bytes, each partition builds a whole filter (mapInArrow) and treeReduce
+    (of the given depth) ORs them. From slice_above bytes on, the filter is assembled from
+    block ranges of slice_bytes: the executors route each key to its range, build each range
+    from its keys alone, and the driver ORs the ranges, one at a time, into the one filter it
+    returns. No task and no driver then holds more than one whole filter."""
+    probe = BloomFilter(expected_items, fpr, seed)  # bad arguments fail here, not in a task
+    size, blocks = probe.size_bytes, probe.size_bytes // 64
+    probe.close()
+    keys = df.select(column)
+    if size >= slice_above:
+        return _assemble_slices(keys, expected_items, fpr, seed, max(1, slice_bytes // 64), blocks)
+    filters = keys.mapInArrow(
+        lambda batches: _partition_filter(batches, expected_items, fpr, seed),
+        "filter binary").rdd.map(lambda row: bytes(row[0]))
+    if filters.getNumPartitions() == 0:  # treeReduce of nothing fails; this is the empty filter
+        return BloomFilter(expected_items, fpr, seed)
+    return BloomFilter.from_bytes(filters.treeReduce(_or, depth))
+
+
+def _assemble_slices(keys: Any, expected_items: int, fpr: float, seed: int, per_slice: int,
+                     blocks: int) -> BloomFilter:
+    slices = -(-blocks // per_slice)
+    routed = keys.mapInArrow(
+        lambda batches: _route(batches, expected_items, fpr, seed, per_slice),
+        "slice long, key binary")
+    built = routed.repartition(slices, "slice").sortWithinPartitions("slice").mapInArrow(
+        lambda batches: _build_slices(batches, expected_items, fpr, seed, per_slice, blocks),
+        "slice long, blocks binary")
+    f = BloomFilter(expected_items, fpr, seed)
+    for row in built.toLocalIterator():
+        _slices.or_blocks(f, row[0] * per_slice, bytes(row[1]))
+    return f

@@ -1,0 +1,100 @@
+// SEEN.RESERVE, SEEN.LOAD and SEEN.INFO: whole windows.
+#include <string>
+#include <vector>
+
+#include "integrations/redis/commands.h"
+#include "integrations/redis/options.h"
+#include "integrations/redis/window_type.h"
+
+namespace seen::redis {
+
+uint32_t ServerNow() { return static_cast<uint32_t>(RedisModule_Milliseconds() / 1000); }
+
+seen_window* CreateWindow(RedisModuleCtx* ctx, RedisModuleKey* key, RedisModuleString* name,
+                          const seen_window_options* opts, uint32_t now) {
+  seen_window* w = nullptr;
+  const seen_status status =
+      opts != nullptr ? seen_window_create(opts, now, &w) : NewDefaultWindow(now, &w);
+  if (status != SEEN_OK) {
+    ReplySeenError(ctx);
+    return nullptr;
+  }
+  const std::vector<char> bytes = Serialize(w);
+  RedisModule_ModuleTypeSetValue(key, WindowType(), w);
+  RedisModule_Replicate(ctx, "SEEN.LOAD", "sb", name, bytes.data(), bytes.size());
+  return w;
+}
+
+namespace {
+
+// SEEN.RESERVE key COUNT n | SECONDS s [ITEMS n] [FPR p] [SEED x]
+int Reserve(RedisModuleCtx* ctx, RedisModuleString** argv, int argc) {
+  if (argc < 4) return RedisModule_WrongArity(ctx);
+  seen_window_options opts = ModuleDefaults();
+  opts.expected_items = 0;
+  const std::string error = ParseWindowOptions(argv + 2, argc - 2, &opts);
+  if (!error.empty()) return RedisModule_ReplyWithError(ctx, ("ERR seen: " + error).c_str());
+  OpenKey open(ctx, argv[1], REDISMODULE_READ | REDISMODULE_WRITE);
+  if (RedisModule_KeyType(open.key) != REDISMODULE_KEYTYPE_EMPTY)
+    return RedisModule_ReplyWithError(ctx, "ERR seen: key already exists");
+  if (CreateWindow(ctx, open.key, argv[1], &opts, ServerNow()) == nullptr) return REDISMODULE_OK;
+  return RedisModule_ReplyWithSimpleString(ctx, "OK");
+}
+
+// SEEN.LOAD key blob: a serialized window, validated, replaces the key's window.
+int Load(RedisModuleCtx* ctx, RedisModuleString** argv, int argc) {
+  if (argc != 3) return RedisModule_WrongArity(ctx);
+  OpenKey open(ctx, argv[1], REDISMODULE_READ | REDISMODULE_WRITE);
+  seen_window* existing = nullptr;
+  if (!KeyWindow(ctx, open.key, &existing)) return REDISMODULE_OK;
+  size_t len = 0;
+  const char* blob = RedisModule_StringPtrLen(argv[2], &len);
+  seen_window* w = nullptr;
+  if (seen_window_deserialize(reinterpret_cast<const uint8_t*>(blob), len, &w) != SEEN_OK)
+    return ReplySeenError(ctx);
+  RedisModule_ModuleTypeSetValue(open.key, WindowType(), w);
+  RedisModule_ReplicateVerbatim(ctx);
+  return RedisModule_ReplyWithSimpleString(ctx, "OK");
+}
+
+// SEEN.INFO key: field-value pairs.
+int Info(RedisModuleCtx* ctx, RedisModuleString** argv, int argc) {
+  if (argc != 2) return RedisModule_WrongArity(ctx);
+  OpenKey open(ctx, argv[1], REDISMODULE_READ);
+  seen_window* w = nullptr;
+  if (!KeyWindow(ctx, open.key, &w)) return REDISMODULE_OK;
+  if (w == nullptr) return RedisModule_ReplyWithError(ctx, "ERR seen: no such key");
+  seen_window_info info{};
+  info.size = sizeof info;
+  if (seen_window_get_info(w, &info) != SEEN_OK) return ReplySeenError(ctx);
+  RedisModule_ReplyWithArray(ctx, 16);
+  RedisModule_ReplyWithSimpleString(ctx, "mode");
+  RedisModule_ReplyWithSimpleString(ctx, info.mode == SEEN_WINDOW_TIME ? "time" : "count");
+  RedisModule_ReplyWithSimpleString(ctx, "layout");
+  RedisModule_ReplyWithSimpleString(ctx, info.layout == 1 ? "ring" : "sliced");
+  RedisModule_ReplyWithSimpleString(ctx, "span");
+  RedisModule_ReplyWithLongLong(ctx, info.span);
+  RedisModule_ReplyWithSimpleString(ctx, "segments");
+  RedisModule_ReplyWithLongLong(ctx, info.segments);
+  RedisModule_ReplyWithSimpleString(ctx, "slack");
+  RedisModule_ReplyWithDouble(ctx, info.slack);
+  RedisModule_ReplyWithSimpleString(ctx, "predicted_fpr");
+  RedisModule_ReplyWithDouble(ctx, info.predicted_fpr);
+  RedisModule_ReplyWithSimpleString(ctx, "bytes");
+  RedisModule_ReplyWithLongLong(ctx, static_cast<long long>(info.state_bytes));
+  RedisModule_ReplyWithSimpleString(ctx, "seed");
+  RedisModule_ReplyWithSimpleString(ctx, std::to_string(info.seed).c_str());  // a u64
+  return REDISMODULE_OK;
+}
+
+}  // namespace
+
+int RegisterWindowCommands(RedisModuleCtx* ctx) {
+  if (RedisModule_CreateCommand(ctx, "seen.reserve", Reserve, "write deny-oom", 1, 1, 1) ||
+      RedisModule_CreateCommand(ctx, "seen.load", Load, "write deny-oom", 1, 1, 1) ||
+      RedisModule_CreateCommand(ctx, "seen.info", Info, "readonly fast", 1, 1, 1))
+    return REDISMODULE_ERR;
+  return REDISMODULE_OK;
+}
+
+}  // namespace seen::redis

@@ -1,0 +1,38 @@
+// The module's entry point: `--loadmodule seen.so [COUNT n | SECONDS s ITEMS n] [FPR p]
+// [SEED x]` sets the window a write creates when its key has none.
+#include <string>
+
+#include "capi/seen.h"
+#include "integrations/redis/commands.h"
+#include "integrations/redis/options.h"
+#include "integrations/redis/redis_api.h"
+#include "integrations/redis/window_type.h"
+
+namespace {
+
+// Whether the defaults describe a window that can be built; if not, the log says why.
+bool DefaultsValid(RedisModuleCtx* ctx, const std::string& error) {
+  seen_window* probe = nullptr;
+  if (error.empty() && seen_window_create(&seen::redis::ModuleDefaults(), 0, &probe) == SEEN_OK) {
+    seen_window_free(probe);
+    return true;
+  }
+  RedisModule_Log(ctx, "warning", "seen: bad module arguments: %s",
+                  error.empty() ? seen_last_error() : error.c_str());
+  return false;
+}
+
+}  // namespace
+
+extern "C" __attribute__((visibility("default"))) int RedisModule_OnLoad(
+    RedisModuleCtx* ctx, RedisModuleString** argv, int argc) {
+  if (RedisApiInit(ctx, "seen", SEEN_VERSION_NUMBER) != REDISMODULE_OK) return REDISMODULE_ERR;
+  seen_window_options& defaults = seen::redis::ModuleDefaults();
+  const std::string error = seen::redis::ParseWindowOptions(argv, argc, &defaults);
+  if (!DefaultsValid(ctx, error)) return REDISMODULE_ERR;
+  if (seen::redis::RegisterWindowType(ctx) != REDISMODULE_OK ||
+      seen::redis::RegisterWindowCommands(ctx) != REDISMODULE_OK ||
+      seen::redis::RegisterIdCommands(ctx) != REDISMODULE_OK)
+    return REDISMODULE_ERR;
+  return REDISMODULE_OK;
+}

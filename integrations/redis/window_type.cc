@@ -1,0 +1,116 @@
+#include "integrations/redis/window_type.h"
+
+namespace seen::redis {
+
+namespace {
+
+RedisModuleType* window_type = nullptr;
+// The layout of the RDB value; bump it if what rdb_save writes ever changes shape.
+constexpr int kEncodingVersion = 0;
+
+void* RdbLoad(RedisModuleIO* rdb, int encver) {
+  if (encver != kEncodingVersion) {
+    RedisModule_LogIOError(rdb, "warning", "seen: unknown encoding version %d", encver);
+    return nullptr;
+  }
+  size_t len = 0;
+  char* bytes = RedisModule_LoadStringBuffer(rdb, &len);
+  if (RedisModule_IsIOError(rdb) || bytes == nullptr) {
+    if (bytes != nullptr) RedisModule_Free(bytes);
+    return nullptr;
+  }
+  seen_window* w = nullptr;
+  const seen_status status =
+      seen_window_deserialize(reinterpret_cast<const uint8_t*>(bytes), len, &w);
+  RedisModule_Free(bytes);
+  if (status != SEEN_OK) {
+    RedisModule_LogIOError(rdb, "warning", "seen: bad window: %s", seen_last_error());
+    return nullptr;
+  }
+  return w;
+}
+
+void RdbSave(RedisModuleIO* rdb, void* value) {
+  const std::vector<char> bytes = Serialize(static_cast<seen_window*>(value));
+  RedisModule_SaveStringBuffer(rdb, bytes.data(), bytes.size());
+}
+
+void AofRewrite(RedisModuleIO* aof, RedisModuleString* key, void* value) {
+  const std::vector<char> bytes = Serialize(static_cast<seen_window*>(value));
+  RedisModule_EmitAOF(aof, "SEEN.LOAD", "sb", key, bytes.data(), bytes.size());
+}
+
+size_t MemUsage(const void* value) {
+  seen_window_info info{};
+  info.size = sizeof info;
+  seen_window_get_info(static_cast<const seen_window*>(value), &info);
+  // The handle (parameters and a vector) beside the state bytes.
+  return info.state_bytes + 96;
+}
+
+void Digest(RedisModuleDigest* digest, void* value) {
+  const std::vector<char> bytes = Serialize(static_cast<seen_window*>(value));
+  RedisModule_DigestAddStringBuffer(digest, bytes.data(), bytes.size());
+  RedisModule_DigestEndSequence(digest);
+}
+
+void Free(void* value) { seen_window_free(static_cast<seen_window*>(value)); }
+
+void* Copy(RedisModuleString*, RedisModuleString*, const void* value) {
+  const std::vector<char> bytes = Serialize(static_cast<const seen_window*>(value));
+  seen_window* copy = nullptr;
+  seen_window_deserialize(reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size(), &copy);
+  return copy;  // NULL makes COPY fail cleanly
+}
+
+}  // namespace
+
+int RegisterWindowType(RedisModuleCtx* ctx) {
+  RedisModuleTypeMethods methods{};
+  methods.version = REDISMODULE_TYPE_METHOD_VERSION;
+  methods.rdb_load = RdbLoad;
+  methods.rdb_save = RdbSave;
+  methods.aof_rewrite = AofRewrite;
+  methods.mem_usage = MemUsage;
+  methods.digest = Digest;
+  methods.free = Free;
+  methods.copy = Copy;
+  // Type names are exactly 9 characters.
+  window_type = RedisModule_CreateDataType(ctx, "seen-wind", kEncodingVersion, &methods);
+  if (window_type == nullptr) return REDISMODULE_ERR;
+  RedisModule_SetModuleOptions(ctx, REDISMODULE_OPTIONS_HANDLE_IO_ERRORS);
+  return REDISMODULE_OK;
+}
+
+RedisModuleType* WindowType() { return window_type; }
+
+std::vector<char> Serialize(const seen_window* w) {
+  size_t len = 0;
+  if (seen_window_serialize(w, nullptr, 0, &len) != SEEN_OK) return {};
+  std::vector<char> bytes(len);
+  if (seen_window_serialize(w, reinterpret_cast<uint8_t*>(bytes.data()), len, &len) != SEEN_OK)
+    return {};
+  return bytes;
+}
+
+int ReplySeenError(RedisModuleCtx* ctx) {
+  std::string message = std::string("ERR seen: ") + seen_last_error();
+  for (char& c : message) {
+    if (c == '\r' || c == '\n') c = ' ';  // an error reply is one line
+  }
+  return RedisModule_ReplyWithError(ctx, message.c_str());
+}
+
+bool KeyWindow(RedisModuleCtx* ctx, RedisModuleKey* key, seen_window** out) {
+  *out = nullptr;
+  if (RedisModule_KeyType(key) == REDISMODULE_KEYTYPE_EMPTY) return true;
+  if (RedisModule_ModuleTypeGetType(key) != window_type) {
+    RedisModule_ReplyWithError(
+        ctx, "WRONGTYPE Operation against a key holding the wrong kind of value");
+    return false;
+  }
+  *out = static_cast<seen_window*>(RedisModule_ModuleTypeGetValue(key));
+  return true;
+}
+
+}  // namespace seen::redis
