@@ -210,7 +210,9 @@ typedef struct seen_window seen_window;
 #define SEEN_WINDOW_TIME 2u  /* the last `span` seconds */
 
 typedef struct seen_window_options {
-  size_t size;             /* sizeof(seen_window_options) */
+  size_t size;             /* sizeof(seen_window_options); an older header's smaller size is
+                              accepted (down to the first layout, ending at max_bytes) with
+                              fields it lacks left at their 0 defaults */
   uint32_t mode;           /* SEEN_WINDOW_COUNT or SEEN_WINDOW_TIME */
   uint32_t span;           /* items or seconds always remembered */
   uint32_t expected_items; /* time mode: the most items expected within span */
@@ -265,7 +267,9 @@ SEEN_API seen_status seen_window_deserialize(const uint8_t* buf, size_t len, see
 typedef struct seen_store seen_store;
 
 typedef struct seen_store_options {
-  size_t size;                        /* sizeof(seen_store_options) */
+  size_t size;                        /* sizeof(seen_store_options); an older header's smaller
+                                         size is accepted (down to the first layout, ending at
+                                         expected_users) with missing fields at 0 */
   const seen_window_options* window;  /* every user's window; read during the call only */
   uint32_t idle_timeout;              /* seconds; 0 means 86400, UINT32_MAX never */
   uint32_t reserved;                  /* 0 */
