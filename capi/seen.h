@@ -253,6 +253,18 @@ SEEN_API seen_status seen_window_contains_keys(const seen_window* w, const uint8
                                                const uint64_t* offsets, size_t n, uint64_t now,
                                                uint8_t* out);
 SEEN_API seen_status seen_window_get_info(const seen_window* w, seen_window_info* info);
+/* How full a window is at `now`: fill is the share of its capacity in use (ring entries, or
+ * set bits of the live segments), predicted_fpr the false-positive rate at that fill. A time
+ * window given more than expected_items shows predicted_fpr above its target. Set
+ * sat->size before the call; filled up to it. Returns SEEN_ERR_INVALID_ARGUMENT for a NULL
+ * w or sat, an unset size or now past 2^32 - 1. Reads only: may run beside contains. */
+typedef struct seen_window_saturation {
+  size_t size;
+  double fill;
+  double predicted_fpr;
+} seen_window_saturation;
+SEEN_API seen_status seen_window_get_saturation(const seen_window* w, uint64_t now,
+                                                seen_window_saturation* sat);
 /* The container format, kind 4; same buffer rules as seen_bloom_serialize. */
 SEEN_API seen_status seen_window_serialize(const seen_window* w, uint8_t* buf, size_t cap,
                                            size_t* written);

@@ -58,6 +58,16 @@ static void test_window(void) {
               seen_window_contains_keys(w, data, offsets, 2, 0, out) == SEEN_OK && out[0] && out[1],
           "byte keys");
   }
+  {
+    seen_window_saturation sat;
+    memset(&sat, 0, sizeof sat);
+    sat.size = sizeof sat;
+    check(seen_window_get_saturation(w, 0, &sat) == SEEN_OK && sat.size == sizeof sat && sat.fill > 0 &&
+              sat.fill <= 1 && sat.predicted_fpr > 0 && sat.predicted_fpr < 0.02,
+          "saturation of a used window");
+    sat.size = 0;
+    check(seen_window_get_saturation(w, 0, &sat) == SEEN_ERR_INVALID_ARGUMENT, "saturation without size");
+  }
   o.mode = 9;
   check(seen_window_create(&o, 0, &copy) == SEEN_ERR_INVALID_ARGUMENT, "unknown mode");
   check(strstr(seen_last_error(), "mode") != NULL, "the error names the field");
