@@ -250,7 +250,9 @@ typedef struct seen_window seen_window;
 #define SEEN_WINDOW_TIME 2u  /* the last `span` seconds */
 
 typedef struct seen_window_options {
-  size_t size;             /* sizeof(seen_window_options) */
+  size_t size;             /* sizeof(seen_window_options); an older header's smaller size is
+                              accepted (down to the first layout, ending at max_bytes) with
+                              fields it lacks left at their 0 defaults */
   uint32_t mode;           /* SEEN_WINDOW_COUNT or SEEN_WINDOW_TIME */
   uint32_t span;           /* items or seconds always remembered */
   uint32_t expected_items; /* time mode: the most items expected within span */
@@ -291,6 +293,18 @@ SEEN_API seen_status seen_window_contains_keys(const seen_window* w, const uint8
                                                const uint64_t* offsets, size_t n, uint64_t now,
                                                uint8_t* out);
 SEEN_API seen_status seen_window_get_info(const seen_window* w, seen_window_info* info);
+/* How full a window is at `now`: fill is the share of its capacity in use (ring entries, or
+ * set bits of the live segments), predicted_fpr the false-positive rate at that fill. A time
+ * window given more than expected_items shows predicted_fpr above its target. Set
+ * sat->size before the call; filled up to it. Returns SEEN_ERR_INVALID_ARGUMENT for a NULL
+ * w or sat, an unset size or now past 2^32 - 1. Reads only: may run beside contains. */
+typedef struct seen_window_saturation {
+  size_t size;
+  double fill;
+  double predicted_fpr;
+} seen_window_saturation;
+SEEN_API seen_status seen_window_get_saturation(const seen_window* w, uint64_t now,
+                                                seen_window_saturation* sat);
 /* The container format, kind 4; same buffer rules as seen_bloom_serialize. */
 SEEN_API seen_status seen_window_serialize(const seen_window* w, uint8_t* buf, size_t cap,
                                            size_t* written);
@@ -305,7 +319,9 @@ SEEN_API seen_status seen_window_deserialize(const uint8_t* buf, size_t len, see
 typedef struct seen_store seen_store;
 
 typedef struct seen_store_options {
-  size_t size;                        /* sizeof(seen_store_options) */
+  size_t size;                        /* sizeof(seen_store_options); an older header's smaller
+                                         size is accepted (down to the first layout, ending at
+                                         expected_users) with missing fields at 0 */
   const seen_window_options* window;  /* every user's window; read during the call only */
   uint32_t idle_timeout;              /* seconds; 0 means 86400, UINT32_MAX never */
   uint32_t reserved;                  /* 0 */

@@ -1,10 +1,12 @@
 // The C shim of the exposure store: checks arguments and calls core/store.
 #include <algorithm>
+#include <cstddef>
 #include <cstring>
 #include <string>
 
 #include "capi/seen.h"
 #include "capi/shim.h"
+#include "capi/versioned.h"
 #include "capi/window_options.h"
 #include "core/store.h"
 
@@ -20,10 +22,12 @@ namespace {
 
 constexpr uint32_t kDefaultIdleTimeout = 86400;
 
-seen::StoreOptions StoreOptionsFrom(const seen_store_options* opts) {
-  if (opts->size < sizeof(seen_store_options)) {
-    throw seen::Error(seen::Code::kInvalidArgument, "store options: size is not sizeof(seen_store_options)");
-  }
+// The first published layout ended with expected_users; fields added later go after it.
+constexpr size_t kOldestStoreOptions = offsetof(seen_store_options, expected_users) + sizeof(uint64_t);
+
+seen::StoreOptions StoreOptionsFrom(const seen_store_options* caller) {
+  const seen_store_options read = seen::capi::ReadVersioned(caller, kOldestStoreOptions, "store options");
+  const seen_store_options* opts = &read;
   seen::StoreOptions options;
   options.window = seen::capi::WindowParamsFrom(opts->window);
   // The core counts 0 as never; the C API keeps 0 for the default, the most common wish.

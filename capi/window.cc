@@ -66,6 +66,20 @@ seen_status seen_window_get_info(const seen_window* w, seen_window_info* info) {
   return seen::capi::FillWindowInfo(w->window.params, info);
 }
 
+seen_status seen_window_get_saturation(const seen_window* w, uint64_t now,
+                                       seen_window_saturation* sat) {
+  SEEN_REQUIRE(w != nullptr && sat != nullptr, "window or sat is NULL");
+  SEEN_REQUIRE(sat->size >= sizeof(size_t), "sat->size is not set");
+  SEEN_REQUIRE(now <= UINT32_MAX, "now is past 2^32 - 1 seconds");
+  const seen::WindowSaturation measured =
+      seen::MeasureWindowSaturation(w->window.params, w->window.state.data(), static_cast<uint32_t>(now));
+  const seen_window_saturation full{sizeof(seen_window_saturation), measured.fill, measured.rate};
+  const size_t size = std::min(sat->size, sizeof full);
+  std::memcpy(sat, &full, size);
+  sat->size = size;
+  return SEEN_OK;
+}
+
 seen_status seen_window_serialize(const seen_window* w, uint8_t* buf, size_t cap,
                                   size_t* written) {
   SEEN_REQUIRE(w != nullptr && written != nullptr, "window or written is NULL");

@@ -1,18 +1,25 @@
 #include "capi/window_options.h"
 
 #include <algorithm>
+#include <cstddef>
 #include <cstring>
 #include <string>
 
 #include "capi/shim.h"
+#include "capi/versioned.h"
 #include "core/error.h"
 
 namespace seen::capi {
 
-WindowParams WindowParamsFrom(const seen_window_options* opts) {
+namespace {
+// The first published layout ended with max_bytes; fields added later go after it.
+constexpr size_t kOldestWindowOptions = offsetof(seen_window_options, max_bytes) + sizeof(uint64_t);
+}  // namespace
+
+WindowParams WindowParamsFrom(const seen_window_options* caller) {
   auto bad = [](const std::string& what) { throw Error(Code::kInvalidArgument, "window options: " + what); };
-  if (opts == nullptr) bad("NULL");
-  if (opts->size < sizeof(seen_window_options)) bad("size is not sizeof(seen_window_options)");
+  const seen_window_options read = ReadVersioned(caller, kOldestWindowOptions, "window options");
+  const seen_window_options* opts = &read;
   const double slack = opts->max_slack == 0 ? 0.25 : opts->max_slack;
   if (opts->mode == SEEN_WINDOW_COUNT) {
     if (opts->max_bytes != 0) return SizeCountWindowForBytes(opts->span, opts->max_bytes, slack, opts->seed);

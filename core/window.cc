@@ -131,7 +131,42 @@ void SlicedContains(const WindowParams& p, const uint8_t* state, const uint64_t*
   }
 }
 
+// A fresh item is a false positive when, in some live segment, all k of its bits are set;
+// with segment s a fraction f_s full that happens with probability f_s^k, independently.
+WindowSaturation SlicedSaturation(const WindowParams& p, const uint8_t* state, uint32_t now) {
+  const uint8_t* cells = state + kHeaderBytes;
+  const uint32_t live = LiveSegments(p, state, now);
+  std::vector<uint64_t> set_bits(p.segments, 0);
+  for (uint32_t pos = 0; pos < p.bits; ++pos) {
+    const uint32_t cell = CellAt(p, cells, pos) & live;
+    for (uint32_t s = 0; s < p.segments; ++s) set_bits[s] += (cell >> s) & 1;
+  }
+  double none_match = 1;
+  uint64_t live_bits = 0, live_count = 0;
+  for (uint32_t s = 0; s < p.segments; ++s) {
+    if (((live >> s) & 1) == 0) continue;
+    none_match *= 1 - std::pow(static_cast<double>(set_bits[s]) / p.bits, p.k);
+    live_bits += set_bits[s];
+    ++live_count;
+  }
+  const double capacity = static_cast<double>(p.bits) * std::max<uint64_t>(live_count, 1);
+  return {live_bits / capacity, 1 - none_match};
+}
+
 // ---- ring layout ---------------------------------------------------------------------------
+
+// A fresh item matches an entry when their fingerprints agree, 1 in 2^16 - 1 (0 is unused).
+WindowSaturation RingSaturation(const WindowParams& p, const uint8_t* state) {
+  const uint8_t* entries = state + kRingHeaderBytes;
+  uint32_t used = 0;
+  for (uint32_t e = 0; e < p.span; ++e) {
+    uint16_t entry;
+    std::memcpy(&entry, entries + 2 * e, 2);
+    used += entry != 0;
+  }
+  return {static_cast<double>(used) / p.span,
+          1 - std::pow(1 - 1.0 / (kFingerprintSpace - 1), static_cast<double>(used))};
+}
 
 void RingAdd(const WindowParams& p, uint8_t* state, const uint64_t* hashes, size_t n) {
   uint32_t next = LoadLe32(state);
@@ -376,6 +411,11 @@ void ValidateWindowParams(const WindowParams& p, const std::string& source) {
   if (p.segment_span == 0) bad("segment span is 0");
   if (p.segment_items == 0) bad("segment items is 0");
   if (static_cast<uint64_t>(p.segment_span) * (p.segments - 1) != p.span) bad("span != segment span * (segments - 1)");
+}
+
+WindowSaturation MeasureWindowSaturation(const WindowParams& p, const uint8_t* state,
+                                         uint32_t now) {
+  return p.layout == WindowLayout::kRing ? RingSaturation(p, state) : SlicedSaturation(p, state, now);
 }
 
 bool WindowStateValid(const WindowParams& p, const uint8_t* state) {

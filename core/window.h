@@ -61,6 +61,16 @@ WindowParams SizeCountWindowForBytes(uint32_t items, uint64_t bytes, double max_
 double PredictWindowFpr(const WindowParams& params);
 // The rate averaged over a steady state, where the current segment is on average half full.
 double AverageWindowFpr(const WindowParams& params);
+// How saturated a window is at `now`: the share of its capacity in use (ring entries, or the
+// set bits of the segments still live) and the false-positive rate that fill gives an item
+// never added. Unlike PredictWindowFpr, this follows the actual state, so a time window that
+// received more than expected_items shows a rate above its target.
+struct WindowSaturation {
+  double fill = 0;
+  double rate = 0;
+};
+WindowSaturation MeasureWindowSaturation(const WindowParams& params, const uint8_t* state,
+                                         uint32_t now);
 // Throws Error(kInconsistent) naming the field when params cannot describe a window.
 void ValidateWindowParams(const WindowParams& params, const std::string& source);
 

@@ -58,12 +58,36 @@ static void test_window(void) {
               seen_window_contains_keys(w, data, offsets, 2, 0, out) == SEEN_OK && out[0] && out[1],
           "byte keys");
   }
+  {
+    seen_window_saturation sat;
+    memset(&sat, 0, sizeof sat);
+    sat.size = sizeof sat;
+    check(seen_window_get_saturation(w, 0, &sat) == SEEN_OK && sat.size == sizeof sat && sat.fill > 0 &&
+              sat.fill <= 1 && sat.predicted_fpr > 0 && sat.predicted_fpr < 0.02,
+          "saturation of a used window");
+    sat.size = 0;
+    check(seen_window_get_saturation(w, 0, &sat) == SEEN_ERR_INVALID_ARGUMENT, "saturation without size");
+  }
   o.mode = 9;
   check(seen_window_create(&o, 0, &copy) == SEEN_ERR_INVALID_ARGUMENT, "unknown mode");
   check(strstr(seen_last_error(), "mode") != NULL, "the error names the field");
   o = count_window(500, 0.01);
   o.size = 8;
   check(seen_window_create(&o, 0, &copy) == SEEN_ERR_INVALID_ARGUMENT, "options without size");
+  check(strstr(seen_last_error(), "oldest layout") != NULL, "the error names the size rule");
+  {
+    /* A caller built against a newer header: a larger struct whose unknown tail is zero. */
+    struct {
+      seen_window_options known;
+      uint64_t added_later[2];
+    } newer;
+    memset(&newer, 0, sizeof newer);
+    newer.known = count_window(500, 0.01);
+    newer.known.size = sizeof newer;
+    check(seen_window_create(&newer.known, 0, &copy) == SEEN_OK, "a newer, larger options struct");
+    seen_window_free(copy);
+    copy = NULL;
+  }
   check(seen_window_add_u64(w, items, 1, (uint64_t)1 << 40) == SEEN_ERR_INVALID_ARGUMENT, "now past 2^32");
   seen_window_free(w);
   seen_window_free(NULL);
@@ -83,6 +107,11 @@ static void test_store(void) {
   memset(&so, 0, sizeof so);
   so.size = sizeof so;
   so.window = &wo;
+  so.size = sizeof(size_t);
+  check(seen_store_create(&so, &s) == SEEN_ERR_INVALID_ARGUMENT &&
+            strstr(seen_last_error(), "store options") != NULL,
+        "store options below the oldest layout, named");
+  so.size = sizeof so;
   check(seen_store_create(&so, &s) == SEEN_OK, "create a store");
   for (i = 0; i < 100; ++i) candidates[i] = 1000 + i;
   check(seen_store_filter(s, 1, candidates, 100, 10, unseen) == SEEN_OK, "filter, unknown user");

@@ -226,6 +226,13 @@ seen_status seen_window_contains_keys(const seen_window* w, const uint8_t* data,
                                       const uint64_t* offsets, size_t n, uint64_t now,
                                       uint8_t* out);
 seen_status seen_window_get_info(const seen_window* w, seen_window_info* info);
+typedef struct seen_window_saturation {
+  size_t size;
+  double fill;
+  double predicted_fpr;
+} seen_window_saturation;
+seen_status seen_window_get_saturation(const seen_window* w, uint64_t now,
+                                       seen_window_saturation* sat);
 seen_status seen_window_serialize(const seen_window* w, uint8_t* buf, size_t cap,
                                   size_t* written);
 seen_status seen_window_deserialize(const uint8_t* buf, size_t len, seen_window** out);

@@ -12,7 +12,7 @@ import math
 import operator
 import threading
 from dataclasses import dataclass
-from typing import Any, Optional, SupportsIndex, Union
+from typing import Any, Optional, SupportsIndex, Tuple, Union
 
 from . import _batches, _handle
 from ._keys import Key
@@ -249,6 +249,16 @@ class Window(_handle.ClosesOnExit):
     def info(self) -> WindowInfo:
         """Mode, layout, span, segments, slack, state_bytes, predicted_fpr and seed."""
         return WindowInfo._read(lib.seen_window_get_info, self._h)
+
+    def saturation(self, now: Optional[Seconds] = None) -> Tuple[float, float]:
+        """(fill, predicted_fpr) at `now`: the share of the window's capacity in use and the
+        false-positive rate at that fill; above the target when a time window got more than
+        expected_items."""
+        t = self._clock(now)
+        sat = _handle.sized("seen_window_saturation")
+        with self._lock:
+            check(lib.seen_window_get_saturation(self._h, t, sat))
+        return float(sat.fill), float(sat.predicted_fpr)
 
     @property
     def mode(self) -> str:

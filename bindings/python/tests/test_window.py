@@ -1,6 +1,7 @@
 """Exposure windows: the span guarantee against an exact model (a deque of the last N), the
 slack and the false-positive rate as stated, time windows under a controlled clock, every
 batch form, bytes and pickle, and misuse."""
+import math
 import pickle
 import threading
 from array import array
@@ -206,6 +207,14 @@ def test_info_says_what_the_window_became():
     assert (w.mode, w.layout, w.span, w.slack, w.state_bytes, w.predicted_fpr, w.seed) == (
         info.mode, info.layout, info.span, info.slack, info.state_bytes, info.predicted_fpr, 5)
     assert repr(w).startswith("<Window of the last 500 items: ring")
+
+
+def test_saturation_is_the_rings_used_share():
+    w = seen.Window.last_items(500, fpr=0.01, seed=5)
+    assert w.saturation() == (0.0, 0.0)
+    w.add_many(list(range(250)))
+    fill, rate = w.saturation()
+    assert fill == 0.5 and math.isclose(rate, 1 - (1 - 1 / 65535) ** 250)
 
 
 def test_a_memory_budget_sizes_the_window():

@@ -1,0 +1,29 @@
+// Reading size-versioned C structs: a caller built against an older header passes a smaller
+// size, one built against a newer header a larger size. Fields past the caller's size were
+// never written by it, so they read as zero, which every added field must take as its default.
+#pragma once
+
+#include <algorithm>
+#include <cstring>
+#include <string>
+
+#include "core/error.h"
+
+namespace seen::capi {
+
+// Copies the caller's part of *in into a zeroed T; oldest_size is the size of the struct's
+// first published layout, the least a caller can pass. Throws Error(kInvalidArgument) naming
+// `what` for NULL or a size below oldest_size.
+template <class T>
+T ReadVersioned(const T* in, size_t oldest_size, const std::string& what) {
+  if (in == nullptr) throw Error(Code::kInvalidArgument, what + ": NULL");
+  if (in->size < oldest_size) {
+    throw Error(Code::kInvalidArgument, what + ": size " + std::to_string(in->size) +
+                                            " is below the oldest layout's " + std::to_string(oldest_size));
+  }
+  T out{};
+  std::memcpy(&out, in, std::min(in->size, sizeof(T)));
+  return out;
+}
+
+}  // namespace seen::capi
