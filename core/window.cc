@@ -134,7 +134,7 @@ void SlicedContains(const WindowParams& p, const uint8_t* state, const uint64_t*
 // A fresh item is a false positive when, in some live segment, all k of its bits are set;
 // with segment s a fraction f_s full that happens with probability f_s^k, independently.
 WindowSaturation SlicedSaturation(const WindowParams& p, const uint8_t* state, uint32_t now) {
-  const uint8_t* cells = state + kHeaderBytes;
+  const uint8_t* cells = state + kSlicedHeaderBytes;
   const uint32_t live = LiveSegments(p, state, now);
   std::vector<uint64_t> set_bits(p.segments, 0);
   for (uint32_t pos = 0; pos < p.bits; ++pos) {
