@@ -140,13 +140,11 @@ plot.parent.mkdir(exist_ok=True)
 fig.savefig(plot, dpi=110)
 lines += ["", "![ns per key, seen and libbloom, with the random-read floor](results/core.png)", ""]
 
-# The other result pages, each written by its own run (bench/<lang>/run, bench/exposure_run,
-# bench/simhash_run, ...), as they were last measured.
-for page in sorted((bench_dir / "results").glob("*.md")):
-    body = page.read_text().replace("](", "](results/").replace("](results/results/", "](results/")
-    lines += [f"## {page.stem}", ""]
-    lines += ["#" + line if line.startswith("#") else line for line in body.splitlines()]
-    lines.append("")
+# The other result pages, each written by its own run, as they were last measured.
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from embed_pages import embedded_pages  # noqa: E402
+
+lines += embedded_pages()
 
 results_path.write_text("\n".join(lines) + "\n")
 print(f"wrote {results_path}")
