@@ -5,25 +5,37 @@
 
 namespace seen::cli {
 
-Args::Args(int argc, char** argv, const std::vector<std::string>& switches) {
+Args::Args(int argc, char** argv, const CommandSpec& command) {
+  bool options_end = false;  // after "--" everything is positional, e.g. a key "-x"
   for (int i = 0; i < argc; ++i) {
-    const std::string arg = argv[i];
-    if (arg.size() > 2 && arg.compare(0, 2, "--") == 0) {
-      const std::string name = arg.substr(2);
-      bool is_switch = false;
-      for (const auto& s : switches) is_switch = is_switch || s == name;
-      if (is_switch) {
+    const std::string arg = argv[i] == std::string("-o") ? "--output" : argv[i];
+    if (!options_end && arg == "--") {
+      options_end = true;
+    } else if (options_end || arg.size() < 2 || arg[0] != '-') {
+      positional_.push_back(argv[i]);  // "-" too: standard input
+    } else {
+      const size_t equals = arg.find('=');
+      const std::string spelled = arg.substr(0, equals);
+      const OptionSpec* spec = nullptr;
+      for (const auto& option : command.options) {
+        if (spelled == std::string("--") + option.name) spec = &option;
+      }
+      if (spec == nullptr) {
+        throw UsageError{"unknown option " + spelled + " (seen " + command.name +
+                         " --help lists the options)"};
+      }
+      const std::string name = spec->name;
+      if (options_.count(name)) throw UsageError{spelled + " is given twice"};
+      if (spec->value == nullptr) {
+        if (equals != std::string::npos) throw UsageError{spelled + " takes no value"};
         options_[name] = "1";
+      } else if (equals != std::string::npos) {
+        options_[name] = arg.substr(equals + 1);
       } else if (i + 1 < argc) {
         options_[name] = argv[++i];
       } else {
-        throw UsageError{"option --" + name + " needs a value"};
+        throw UsageError{spelled + " needs a value (" + spec->value + ")"};
       }
-    } else if (arg == "-o") {
-      if (i + 1 >= argc) throw UsageError{"-o needs a file name"};
-      options_["output"] = argv[++i];
-    } else {
-      positional_.push_back(arg);
     }
   }
 }
@@ -75,15 +87,19 @@ uint64_t Args::get_bytes(const std::string& name, uint64_t fallback) const {
   return static_cast<uint64_t>(value * static_cast<double>(unit));
 }
 
-double Args::get_double(const std::string& name, double fallback) const {
+double Args::get_rate(const std::string& name, double fallback) const {
   if (!flag(name)) return fallback;
   const std::string text = get(name, "");
   char* end = nullptr;
   const double value = std::strtod(text.c_str(), &end);
-  if (text.empty() || *end != '\0') {
-    throw UsageError{"--" + name + " expects a number, got '" + text + "'"};
+  if (text.empty() || *end != '\0' || !(value > 0 && value < 1)) {
+    throw UsageError{"--" + name + " expects a rate between 0 and 1 (exclusive), got '" + text + "'"};
   }
   return value;
+}
+
+void Args::exclusive(const std::string& a, const std::string& b) const {
+  if (flag(a) && flag(b)) throw UsageError{"--" + a + " and --" + b + " exclude each other"};
 }
 
 }  // namespace seen::cli

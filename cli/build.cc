@@ -45,14 +45,15 @@ uint64_t AddChunk(Bloom& filter, const char* begin, const char* end, unsigned th
 int Build(const Args& args) {
   const uint64_t capacity = args.get_u64("capacity", 0);
   if (capacity == 0) throw UsageError{"build needs --capacity N (N > 0)"};
-  const double fpr = args.get_double("fpr", 0.01);
+  args.exclusive("fpr", "bytes");
+  const double fpr = args.get_rate("fpr", 0.01);
   const uint64_t seed = args.get_u64("seed", 0);
   const unsigned threads = static_cast<unsigned>(
       std::clamp<uint64_t>(args.get_u64("threads", std::thread::hardware_concurrency()), 1, 256));
   const std::string output = args.require("output");
   if (args.positional().empty()) throw UsageError{"build needs at least one INPUT (- for stdin)"};
 
-  // A memory budget (--bytes) takes precedence over --fpr: the k that suits it is chosen.
+  // With a memory budget (--bytes) the k that suits it is chosen.
   const uint64_t budget = args.get_bytes("bytes", 0);
   Bloom filter = budget > 0 ? Bloom::CreateBytes(capacity, budget, seed) : Bloom::Create(capacity, fpr, seed);
   // One thread needs no atomic ORs: plain SIMD stores build faster (bench/results/spam.md).
@@ -63,7 +64,7 @@ int Build(const Args& args) {
     sources.push_back(LineSource::Open(path));
     total_bytes += sources.back()->size();
   }
-  Progress progress(total_bytes);
+  Progress progress(total_bytes, "keys");
   uint64_t keys = 0, bytes_done = 0;
   for (auto& source : sources) {
     const char *begin, *end;
@@ -77,13 +78,17 @@ int Build(const Args& args) {
   progress.Finish();
   const double seconds = progress.seconds();
   const BloomParams& p = filter.params();
-  std::printf("built %s: %llu keys, %llu bytes, %.2f bits/key (k=%u), predicted fpr %.4g%s, %.2f s (%.1fM keys/s)\n",
-              output.c_str(), static_cast<unsigned long long>(keys),
-              static_cast<unsigned long long>(p.bytes()),
-              keys ? 8.0 * p.bytes() / keys : 0.0, p.k,
-              filter.Stats().predicted_fpr,
-              keys > capacity ? " (over capacity: rate above target)" : "", seconds,
-              seconds > 0 ? keys / seconds / 1e6 : 0.0);
+  const BloomStats stats = filter.Stats();
+  // Lines are counted, duplicates too; the fill tells how many distinct keys went in.
+  std::printf("built %s: %llu keys read, about %.0f distinct, %llu bytes (%.2f bits per "
+              "capacity key, k=%u), predicted fpr %.2g; %.2f s (%.1fM keys/s)\n",
+              output.c_str(), static_cast<unsigned long long>(keys), stats.approx_items,
+              static_cast<unsigned long long>(p.bytes()), 8.0 * p.bytes() / capacity, p.k,
+              stats.predicted_fpr, seconds, seconds > 0 ? keys / seconds / 1e6 : 0.0);
+  if (stats.approx_items > 1.05 * capacity) {
+    std::printf("warning: about %.0f distinct keys is over the capacity %llu: the rate is above "
+                "the filter's target\n", stats.approx_items, static_cast<unsigned long long>(capacity));
+  }
   return kExitOk;
 }
 

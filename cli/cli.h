@@ -18,18 +18,44 @@ struct UsageError {
   std::string message;
 };
 
-// --name value options, --flag switches and positional arguments, in any order.
+// One option of a command: `--name VALUE`, or a switch `--name` when value is nullptr.
+struct OptionSpec {
+  const char* name;
+  const char* value;  // the placeholder shown in help, e.g. "N"; nullptr for a switch
+  const char* help;
+};
+
+class Args;
+
+// A subcommand: what `seen CMD --help` prints, the options it accepts, and what runs it.
+struct CommandSpec {
+  const char* name;
+  const char* synopsis;  // the arguments after `seen CMD`
+  const char* summary;   // one line: what the command does
+  std::vector<OptionSpec> options;
+  int (*run)(const Args&);
+};
+
+// Every subcommand, in the order `seen --help` lists them (cli/commands.cc).
+const std::vector<CommandSpec>& Commands();
+
+// The options a command declares, given as --name VALUE, --name=VALUE or --name (switches),
+// -o FILE for --output, and positional arguments (- is stdin), in any order. Anything else
+// that starts with - is a UsageError naming it.
 class Args {
  public:
-  Args(int argc, char** argv, const std::vector<std::string>& switches);
+  Args(int argc, char** argv, const CommandSpec& command);
   const std::vector<std::string>& positional() const { return positional_; }
   bool flag(const std::string& name) const;
   std::string get(const std::string& name, const std::string& fallback) const;
   std::string require(const std::string& name) const;
   uint64_t get_u64(const std::string& name, uint64_t fallback) const;
-  double get_double(const std::string& name, double fallback) const;
   // A size such as 1073741824, 1e9, 512M or 1GiB (K, M, G, T: powers of 1024).
   uint64_t get_bytes(const std::string& name, uint64_t fallback) const;
+  // A rate strictly between 0 and 1, such as a false-positive rate.
+  double get_rate(const std::string& name, double fallback) const;
+  // Refuses a command line that gives both options.
+  void exclusive(const std::string& a, const std::string& b) const;
 
  private:
   std::vector<std::string> positional_;

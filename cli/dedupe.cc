@@ -32,9 +32,9 @@ class Collector {
   Collector(const Args& args, const std::vector<std::string>& paths) : paths_(paths) {
     options_.ngram = static_cast<uint32_t>(args.get_u64("ngram", 3));
     if (options_.ngram < 1 || options_.ngram > kMaxNgram) throw UsageError{"--ngram must be 1..8"};
+    args.exclusive("per-file", "field");
     field_ = args.get("field", "");
     per_file_ = args.flag("per-file");
-    if (per_file_ && !field_.empty()) throw UsageError{"--per-file and --field exclude each other"};
   }
 
   void Run() {
@@ -44,7 +44,7 @@ class Collector {
       sources.push_back(LineSource::Open(path));
       total += sources.back()->size();
     }
-    Progress progress(total);
+    Progress progress(total, "documents");
     uint64_t done = 0;
     for (uint32_t f = 0; f < sources.size(); ++f) {
       std::string whole;
@@ -53,6 +53,7 @@ class Collector {
       while (sources[f]->Next(&begin, &end)) {
         done += static_cast<uint64_t>(end - begin);
         if (per_file_) {
+          if (std::memchr(begin, '\0', static_cast<size_t>(end - begin)) != nullptr) WarnBinary(f, "");
           whole.append(begin, end);
         } else {
           Lines(f, begin, end, line);
@@ -62,6 +63,10 @@ class Collector {
       if (per_file_) Add(f, 0, whole);
     }
     progress.Finish();
+    if (!field_.empty() && docs_.empty() && lines_without_field_ > 0) {
+      throw Error(Code::kInvalidArgument, "no line of the input has a string field \"" + field_ +
+                                              "\" (" + std::to_string(lines_without_field_) + " lines read)");
+    }
   }
 
   const std::vector<Doc>& docs() const { return docs_; }
@@ -79,14 +84,26 @@ class Collector {
       ++line;
       if (len > 0) {
         const std::string_view text(begin, len);
+        if (text.find('\0') != std::string_view::npos) WarnBinary(f, ":" + std::to_string(line));
         if (field_.empty()) {
           Add(f, line, text);
         } else if (auto value = JsonStringField(text, field_, paths_[f] + ":" + std::to_string(line))) {
           Add(f, line, *value);
+        } else {
+          ++lines_without_field_;
         }
       }
       begin = nl ? nl + 1 : end;
     }
+  }
+
+  // Once per file: binary data is fingerprinted like any text, but it is rarely meant.
+  void WarnBinary(uint32_t f, const std::string& where) {
+    if (warned_binary_.size() <= f) warned_binary_.resize(f + 1, false);
+    if (warned_binary_[f]) return;
+    warned_binary_[f] = true;
+    std::fprintf(stderr, "seen dedupe: warning: %s%s holds binary data (NUL bytes); it is read as text\n",
+                 paths_[f].c_str(), where.c_str());
   }
 
   void Add(uint32_t f, uint64_t line, std::string_view text) {
@@ -97,6 +114,8 @@ class Collector {
   TextOptions options_;
   std::string field_;
   bool per_file_;
+  uint64_t lines_without_field_ = 0;
+  std::vector<bool> warned_binary_;
   std::vector<Doc> docs_;
 };
 

@@ -31,7 +31,7 @@ double NanosPerKey(size_t keys, Body&& body) {
 
 int Demo(const Args& args) {
   const uint64_t n = args.get_u64("keys", 1000000);
-  const double fpr = args.get_double("fpr", 0.01);
+  const double fpr = args.get_rate("fpr", 0.01);
   if (n == 0) throw UsageError{"--keys must be positive"};
   std::vector<uint64_t> present(n), absent(n);
   for (uint64_t i = 0; i < n; ++i) {

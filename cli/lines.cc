@@ -126,6 +126,10 @@ std::unique_ptr<LineSource> LineSource::Open(const std::string& path) {
   if (fd < 0) Fail(path, "cannot open");
   struct stat st;
   if (fstat(fd, &st) != 0) Fail(path, "cannot stat");
+  if (S_ISDIR(st.st_mode)) {
+    close(fd);
+    throw Error(Code::kInvalidArgument, path + ": is a directory; pass the files in it, e.g. " + path + "/*");
+  }
   if (!S_ISREG(st.st_mode)) return std::make_unique<StreamSource>(fd, path);
   const auto size = static_cast<uint64_t>(st.st_size);
   if (size == 0) {

@@ -105,10 +105,56 @@ def test_corrupt_file_is_a_clear_error(tmp_path, built):
     assert "No such file" in run("info", tmp_path / "missing.seen", expect=1).stderr.decode()
 
 
-def test_usage_errors_exit_2(tmp_path):
-    assert b"--capacity" in run("build", "-", "-o", tmp_path / "x.seen", expect=2).stderr
+def test_usage_errors_exit_2(tmp_path, keys_file):
+    out = tmp_path / "x.seen"
+    assert b"--capacity" in run("build", "-", "-o", out, expect=2).stderr
     assert b"unknown command" in run("frobnicate", expect=2).stderr
-    assert b"expects a number" in run("build", "--capacity", 10, "--fpr", "abc", "-", "-o", "x", expect=2).stderr
+    for bad in ("abc", 2, 0, -0.5):
+        assert b"--fpr" in run("build", "--capacity", 10, "--fpr", bad, keys_file, "-o", out, expect=2).stderr
+    assert b"exclude" in run("build", "--capacity", 10, "--fpr", 0.01, "--bytes", "1M", keys_file, "-o", out,
+                             expect=2).stderr
+    # An unknown option is named and does not swallow the input after it.
+    message = run("build", "--capacity", 10, "--bogus", keys_file, "-o", out, expect=2).stderr
+    assert b"--bogus" in message and not out.exists()
+    assert b"needs a value" in run("build", "--capacity", expect=2).stderr
+    assert b"twice" in run("info", "--json", "--json", out, expect=2).stderr
+
+
+def test_every_command_has_help_and_there_is_a_version():
+    listed = run("--help").stdout.decode()
+    commands = ["build", "query", "info", "merge", "dedupe", "simulate", "demo"]
+    for command in commands:
+        assert f"  {command} " in listed
+        # --help wins over everything else on the line, even a missing required option.
+        for args in ((command, "--help"), (command, "-h"), ("help", command), (command, "--bogus", "--help")):
+            help_text = run(*args).stdout.decode()
+            assert help_text.startswith(f"usage: seen {command}")
+    build_help = run("build", "--help").stdout.decode()
+    for option in ("--capacity", "--fpr", "--bytes", "--seed", "--threads", "--output"):
+        assert option in build_help
+    version = run("--version").stdout.decode().split()
+    assert version[0] == "seen" and [int(part) for part in version[1].split(".")]
+
+
+def test_query_keys_may_start_with_a_dash_after_double_dash(tmp_path):
+    keys = tmp_path / "keys.txt"
+    keys.write_text("-x\nplain\n")
+    out = tmp_path / "dash.seen"
+    run("build", "--capacity", 10, keys, "-o", out)
+    lines = run("query", out, "--", "-x", "plain", "-y").stdout.decode().splitlines()
+    assert lines[:2] == ["-x\tseen", "plain\tseen"] and lines[2].startswith("-y\t")
+
+
+def test_build_summary_counts_distinct_keys_and_warns_over_capacity(tmp_path):
+    keys = tmp_path / "dups.txt"
+    keys.write_text("".join(f"k{i % 50}\n" for i in range(1000)))
+    out = tmp_path / "dups.seen"
+    summary = run("build", "--capacity", 100, keys, "-o", out).stdout.decode()
+    assert "1000 keys read" in summary and "warning" not in summary
+    distinct = float(summary.split("about ")[1].split()[0])
+    assert 45 <= distinct <= 55
+    over = run("build", "--capacity", 10, keys, "-o", out).stdout.decode()
+    assert "warning" in over and "capacity 10" in over
 
 
 def test_simulate_exposure_reproduces_the_published_table(tmp_path):

@@ -80,6 +80,9 @@ def test_bad_utf8_nul_and_empty_inputs_are_documents_not_errors(tmp_path):
     path.write_bytes(b"hello\xffworld\nhello world\nnul\x00byte\n\n")
     out = run(path)
     assert groups(out, "exact") == [[f"{path}:1", f"{path}:2"]]
+    # Binary data is reported once, naming where it starts, and still read.
+    result = subprocess.run([SEEN, "dedupe", path], capture_output=True, timeout=120)
+    assert result.stderr.decode().count("binary") == 1 and f"{path}:3" in result.stderr.decode()
     empty = tmp_path / "empty.txt"
     empty.write_bytes(b"")
     assert "0 documents" in run(empty)
@@ -87,6 +90,17 @@ def test_bad_utf8_nul_and_empty_inputs_are_documents_not_errors(tmp_path):
 
 def test_errors(tmp_path):
     run(expect=2)
+    docs = tmp_path / "docs.txt"
+    docs.write_text("one\ntwo\n")
+    # An unknown option is refused by name and does not take the next argument as its value.
+    result = subprocess.run([SEEN, "dedupe", "--K", "5", docs], capture_output=True)
+    assert result.returncode == 2 and b"--K" in result.stderr
+    assert b"directory" in subprocess.run([SEEN, "dedupe", tmp_path], capture_output=True).stderr
+    run("--per-file", "--field", "body", docs, expect=2)
+    jsonl = tmp_path / "docs.jsonl"
+    jsonl.write_text('{"body": "x"}\n{"body": "y"}\n')
+    result = subprocess.run([SEEN, "dedupe", "--field", "nope", jsonl], capture_output=True)
+    assert result.returncode == 1 and b"nope" in result.stderr
     run("--k", 8, "x", expect=2)
     run("--ngram", 0, "x", expect=2)
     run(tmp_path / "missing.txt", expect=1)

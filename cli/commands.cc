@@ -1,0 +1,55 @@
+// The subcommands of `seen`: their synopses, one-line summaries and options, which both the
+// parser (cli/args.cc) and the help texts (cli/main.cc) read, so they cannot disagree.
+#include "cli/cli.h"
+
+namespace seen::cli {
+
+const std::vector<CommandSpec>& Commands() {
+  static const std::vector<CommandSpec> commands = {
+      {"build", "--capacity N [--fpr P | --bytes SIZE] [--seed S] [--threads T] INPUT... -o FILE",
+       "Builds a Bloom filter file from keys, one per line (- is stdin; a trailing \\r is "
+       "dropped, empty lines are skipped).",
+       {{"capacity", "N", "distinct keys the filter is sized for (1e9 style allowed)"},
+        {"fpr", "P", "target false-positive rate at capacity (default 0.01)"},
+        {"bytes", "SIZE", "a memory budget such as 1GiB or 512M, instead of --fpr"},
+        {"seed", "S", "hash seed; filters merge only with the same seed (default 0)"},
+        {"threads", "T", "threads that add keys (default: every core)"},
+        {"output", "FILE", "the filter file to write (also -o FILE)"}},
+       Build},
+      {"query", "FILE [KEY...] [--new-only]",
+       "Prints KEY<TAB>seen|new for each key; reads keys from stdin when none are given "
+       "(use -- before keys that start with -).",
+       {{"new-only", nullptr, "print only the keys the filter has not seen"}},
+       Query},
+      {"info", "FILE [--json]", "Prints a filter file's parameters and fill.",
+       {{"json", nullptr, "one JSON object instead of a table"}},
+       Info},
+      {"merge", "A B -o C", "Writes the union of two filter files of the same shape and seed.",
+       {{"output", "FILE", "the merged filter file (also -o FILE)"}},
+       Merge},
+      {"dedupe", "[--k K] [--ngram N] [--per-file | --field NAME] INPUT...",
+       "Groups exact and near-duplicate documents (SimHash): one document per line, per file, "
+       "or per JSONL field.",
+       {{"k", "K", "the largest Hamming distance of near duplicates, 0..7 (default 3)"},
+        {"ngram", "N", "characters per shingle of CJK text, 1..8 (default 3)"},
+        {"per-file", nullptr, "each INPUT file is one document"},
+        {"field", "NAME", "documents are JSON lines; NAME is the text field"}},
+       Dedupe},
+      {"simulate", "exposure [--users N] [--window N] [--csv FILE] [--png FILE]",
+       "Runs the published exposure-filtering designs beside seen's windows on simulated users.",
+       {{"users", "N", "simulated users (default 100000)"},
+        {"window", "N", "the last N items each user must not see again (default 500)"},
+        {"csv", "FILE", "the table as CSV (default exposure.csv)"},
+        {"png", "FILE", "the plot (default exposure.png)"}},
+       Simulate},
+      {"demo", "[--keys N] [--fpr P] [--users N]",
+       "Shows each capability on built-in data and checks its promises.",
+       {{"keys", "N", "keys in the Bloom filter section (default 1000000)"},
+        {"fpr", "P", "target false-positive rate of that filter (default 0.01)"},
+        {"users", "N", "simulated users in the exposure section (default 100000)"}},
+       Demo},
+  };
+  return commands;
+}
+
+}  // namespace seen::cli
