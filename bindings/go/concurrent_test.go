@@ -19,10 +19,15 @@ func TestConcurrentAdds(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			for i, id := range part {
+				var err error
 				if i%2 == 0 {
-					must(t, f.AddUint64(id))
+					err = f.AddUint64(id)
 				} else {
-					must(t, f.AddUint64s(part[i:i+1]))
+					err = f.AddUint64s(part[i : i+1])
+				}
+				if err != nil { // t.Error, not t.Fatal: this is not the test's goroutine
+					t.Error(err)
+					return
 				}
 			}
 		}()

@@ -156,8 +156,12 @@ func TestStoreConcurrentTakes(t *testing.T) {
 					return
 				}
 				got[w] = append(got[w], page...)
-				// Other users' traffic on other shards meanwhile.
-				must(t, s.Mark(uint64(1000+w), page, 7))
+				// Other users' traffic on other shards meanwhile. (t.Fatal may not run here,
+				// off the test's goroutine.)
+				if err := s.Mark(uint64(1000+w), page, 7); err != nil {
+					t.Error(err)
+					return
+				}
 			}
 		}()
 	}

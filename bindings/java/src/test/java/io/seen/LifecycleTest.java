@@ -1,5 +1,6 @@
 package io.seen;
 
+import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import org.junit.jupiter.api.Test;
@@ -10,7 +11,8 @@ class LifecycleTest {
   void closeTwiceIsHarmless() {
     BloomFilter f = BloomFilter.create(10, 0.01);
     f.close();
-    f.close();
+    assertDoesNotThrow(f::close);
+    assertThrows(IllegalStateException.class, () -> f.mightContain(1L), "closed after the second close too");
   }
 
   @Test

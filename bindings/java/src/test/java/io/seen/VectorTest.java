@@ -2,7 +2,7 @@ package io.seen;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assumptions.assumeFalse;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
@@ -41,7 +41,7 @@ class VectorTest {
   @TestFactory
   List<DynamicTest> sharedVectors() throws IOException {
     List<Path> vecs = vectors("bloom");
-    assumeFalse(vecs.isEmpty(), "no tests/vectors/*.vec of kind bloom yet");
+    assertFalse(vecs.isEmpty(), "no tests/vectors/*.vec of kind bloom: the directory is missing or wrong");
     List<DynamicTest> tests = new ArrayList<>();
     for (Path vec : vecs) {
       String name = vec.getFileName().toString().replace(".vec", "");
