@@ -12,7 +12,7 @@ out = Path(sys.argv[1])
 
 
 def plot(rows, path):
-    """The CLI's own PNG is stored uncompressed; the report keeps a compressed rendering."""
+    """The CLI draws an SVG for people; bench plots are matplotlib PNGs, like every other page."""
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt

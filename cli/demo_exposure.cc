@@ -15,7 +15,7 @@ bool DemoExposure(const Args& args) {
               static_cast<unsigned long long>(config.users), config.window);
   const auto results = SimulateExposure(config, [](const std::string&) {});
   PrintExposureTable(results, config.window);
-  std::printf("(seen simulate exposure writes the same as CSV and a PNG plot)\n");
+  std::printf("(seen simulate exposure writes the same as CSV and an SVG plot)\n");
   // seen's full-span windows must recall every one of the last N items.
   for (const auto& r : results) {
     if (r.name.rfind("seen", 0) == 0 && r.span >= config.window && r.recall < 1.0) return false;

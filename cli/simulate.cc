@@ -1,11 +1,11 @@
 // seen simulate exposure: reproduces the published comparison of exposure-filtering designs
-// and sets seen's windows beside it. Prints the table; writes CSV and a PNG plot of the
-// false-positive rate against bytes per user.
+// and sets seen's windows beside it. Prints the table; writes CSV and an SVG plot of the
+// false-positive rate and the recall against bytes per user.
 #include <cstdio>
 
 #include "cli/cli.h"
 #include "cli/exposure_sim.h"
-#include "cli/plot.h"
+#include "cli/svg_plot.h"
 
 namespace seen::cli {
 
@@ -18,7 +18,7 @@ int Simulate(const Args& args) {
   config.window = static_cast<uint32_t>(args.get_u64("window", config.window));
   if (config.users == 0 || config.window < 10) throw UsageError{"--users must be > 0 and --window >= 10"};
   const std::string csv = args.get("csv", "exposure.csv");
-  const std::string png = args.get("png", "exposure.png");
+  const std::string svg = args.get("svg", "exposure.svg");
   std::fprintf(stderr, "simulating %llu users, window N = %u ...\n",
                static_cast<unsigned long long>(config.users), config.window);
   const auto results = SimulateExposure(config, [](const std::string& name) {
@@ -26,13 +26,16 @@ int Simulate(const Args& args) {
   });
   PrintExposureTable(results, config.window);
   WriteExposureCsv(csv, results);
-  std::vector<PlotPoint> points;
-  // A rate of 0 (the exact queue) sits at the bottom of the log axis.
-  for (const auto& r : results) points.push_back({r.bytes_per_user, std::max(r.fpr, 1e-5), r.label});
-  WriteScatterPng(png, {"False positives vs memory, last " + std::to_string(config.window) + " items",
-                        "bytes per user", "false-positive rate", true, true, 1100, 650},
-                  points);
-  std::printf("\nwrote %s and %s\n", csv.c_str(), png.c_str());
+  SvgPlot plot{"Exposure filtering: the last " + std::to_string(config.window) + " items per user",
+               "bytes per user", true, {}, {}, {{"false-positive rate", true, {}}, {"recall of the last N", false, {}}}};
+  for (const auto& r : results) {
+    plot.x.push_back(r.bytes_per_user);
+    plot.labels.push_back(r.label);
+    plot.panels[0].y.push_back(r.fpr);
+    plot.panels[1].y.push_back(r.recall);
+  }
+  WriteSvg(svg, plot);
+  std::printf("\nwrote %s and %s\n", csv.c_str(), svg.c_str());
   return kExitOk;
 }
 

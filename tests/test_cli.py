@@ -6,6 +6,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from xml.etree import ElementTree
 
 SEEN = os.environ.get("SEEN_CLI", "build/cli/seen")
 
@@ -158,8 +159,8 @@ def test_build_summary_counts_distinct_keys_and_warns_over_capacity(tmp_path):
 
 
 def test_simulate_exposure_reproduces_the_published_table(tmp_path):
-    csv, png = tmp_path / "exposure.csv", tmp_path / "exposure.png"
-    run("simulate", "exposure", "--users", 3000, "--csv", csv, "--png", png)
+    csv, svg = tmp_path / "exposure.csv", tmp_path / "exposure.svg"
+    run("simulate", "exposure", "--users", 3000, "--csv", csv, "--svg", svg)
     rows = {row["design"]: row for row in csv_module.DictReader(csv.open())}
     fpr = {name: float(row["fpr"]) for name, row in rows.items()}
     recall = {name: float(row["recall"]) for name, row in rows.items()}
@@ -169,7 +170,18 @@ def test_simulate_exposure_reproduces_the_published_table(tmp_path):
     assert fpr["chain, 5 x 100 B, k=6 (published)"] > 0.05
     assert fpr["seen 1%, window"] < 0.0115
     assert fpr["seen at chain memory, 500 B + 12 B, span 400"] <= fpr["chain, 5 x 100 B, k=6 (published)"] + 0.005
-    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    # The plot: a well-formed SVG with one marker per design in each of its two panels (fpr,
+    # recall), the values as the CSV has them, and the exact queue's rate of 0 marked hollow.
+    ns = {"svg": "http://www.w3.org/2000/svg"}
+    root = ElementTree.parse(svg).getroot()
+    panels = root.findall("svg:g[@class='panel']", ns)
+    assert [p.get("data-y") for p in panels] == ["false-positive rate", "recall of the last N"]
+    for panel, column in zip(panels, ("fpr", "recall")):
+        values = [float(g.get("data-value")) for g in panel.findall("svg:g[@class='point']", ns)]
+        assert values == pytest.approx([float(row[column]) for row in rows.values()], rel=1e-3, abs=1e-6)
+    queue = list(rows).index("queue, 8 B ids (published)")
+    marker = panels[0].findall("svg:g[@class='point']", ns)[queue].find("svg:circle", ns)
+    assert fpr["queue, 8 B ids (published)"] == 0 and marker.get("fill") == "white"
 
 
 def test_demo_reports_its_measurements():
