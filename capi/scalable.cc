@@ -5,6 +5,7 @@
 
 #include "capi/seen.h"
 #include "capi/shim.h"
+#include "capi/versioned.h"
 #include "core/error.h"
 #include "core/scalable.h"
 #include "core/scalable_codec.h"
@@ -21,18 +22,16 @@ namespace {
 
 uint32_t OpenMode(uint32_t flags) { return flags & (SEEN_OPEN_READ_ONLY | SEEN_OPEN_READ_WRITE); }
 
-// Zero growth and tightening take their defaults.
-seen::ScalableOptions OptionsFrom(const seen_scalable_options* opts) {
-  if (opts == nullptr || opts->size < sizeof(seen_scalable_options)) {
-    throw seen::Error(seen::Code::kInvalidArgument,
-                      "scalable options are NULL or size is not sizeof(seen_scalable_options)");
-  }
+// Zero growth and tightening take their defaults, as any field added later will.
+seen::ScalableOptions OptionsFrom(const seen_scalable_options* given) {
+  // The first published layout is today's: no caller can pass less.
+  const auto opts = seen::capi::ReadVersioned(given, sizeof(seen_scalable_options), "scalable options");
   seen::ScalableOptions o;
-  o.initial_capacity = opts->initial_capacity;
-  o.fpr = opts->fpr;
-  if (opts->growth != 0) o.growth = opts->growth;
-  if (opts->tightening != 0) o.tightening = opts->tightening;
-  o.seed = opts->seed;
+  o.initial_capacity = opts.initial_capacity;
+  o.fpr = opts.fpr;
+  if (opts.growth != 0) o.growth = opts.growth;
+  if (opts.tightening != 0) o.tightening = opts.tightening;
+  o.seed = opts.seed;
   return o;
 }
 

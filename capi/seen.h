@@ -22,6 +22,11 @@
  *    takes its locks; other kinds' saves need their writers stopped). The buffer or file
  *    always validates; it holds every add completed before the call began, and an add in
  *    flight during the call or not, as for a racing contains.
+ *  - Size-versioned structs start with `size_t size`, which the caller sets to the sizeof
+ *    of the struct in the header it was built with. Output structs (params, stats, info)
+ *    get the fields that fit. Option structs accept any size from their first published
+ *    layout on: fields past the caller's size take their defaults (a zero field means the
+ *    default), and fields past this build's layout must be zero, or the call refuses them.
  *  - Keys: integer ids hash as their 8 little-endian bytes, byte keys as their bytes,
  *    with XXH3-64 and the filter's seed. A batch of byte keys is one data buffer plus n+1
  *    offsets: key i is data[offsets[i] .. offsets[i+1]).

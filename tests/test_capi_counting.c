@@ -179,6 +179,30 @@ static void test_scalable(void) {
   check(seen_scalable_create(&opts, &f) == SEEN_ERR_INVALID_ARGUMENT && strstr(seen_last_error(), "fpr") != NULL,
         "fpr 0 is refused, by name");
   opts.fpr = 0.01;
+  opts.size = sizeof opts - 1;
+  check(seen_scalable_create(&opts, &f) == SEEN_ERR_INVALID_ARGUMENT && f == NULL &&
+            strstr(seen_last_error(), "scalable options") != NULL,
+        "a size below the first layout is refused, by name");
+  {
+    /* A caller built against a newer header passes a larger struct; what this build does not
+     * know of must be zero, the default of every added field. */
+    struct {
+      seen_scalable_options known;
+      uint64_t added_later;
+    } newer;
+    seen_scalable* g = NULL;
+    memset(&newer, 0, sizeof newer);
+    newer.known = opts;
+    newer.known.size = sizeof newer;
+    check(seen_scalable_create(&newer.known, &g) == SEEN_OK && g != NULL, "a newer, larger struct is read");
+    seen_scalable_free(g);
+    g = NULL;
+    newer.added_later = 1;
+    check(seen_scalable_create(&newer.known, &g) == SEEN_ERR_INVALID_ARGUMENT && g == NULL &&
+              strstr(seen_last_error(), "cannot honour") != NULL,
+          "a newer field this build does not know is refused when set");
+  }
+  opts.size = sizeof opts;
   check(seen_scalable_create(&opts, &f) == SEEN_OK, "create with default growth and tightening");
   check(seen_scalable_add_u64(f, ids, N) == SEEN_OK, "add 100x the initial capacity");
   check(seen_scalable_contains_u64(f, ids, N, out) == SEEN_OK && count_yes(out, N) == N, "no false negatives");
