@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#define SEEN_EXPERIMENTAL  // seen_bloom_set_exclusive_adds
 #include "seen.h"
 #include "core/block.h"
 #include "core/region.h"

@@ -21,6 +21,7 @@
 #include "bench/spam/addresses.h"
 #include "core/block.h"
 #include "core/region.h"
+#define SEEN_EXPERIMENTAL  // seen_bloom_set_exclusive_adds
 #include "seen.h"
 
 namespace {
