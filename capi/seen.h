@@ -359,7 +359,8 @@ SEEN_API seen_status seen_store_mark(seen_store* s, uint64_t user, const uint64_
 SEEN_API seen_status seen_store_take(seen_store* s, uint64_t user, const uint64_t* candidates,
                                      size_t n, size_t want, uint64_t now, uint64_t* out_taken,
                                      size_t* out_count);
-/* Drops every user idle longer than idle_timeout at `now`; *dropped (may be NULL) counts them. */
+/* Drops every user idle longer than idle_timeout at `now`; *dropped (may be NULL) counts them.
+ * The memory they held goes back to the system. */
 SEEN_API seen_status seen_store_expire(seen_store* s, uint64_t now, uint64_t* dropped);
 SEEN_API seen_status seen_store_get_stats(const seen_store* s, seen_store_stats* stats);
 SEEN_API seen_status seen_store_get_window_info(const seen_store* s, seen_window_info* info);

@@ -202,6 +202,7 @@ uint64_t Store::Expire(uint32_t now) {
         ++dropped;
       }
     }
+    shard->users.Trim();
   }
   return dropped;
 }

@@ -51,7 +51,8 @@ class Store {
   // Returns how many were taken.
   size_t Take(uint64_t user, const uint64_t* candidates, size_t n, size_t want, uint32_t now,
               uint64_t* taken);
-  // Drops every user idle longer than idle_timeout at `now`; returns how many.
+  // Drops every user idle longer than idle_timeout at `now`; returns how many. The memory
+  // they held goes back to the system (resident memory follows the users still live).
   uint64_t Expire(uint32_t now);
   StoreStats Stats() const;
   const StoreOptions& options() const;

@@ -1,5 +1,8 @@
 #include "core/store_shard.h"
 
+#include <sys/mman.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <cstring>
 
@@ -10,6 +13,8 @@ namespace {
 // enough that linear probing stays short.
 constexpr double kMaxLoad = 0.85;
 constexpr double kGrowLoad = 0.7;
+// Below this load the index is rebuilt smaller, and the user arrays below a quarter full.
+constexpr double kShrinkLoad = 0.2;
 
 uint64_t MixUser(uint64_t x) {
   x ^= x >> 33;
@@ -89,6 +94,25 @@ void StoreShard::Remove(uint64_t slot) {
   active_.pop_back();
 }
 
+void StoreShard::Trim() {
+  if (arena_.size() > 0) {
+    const auto page = static_cast<uint64_t>(sysconf(_SC_PAGESIZE));
+    const uint64_t used = (users_.size() * state_bytes_ + page - 1) / page * page;
+    // The states past the last user are never read before Insert resets them, so their pages
+    // may come back as zeros.
+    if (used < arena_.size()) madvise(arena_.data() + used, arena_.size() - used, MADV_DONTNEED);
+  }
+  const uint64_t wanted = static_cast<uint64_t>(static_cast<double>(users_.size()) / kGrowLoad) + 1;
+  if (static_cast<double>(users_.size()) < kShrinkLoad * static_cast<double>(index_.size()) &&
+      index_.size() > 2 * std::max<uint64_t>(wanted, 8)) {
+    RebuildIndex(wanted);
+  }
+  if (users_.size() < users_.capacity() / 4) {
+    users_.shrink_to_fit();
+    active_.shrink_to_fit();
+  }
+}
+
 uint8_t* StoreShard::mutable_window(uint64_t slot) {
   if (arena_.size() == 0) Grow(users_.size());
   return windows_ + slot * state_bytes_;
@@ -109,7 +133,8 @@ void StoreShard::Grow(uint64_t min_users) {
 }
 
 void StoreShard::RebuildIndex(uint64_t capacity) {
-  index_.assign(std::max<uint64_t>(capacity, 8), 0);
+  // A fresh vector, not assign(): assign keeps the old capacity, and Trim shrinks with this.
+  index_ = std::vector<uint32_t>(std::max<uint64_t>(capacity, 8), 0);
   for (uint64_t slot = 0; slot < users_.size(); ++slot) {
     uint64_t pos = Home(users_[slot]);
     while (index_[pos] != 0) pos = pos + 1 == index_.size() ? 0 : pos + 1;

@@ -20,6 +20,10 @@ class StoreShard {
   uint64_t Insert(uint64_t user, uint16_t hour, uint32_t now);
   // Removes the user in `slot`; the last slot moves into its place.
   void Remove(uint64_t slot);
+  // Gives back memory that removals left unused: the window pages past the last user go back
+  // to the kernel, and the index and user arrays shrink when mostly empty. Cheap when there is
+  // nothing to give; call it after a sweep of removals, not after each one.
+  void Trim();
 
   uint64_t size() const { return users_.size(); }
   uint64_t user(uint64_t slot) const { return users_[slot]; }

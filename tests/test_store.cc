@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <fstream>
 #include <set>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -104,6 +105,42 @@ TEST(Store, IdleUsersExpire) {
   EXPECT_EQ(Unseen(s, 2, {item}, 26 * 3600), 0u);
   // Idle past the timeout reads as a new user even before a sweep.
   EXPECT_EQ(Unseen(s, 2, {item}, 50 * 3600), 1u);
+}
+
+// Resident anonymous memory of this process, from /proc (kB there).
+uint64_t ResidentAnonBytes() {
+  std::ifstream status("/proc/self/status");
+  std::string line;
+  while (std::getline(status, line)) {
+    if (line.rfind("RssAnon:", 0) == 0) return std::stoull(line.substr(8)) * 1024;
+  }
+  return 0;
+}
+
+// After a sweep drops most users, resident memory follows the users still live: the bound is
+// twice their stats.bytes, plus 8 MiB for the allocator and page granularity (64 shards).
+TEST(Store, ExpiryGivesMemoryBackToTheSystem) {
+  StoreOptions o = Options();
+  o.idle_timeout = 3600;
+  o.expected_users = 1000;
+  const uint64_t before = ResidentAnonBytes();
+  if (before == 0) GTEST_SKIP() << "no RssAnon in /proc/self/status";
+  Store s(o);
+  const auto items = test::Keys(20, 5);
+  const uint64_t users = 100000, live = 5000;
+  for (uint64_t u = live; u < users; ++u) s.Mark(u, items.data(), items.size(), 0);
+  for (uint64_t u = 0; u < live; ++u) s.Mark(u, items.data(), items.size(), 7200);
+  const uint64_t full = ResidentAnonBytes() - before;
+  EXPECT_GT(full, users * o.window.state_bytes()) << "the windows were written";
+  EXPECT_EQ(s.Expire(7200), users - live);
+  const StoreStats stats = s.Stats();
+  const uint64_t after = ResidentAnonBytes() - std::min(before, ResidentAnonBytes());
+  EXPECT_LE(after, 2 * stats.bytes + (8u << 20))
+      << "resident " << after << " B for " << stats.users << " users holding " << stats.bytes << " B";
+  // The survivors and newcomers still work after the trim.
+  EXPECT_EQ(Unseen(s, 1, items, 7200), 0u);
+  s.Mark(users + 1, items.data(), items.size(), 7200);
+  EXPECT_EQ(Unseen(s, users + 1, items, 7200), 0u);
 }
 
 TEST(Store, MemoryBoundEvictsTheIdleFirstAndCounts) {
