@@ -3,7 +3,8 @@ exposure store, and SimHash near-duplicate detection from libseen, through cffi.
 
     >>> import seen
     >>> f = seen.BloomFilter(expected_items=1000, fpr=0.01)
-    >>> f.add("alice")
+    >>> f.add("alice")  # False: it was not there before
+    False
     >>> "alice" in f
     True
     >>> shown = seen.Window.last_items(500, fpr=0.01)

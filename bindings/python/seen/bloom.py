@@ -52,11 +52,14 @@ class BloomFilter(_batches.UpdatesByBatches, _handle.ClosesOnExit):
 
     # --- single keys ---------------------------------------------------------------------
 
-    def add(self, key: Key) -> None:
-        """Adds one key."""
-        status = _keys.call(_put_u64, _put_key, self._h, key, _NULL)
+    def add(self, key: Key) -> bool:
+        """Adds one key; returns True if it looked present already (test-and-add, as
+        pybloom-live's add does): False means certainly new."""
+        was_present = ffi.new("uint8_t*")
+        status = _keys.call(_put_u64, _put_key, self._h, key, was_present)
         if status:
             raise_status(status)
+        return bool(was_present[0])
 
     def __contains__(self, key: object) -> bool:
         """True if key may have been added; False if it certainly was not."""
@@ -102,6 +105,16 @@ class BloomFilter(_batches.UpdatesByBatches, _handle.ClosesOnExit):
         union = self.copy()
         union |= other
         return union
+
+    def __eq__(self, other: object) -> bool:
+        """Equal filters have the same parameters and the same bits, so they answer every
+        query alike and their files are byte-identical. Reads both filters (O(size))."""
+        if not isinstance(other, BloomFilter):
+            return NotImplemented
+        return self.to_bytes() == other.to_bytes()
+
+    # Mutable: equal filters need not stay equal, so they have no hash.
+    __hash__ = None  # type: ignore[assignment]
 
     def copy(self) -> "BloomFilter":
         """A writable copy in memory (also of a read-only or mapped filter)."""

@@ -94,12 +94,15 @@ class ScalableFilter(_batches.UpdatesByBatches, _handle.ClosesOnExit):
 
     # --- single keys ---------------------------------------------------------------------
 
-    def add(self, key: Key) -> None:
-        """Adds one key; a key that already looks present changes nothing."""
+    def add(self, key: Key) -> bool:
+        """Adds one key; returns True if it looked present already (then nothing changes),
+        False if it is certainly new (test-and-add, as pybloom-live's add does)."""
+        was_present = ffi.new("uint8_t*")
         with self._lock:
-            status = _keys.call(_put_u64, _put_key, self._h, key, _NULL)
+            status = _keys.call(_put_u64, _put_key, self._h, key, was_present)
         if status:
             raise_status(status)
+        return bool(was_present[0])
 
     def __contains__(self, key: object) -> bool:
         """True if key may have been added (in any sub-filter); False if it certainly was

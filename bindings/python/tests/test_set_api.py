@@ -133,3 +133,36 @@ def test_expected_fpr_grows_with_the_fill_to_about_the_target():
     half = f.expected_fpr
     f.update(range(10_000, 20_000))
     assert 0 < half < f.expected_fpr <= 0.011
+
+
+@pytest.mark.parametrize("make", [lambda: seen.BloomFilter(10_000, 0.01),
+                                  lambda: seen.ScalableFilter(1_000, 0.01)])
+def test_add_tells_whether_the_key_was_there(make):
+    """Test-and-add, against an exact set: a new key answers False unless it is a false
+    positive (at most the filter's rate), a repeated key always answers True."""
+    f = make()
+    exact = set()
+    false_positives = 0
+    for i in range(5_000):
+        key = f"user-{i % 4_000}"
+        was = f.add(key)
+        if key in exact:
+            assert was is True
+        else:
+            false_positives += was
+        exact.add(key)
+    assert false_positives <= 0.02 * 4_000
+
+
+def test_equal_filters_have_the_same_parameters_and_bits():
+    a, b = seen.BloomFilter(1000, 0.01, seed=1), seen.BloomFilter(1000, 0.01, seed=1)
+    a.update(range(100))
+    b.update(reversed(range(100)))
+    assert a == b and not a != b
+    assert a.copy() == a
+    b.add(1000)
+    assert a != b
+    assert seen.BloomFilter(1000, 0.01, seed=1) != seen.BloomFilter(1000, 0.01, seed=2)
+    assert a != "a filter"
+    with pytest.raises(TypeError):
+        hash(a)
