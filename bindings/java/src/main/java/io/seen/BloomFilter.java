@@ -7,7 +7,10 @@ import java.lang.ref.Cleaner;
 import java.lang.ref.Reference;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.Objects;
+import java.util.function.LongPredicate;
+import java.util.function.Predicate;
 
 /**
  * A blocked Bloom filter held in native memory: every key sets k bits in one 64-byte block,
@@ -346,6 +349,42 @@ public final class BloomFilter implements AutoCloseable {
       Reference.reachabilityFence(this);
     }
     return out;
+  }
+
+  /** A writable copy in native memory, also of a read-only or mapped filter (Guava's copy). */
+  public BloomFilter copy() {
+    byte[] bytes = toByteArray();
+    long[] out = new long[1];
+    return adopt(NativeBloom.deserialize(bytes, bytes.length, out), out);
+  }
+
+  /** {@link #mightContain(CharSequence)} as a {@link Predicate}, e.g. for stream filters. */
+  public Predicate<CharSequence> asPredicate() {
+    return this::mightContain;
+  }
+
+  /** {@link #mightContain(long)} as a {@link LongPredicate}, e.g. for {@code LongStream}s. */
+  public LongPredicate asLongPredicate() {
+    return this::mightContain;
+  }
+
+  /**
+   * Equal filters have the same parameters and the same bits: they answer every query alike
+   * and serialize to the same bytes. Reads both filters (O(size)), as Guava's equals does.
+   */
+  @Override
+  public boolean equals(Object other) {
+    if (this == other) {
+      return true;
+    }
+    return other instanceof BloomFilter
+        && Arrays.equals(toByteArray(), ((BloomFilter) other).toByteArray());
+  }
+
+  /** From the parameters only, so it stays put while keys go in (equal filters share them). */
+  @Override
+  public int hashCode() {
+    return Objects.hash(sizeInBytes(), hashCount(), seed());
   }
 
   /** The serialized form (docs/FORMAT.md), the same bytes every binding writes. */
