@@ -1,6 +1,7 @@
 package seen
 
 import (
+	"bytes"
 	"io"
 	"runtime"
 	"unsafe"
@@ -78,4 +79,28 @@ func writeMarshaled(w io.Writer, marshal func() ([]byte, error)) (int64, error) 
 	}
 	n, err := w.Write(b)
 	return int64(n), err
+}
+
+// Copy is a writable copy in C memory, also of a read-only or mapped filter
+// (bits-and-blooms' Copy).
+func (f *Filter) Copy() (*Filter, error) {
+	data, err := f.MarshalBinary()
+	if err != nil {
+		return nil, err
+	}
+	return adopt(cDeserialize(data))
+}
+
+// Equal reports whether both filters have the same parameters and the same bits: they
+// answer every query alike and marshal to the same bytes. It reads both filters (O(size)).
+func (f *Filter) Equal(other *Filter) (bool, error) {
+	a, err := f.MarshalBinary()
+	if err != nil {
+		return false, err
+	}
+	b, err := other.MarshalBinary()
+	if err != nil {
+		return false, err
+	}
+	return bytes.Equal(a, b), nil
 }

@@ -88,3 +88,37 @@ func TestOpenReadWrite(t *testing.T) {
 		}
 	}
 }
+
+func TestCopyIsEqualAndIndependent(t *testing.T) {
+	f := newFilter(t, 1000, 0.01)
+	must(t, f.AddString("a"))
+	c, err := f.Copy()
+	must(t, err)
+	defer c.Close()
+	if same, err := f.Equal(c); err != nil || !same {
+		t.Fatalf("a copy is not Equal to its original (%v)", err)
+	}
+	must(t, c.AddString("b"))
+	if same, err := f.Equal(c); err != nil || same {
+		t.Fatalf("Equal after the copy changed: %v, %v", same, err)
+	}
+	if found, err := f.TestString("b"); err != nil || found {
+		t.Fatalf("the copy's add reached the original: %v, %v", found, err)
+	}
+	g := newFilter(t, 1000, 0.01)
+	must(t, g.AddString("a"))
+	if same, err := f.Equal(g); err != nil || !same {
+		t.Fatalf("filters built alike are not Equal (%v)", err)
+	}
+	other, err := NewWithSeed(1000, 0.01, 1)
+	must(t, err)
+	defer other.Close()
+	must(t, other.AddString("a"))
+	if same, _ := f.Equal(other); same {
+		t.Fatal("filters of different seeds are Equal")
+	}
+	other.Close()
+	if _, err := f.Equal(other); err == nil {
+		t.Fatal("Equal with a closed filter gave no error")
+	}
+}
