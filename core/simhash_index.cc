@@ -133,7 +133,11 @@ uint64_t SimhashIndex::Remove(const uint64_t* ids, size_t n) {
   return removed;
 }
 
-uint64_t SimhashIndex::size() const { return layout_.count + staged_.size(); }
+uint64_t SimhashIndex::size() const {
+  // A concurrent query's Build may be moving staged pairs into the tables right now.
+  std::lock_guard<std::mutex> lock(build_mutex_);
+  return layout_.count + staged_.size();
+}
 
 void SimhashIndex::Build() const {
   if (!dirty_.load(std::memory_order_acquire)) return;
@@ -282,14 +286,9 @@ bool SimhashIndex::Any(uint64_t fp, uint32_t k) const {
 std::vector<uint32_t> SimhashIndex::Clusters(uint32_t k) const {
   RequireK(k);
   Build();
-  const uint64_t count = layout_.count;
-  std::vector<uint32_t> parent(count);
-  for (uint64_t i = 0; i < count; ++i) parent[i] = static_cast<uint32_t>(i);
-  auto find = [&](uint32_t x) {
-    while (parent[x] != x) x = parent[x] = parent[parent[x]];
-    return x;
-  };
-  // The queries run on every core, each collecting its edges; the unions are then cheap.
+  const auto count = static_cast<uint32_t>(layout_.count);
+  // The neighbours within k of every pair: the queries run on every core, each collecting
+  // its edges (i < j), which then fill one adjacency array.
   const uint64_t* fps = Fingerprints();
   const unsigned threads = std::max(1u, std::min(8u, std::thread::hardware_concurrency()));
   std::vector<std::vector<std::pair<uint32_t, uint32_t>>> edges(threads);
@@ -305,19 +304,38 @@ std::vector<uint32_t> SimhashIndex::Clusters(uint32_t k) const {
   for (unsigned part = 1; part < threads; ++part) pool.emplace_back(work, part);
   work(0);
   for (auto& thread : pool) thread.join();
+  std::vector<uint64_t> first(uint64_t{count} + 1, 0);
   for (const auto& part : edges) {
-    for (const auto& [i, j] : part) {
-      const uint32_t a = find(i), b = find(j);
-      if (a != b) parent[std::max(a, b)] = std::min(a, b);
+    for (const auto& [i, j] : part) ++first[i + 1], ++first[j + 1];
+  }
+  for (uint32_t i = 0; i < count; ++i) first[i + 1] += first[i];
+  std::vector<uint32_t> neighbours(first[count]);
+  std::vector<uint64_t> fill(first.begin(), first.end() - 1);
+  for (const auto& part : edges) {
+    for (const auto& [i, j] : part) neighbours[fill[i]++] = j, neighbours[fill[j]++] = i;
+  }
+  // Leaders by smallest id: each pair not yet in a group leads a new one, which takes every
+  // neighbour not yet in a group. So every member is within k of its leader, and no chain
+  // of near pairs can join two far ones.
+  const uint64_t* ids = Ids();
+  std::vector<uint32_t> order(count);
+  for (uint32_t i = 0; i < count; ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) { return ids[a] < ids[b]; });
+  constexpr uint32_t kNone = UINT32_MAX;
+  std::vector<uint32_t> leader_of(count, kNone);
+  for (const uint32_t leader : order) {
+    if (leader_of[leader] != kNone) continue;
+    leader_of[leader] = leader;
+    for (uint64_t e = first[leader]; e < first[leader + 1]; ++e) {
+      if (leader_of[neighbours[e]] == kNone) leader_of[neighbours[e]] = leader;
     }
   }
-  // Groups numbered in the order of their first entry.
-  std::vector<uint32_t> group(count), number(count, UINT32_MAX);
+  // Groups numbered in the order of their first pair.
+  std::vector<uint32_t> group(count), number(count, kNone);
   uint32_t next = 0;
-  for (uint64_t i = 0; i < count; ++i) {
-    const uint32_t root = find(static_cast<uint32_t>(i));
-    if (number[root] == UINT32_MAX) number[root] = next++;
-    group[i] = number[root];
+  for (uint32_t i = 0; i < count; ++i) {
+    if (number[leader_of[i]] == kNone) number[leader_of[i]] = next++;
+    group[i] = number[leader_of[i]];
   }
   return group;
 }

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cstring>
 #include <functional>
 #include <numeric>
@@ -174,33 +175,75 @@ TEST(SimhashIndex, RemoveThenAddMatchesBruteForce) {
   }
 }
 
-TEST(SimhashIndex, ClustersAreTheConnectedComponents) {
-  const auto fps = Corpus(2000, 8);
+// Clusters against a naive leader clustering over every pair: leaders in id order, each
+// taking every pair within k not yet taken. Ids are shuffled, so id order is not table order.
+TEST(SimhashIndex, ClustersAreLeaderGroupsThatNeverChain) {
+  const size_t n = 2000;
+  const auto fps = Corpus(n, 8);
+  std::vector<uint64_t> ids = Iota(n);
+  std::shuffle(ids.begin(), ids.end(), std::mt19937_64(3));
   SimhashIndex index(3);
-  index.Add(fps.data(), Iota(2000).data(), fps.size());
+  index.Add(fps.data(), ids.data(), n);
   const std::vector<uint32_t> group = index.Clusters(3);
   const uint64_t* e = index.Fingerprints();
-  ASSERT_EQ(group.size(), 2000u);
-  // Reference: naive union-find over every pair.
-  std::vector<size_t> parent(2000);
-  std::iota(parent.begin(), parent.end(), 0);
-  std::function<size_t(size_t)> find = [&](size_t x) { return parent[x] == x ? x : parent[x] = find(parent[x]); };
-  for (size_t i = 0; i < 2000; ++i) {
-    for (size_t j = i + 1; j < 2000; ++j) {
-      if (Hamming(e[i], e[j]) <= 3) parent[find(i)] = find(j);
+  const uint64_t* id = index.Ids();
+  ASSERT_EQ(group.size(), n);
+  std::vector<size_t> order(n);
+  std::iota(order.begin(), order.end(), 0);
+  std::sort(order.begin(), order.end(), [&](size_t a, size_t b) { return id[a] < id[b]; });
+  std::vector<size_t> leader(n, SIZE_MAX);
+  for (size_t l : order) {
+    if (leader[l] != SIZE_MAX) continue;
+    for (size_t j = 0; j < n; ++j) {
+      if (leader[j] == SIZE_MAX && Hamming(e[l], e[j]) <= 3) leader[j] = l;
     }
   }
-  std::vector<size_t> members(2000);
+  std::vector<size_t> members(n);
   for (uint32_t g : group) ++members[g];
   size_t clustered = 0;
-  for (size_t i = 0; i < 2000; ++i) {
-    for (size_t j = i + 1; j < 2000; j += 13) {
-      ASSERT_EQ(group[i] == group[j], find(i) == find(j)) << i << " " << j;
+  for (size_t i = 0; i < n; ++i) {
+    EXPECT_LE(Hamming(e[i], e[leader[i]]), 3u);
+    for (size_t j = i + 1; j < n; j += 7) {
+      ASSERT_EQ(group[i] == group[j], leader[i] == leader[j]) << i << " " << j;
+      if (group[i] == group[j]) EXPECT_LE(Hamming(e[i], e[j]), 6u) << "a group spans at most 2k";
     }
     clustered += members[group[i]] > 1;
   }
   EXPECT_GT(clustered, 100u) << "the corpus must have real clusters";
   EXPECT_EQ(group[0], 0u) << "groups are numbered by first entry";
+}
+
+// a ~ b ~ c with a and c 2k apart: transitive grouping would join all three.
+TEST(SimhashIndex, AChainOfNearPairsDoesNotJoinFarOnes) {
+  const uint64_t a = 0x0123456789ABCDEFull, b = a ^ 0b111, c = b ^ 0b111000;
+  SimhashIndex index(3);
+  const uint64_t fps[] = {c, b, a}, ids[] = {3, 2, 1};
+  index.Add(fps, ids, 3);
+  const std::vector<uint32_t> group = index.Clusters(3);
+  std::vector<uint32_t> of(4);
+  for (size_t i = 0; i < 3; ++i) of[index.Ids()[i]] = group[i];
+  EXPECT_EQ(of[1], of[2]) << "b is within 3 of a, the representative (smallest id)";
+  EXPECT_NE(of[3], of[1]) << "c is 6 from a: not chained in through b";
+}
+
+// size() may run beside a query, whose first call moves the staged pairs into the tables:
+// it must never see them half moved (counted twice, or not at all).
+TEST(SimhashIndex, SizeIsRightBesideAQueryThatBuilds) {
+  const auto fps = Corpus(4000, 5);
+  std::atomic<int> wrong{0};
+  for (int round = 0; round < 30; ++round) {
+    SimhashIndex index(3);
+    index.Add(fps.data(), Iota(fps.size()).data(), fps.size());
+    std::atomic<bool> built{false};
+    std::thread query([&] {
+      index.Any(fps[0], 3);
+      built = true;
+    });
+    while (!built) wrong += index.size() != fps.size();
+    query.join();
+    wrong += index.size() != fps.size();
+  }
+  EXPECT_EQ(wrong.load(), 0);
 }
 
 std::vector<uint8_t> Bytes(const SimhashIndex& index) {

@@ -224,28 +224,25 @@ func TestSimHashIndexClusters(t *testing.T) {
 	for _, k := range []int{3, 1} {
 		got, err := x.ClustersWithin(k)
 		must(t, err)
-		parent := make([]int, len(fps))
-		for i := range parent {
-			parent[i] = i
+		// Leaders in id order (ids rise with i), each taking every pair within k not yet
+		// taken: no chain of near pairs joins two far ones.
+		leader := make([]int, len(fps))
+		for i := range leader {
+			leader[i] = -1
 		}
-		var find func(int) int
-		find = func(i int) int {
-			for parent[i] != i {
-				parent[i] = parent[parent[i]]
-				i = parent[i]
+		for l := range fps {
+			if leader[l] >= 0 {
+				continue
 			}
-			return i
-		}
-		for i := range fps {
-			for j := i + 1; j < len(fps); j++ {
-				if Hamming(fps[i], fps[j]) <= k {
-					parent[find(i)] = find(j)
+			for j := range fps {
+				if leader[j] < 0 && Hamming(fps[l], fps[j]) <= k {
+					leader[j] = l
 				}
 			}
 		}
 		groups := map[int][]uint64{}
 		for i := range fps {
-			groups[find(i)] = append(groups[find(i)], ids[i])
+			groups[leader[i]] = append(groups[leader[i]], ids[i])
 		}
 		want := [][]uint64{}
 		for _, g := range groups {

@@ -142,7 +142,9 @@ public final class SimHashIndex implements AutoCloseable {
   }
 
   /**
-   * All-pairs clusters: pairs within k of each other, transitively, form a group. Pair i of the
+   * All-pairs clusters that never chain: the pair with the smallest id leads a group of every
+   * pair within k of it, then the next pair not yet grouped, and so on, so every member is
+   * within k of its group's smallest id (its representative). Pair i of the
    * index has id {@link #id(int) id(i)} and group {@link #group(int) group(i)}; groups are
    * numbered 0, 1, ... in the order the pairs are listed, and a pair with no neighbour is a
    * group of one.

@@ -180,31 +180,31 @@ class SimHashIndexTest {
   }
 
   @Test
-  void clustersAreTransitiveGroups() {
+  void clustersNeverChainFarPairs() {
     try (SimHashIndex index = SimHashIndex.create(3)) {
       long a = 0x1234_5678_9ABC_DEF0L;
       index.add(1, a);
-      index.add(2, a ^ 0b111);           // 3 from 1
-      index.add(3, a ^ 0b111_000_000);   // 6 from 1, 6 from 2: alone at k=3? no: see 4
-      index.add(4, a ^ 0b111_000_111);   // 3 from 2 and 3 from 3: chains 1-2-4-3
+      index.add(2, a ^ 0b111);           // 3 from 1: joins 1, the representative
+      index.add(3, a ^ 0b111_000_000);   // 3 from 1 (6 from 2): joins 1 too
+      index.add(4, a ^ 0b111_000_111);   // 3 from 2 and from 3 but 6 from 1: alone
       index.add(5, ~a);                  // far from everything
       index.add(6, ~a ^ 1);              // 1 from 5
       index.add(7, 0x0F0F_0F0F_0F0F_0F0FL);
       SimHashIndex.Clusters c = index.clusters();
       assertEquals(7, c.size());
-      assertEquals(3, c.groupCount());
+      assertEquals(4, c.groupCount());
       long[] byId = new long[8];
       for (int i = 0; i < c.size(); i++) {
         byId[(int) c.id(i)] = c.group(i);
       }
       assertEquals(byId[1], byId[2]);
       assertEquals(byId[1], byId[3]);
-      assertEquals(byId[1], byId[4]);
+      assertTrue(byId[4] != byId[1], "4 is not chained in through 2 or 3");
       assertEquals(byId[5], byId[6]);
-      assertTrue(byId[1] != byId[5] && byId[7] != byId[1] && byId[7] != byId[5]);
+      assertTrue(byId[7] != byId[1] && byId[7] != byId[4] && byId[7] != byId[5]);
       List<long[]> groups = c.groups(2);
       assertEquals(2, groups.size());
-      assertEquals(6, groups.get(0).length + groups.get(1).length);
+      assertEquals(5, groups.get(0).length + groups.get(1).length);
       assertEquals(7, index.clusters(0).groupCount(), "at k = 0 every pair stands alone");
     }
     try (SimHashIndex empty = SimHashIndex.create(3)) {
@@ -214,18 +214,20 @@ class SimHashIndexTest {
   }
 
   @Test
-  void clustersAgreeWithBruteForceUnionFind() {
+  void clustersAgreeWithBruteForceLeaders() {
     Random rnd = new Random(11);
     long[] fps = fingerprints(rnd, 2000);
     long[] ids = ids(2000);
-    int[] parent = new int[fps.length];
-    for (int i = 0; i < parent.length; i++) {
-      parent[i] = i;
-    }
-    for (int i = 0; i < fps.length; i++) {
-      for (int j = 0; j < i; j++) {
-        if (Long.bitCount(fps[i] ^ fps[j]) <= 3) {
-          parent[find(parent, i)] = find(parent, j);
+    // Leaders in id order (ids rise with i), each taking every pair within 3 not yet taken.
+    int[] leader = new int[fps.length];
+    Arrays.fill(leader, -1);
+    for (int l = 0; l < fps.length; l++) {
+      if (leader[l] >= 0) {
+        continue;
+      }
+      for (int j = 0; j < fps.length; j++) {
+        if (leader[j] < 0 && Long.bitCount(fps[l] ^ fps[j]) <= 3) {
+          leader[j] = l;
         }
       }
     }
@@ -237,19 +239,12 @@ class SimHashIndexTest {
         groupOf[(int) (c.id(i) - 1000)] = c.group(i);
       }
       for (int i = 0; i < fps.length; i++) {
+        assertTrue(Long.bitCount(fps[i] ^ fps[leader[i]]) <= 3);
         for (int j = 0; j < i; j += 13) {
-          assertEquals(find(parent, i) == find(parent, j), groupOf[i] == groupOf[j]);
+          assertEquals(leader[i] == leader[j], groupOf[i] == groupOf[j]);
         }
       }
     }
-  }
-
-  private static int find(int[] parent, int i) {
-    while (parent[i] != i) {
-      parent[i] = parent[parent[i]];
-      i = parent[i];
-    }
-    return i;
   }
 
   private static SimHashIndex filled(Random rnd, long[] fps) {
