@@ -24,12 +24,17 @@ def run(*args, expect=0):
     return result.stdout.decode()
 
 
-def groups(out, kind):
-    found = {}
+def groups(out, kind, k=3):
+    found, distances = {}, {}
     for line in out.splitlines():
         fields = line.split("\t")
         if fields[0] == kind:
             found.setdefault(fields[1], []).append(fields[2])
+            if kind == "near":
+                distances.setdefault(fields[1], []).append(int(fields[3].removeprefix("d=")))
+    # Each near group starts with its representative; every member is within k of it.
+    for ds in distances.values():
+        assert ds[0] == 0 and max(ds) <= k, ds
     return sorted(found.values())
 
 
