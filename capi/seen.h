@@ -363,6 +363,21 @@ SEEN_API seen_status seen_store_take(seen_store* s, uint64_t user, const uint64_
  * The memory they held goes back to the system. */
 SEEN_API seen_status seen_store_expire(seen_store* s, uint64_t now, uint64_t* dropped);
 SEEN_API seen_status seen_store_get_stats(const seen_store* s, seen_store_stats* stats);
+/* How full the users' windows are at `now`: a time window given more items than its
+ * expected_items holds a rate above its target, silently; this shows it. users_above_target
+ * counts the users whose predicted_fpr (see seen_window_get_saturation) exceeds the target
+ * fpr; mean_fill is over users, max_predicted_fpr the highest of any user. O(users x window
+ * bytes); runs beside filters and waits for marks. Set sat->size before the call; filled up
+ * to it. SEEN_ERR_INVALID_ARGUMENT for NULL s or sat, an unset size, or now past 2^32 - 1. */
+typedef struct seen_store_saturation {
+  size_t size;
+  uint64_t users;
+  uint64_t users_above_target;
+  double mean_fill;
+  double max_predicted_fpr;
+} seen_store_saturation;
+SEEN_API seen_status seen_store_get_saturation(const seen_store* s, uint64_t now,
+                                               seen_store_saturation* sat);
 SEEN_API seen_status seen_store_get_window_info(const seen_store* s, seen_window_info* info);
 /* Crash-safe, like seen_bloom_save. Takes every shard's lock for the duration. */
 SEEN_API seen_status seen_store_save(const seen_store* s, const char* path);

@@ -99,6 +99,21 @@ seen_status seen_store_get_stats(const seen_store* s, seen_store_stats* stats) {
   return SEEN_OK;
 }
 
+seen_status seen_store_get_saturation(const seen_store* s, uint64_t now,
+                                      seen_store_saturation* sat) {
+  SEEN_REQUIRE(s != nullptr && sat != nullptr, "store or sat is NULL");
+  SEEN_REQUIRE(sat->size >= sizeof(size_t), "sat->size is not set");
+  SEEN_REQUIRE(now <= UINT32_MAX, "now is past 2^32 - 1 seconds");
+  return Guard([&] {
+    const seen::StoreSaturation m = s->store.Saturation(static_cast<uint32_t>(now));
+    const seen_store_saturation full{sizeof(seen_store_saturation), m.users, m.above_target,
+                                     m.mean_fill, m.max_rate};
+    const size_t size = std::min(sat->size, sizeof full);
+    std::memcpy(sat, &full, size);
+    sat->size = size;
+  });
+}
+
 seen_status seen_store_get_window_info(const seen_store* s, seen_window_info* info) {
   SEEN_REQUIRE(s != nullptr, "store is NULL");
   return seen::capi::FillWindowInfo(s->store.options().window, info);

@@ -219,6 +219,24 @@ StoreStats Store::Stats() const {
   return stats;
 }
 
+StoreSaturation Store::Saturation(uint32_t now) const {
+  StoreSaturation sat;
+  double fill_sum = 0;
+  const WindowParams& window = impl_->options.window;
+  for (const auto& shard : impl_->shards) {
+    std::shared_lock lock(shard->lock);
+    for (uint64_t slot = 0; slot < shard->users.size(); ++slot) {
+      const WindowSaturation w = MeasureWindowSaturation(window, shard->users.window(slot), now);
+      fill_sum += w.fill;
+      sat.above_target += w.rate > window.target_fpr;
+      sat.max_rate = std::max(sat.max_rate, w.rate);
+      ++sat.users;
+    }
+  }
+  sat.mean_fill = sat.users > 0 ? fill_sum / static_cast<double>(sat.users) : 0;
+  return sat;
+}
+
 // Params (docs/FORMAT.md, kind 5): the window params, then shards u32, idle_timeout u32,
 // max_bytes u64, expected_users u64, epoch u32 and a u32 that is 1 once the epoch is set.
 // Payload: shard user counts (u64 each), then per shard its user ids (u64), last-active

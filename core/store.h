@@ -35,6 +35,15 @@ struct StoreStats {
   uint64_t expirations;
 };
 
+// How full the users' windows are (Store::Saturation): a time window given more items than
+// it was sized for holds a rate above its target, and these count such users.
+struct StoreSaturation {
+  uint64_t users = 0;
+  uint64_t above_target = 0;  // users whose window's predicted rate exceeds the target fpr
+  double mean_fill = 0;       // over users
+  double max_rate = 0;        // the highest predicted rate of any user
+};
+
 class Store {
  public:
   explicit Store(const StoreOptions& options);
@@ -55,6 +64,9 @@ class Store {
   // they held goes back to the system (resident memory follows the users still live).
   uint64_t Expire(uint32_t now);
   StoreStats Stats() const;
+  // Measures every user's window at `now` (O(users x window bytes); takes each shard's lock
+  // shared, so it runs beside filters and waits for marks).
+  StoreSaturation Saturation(uint32_t now) const;
   const StoreOptions& options() const;
   bool read_only() const;
 

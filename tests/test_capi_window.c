@@ -145,8 +145,51 @@ static void test_store(void) {
   unlink(path);
 }
 
+/* Time windows sized for 100 items a month (so about 25 per segment of a week): 10 light
+ * users mark 5 items in a day, 3 heavy users 3,000. The saturation counts the heavy ones, and
+ * their measured rate on items never shown agrees that they are above the 1% target. */
+static void test_store_saturation(void) {
+  seen_window_options wo;
+  seen_store_options so;
+  seen_store* s = NULL;
+  seen_store_saturation sat;
+  static uint64_t items[3000];
+  static uint8_t unseen[10000];
+  static uint64_t fresh[10000];
+  uint64_t user, i, seen_fresh = 0;
+  const uint64_t now = 40 * 86400;
+  memset(&wo, 0, sizeof wo);
+  wo.size = sizeof wo;
+  wo.mode = SEEN_WINDOW_TIME;
+  wo.span = 30 * 86400;
+  wo.expected_items = 100;
+  wo.fpr = 0.01;
+  memset(&so, 0, sizeof so);
+  so.size = sizeof so;
+  so.window = &wo;
+  check(seen_store_create(&so, &s) == SEEN_OK, "a store of time windows");
+  for (user = 0; user < 13; ++user) {
+    const uint64_t n = user < 10 ? 5 : 3000;
+    for (i = 0; i < n; ++i) items[i] = user * 1000003 + i;
+    seen_store_mark(s, user, items, (size_t)n, now - 86400);
+  }
+  for (i = 0; i < 10000; ++i) fresh[i] = 0x9E3779B97F4A7C15ull * (i + 1);
+  seen_store_filter(s, 12, fresh, 10000, now, unseen);
+  for (i = 0; i < 10000; ++i) seen_fresh += !unseen[i];
+  sat.size = sizeof sat;
+  check(seen_store_get_saturation(s, now, &sat) == SEEN_OK && sat.users == 13 &&
+            sat.users_above_target == 3 && sat.mean_fill > 0 && sat.mean_fill <= 1,
+        "saturation counts the 3 heavy users above target");
+  check(sat.max_predicted_fpr > 0.01 && seen_fresh > 200,
+        "a heavy user's rate is above 1%, predicted and measured on 10,000 fresh items");
+  check(seen_store_get_saturation(s, (uint64_t)1 << 32, &sat) == SEEN_ERR_INVALID_ARGUMENT,
+        "now past 2^32 - 1 is refused");
+  seen_store_free(s);
+}
+
 int main(void) {
   test_window();
   test_store();
+  test_store_saturation();
   return tap_finish();
 }

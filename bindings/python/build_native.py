@@ -268,6 +268,16 @@ seen_status seen_store_take(seen_store* s, uint64_t user, const uint64_t* candid
                             size_t want, uint64_t now, uint64_t* out_taken, size_t* out_count);
 seen_status seen_store_expire(seen_store* s, uint64_t now, uint64_t* dropped);
 seen_status seen_store_get_stats(const seen_store* s, seen_store_stats* stats);
+typedef struct seen_store_saturation {
+  size_t size;
+  uint64_t users;
+  uint64_t users_above_target;
+  double mean_fill;
+  double max_predicted_fpr;
+  ...;
+} seen_store_saturation;
+seen_status seen_store_get_saturation(const seen_store* s, uint64_t now,
+                                      seen_store_saturation* sat);
 seen_status seen_store_get_window_info(const seen_store* s, seen_window_info* info);
 seen_status seen_store_save(const seen_store* s, const char* path);
 seen_status seen_store_open(const char* path, uint32_t flags, seen_store** out);

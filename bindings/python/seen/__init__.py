@@ -22,7 +22,7 @@ from .bloom import BloomFilter
 from .near_duplicates import (Fingerprint, IdfTable, QueryResults, SimhashIndex,
                               TextFingerprints, exact_fingerprint, fingerprint, hamming, simhash,
                               simhash_features, simhash_many)
-from .store import ExposureStore, StoreStats
+from .store import ExposureStore, StoreSaturation, StoreStats
 from .window import Window, WindowInfo, WindowSpec
 from .counting import CountingFilter
 from .scalable import ScalableFilter, ScalableInfo
@@ -59,6 +59,7 @@ __all__ = [
     "WindowSpec",
     "WindowInfo",
     "ExposureStore",
+    "StoreSaturation",
     "StoreStats",
     "simhash",
     "simhash_many",

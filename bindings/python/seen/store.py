@@ -31,6 +31,18 @@ class StoreStats:
     expirations: int
 
 
+@dataclass(frozen=True)
+class StoreSaturation:
+    """How full the users' windows are: users_above_target counts those whose predicted
+    false-positive rate exceeds the target (a time window given more than expected_items);
+    mean_fill is over users, max_predicted_fpr the highest of any user."""
+
+    users: int
+    users_above_target: int
+    mean_fill: float
+    max_predicted_fpr: float
+
+
 class ExposureStore(_handle.ClosesOnExit):
     """What each user was already shown: filter a request's candidates down to the unseen,
     mark what was shown, or take a page of unseen candidates in one atomic step.
@@ -126,6 +138,15 @@ class ExposureStore(_handle.ClosesOnExit):
         check(lib.seen_store_get_stats(self._h, s))
         return StoreStats(users=int(s.users), bytes=int(s.bytes), evictions=int(s.evictions),
                           expirations=int(s.expirations))
+
+    def saturation(self, now: Seconds) -> StoreSaturation:
+        """Measures every user's window at `now` (O(users x window bytes)), so that users
+        whose windows hold a rate above the target show up."""
+        sat = _handle.sized("seen_store_saturation")
+        check(lib.seen_store_get_saturation(self._h, seconds(now), sat))
+        return StoreSaturation(users=int(sat.users), users_above_target=int(sat.users_above_target),
+                               mean_fill=float(sat.mean_fill),
+                               max_predicted_fpr=float(sat.max_predicted_fpr))
 
     def __len__(self) -> int:
         """The number of users in the store."""

@@ -375,3 +375,21 @@ def test_a_store_is_not_pickled(filled):
     import pickle
     with pytest.raises(TypeError, match="save"):
         pickle.dumps(filled)
+
+
+def test_saturation_shows_the_users_whose_windows_overflow():
+    """A month's window sized for 100 items: 20 users mark 5 in a day, 2 users mark 2,000.
+    The two heavy users are counted above target, and their measured rate on items they
+    were never shown agrees (far above 1%); the light users' is about 0."""
+    day = 86400
+    s = store(window=seen.WindowSpec.last_seconds(30 * day, expected_items=100), idle_timeout=None)
+    for user in range(22):
+        n = 5 if user < 20 else 2000
+        s.mark(user, [user * 1_000_003 + i for i in range(n)], now=day)
+    sat = s.saturation(now=2 * day)
+    assert (sat.users, sat.users_above_target) == (22, 2)
+    assert 0 < sat.mean_fill <= 1 and sat.max_predicted_fpr > 0.01
+    fresh = [0x9E3779B97F4A7C15 * (i + 1) % 2**64 for i in range(5000)]
+    heavy_seen = 1 - numpy.mean(s.filter(21, fresh, now=2 * day))
+    light_seen = 1 - numpy.mean(s.filter(3, fresh, now=2 * day))
+    assert heavy_seen > 0.05 and light_seen < 0.01
