@@ -67,7 +67,12 @@ int Info(RedisModuleCtx* ctx, RedisModuleString** argv, int argc) {
   seen_window_info info{};
   info.size = sizeof info;
   if (seen_window_get_info(w, &info) != SEEN_OK) return ReplySeenError(ctx);
-  RedisModule_ReplyWithArray(ctx, 16);
+  // Saturation on the primary's clock: a time window given more than it was sized for shows
+  // a rate above predicted_fpr (its rate at design load).
+  seen_window_saturation sat{};
+  sat.size = sizeof sat;
+  if (seen_window_get_saturation(w, ServerNow(), &sat) != SEEN_OK) return ReplySeenError(ctx);
+  RedisModule_ReplyWithArray(ctx, 20);
   RedisModule_ReplyWithSimpleString(ctx, "mode");
   RedisModule_ReplyWithSimpleString(ctx, info.mode == SEEN_WINDOW_TIME ? "time" : "count");
   RedisModule_ReplyWithSimpleString(ctx, "layout");
@@ -84,6 +89,10 @@ int Info(RedisModuleCtx* ctx, RedisModuleString** argv, int argc) {
   RedisModule_ReplyWithLongLong(ctx, static_cast<long long>(info.state_bytes));
   RedisModule_ReplyWithSimpleString(ctx, "seed");
   RedisModule_ReplyWithSimpleString(ctx, std::to_string(info.seed).c_str());  // a u64
+  RedisModule_ReplyWithSimpleString(ctx, "fill");
+  RedisModule_ReplyWithDouble(ctx, sat.fill);
+  RedisModule_ReplyWithSimpleString(ctx, "fpr_now");
+  RedisModule_ReplyWithDouble(ctx, sat.predicted_fpr);
   return REDISMODULE_OK;
 }
 

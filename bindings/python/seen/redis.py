@@ -106,7 +106,8 @@ class RedisWindows:
         return [by_reply[_raw(t)] for t in taken]
 
     def info(self, key: str) -> Dict[str, Any]:
-        """The window's layout, span, segments, slack, predicted_fpr, bytes and seed."""
+        """The window's layout, span, segments, slack, predicted_fpr (at design load), bytes
+        and seed, and its fill and fpr_now (the rate at that fill) on the server's clock."""
         reply = self.client.execute_command("SEEN.INFO", key)
         return {_text(reply[i]): _value(reply[i + 1]) for i in range(0, len(reply), 2)}
 

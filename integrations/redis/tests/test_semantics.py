@@ -140,6 +140,19 @@ def test_info_reports_the_window_a_local_spec_gives(r):
     assert abs(info["slack"] - local.slack) < 1e-12
 
 
+def test_info_shows_a_time_window_filled_past_its_design(r):
+    """A day's window sized for 50 items (about 12 per segment): 5 items keep fpr_now under
+    the 1% target, 2,000 push it far above, and the fill with it."""
+    r.execute_command("SEEN.RESERVE", "k", "SECONDS", 86400, "ITEMS", 50, "FPR", 0.01)
+    now = int(r.time()[0])
+    r.execute_command("SEEN.MARKB", "k", "NOW", now, pack_ids(range(5)))
+    light = RedisWindows(r).info("k")
+    r.execute_command("SEEN.MARKB", "k", "NOW", now, pack_ids(range(5, 2005)))
+    heavy = RedisWindows(r).info("k")
+    assert light["fpr_now"] <= 0.01 < 0.05 < heavy["fpr_now"]
+    assert 0 < light["fill"] < heavy["fill"] <= 1
+
+
 def test_mark_creates_windows_with_the_module_defaults(r):
     r.execute_command("SEEN.MARK", "k", "1")
     info = RedisWindows(r).info("k")
