@@ -21,8 +21,11 @@ const std::vector<CommandSpec>& Commands() {
        "(use -- before keys that start with -).",
        {{"new-only", nullptr, "print only the keys the filter has not seen"}},
        Query},
-      {"info", "FILE [--json]", "Prints a filter file's parameters and fill.",
-       {{"json", nullptr, "one JSON object instead of a table"}},
+      {"info", "FILE [--json] [--now T]",
+       "Prints the parameters and fill of a Bloom filter, window or store file; for windows and "
+       "stores, the false-positive rate at their fill and the users above target.",
+       {{"json", nullptr, "one JSON object instead of a table"},
+        {"now", "T", "the time (Unix seconds) time windows are measured at (default: now)"}},
        Info},
       {"merge", "A B -o C", "Writes the union of two filter files of the same shape and seed.",
        {{"output", "FILE", "the merged filter file (also -o FILE)"}},

@@ -1,30 +1,125 @@
-// seen info (parameters and fill of a filter file) and seen merge (A | B into C).
+// seen info (parameters and fill of a Bloom filter, window or store file) and seen merge
+// (A | B into C).
+#include <algorithm>
 #include <cstdio>
+#include <ctime>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "cli/cli.h"
 #include "core/bloom.h"
 #include "core/bloom_codec.h"
 #include "core/error.h"
+#include "core/file.h"
+#include "core/format.h"
+#include "core/store.h"
+#include "core/window_codec.h"
 
 namespace seen::cli {
+
+namespace {
+
+// One line of `seen info`: a name and its value, quoted in JSON when it is text.
+struct Field {
+  std::string name;
+  std::string text;
+  bool quoted = false;
+};
+
+Field Text(std::string name, std::string value) { return {std::move(name), std::move(value), true}; }
+Field Count(std::string name, uint64_t value) { return {std::move(name), std::to_string(value)}; }
+Field Real(std::string name, double value, bool json) {
+  char buf[40];
+  std::snprintf(buf, sizeof buf, json ? "%.17g" : "%.6g", value);
+  return {std::move(name), buf};
+}
+
+void Print(const std::vector<Field>& fields, bool json) {
+  for (size_t i = 0; i < fields.size(); ++i) {
+    const Field& f = fields[i];
+    if (!json) {
+      std::string label = f.name;
+      std::replace(label.begin(), label.end(), '_', ' ');
+      std::printf("%-20s%s\n", label.c_str(), f.text.c_str());
+      continue;
+    }
+    std::printf("%s\"%s\": %s%s%s", i == 0 ? "{" : ", ", f.name.c_str(), f.quoted ? "\"" : "",
+                f.text.c_str(), f.quoted ? "\"" : "");
+  }
+  if (json) std::printf("}\n");
+}
+
+std::vector<Field> BloomFields(const std::string& path, bool json) {
+  const Bloom filter = Open(path, false, true);
+  const BloomParams& p = filter.params();
+  const BloomStats s = filter.Stats();
+  return {Count("bytes", p.bytes()), Count("blocks", p.blocks), Count("k", p.k), Count("seed", p.seed),
+          Count("expected_items", p.expected_items), Real("target_fpr", p.target_fpr, json),
+          Real("fill_ratio", s.fill_ratio, json), Real("approx_items", s.approx_items, json),
+          Real("predicted_fpr", s.predicted_fpr, json)};
+}
+
+std::vector<Field> WindowSpecFields(const WindowParams& p, bool json) {
+  return {Text("mode", p.mode == WindowMode::kTime ? "time" : "count"),
+          Text("layout", p.layout == WindowLayout::kRing ? "ring" : "sliced"), Count("span", p.span),
+          Count("segments", p.segments), Real("slack", p.slack(), json), Count("state_bytes", p.state_bytes()),
+          Real("target_fpr", p.target_fpr, json), Count("seed", p.seed)};
+}
+
+std::vector<Field> WindowFields(const Region& file, const std::string& path, uint32_t now, bool json) {
+  const Window w = [&] {
+    try {
+      return DeserializeWindow(file.data(), file.size());
+    } catch (const Error& e) {
+      throw Error(e.code(), path + ": " + e.what());
+    }
+  }();
+  const WindowSaturation sat = MeasureWindowSaturation(w.params, w.state.data(), now);
+  auto fields = WindowSpecFields(w.params, json);
+  fields.push_back(Count("now", now));
+  fields.push_back(Real("fill", sat.fill, json));
+  fields.push_back(Real("predicted_fpr", sat.rate, json));
+  return fields;
+}
+
+std::vector<Field> StoreFields(const std::string& path, uint32_t now, bool json) {
+  const Store store = Store::Open(path, false, true);
+  const StoreStats stats = store.Stats();
+  const StoreSaturation sat = store.Saturation(now);
+  auto fields = WindowSpecFields(store.options().window, json);
+  fields.insert(fields.begin(), {Count("users", stats.users), Count("bytes", stats.bytes)});
+  fields.push_back(Count("now", now));
+  fields.push_back(Count("users_above_target", sat.above_target));
+  fields.push_back(Real("mean_fill", sat.mean_fill, json));
+  fields.push_back(Real("max_predicted_fpr", sat.max_rate, json));
+  return fields;
+}
+
+}  // namespace
 
 int Info(const Args& args) {
   if (args.positional().size() != 1) throw UsageError{"info needs exactly one FILE"};
   const std::string& path = args.positional()[0];
-  const Bloom filter = Open(path, false, true);
-  const BloomParams& p = filter.params();
-  const BloomStats s = filter.Stats();
-  const char* format = args.flag("json")
-      ? "{\"file\": \"%s\", \"kind\": \"bloom\", \"bytes\": %llu, \"blocks\": %llu, \"k\": %u, "
-        "\"seed\": %llu, \"expected_items\": %llu, \"target_fpr\": %.17g, \"fill_ratio\": %.17g, "
-        "\"approx_items\": %.17g, \"predicted_fpr\": %.17g}\n"
-      : "file            %s\nkind            bloom\nbytes           %llu\nblocks          %llu\n"
-        "k               %u\nseed            %llu\nexpected items  %llu\ntarget fpr      %.6g\n"
-        "fill ratio      %.6g\napprox items    %.6g\npredicted fpr   %.6g\n";
-  std::printf(format, path.c_str(), static_cast<unsigned long long>(p.bytes()),
-              static_cast<unsigned long long>(p.blocks), p.k, static_cast<unsigned long long>(p.seed),
-              static_cast<unsigned long long>(p.expected_items), p.target_fpr, s.fill_ratio,
-              s.approx_items, s.predicted_fpr);
+  const bool json = args.flag("json");
+  const uint64_t now = args.get_u64("now", static_cast<uint64_t>(std::time(nullptr)));
+  if (now > UINT32_MAX) throw UsageError{"--now is past 2^32 - 1 seconds"};
+  const Region file = MapFile(path, false, false);
+  const uint32_t kind = ContainerKind(file.data(), file.size(), path);
+  std::vector<Field> fields = {Text("file", path), Text("kind", KindName(kind))};
+  std::vector<Field> more;
+  if (kind == static_cast<uint32_t>(Kind::kBloom)) {
+    more = BloomFields(path, json);
+  } else if (kind == static_cast<uint32_t>(Kind::kWindow)) {
+    more = WindowFields(file, path, static_cast<uint32_t>(now), json);
+  } else if (kind == static_cast<uint32_t>(Kind::kStore)) {
+    more = StoreFields(path, static_cast<uint32_t>(now), json);
+  } else {
+    throw Error(Code::kWrongKind, path + ": holds a " + KindName(kind) +
+                                      "; seen info reads Bloom filter, window and store files");
+  }
+  fields.insert(fields.end(), more.begin(), more.end());
+  Print(fields, json);
   return kExitOk;
 }
 

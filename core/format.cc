@@ -81,8 +81,7 @@ void WriteContainer(const Parts& parts, uint8_t* out) {
   EncodeHead(parts.kind, parts.params, parts.params_size, size, PayloadChecksum(payload, size), out);
 }
 
-Container ParseContainer(const uint8_t* data, uint64_t len, Kind expected,
-                         const std::string& source, bool verify_payload) {
+uint32_t ContainerKind(const uint8_t* data, uint64_t len, const std::string& source) {
   if (data == nullptr && len > 0) Fail(Code::kInvalidArgument, source, "NULL data");
   if (len < kHeaderBytes) {
     Fail(Code::kTruncated, source, "has " + std::to_string(len) + " bytes, the header alone needs " +
@@ -108,7 +107,13 @@ Container ParseContainer(const uint8_t* data, uint64_t len, Kind expected,
   if (LoadLe64(data + kOffHeaderChecksum) != HeaderChecksum(data, params_size)) {
     Fail(Code::kBadChecksum, source, "header checksum mismatch (header or params corrupt)");
   }
-  const uint32_t kind = LoadLe32(data + kOffKind);
+  return LoadLe32(data + kOffKind);
+}
+
+Container ParseContainer(const uint8_t* data, uint64_t len, Kind expected,
+                         const std::string& source, bool verify_payload) {
+  const uint32_t kind = ContainerKind(data, len, source);
+  const uint64_t params_size = LoadLe64(data + kOffParamsSize);
   if (kind != static_cast<uint32_t>(expected)) {
     Fail(Code::kWrongKind, source, std::string("holds a ") + KindName(kind) + " (kind " +
                                        std::to_string(kind) + "), expected a " +

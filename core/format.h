@@ -67,6 +67,10 @@ void EncodeHead(Kind kind, const uint8_t* params, uint64_t params_size, uint64_t
 // it holds every add completed before the call, and in-flight adds or not.
 void WriteContainer(const Parts& parts, uint8_t* out);
 
+// The kind a container's header names, once the header is valid (magic, version, sizes and
+// the header checksum): e.g. to pick how to open a file. Throws as ParseContainer does.
+uint32_t ContainerKind(const uint8_t* data, uint64_t len, const std::string& source);
+
 // Validates `len` bytes as a container of kind `expected`. `source` names the input in
 // errors (a path, or "buffer"). verify_payload = false skips only the payload checksum.
 // Throws Error with the code for bad magic, version, truncation, checksum, sizes or kind.
