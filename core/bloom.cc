@@ -1,9 +1,11 @@
 #include "core/bloom.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstring>
 #include <string>
+#include <vector>
 
 #include "core/error.h"
 #include "core/hash.h"
@@ -11,6 +13,26 @@
 #include "core/sizing.h"
 
 namespace seen {
+namespace {
+
+constexpr uint64_t kStripes = 64;
+constexpr size_t kStripeChunk = 16384;
+
+// Hashes already computed, as a KeySource: context points at the first.
+void CopyHashes(const void* context, size_t begin, size_t count, uint64_t* hashes) {
+  std::memcpy(hashes, static_cast<const uint64_t*>(context) + begin, count * sizeof(uint64_t));
+}
+
+// Stripes are runs of 2^shift blocks, the smallest power of two that makes at most kStripes
+// of them: a shift, not a division, on the path of every key.
+unsigned StripeShift(uint64_t blocks) {
+  unsigned shift = 0;
+  while ((blocks - 1) >> shift >= kStripes) ++shift;
+  return shift;
+}
+
+}  // namespace
+
 Bloom Bloom::Create(uint64_t expected_items, double fpr, uint64_t seed) {
   const Sizing sizing = SizeFor(expected_items, fpr);
   BloomParams params{sizing.blocks, sizing.k, seed, expected_items, fpr};
@@ -28,12 +50,46 @@ Bloom Bloom::CreateBytes(uint64_t expected_items, uint64_t bytes, uint64_t seed)
 Bloom::Bloom(const BloomParams& params, Region region)
     : params_(params),
       region_(std::move(region)),
-      blocks_{reinterpret_cast<uint64_t*>(region_.data()), params.blocks, params.k} {}
+      blocks_{reinterpret_cast<uint64_t*>(region_.data()), params.blocks, params.k},
+      stripes_(std::make_unique<std::mutex[]>(kStripes)),
+      stripe_shift_(StripeShift(params.blocks)) {}
 
 Bloom Bloom::Copy() const {
   Region region = Region::Allocate(params_.bytes());
   std::memcpy(region.data(), bytes(), params_.bytes());
   return Bloom(params_, std::move(region));
+}
+
+uint64_t Bloom::StripeOf(uint64_t hash) const { return BlockIndex(hash, params_.blocks) >> stripe_shift_; }
+
+void Bloom::AddLocked(const KeySource& keys) {
+  thread_local std::vector<uint64_t> hashes(kStripeChunk), sorted(kStripeChunk);
+  thread_local std::vector<uint8_t> stripe_of(kStripeChunk);
+  for (size_t begin = 0; begin < keys.size; begin += kStripeChunk) {
+    const size_t n = std::min(kStripeChunk, keys.size - begin);
+    keys.hash(keys.context, begin, n, hashes.data());
+    std::array<size_t, kStripes + 1> start{};
+    for (size_t i = 0; i < n; ++i) {
+      stripe_of[i] = static_cast<uint8_t>(StripeOf(hashes[i]));
+      ++start[stripe_of[i] + 1];
+    }
+    for (uint64_t s = 0; s < kStripes; ++s) start[s + 1] += start[s];
+    std::array<size_t, kStripes + 1> next = start;
+    for (size_t i = 0; i < n; ++i) sorted[next[stripe_of[i]]++] = hashes[i];
+    for (uint64_t s = 0; s < kStripes; ++s) {
+      const size_t count = start[s + 1] - start[s];
+      if (count == 0) continue;
+      std::lock_guard<std::mutex> lock(stripes_[s]);
+      Add(blocks_, KeySource{&CopyHashes, sorted.data() + start[s], count}, true);
+    }
+  }
+}
+
+bool Bloom::PutHash(uint64_t hash) {
+  RequireWritable();
+  if (exclusive_adds_) return SetOne(blocks_, hash);
+  std::lock_guard<std::mutex> lock(stripes_[StripeOf(hash)]);
+  return SetOne(blocks_, hash);
 }
 
 void Bloom::RequireWritable() const {
@@ -49,7 +105,11 @@ uint64_t Bloom::HashOf(const void* key, size_t len) const {
 void Bloom::AddU64(const uint64_t* ids, size_t n) {
   RequireWritable();
   const U64Keys keys{ids, params_.seed};
-  Add(blocks_, keys.source(n), exclusive_adds_);
+  if (exclusive_adds_) {
+    Add(blocks_, keys.source(n), true);
+  } else {
+    AddLocked(keys.source(n));
+  }
 }
 
 void Bloom::ContainsU64(const uint64_t* ids, size_t n, uint8_t* out) const {
@@ -60,7 +120,11 @@ void Bloom::ContainsU64(const uint64_t* ids, size_t n, uint8_t* out) const {
 void Bloom::AddKeys(const uint8_t* data, const uint64_t* offsets, size_t n) {
   RequireWritable();
   const ByteKeys keys{data, offsets, params_.seed};
-  Add(blocks_, keys.source(n), exclusive_adds_);
+  if (exclusive_adds_) {
+    Add(blocks_, keys.source(n), true);
+  } else {
+    AddLocked(keys.source(n));
+  }
 }
 
 void Bloom::ContainsKeys(const uint8_t* data, const uint64_t* offsets, size_t n,
@@ -69,15 +133,9 @@ void Bloom::ContainsKeys(const uint8_t* data, const uint64_t* offsets, size_t n,
   Contains(blocks_, keys.source(n), out);
 }
 
-bool Bloom::PutU64(uint64_t id) {
-  RequireWritable();
-  return SetOne(blocks_, HashOf(id));
-}
+bool Bloom::PutU64(uint64_t id) { return PutHash(HashOf(id)); }
 
-bool Bloom::PutKey(const void* key, size_t len) {
-  RequireWritable();
-  return SetOne(blocks_, HashOf(key, len));
-}
+bool Bloom::PutKey(const void* key, size_t len) { return PutHash(HashOf(key, len)); }
 
 void Bloom::BlocksOfU64(const uint64_t* ids, size_t n, uint64_t* out) const {
   HashU64Batch(ids, n, params_.seed, out);
@@ -98,11 +156,17 @@ void Bloom::OrBlocks(uint64_t first, uint64_t count, const uint8_t* blocks) {
                                             std::to_string(count) + ") are outside the " +
                                             std::to_string(params_.blocks) + " blocks");
   }
-  uint64_t* dst = blocks_.words + first * kBlockWords;
-  for (uint64_t i = 0; i < count * kBlockWords; ++i) {
-    uint64_t word;
-    std::memcpy(&word, blocks + 8 * i, sizeof word);  // the caller's buffer may be unaligned
-    __atomic_fetch_or(&dst[i], word, __ATOMIC_RELAXED);
+  // Stripe by stripe under their locks, as batch adds write with plain stores.
+  for (uint64_t b = first; b < first + count;) {
+    const uint64_t stripe = b >> stripe_shift_;
+    const uint64_t end = std::min(first + count, (stripe + 1) << stripe_shift_);
+    std::lock_guard<std::mutex> lock(stripes_[stripe]);
+    for (uint64_t i = b * kBlockWords; i < end * kBlockWords; ++i) {
+      uint64_t word;
+      std::memcpy(&word, blocks + 8 * (i - first * kBlockWords), sizeof word);  // may be unaligned
+      __atomic_fetch_or(&blocks_.words[i], word, __ATOMIC_RELAXED);
+    }
+    b = end;
   }
 }
 

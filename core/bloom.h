@@ -4,6 +4,8 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
+#include <mutex>
 
 #include "core/block.h"
 #include "core/kernels.h"
@@ -45,9 +47,12 @@ class Bloom {
   void AddKeys(const uint8_t* data, const uint64_t* offsets, size_t n);
   void ContainsKeys(const uint8_t* data, const uint64_t* offsets, size_t n, uint8_t* out) const;
 
-  // Exclusive adds: the caller promises that adds never run concurrently on this filter
-  // (one writer, or its own lock); batch adds then use plain SIMD stores instead of atomic
-  // ORs. Queries stay safe meanwhile. Off by default.
+  // Adds are thread-safe by default: a batch is sorted into up to 64 stripes of blocks and each
+  // stripe written with plain SIMD stores under its lock, one lock per stripe per chunk of
+  // 16,384 keys, so concurrent adds never lose a bit (single puts and OrBlocks take the same
+  // locks). Exclusive adds: the caller promises that adds never run concurrently on this
+  // filter (one writer, or its own lock); adds then skip the sorting and the locks. Queries
+  // never lock, in either mode. Off by default.
   void set_exclusive_adds(bool exclusive) { exclusive_adds_ = exclusive; }
   bool exclusive_adds() const { return exclusive_adds_; }
 
@@ -79,11 +84,18 @@ class Bloom {
   uint64_t HashOf(const void* key, size_t len) const;
   bool TestHash(uint64_t hash) const { return ProbeOne(blocks_, hash); }
   void RequireWritable() const;
+  // The stripe (lock) of the block a hash maps to; stripes are contiguous block ranges.
+  uint64_t StripeOf(uint64_t hash) const;
+  // Thread-safe batch add: sorted by stripe, each stripe under its lock.
+  void AddLocked(const KeySource& keys);
+  bool PutHash(uint64_t hash);
 
   BloomParams params_;
   Region region_;
   Blocks blocks_;
   bool exclusive_adds_ = false;
+  std::unique_ptr<std::mutex[]> stripes_;
+  unsigned stripe_shift_;  // a stripe is 2^stripe_shift_ consecutive blocks
 };
 
 }  // namespace seen

@@ -215,6 +215,26 @@ TEST(Bloom, ConcurrentAddsLoseNoBit) {
   EXPECT_EQ(CountYes(out), keys.size());
 }
 
+// OrBlocks (the Spark merge of block ranges) takes the stripe locks that batch adds write
+// under, so racing them loses no bit either.
+TEST(Bloom, OrBlocksBesideConcurrentAddsLosesNoBit) {
+  const auto keys = Keys(300000, 7);
+  const size_t half = keys.size() / 2;
+  Bloom other = Bloom::Create(keys.size(), 0.2, 4);
+  other.AddU64(keys.data() + half, keys.size() - half);
+  Bloom shared = Bloom::Create(keys.size(), 0.2, 4);
+  Bloom sequential = Bloom::Create(keys.size(), 0.2, 4);
+  sequential.AddU64(keys.data(), keys.size());
+  std::thread adder([&] { shared.AddU64(keys.data(), half); });
+  // The other half arrives as block ranges, a few blocks at a time, while the adder runs.
+  const uint64_t blocks = shared.params().blocks, step = 97;
+  for (uint64_t first = 0; first < blocks; first += step) {
+    shared.OrBlocks(first, std::min(step, blocks - first), other.bytes() + first * kBlockBytes);
+  }
+  adder.join();
+  EXPECT_EQ(std::memcmp(shared.bytes(), sequential.bytes(), shared.params().bytes()), 0);
+}
+
 // 2^40 bits = 2^31 blocks: past every 32-bit limit. Memory is committed only where keys
 // land (in 2 MiB huge pages), so the test picks 300 keys: 100 in the first 2^20 blocks, 100
 // in the last 2^20 blocks, 100 anywhere.
