@@ -23,6 +23,16 @@ void CopyHashes(const void* context, size_t begin, size_t count, uint64_t* hashe
   std::memcpy(hashes, static_cast<const uint64_t*>(context) + begin, count * sizeof(uint64_t));
 }
 
+// A range [offset, offset + size) of another KeySource, as a KeySource.
+struct KeyRange {
+  const KeySource* keys;
+  size_t offset;
+  static void Hash(const void* context, size_t begin, size_t count, uint64_t* hashes) {
+    const auto* range = static_cast<const KeyRange*>(context);
+    range->keys->hash(range->keys->context, range->offset + begin, count, hashes);
+  }
+};
+
 // Stripes are runs of 2^shift blocks, the smallest power of two that makes at most kStripes
 // of them: a shift, not a division, on the path of every key.
 unsigned StripeShift(uint64_t blocks) {
@@ -62,11 +72,35 @@ Bloom Bloom::Copy() const {
 
 uint64_t Bloom::StripeOf(uint64_t hash) const { return BlockIndex(hash, params_.blocks) >> stripe_shift_; }
 
+bool Bloom::TryLockAllStripes() {
+  const uint64_t used = ((params_.blocks - 1) >> stripe_shift_) + 1;
+  for (uint64_t s = 0; s < used; ++s) {
+    if (!stripes_[s].try_lock()) {
+      while (s-- > 0) stripes_[s].unlock();
+      return false;
+    }
+  }
+  return true;
+}
+
+void Bloom::UnlockAllStripes() {
+  const uint64_t used = ((params_.blocks - 1) >> stripe_shift_) + 1;
+  for (uint64_t s = 0; s < used; ++s) stripes_[s].unlock();
+}
+
 void Bloom::AddLocked(const KeySource& keys) {
   thread_local std::vector<uint64_t> hashes(kStripeChunk), sorted(kStripeChunk);
   thread_local std::vector<uint8_t> stripe_of(kStripeChunk);
   for (size_t begin = 0; begin < keys.size; begin += kStripeChunk) {
     const size_t n = std::min(kStripeChunk, keys.size - begin);
+    // No other writer now (the common case): the chunk goes in as exclusive adds do, hashed
+    // inside the kernel's prefetch pipeline, under every stripe's lock.
+    if (TryLockAllStripes()) {
+      const KeyRange range{&keys, begin};
+      Add(blocks_, KeySource{&KeyRange::Hash, &range, n}, true);
+      UnlockAllStripes();
+      continue;
+    }
     keys.hash(keys.context, begin, n, hashes.data());
     std::array<size_t, kStripes + 1> start{};
     for (size_t i = 0; i < n; ++i) {

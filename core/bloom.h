@@ -47,9 +47,10 @@ class Bloom {
   void AddKeys(const uint8_t* data, const uint64_t* offsets, size_t n);
   void ContainsKeys(const uint8_t* data, const uint64_t* offsets, size_t n, uint8_t* out) const;
 
-  // Adds are thread-safe by default: a batch is sorted into up to 64 stripes of blocks and each
-  // stripe written with plain SIMD stores under its lock, one lock per stripe per chunk of
-  // 16,384 keys, so concurrent adds never lose a bit (single puts and OrBlocks take the same
+  // Adds are thread-safe by default: blocks form up to 64 stripes, each with a lock, and a
+  // batch is written a chunk of 16,384 keys at a time with plain SIMD stores, under every
+  // stripe's lock when no other writer holds one, else sorted by stripe, each stripe under
+  // its lock. So concurrent adds never lose a bit (single puts and OrBlocks take the same
   // locks). Exclusive adds: the caller promises that adds never run concurrently on this
   // filter (one writer, or its own lock); adds then skip the sorting and the locks. Queries
   // never lock, in either mode. Off by default.
@@ -86,8 +87,11 @@ class Bloom {
   void RequireWritable() const;
   // The stripe (lock) of the block a hash maps to; stripes are contiguous block ranges.
   uint64_t StripeOf(uint64_t hash) const;
-  // Thread-safe batch add: sorted by stripe, each stripe under its lock.
+  // Thread-safe batch add, a chunk at a time: with no other writer, under every stripe's
+  // lock at once; else sorted by stripe, each stripe under its lock.
   void AddLocked(const KeySource& keys);
+  bool TryLockAllStripes();
+  void UnlockAllStripes();
   bool PutHash(uint64_t hash);
 
   BloomParams params_;
