@@ -97,7 +97,7 @@ void Bloom::AddLocked(const KeySource& keys) {
     // inside the kernel's prefetch pipeline, under every stripe's lock.
     if (TryLockAllStripes()) {
       const KeyRange range{&keys, begin};
-      Add(blocks_, KeySource{&KeyRange::Hash, &range, n}, true);
+      Add(blocks_, KeySource{&KeyRange::Hash, &range, n});
       UnlockAllStripes();
       continue;
     }
@@ -114,7 +114,7 @@ void Bloom::AddLocked(const KeySource& keys) {
       const size_t count = start[s + 1] - start[s];
       if (count == 0) continue;
       std::lock_guard<std::mutex> lock(stripes_[s]);
-      Add(blocks_, KeySource{&CopyHashes, sorted.data() + start[s], count}, true);
+      Add(blocks_, KeySource{&CopyHashes, sorted.data() + start[s], count});
     }
   }
 }
@@ -140,7 +140,7 @@ void Bloom::AddU64(const uint64_t* ids, size_t n) {
   RequireWritable();
   const U64Keys keys{ids, params_.seed};
   if (exclusive_adds_) {
-    Add(blocks_, keys.source(n), true);
+    Add(blocks_, keys.source(n));
   } else {
     AddLocked(keys.source(n));
   }
@@ -155,7 +155,7 @@ void Bloom::AddKeys(const uint8_t* data, const uint64_t* offsets, size_t n) {
   RequireWritable();
   const ByteKeys keys{data, offsets, params_.seed};
   if (exclusive_adds_) {
-    Add(blocks_, keys.source(n), true);
+    Add(blocks_, keys.source(n));
   } else {
     AddLocked(keys.source(n));
   }

@@ -124,8 +124,10 @@ HWY_INLINE void SetExclusive(uint64_t* HWY_RESTRICT block, uint32_t h32, uint32_
   }
 }
 
-// Returns whether every bit was already set.
-HWY_INLINE bool SetShared(uint64_t* HWY_RESTRICT block, uint32_t h32, uint32_t k) {
+// Sets the key's bits and returns whether every one was already set. Plain stores, as in
+// SetExclusive (relaxed atomic loads and stores: no locked instruction, but queries racing it
+// read whole words): the caller keeps other writers of this block out.
+HWY_INLINE bool SetReporting(uint64_t* HWY_RESTRICT block, uint32_t h32, uint32_t k) {
   const D64 d;
   const size_t lanes = hn::Lanes(d);
   const uint64_t* run_mask = RunMask(h32, k);
@@ -134,11 +136,10 @@ HWY_INLINE bool SetShared(uint64_t* HWY_RESTRICT block, uint32_t h32, uint32_t k
     const V64 pattern = PatternPart(d, first, h32, run_mask);
     hn::Store(hn::AndNot(hn::LoadU(d, block + first), pattern), d, missing + first);
   }
-  // Relaxed atomic OR, only where a bit is missing: concurrent adds never lose a bit.
   bool was_present = true;
   for (unsigned w = 0; w < kBlockWords; ++w) {
     if (missing[w] != 0) {
-      __atomic_fetch_or(&block[w], missing[w], __ATOMIC_RELAXED);
+      __atomic_store_n(&block[w], __atomic_load_n(&block[w], __ATOMIC_RELAXED) | missing[w], __ATOMIC_RELAXED);
       was_present = false;
     }
   }
@@ -191,12 +192,8 @@ void ContainsImpl(const Blocks& b, const KeySource& keys, uint8_t* HWY_RESTRICT 
   });
 }
 
-void AddImpl(const Blocks& b, const KeySource& keys, bool exclusive) {
-  if (exclusive) {
-    Pipeline(b, keys, [&](size_t, uint64_t* block, uint32_t h32) { SetExclusive(block, h32, b.k); });
-  } else {
-    Pipeline(b, keys, [&](size_t, uint64_t* block, uint32_t h32) { SetShared(block, h32, b.k); });
-  }
+void AddImpl(const Blocks& b, const KeySource& keys) {
+  Pipeline(b, keys, [&](size_t, uint64_t* block, uint32_t h32) { SetExclusive(block, h32, b.k); });
 }
 
 bool ProbeOneImpl(const Blocks& b, uint64_t hash) {
@@ -204,7 +201,7 @@ bool ProbeOneImpl(const Blocks& b, uint64_t hash) {
 }
 
 bool SetOneImpl(const Blocks& b, uint64_t hash) {
-  return SetShared(BlockAt(b, hash), static_cast<uint32_t>(hash), b.k);
+  return SetReporting(BlockAt(b, hash), static_cast<uint32_t>(hash), b.k);
 }
 
 }  // namespace HWY_NAMESPACE
@@ -228,8 +225,8 @@ void Contains(const Blocks& blocks, const KeySource& keys, uint8_t* out) {
   HWY_DYNAMIC_DISPATCH(ContainsImpl)(blocks, keys, out);
 }
 
-void Add(const Blocks& blocks, const KeySource& keys, bool exclusive) {
-  HWY_DYNAMIC_DISPATCH(AddImpl)(blocks, keys, exclusive);
+void Add(const Blocks& blocks, const KeySource& keys) {
+  HWY_DYNAMIC_DISPATCH(AddImpl)(blocks, keys);
 }
 
 bool ProbeOne(const Blocks& blocks, uint64_t hash) {

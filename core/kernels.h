@@ -38,9 +38,9 @@ struct ByteKeys {
 // out[i] = 1 if every bit of key i is set in its block, else 0.
 void Contains(const Blocks& blocks, const KeySource& keys, uint8_t* out);
 
-// Sets the bits of every key. Shared adds use relaxed atomic ORs, safe against concurrent
-// adds; exclusive adds use plain SIMD stores and need the caller to add from one thread.
-void Add(const Blocks& blocks, const KeySource& keys, bool exclusive);
+// Sets the bits of every key with plain SIMD stores: the caller keeps other writers of these
+// blocks out (one writer, or the filter's stripe locks). Queries may run meanwhile.
+void Add(const Blocks& blocks, const KeySource& keys);
 
 // Single keys, by hash: whether the key's bits are all set; and setting them (relaxed atomic
 // ORs), returning whether they all were already.
