@@ -96,9 +96,10 @@ void Bloom::AddLocked(const KeySource& keys) {
     // No other writer now (the common case): the chunk goes in as exclusive adds do, hashed
     // inside the kernel's prefetch pipeline, under every stripe's lock.
     if (TryLockAllStripes()) {
+      // Unlocked on every way out: hashing byte keys throws on decreasing offsets.
+      const std::unique_ptr<Bloom, void (*)(Bloom*)> unlock(this, [](Bloom* f) { f->UnlockAllStripes(); });
       const KeyRange range{&keys, begin};
       Add(blocks_, KeySource{&KeyRange::Hash, &range, n});
-      UnlockAllStripes();
       continue;
     }
     keys.hash(keys.context, begin, n, hashes.data());
