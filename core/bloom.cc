@@ -122,9 +122,9 @@ void Bloom::AddLocked(const KeySource& keys) {
 
 bool Bloom::PutHash(uint64_t hash) {
   RequireWritable();
-  if (exclusive_adds_) return SetOne(blocks_, hash);
+  if (exclusive_adds_) return SetBlockBits(blocks_, hash);
   std::lock_guard<std::mutex> lock(stripes_[StripeOf(hash)]);
-  return SetOne(blocks_, hash);
+  return SetBlockBits(blocks_, hash);
 }
 
 void Bloom::RequireWritable() const {

@@ -124,28 +124,6 @@ HWY_INLINE void SetExclusive(uint64_t* HWY_RESTRICT block, uint32_t h32, uint32_
   }
 }
 
-// Sets the key's bits and returns whether every one was already set. Plain stores, as in
-// SetExclusive (relaxed atomic loads and stores: no locked instruction, but queries racing it
-// read whole words): the caller keeps other writers of this block out.
-HWY_INLINE bool SetReporting(uint64_t* HWY_RESTRICT block, uint32_t h32, uint32_t k) {
-  const D64 d;
-  const size_t lanes = hn::Lanes(d);
-  const uint64_t* run_mask = RunMask(h32, k);
-  alignas(64) uint64_t missing[kBlockWords];
-  for (size_t first = 0; first < kBlockWords; first += lanes) {
-    const V64 pattern = PatternPart(d, first, h32, run_mask);
-    hn::Store(hn::AndNot(hn::LoadU(d, block + first), pattern), d, missing + first);
-  }
-  bool was_present = true;
-  for (unsigned w = 0; w < kBlockWords; ++w) {
-    if (missing[w] != 0) {
-      __atomic_store_n(&block[w], __atomic_load_n(&block[w], __ATOMIC_RELAXED) | missing[w], __ATOMIC_RELAXED);
-      was_present = false;
-    }
-  }
-  return was_present;
-}
-
 // How many keys ahead a batch prefetches: enough to cover DRAM latency with the line fill
 // buffers a core has (measured in bench/).
 constexpr size_t kPrefetchAhead = 32;
@@ -200,10 +178,6 @@ bool ProbeOneImpl(const Blocks& b, uint64_t hash) {
   return Probe(BlockAt(b, hash), static_cast<uint32_t>(hash), b.k);
 }
 
-bool SetOneImpl(const Blocks& b, uint64_t hash) {
-  return SetReporting(BlockAt(b, hash), static_cast<uint32_t>(hash), b.k);
-}
-
 }  // namespace HWY_NAMESPACE
 }  // namespace seen
 HWY_AFTER_NAMESPACE();
@@ -215,7 +189,6 @@ HWY_EXPORT(HashU64BatchImpl);
 HWY_EXPORT(ContainsImpl);
 HWY_EXPORT(AddImpl);
 HWY_EXPORT(ProbeOneImpl);
-HWY_EXPORT(SetOneImpl);
 
 void HashU64Batch(const uint64_t* ids, size_t n, uint64_t seed, uint64_t* hashes) {
   HWY_DYNAMIC_DISPATCH(HashU64BatchImpl)(ids, n, seed, hashes);
@@ -231,10 +204,6 @@ void Add(const Blocks& blocks, const KeySource& keys) {
 
 bool ProbeOne(const Blocks& blocks, uint64_t hash) {
   return HWY_DYNAMIC_DISPATCH(ProbeOneImpl)(blocks, hash);
-}
-
-bool SetOne(const Blocks& blocks, uint64_t hash) {
-  return HWY_DYNAMIC_DISPATCH(SetOneImpl)(blocks, hash);
 }
 
 const char* ChosenTargetName() {

@@ -42,10 +42,9 @@ void Contains(const Blocks& blocks, const KeySource& keys, uint8_t* out);
 // blocks out (one writer, or the filter's stripe locks). Queries may run meanwhile.
 void Add(const Blocks& blocks, const KeySource& keys);
 
-// Single keys, by hash: whether the key's bits are all set; and setting them (relaxed atomic
-// ORs), returning whether they all were already.
+// A single key, by hash: whether its bits are all set. (Setting them is SetBlockBits in
+// core/block.h: scalar, inlined.)
 bool ProbeOne(const Blocks& blocks, uint64_t hash);
-bool SetOne(const Blocks& blocks, uint64_t hash);
 
 // The name of the SIMD target the dispatcher chose, e.g. "AVX2".
 const char* ChosenTargetName();
