@@ -38,12 +38,15 @@ constexpr uint64_t kPositionSalt[kMaxWindowK] = {
     0x27e47ffc284a2d4fULL, 0xc35d7d3b92e4016fULL, 0x79f74d60ac03031fULL, 0x06e7df8e1eb1c66fULL,
     0x817af708207473b7ULL, 0x2e09e4b8245edebdULL, 0x1f07a223563ebc39ULL, 0xb7c039842be38ecdULL};
 
+// The i-th of the k bit positions of an item.
+uint32_t PositionOf(const WindowParams& p, uint64_t hash, uint32_t i) {
+  const auto mixed = static_cast<uint32_t>((hash * kPositionSalt[i]) >> 32);
+  return static_cast<uint32_t>((static_cast<uint64_t>(mixed) * p.bits) >> 32);
+}
+
 template <class Visit>
 void ForEachPosition(const WindowParams& p, uint64_t hash, Visit&& visit) {
-  for (uint32_t i = 0; i < p.k; ++i) {
-    const auto mixed = static_cast<uint32_t>((hash * kPositionSalt[i]) >> 32);
-    visit(static_cast<uint32_t>((static_cast<uint64_t>(mixed) * p.bits) >> 32));
-  }
+  for (uint32_t i = 0; i < p.k; ++i) visit(PositionOf(p, hash, i));
 }
 
 // The S segment bits of position `pos`, as the low S bits.
@@ -125,8 +128,9 @@ void SlicedContains(const WindowParams& p, const uint8_t* state, const uint64_t*
   const uint32_t live = LiveSegments(p, state, now);
   for (size_t i = 0; i < n; ++i) {
     // A segment holds the item if all its k bits are set: AND the cells, one bit per segment.
+    // Most candidates are unseen: stop once no segment can hold the item any more.
     uint32_t segments = live;
-    ForEachPosition(p, hashes[i], [&](uint32_t pos) { segments &= CellAt(p, cells, pos); });
+    for (uint32_t j = 0; j < p.k && segments != 0; ++j) segments &= CellAt(p, cells, PositionOf(p, hashes[i], j));
     out[i] = segments != 0;
   }
 }
