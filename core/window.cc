@@ -210,9 +210,12 @@ void RingContains(const WindowParams& p, const uint8_t* state, const uint64_t* h
     const uint16_t fp = Fingerprint(hashes[i]);
     out[i] = (set[fp >> 6] >> (fp & 63)) & 1;
   }
-  for (uint32_t e = 0; e < p.span; ++e) {
-    const uint16_t entry = LoadLe16(entries + 2 * e);
-    set[entry >> 6] = 0;
+  // Cleared for the next batch: one pass of wide stores beats a read-modify-write per entry
+  // once the ring is longer than the set has cache lines (128).
+  if (p.span > 128) {
+    std::memset(set.data(), 0, set.size() * sizeof(uint64_t));
+  } else {
+    for (uint32_t e = 0; e < p.span; ++e) set[LoadLe16(entries + 2 * e) >> 6] = 0;
   }
 }
 
