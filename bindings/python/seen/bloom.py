@@ -55,8 +55,12 @@ class BloomFilter(_batches.UpdatesByBatches, _handle.ClosesOnExit):
     def add(self, key: Key) -> bool:
         """Adds one key; returns True if it looked present already (test-and-add, as
         pybloom-live's add does): False means certainly new."""
-        was_present = ffi.new("uint8_t*")
-        status = _keys.call(_put_u64, _put_key, self._h, key, was_present)
+        was_present = _handle.was_present_slot()
+        # Ints inline, as in __contains__: the path single-key loops take.
+        if isinstance(key, int):
+            status = _put_u64(self._h, key, was_present)
+        else:
+            status = _keys.call(_put_u64, _put_key, self._h, key, was_present)
         if status:
             raise_status(status)
         return bool(was_present[0])

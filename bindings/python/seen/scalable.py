@@ -97,7 +97,7 @@ class ScalableFilter(_batches.UpdatesByBatches, _handle.ClosesOnExit):
     def add(self, key: Key) -> bool:
         """Adds one key; returns True if it looked present already (then nothing changes),
         False if it is certainly new (test-and-add, as pybloom-live's add does)."""
-        was_present = ffi.new("uint8_t*")
+        was_present = _handle.was_present_slot()
         with self._lock:
             status = _keys.call(_put_u64, _put_key, self._h, key, was_present)
         if status:

@@ -47,3 +47,24 @@ def test_queries_during_adds_find_every_finished_add():
         f.add_many(chunk)
     reader.join()
     assert misses == [0] * 20
+
+
+def test_add_reports_its_own_key_from_every_thread():
+    """Each thread's add answers for its own key (a per-thread was_present slot): a key put a
+    second time is always reported present, beside threads putting other keys."""
+    f = seen.BloomFilter(400_000, 0.001)
+    wrong = []
+
+    def work(t):
+        keys = range(t * 50_000, (t + 1) * 50_000)
+        fresh = sum(not f.add(k) for k in keys)
+        again = sum(f.add(k) for k in keys)
+        if fresh < 49_000 or again != 50_000:
+            wrong.append((t, fresh, again))
+
+    threads = [threading.Thread(target=work, args=(t,)) for t in range(4)]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join()
+    assert wrong == []
