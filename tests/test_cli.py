@@ -214,3 +214,4 @@ def test_info_measures_a_time_window_at_a_given_time():
 def test_info_names_a_kind_it_does_not_read():
     message = run("info", VECTORS / "counting_u64.seen", expect=1).stderr.decode()
     assert "counting" in message and "counting_u64.seen" in message
+    assert b"--now" in run("info", "--now", 2**32, VECTORS / "window_time.seen", expect=2).stderr
