@@ -267,11 +267,16 @@ typedef struct seen_window_options {
   double max_slack;        /* how far past the span an item may linger; 0 means 0.25 */
   uint64_t seed;
   uint64_t max_bytes;      /* count mode, if not 0: the lowest-fpr window of at most this many
-                              state bytes; fpr is then ignored */
+                              state bytes; fpr is then ignored. Time mode: the most bytes the
+                              window may grow to (0: the larger of 1 MiB and 4x its start) */
 } seen_window_options;
 
-/* What a window became: its layout (1 fingerprint ring, 2 bit-sliced segments), its exact
- * span, slack, memory and predicted rate. Set info->size before the call. */
+/* What a window became: its layout (1 fingerprint ring, 2 bit-sliced segments, 3 growing
+ * segments), its exact span, slack, memory and predicted rate. A time window grows: its
+ * state_bytes are its start, sized for a quarter of expected_items; a segment given more
+ * opens sub-filters that keep the rate under fpr for any number of items, up to max_bytes.
+ * Past max_bytes it gives up its oldest time, never its rate (see effective_span in
+ * seen_window_saturation). Set info->size before the call. */
 typedef struct seen_window_info {
   size_t size;
   uint32_t mode;
@@ -282,6 +287,7 @@ typedef struct seen_window_info {
   double slack;
   double predicted_fpr;
   uint64_t seed;
+  uint64_t max_bytes;      /* growing: the most bytes it may take; else 0 */
 } seen_window_info;
 
 /* A new, empty window sized from opts; `now` starts the clock of a time window. */
@@ -300,14 +306,20 @@ SEEN_API seen_status seen_window_contains_keys(const seen_window* w, const uint8
                                                uint8_t* out);
 SEEN_API seen_status seen_window_get_info(const seen_window* w, seen_window_info* info);
 /* How full a window is at `now`: fill is the share of its capacity in use (ring entries, or
- * set bits of the live segments), predicted_fpr the false-positive rate at that fill. A time
- * window given more than expected_items shows predicted_fpr above its target. Set
- * sat->size before the call; filled up to it. Returns SEEN_ERR_INVALID_ARGUMENT for a NULL
- * w or sat, an unset size or now past 2^32 - 1. Reads only: may run beside contains. */
+ * set bits of the live segments; a growing window's base), predicted_fpr the
+ * false-positive rate at that fill (with a growing window's sub-filters). A time window of
+ * an older file (layout 2) given more than expected_items shows predicted_fpr above its
+ * target. effective_span is the span less what a growing window gave up to max_bytes: every
+ * item of the last effective_span seconds is found. bytes: state and growth. Set sat->size
+ * before the call; filled up to it. Returns SEEN_ERR_INVALID_ARGUMENT for a NULL w or sat,
+ * an unset size or now past 2^32 - 1. Reads only: may run beside contains. */
 typedef struct seen_window_saturation {
   size_t size;
   double fill;
   double predicted_fpr;
+  uint32_t effective_span;
+  uint32_t reserved; /* 0 */
+  uint64_t bytes;
 } seen_window_saturation;
 SEEN_API seen_status seen_window_get_saturation(const seen_window* w, uint64_t now,
                                                 seen_window_saturation* sat);
@@ -342,6 +354,8 @@ typedef struct seen_store_stats {
   uint64_t bytes;       /* memory held by windows, ids, times and the index */
   uint64_t evictions;   /* users dropped by the memory bound */
   uint64_t expirations; /* users dropped for idleness */
+  uint64_t users_grown; /* users whose growing window opened sub-filters past its start */
+  uint64_t span_drops;  /* times a window gave up its oldest time to its max_bytes */
 } seen_store_stats;
 
 SEEN_API seen_status seen_store_create(const seen_store_options* opts, seen_store** out);
@@ -367,18 +381,25 @@ SEEN_API seen_status seen_store_get_stats(const seen_store* s, seen_store_stats*
 /* How full the users' windows are at `now`: a time window given more items than its
  * expected_items holds a rate above its target, silently; this shows it. users_above_target
  * counts the users whose predicted_fpr (see seen_window_get_saturation) exceeds the target
- * fpr; mean_fill is over users, max_predicted_fpr the highest of any user. O(users x window
- * bytes); runs beside filters and waits for marks. Set sat->size before the call; filled up
- * to it. SEEN_ERR_INVALID_ARGUMENT for NULL s or sat, an unset size, or now past 2^32 - 1. */
+ * fpr; mean_fill is over users, max_predicted_fpr the highest of any user;
+ * users_span_limited counts those whose effective_span is under the span (their growing
+ * window reached max_bytes and gave up older time). O(users x window bytes); runs beside
+ * filters and waits for marks. Set sat->size before the call; filled up to it.
+ * SEEN_ERR_INVALID_ARGUMENT for NULL s or sat, an unset size, or now past 2^32 - 1. */
 typedef struct seen_store_saturation {
   size_t size;
   uint64_t users;
   uint64_t users_above_target;
   double mean_fill;
   double max_predicted_fpr;
+  uint64_t users_span_limited;
 } seen_store_saturation;
 SEEN_API seen_status seen_store_get_saturation(const seen_store* s, uint64_t now,
                                                seen_store_saturation* sat);
+/* One user's window at `now`, as seen_window_get_saturation gives it (fill, predicted_fpr,
+ * effective_span, bytes). SEEN_ERR_NOT_FOUND for a user the store does not hold. */
+SEEN_API seen_status seen_store_get_user_saturation(const seen_store* s, uint64_t user,
+                                                    uint64_t now, seen_window_saturation* sat);
 SEEN_API seen_status seen_store_get_window_info(const seen_store* s, seen_window_info* info);
 /* Crash-safe, like seen_bloom_save. Takes every shard's lock for the duration. */
 SEEN_API seen_status seen_store_save(const seen_store* s, const char* path);

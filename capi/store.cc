@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstring>
+#include <optional>
 #include <string>
 
 #include "capi/seen.h"
@@ -92,7 +93,8 @@ seen_status seen_store_get_stats(const seen_store* s, seen_store_stats* stats) {
   SEEN_REQUIRE(s != nullptr && stats != nullptr, "store or stats is NULL");
   SEEN_REQUIRE(stats->size >= sizeof(size_t), "stats->size is not set");
   const seen::StoreStats st = s->store.Stats();
-  const seen_store_stats full{sizeof(seen_store_stats), st.users, st.bytes, st.evictions, st.expirations};
+  const seen_store_stats full{sizeof(seen_store_stats), st.users, st.bytes, st.evictions,
+                              st.expirations, st.users_grown, st.span_drops};
   const size_t size = std::min(stats->size, sizeof full);
   std::memcpy(stats, &full, size);
   stats->size = size;
@@ -107,10 +109,22 @@ seen_status seen_store_get_saturation(const seen_store* s, uint64_t now,
   return Guard([&] {
     const seen::StoreSaturation m = s->store.Saturation(static_cast<uint32_t>(now));
     const seen_store_saturation full{sizeof(seen_store_saturation), m.users, m.above_target,
-                                     m.mean_fill, m.max_rate};
+                                     m.mean_fill, m.max_rate, m.span_limited};
     const size_t size = std::min(sat->size, sizeof full);
     std::memcpy(sat, &full, size);
     sat->size = size;
+  });
+}
+
+seen_status seen_store_get_user_saturation(const seen_store* s, uint64_t user, uint64_t now,
+                                           seen_window_saturation* sat) {
+  SEEN_REQUIRE(s != nullptr && sat != nullptr, "store or sat is NULL");
+  SEEN_REQUIRE(sat->size >= sizeof(size_t), "sat->size is not set");
+  SEEN_REQUIRE(now <= UINT32_MAX, "now is past 2^32 - 1 seconds");
+  return Guard([&] {
+    const std::optional<seen::UserSaturation> m = s->store.SaturationOf(user, static_cast<uint32_t>(now));
+    if (!m) throw seen::Error(seen::Code::kNotFound, "user " + std::to_string(user) + " is not in the store");
+    seen::capi::FillWindowSaturation(m->window, m->bytes, sat);
   });
 }
 

@@ -71,12 +71,10 @@ seen_status seen_window_get_saturation(const seen_window* w, uint64_t now,
   SEEN_REQUIRE(w != nullptr && sat != nullptr, "window or sat is NULL");
   SEEN_REQUIRE(sat->size >= sizeof(size_t), "sat->size is not set");
   SEEN_REQUIRE(now <= UINT32_MAX, "now is past 2^32 - 1 seconds");
+  const seen::Window& window = w->window;
   const seen::WindowSaturation measured =
-      seen::MeasureWindowSaturation(w->window.params, w->window.state.data(), static_cast<uint32_t>(now));
-  const seen_window_saturation full{sizeof(seen_window_saturation), measured.fill, measured.rate};
-  const size_t size = std::min(sat->size, sizeof full);
-  std::memcpy(sat, &full, size);
-  sat->size = size;
+      seen::MeasureWindowSaturation(window.params, window.state.data(), &window.growth, static_cast<uint32_t>(now));
+  seen::capi::FillWindowSaturation(measured, window.state.size() + window.growth.size(), sat);
   return SEEN_OK;
 }
 

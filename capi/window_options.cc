@@ -26,9 +26,8 @@ WindowParams WindowParamsFrom(const seen_window_options* caller) {
     return SizeCountWindow(opts->span, opts->fpr, slack, opts->seed);
   }
   if (opts->mode == SEEN_WINDOW_TIME) {
-    if (opts->max_bytes != 0) bad("max_bytes sizing is for count windows");
     if (opts->expected_items == 0) bad("a time window needs expected_items");
-    return SizeTimeWindow(opts->span, opts->expected_items, opts->fpr, slack, opts->seed);
+    return SizeTimeWindow(opts->span, opts->expected_items, opts->fpr, slack, opts->seed, opts->max_bytes);
   }
   bad("mode must be SEEN_WINDOW_COUNT or SEEN_WINDOW_TIME");
   return {};
@@ -40,11 +39,19 @@ seen_status FillWindowInfo(const WindowParams& p, seen_window_info* info) {
   }
   const seen_window_info full{sizeof(seen_window_info), static_cast<uint32_t>(p.mode),
                               static_cast<uint32_t>(p.layout), p.span, p.segments,
-                              p.state_bytes(), p.slack(), PredictWindowFpr(p), p.seed};
+                              p.state_bytes(), p.slack(), PredictWindowFpr(p), p.seed, p.max_bytes};
   const size_t size = std::min(info->size, sizeof full);
   std::memcpy(info, &full, size);
   info->size = size;
   return SEEN_OK;
+}
+
+void FillWindowSaturation(const WindowSaturation& measured, uint64_t bytes, seen_window_saturation* sat) {
+  const seen_window_saturation full{sizeof(seen_window_saturation), measured.fill, measured.rate,
+                                    measured.effective_span, 0, bytes};
+  const size_t size = std::min(sat->size, sizeof full);
+  std::memcpy(sat, &full, size);
+  sat->size = size;
 }
 
 }  // namespace seen::capi

@@ -60,11 +60,23 @@ std::vector<Field> BloomFields(const std::string& path, bool json) {
           Real("predicted_fpr", s.predicted_fpr, json)};
 }
 
+const char* LayoutName(WindowLayout layout) {
+  switch (layout) {
+    case WindowLayout::kRing: return "ring";
+    case WindowLayout::kSliced: return "sliced";
+    case WindowLayout::kGrowing: break;
+  }
+  return "growing";
+}
+
 std::vector<Field> WindowSpecFields(const WindowParams& p, bool json) {
-  return {Text("mode", p.mode == WindowMode::kTime ? "time" : "count"),
-          Text("layout", p.layout == WindowLayout::kRing ? "ring" : "sliced"), Count("span", p.span),
-          Count("segments", p.segments), Real("slack", p.slack(), json), Count("state_bytes", p.state_bytes()),
-          Real("target_fpr", p.target_fpr, json), Count("seed", p.seed)};
+  std::vector<Field> fields = {Text("mode", p.mode == WindowMode::kTime ? "time" : "count"),
+                               Text("layout", LayoutName(p.layout)), Count("span", p.span),
+                               Count("segments", p.segments), Real("slack", p.slack(), json),
+                               Count("state_bytes", p.state_bytes()), Real("target_fpr", p.target_fpr, json),
+                               Count("seed", p.seed)};
+  if (p.layout == WindowLayout::kGrowing) fields.push_back(Count("max_bytes", p.max_bytes));
+  return fields;
 }
 
 std::vector<Field> WindowFields(const Region& file, const std::string& path, uint32_t now, bool json) {
@@ -75,11 +87,13 @@ std::vector<Field> WindowFields(const Region& file, const std::string& path, uin
       throw Error(e.code(), path + ": " + e.what());
     }
   }();
-  const WindowSaturation sat = MeasureWindowSaturation(w.params, w.state.data(), now);
+  const WindowSaturation sat = MeasureWindowSaturation(w.params, w.state.data(), &w.growth, now);
   auto fields = WindowSpecFields(w.params, json);
   fields.push_back(Count("now", now));
+  fields.push_back(Count("bytes", w.state.size() + w.growth.size()));
   fields.push_back(Real("fill", sat.fill, json));
   fields.push_back(Real("predicted_fpr", sat.rate, json));
+  fields.push_back(Count("effective_span", sat.effective_span));
   return fields;
 }
 
@@ -91,6 +105,8 @@ std::vector<Field> StoreFields(const std::string& path, uint32_t now, bool json)
   fields.insert(fields.begin(), {Count("users", stats.users), Count("bytes", stats.bytes)});
   fields.push_back(Count("now", now));
   fields.push_back(Count("users_above_target", sat.above_target));
+  fields.push_back(Count("users_span_limited", sat.span_limited));
+  fields.push_back(Count("users_grown", stats.users_grown));
   fields.push_back(Real("mean_fill", sat.mean_fill, json));
   fields.push_back(Real("max_predicted_fpr", sat.max_rate, json));
   return fields;

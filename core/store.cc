@@ -1,9 +1,12 @@
 #include "core/store.h"
 
+#include <malloc.h>
+
 #include <algorithm>
 #include <cstring>
 #include <mutex>
 #include <shared_mutex>
+#include <unordered_map>
 #include <unordered_set>
 #include <vector>
 
@@ -13,6 +16,7 @@
 #include "core/hash.h"
 #include "core/store_shard.h"
 #include "core/window_codec.h"
+#include "core/window_growing.h"
 
 namespace seen {
 namespace {
@@ -27,6 +31,18 @@ constexpr int kEvictionSample = 8;
 
 uint64_t Pad8(uint64_t bytes) { return (bytes + 7) / 8 * 8; }
 
+// A user's growth, out of its shard for one write and back after it, however the write ends.
+struct GrowthLease {
+  StoreShard& shard;
+  uint64_t user;
+  WindowGrowth growth;
+
+  GrowthLease(StoreShard& s, uint64_t u) : shard(s), user(u), growth(s.TakeGrowth(u)) {}
+  ~GrowthLease() { shard.set_growth(user, std::move(growth)); }
+  GrowthLease(const GrowthLease&) = delete;
+  GrowthLease& operator=(const GrowthLease&) = delete;
+};
+
 }  // namespace
 
 struct Store::Impl {
@@ -35,6 +51,7 @@ struct Store::Impl {
     StoreShard users;
     uint64_t evictions = 0;
     uint64_t expirations = 0;
+    uint64_t span_drops = 0;
     uint64_t sample_state;
 
     Shard(const WindowParams& window, uint64_t expected, uint64_t seed)
@@ -141,11 +158,12 @@ void Store::Filter(uint64_t user, const uint64_t* candidates, size_t n, uint32_t
     return;
   }
   const uint8_t* state = impl_->CheckedWindow(shard, static_cast<uint64_t>(slot));
+  const WindowGrowth* growth = shard.users.growth(user);
   uint64_t hashes[kChunk];
   for (size_t i = 0; i < n; i += kChunk) {
     const size_t m = std::min(kChunk, n - i);
     impl_->HashChunk(candidates + i, m, hashes);
-    WindowContains(impl_->options.window, state, hashes, m, now, unseen + i);
+    WindowContains(impl_->options.window, state, growth, hashes, m, now, unseen + i);
     for (size_t j = 0; j < m; ++j) unseen[i + j] ^= 1;
   }
 }
@@ -155,11 +173,12 @@ void Store::Mark(uint64_t user, const uint64_t* items, size_t n, uint32_t now) {
   std::unique_lock lock(shard.lock);
   const uint64_t slot = impl_->SlotForWrite(shard, user, now);
   uint8_t* state = shard.users.mutable_window(slot);
+  GrowthLease growth(shard.users, user);
   uint64_t hashes[kChunk];
   for (size_t i = 0; i < n; i += kChunk) {
     const size_t m = std::min(kChunk, n - i);
     impl_->HashChunk(items + i, m, hashes);
-    WindowAdd(impl_->options.window, state, hashes, m, now);
+    shard.span_drops += WindowAdd(impl_->options.window, state, &growth.growth, hashes, m, now);
   }
 }
 
@@ -169,6 +188,7 @@ size_t Store::Take(uint64_t user, const uint64_t* candidates, size_t n, size_t w
   std::unique_lock lock(shard.lock);
   const uint64_t slot = impl_->SlotForWrite(shard, user, now);
   uint8_t* state = shard.users.mutable_window(slot);
+  GrowthLease growth(shard.users, user);
   uint64_t hashes[kChunk];
   uint8_t seen[kChunk];
   // A candidate listed twice is taken once: the window is only written after the scan.
@@ -178,7 +198,7 @@ size_t Store::Take(uint64_t user, const uint64_t* candidates, size_t n, size_t w
   for (size_t i = 0; i < n && count < want; i += kChunk) {
     const size_t m = std::min(kChunk, n - i);
     impl_->HashChunk(candidates + i, m, hashes);
-    WindowContains(impl_->options.window, state, hashes, m, now, seen);
+    WindowContains(impl_->options.window, state, &growth.growth, hashes, m, now, seen);
     for (size_t j = 0; j < m && count < want; ++j) {
       if (!seen[j] && chosen.insert(candidates[i + j]).second) {
         taken[count++] = candidates[i + j];
@@ -186,7 +206,7 @@ size_t Store::Take(uint64_t user, const uint64_t* candidates, size_t n, size_t w
       }
     }
   }
-  WindowAdd(impl_->options.window, state, chosen_hashes.data(), count, now);
+  shard.span_drops += WindowAdd(impl_->options.window, state, &growth.growth, chosen_hashes.data(), count, now);
   return count;
 }
 
@@ -204,17 +224,21 @@ uint64_t Store::Expire(uint32_t now) {
     }
     shard->users.Trim();
   }
+  // Growth of dropped users went back to malloc; hand its free pages to the system.
+  malloc_trim(0);
   return dropped;
 }
 
 StoreStats Store::Stats() const {
-  StoreStats stats{0, 0, 0, 0};
+  StoreStats stats;
   for (const auto& shard : impl_->shards) {
     std::shared_lock lock(shard->lock);
     stats.users += shard->users.size();
     stats.bytes += shard->users.bytes();
     stats.evictions += shard->evictions;
     stats.expirations += shard->expirations;
+    stats.users_grown += shard->users.grown_users();
+    stats.span_drops += shard->span_drops;
   }
   return stats;
 }
@@ -226,9 +250,12 @@ StoreSaturation Store::Saturation(uint32_t now) const {
   for (const auto& shard : impl_->shards) {
     std::shared_lock lock(shard->lock);
     for (uint64_t slot = 0; slot < shard->users.size(); ++slot) {
-      const WindowSaturation w = MeasureWindowSaturation(window, shard->users.window(slot), now);
+      const uint64_t user = shard->users.user(slot);
+      const WindowSaturation w =
+          MeasureWindowSaturation(window, shard->users.window(slot), shard->users.growth(user), now);
       fill_sum += w.fill;
       sat.above_target += w.rate > window.target_fpr;
+      sat.span_limited += w.effective_span < window.span;
       sat.max_rate = std::max(sat.max_rate, w.rate);
       ++sat.users;
     }
@@ -237,10 +264,22 @@ StoreSaturation Store::Saturation(uint32_t now) const {
   return sat;
 }
 
+std::optional<UserSaturation> Store::SaturationOf(uint64_t user, uint32_t now) const {
+  const Impl::Shard& shard = impl_->ShardOf(user);
+  std::shared_lock lock(shard.lock);
+  const int64_t slot = shard.users.Find(user);
+  if (slot < 0) return std::nullopt;
+  const uint8_t* state = impl_->CheckedWindow(shard, static_cast<uint64_t>(slot));
+  return UserSaturation{MeasureWindowSaturation(impl_->options.window, state, shard.users.growth(user), now),
+                        shard.users.user_bytes(user)};
+}
+
 // Params (docs/FORMAT.md, kind 5): the window params, then shards u32, idle_timeout u32,
 // max_bytes u64, expected_users u64, epoch u32 and a u32 that is 1 once the epoch is set.
 // Payload: shard user counts (u64 each), then per shard its user ids (u64), last-active
-// hours (u16, padded to 8 bytes) and window states.
+// hours (u16, padded to 8 bytes) and window states; for growing windows, then its grown
+// users: their count (u64), and for each, by ascending id, the id and growth bytes (u64)
+// and the growth padded to 8 bytes.
 void Store::Save(const std::string& path) const {
   const Impl& impl = *impl_;
   std::vector<std::unique_lock<std::shared_mutex>> locks;
@@ -259,15 +298,59 @@ void Store::Save(const std::string& path) const {
   static const uint8_t kZeros[8] = {};
   std::vector<Piece> payload{{reinterpret_cast<const uint8_t*>(counts.data()), counts.size() * 8}};
   const uint64_t state_bytes = impl.options.window.state_bytes();
-  for (const auto& shard : impl.shards) {
-    const StoreShard& s = shard->users;
+  const bool grows = impl.options.window.layout == WindowLayout::kGrowing;
+  // The u64 heads of the growth sections, alive until the container is written.
+  std::vector<std::vector<uint64_t>> heads(kShards);
+  for (uint32_t i = 0; i < kShards; ++i) {
+    const StoreShard& s = impl.shards[i]->users;
     payload.push_back({reinterpret_cast<const uint8_t*>(s.users().data()), s.size() * 8});
     payload.push_back({reinterpret_cast<const uint8_t*>(s.active_hours().data()), s.size() * 2});
     payload.push_back({kZeros, Pad8(s.size() * 2) - s.size() * 2});
     payload.push_back({s.windows(), s.size() * state_bytes});
+    if (!grows) continue;
+    std::vector<uint64_t> grown;
+    for (const auto& entry : s.growths()) grown.push_back(entry.first);
+    std::sort(grown.begin(), grown.end());
+    std::vector<uint64_t>& head = heads[i];
+    head.reserve(1 + 2 * grown.size());
+    head.push_back(grown.size());
+    payload.push_back({reinterpret_cast<const uint8_t*>(head.data()), 8});
+    for (const uint64_t user : grown) {
+      const WindowGrowth& growth = s.growths().at(user);
+      head.push_back(user);
+      head.push_back(growth.size());
+      payload.push_back({reinterpret_cast<const uint8_t*>(&head[head.size() - 2]), 16});
+      payload.push_back({growth.data(), growth.size()});
+      payload.push_back({kZeros, Pad8(growth.size()) - growth.size()});
+    }
   }
   SaveContainer(path, {Kind::kStore, params, kStoreParamsBytes, payload});
 }
+
+namespace {
+
+// A shard's growth section, read through `take` (which refuses to run past the payload).
+template <class Take>
+std::unordered_map<uint64_t, WindowGrowth> LoadGrowth(const WindowParams& window, Take& take,
+                                                      const std::string& path, const std::string& shard) {
+  const uint64_t count = LoadLe64(take(8, shard + " growth count"));
+  std::unordered_map<uint64_t, WindowGrowth> growth;
+  for (uint64_t i = 0; i < count; ++i) {
+    const uint8_t* head = take(16, shard + " growth entry");
+    const uint64_t user = LoadLe64(head), bytes = LoadLe64(head + 8);
+    if (bytes == 0 || bytes > window.max_bytes) {
+      throw Error(Code::kInconsistent, path + ": " + shard + ": growth of user " + std::to_string(user) + " is " +
+                                           std::to_string(bytes) + " bytes, outside 1..max_bytes");
+    }
+    const uint8_t* data = take(Pad8(bytes), shard + " growth of user " + std::to_string(user));
+    if (!growth.emplace(user, WindowGrowth(data, data + bytes)).second) {
+      throw Error(Code::kInconsistent, path + ": " + shard + ": user " + std::to_string(user) + " has growth twice");
+    }
+  }
+  return growth;
+}
+
+}  // namespace
 
 Store Store::Open(const std::string& path, bool writable, bool verify_payload) {
   Region file = MapFile(path, false, verify_payload);
@@ -282,39 +365,51 @@ Store Store::Open(const std::string& path, bool writable, bool verify_payload) {
   options.max_bytes = LoadLe64(own + 8);
   options.expected_users = 0;  // the index is sized from the users actually loaded
   if (c.payload_size < kShards * 8) bad(Code::kTruncated, "payload too short for the shard counts");
-  // Every size is checked against the payload before anything is allocated from it.
   const uint64_t state_bytes = options.window.state_bytes();
-  const uint64_t per_user = 8 + state_bytes;
-  uint64_t expected = kShards * 8;
-  for (uint32_t s = 0; s < kShards; ++s) {
-    const uint64_t count = LoadLe64(c.payload + 8 * s);
-    if (count > (c.payload_size - expected) / per_user || count >= UINT32_MAX) {
-      bad(Code::kInconsistent, "shard " + std::to_string(s) + " claims " + std::to_string(count) +
-                                   " users, more than the payload holds");
-    }
-    expected += count * per_user + Pad8(count * 2);
-  }
-  if (expected != c.payload_size) {
-    bad(Code::kInconsistent, "payload is " + std::to_string(c.payload_size) + " bytes, the shard counts need " +
-                                 std::to_string(expected));
-  }
+  const bool grows = options.window.layout == WindowLayout::kGrowing;
   auto impl = std::make_unique<Impl>(options);
   impl->options.expected_users = LoadLe64(own + 16);
   impl->epoch = LoadLe32(own + 24);
   impl->epoch_set = LoadLe32(own + 28) != 0;
   impl->read_only = !writable;
+  // Every size is checked against what is left of the payload before anything is allocated
+  // from it.
   const uint8_t* cursor = c.payload + kShards * 8;
+  const uint8_t* const end = c.payload + c.payload_size;
+  auto take = [&](uint64_t bytes, const std::string& what) {
+    if (bytes > static_cast<uint64_t>(end - cursor)) bad(Code::kInconsistent, what + " runs past the payload");
+    const uint8_t* at = cursor;
+    cursor += bytes;
+    return at;
+  };
   for (uint32_t s = 0; s < kShards; ++s) {
+    const std::string shard = "shard " + std::to_string(s);
     const uint64_t count = LoadLe64(c.payload + 8 * s);
+    if (count > static_cast<uint64_t>(end - cursor) / (8 + state_bytes) || count >= UINT32_MAX) {
+      bad(Code::kInconsistent, shard + " claims " + std::to_string(count) + " users, more than the payload holds");
+    }
+    const uint8_t* ids = take(count * 8, shard + " ids");
+    const uint8_t* hours = take(Pad8(count * 2), shard + " hours");
+    const uint8_t* windows = take(count * state_bytes, shard + " windows");
     std::vector<uint64_t> users(count);
     std::vector<uint16_t> active(count);
     for (uint64_t i = 0; i < count; ++i) {
-      users[i] = LoadLe64(cursor + 8 * i);
-      active[i] = LoadLe16(cursor + count * 8 + 2 * i);
+      users[i] = LoadLe64(ids + 8 * i);
+      active[i] = LoadLe16(hours + 2 * i);
     }
-    cursor += count * 8 + Pad8(count * 2);
-    impl->shards[s]->users.Load(std::move(users), std::move(active), cursor);
-    cursor += count * state_bytes;
+    std::unordered_map<uint64_t, WindowGrowth> growth;
+    if (grows) growth = LoadGrowth(options.window, take, path, shard);
+    impl->shards[s]->users.Load(std::move(users), std::move(active), windows, std::move(growth));
+    for (const auto& [user, grown] : impl->shards[s]->users.growths()) {
+      const int64_t slot = impl->shards[s]->users.Find(user);
+      if (slot < 0) bad(Code::kInconsistent, shard + ": growth of user " + std::to_string(user) + ", who is not in it");
+      ValidateGrowth(options.window, impl->shards[s]->users.window(static_cast<uint64_t>(slot)), grown,
+                     path + ": user " + std::to_string(user));
+    }
+  }
+  if (cursor != end) {
+    bad(Code::kInconsistent, "payload is " + std::to_string(c.payload_size) + " bytes, its shards use " +
+                                 std::to_string(cursor - c.payload));
   }
   impl->file = std::move(file);
   return Store(std::move(impl));

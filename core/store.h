@@ -13,6 +13,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -29,10 +30,12 @@ struct StoreOptions {
 };
 
 struct StoreStats {
-  uint64_t users;
-  uint64_t bytes;  // memory held: windows, ids, times and index
-  uint64_t evictions;
-  uint64_t expirations;
+  uint64_t users = 0;
+  uint64_t bytes = 0;  // memory held: windows, their growth, ids, times and index
+  uint64_t evictions = 0;
+  uint64_t expirations = 0;
+  uint64_t users_grown = 0;  // users whose growing window opened sub-filters
+  uint64_t span_drops = 0;   // segments windows gave up to their max_bytes
 };
 
 // How full the users' windows are (Store::Saturation): a time window given more items than
@@ -42,6 +45,13 @@ struct StoreSaturation {
   uint64_t above_target = 0;  // users whose window's predicted rate exceeds the target fpr
   double mean_fill = 0;       // over users
   double max_rate = 0;        // the highest predicted rate of any user
+  uint64_t span_limited = 0;  // users whose effective span is under the span
+};
+
+// One user's window: its saturation and the bytes its state and growth hold.
+struct UserSaturation {
+  WindowSaturation window;
+  uint64_t bytes = 0;
 };
 
 class Store {
@@ -67,6 +77,8 @@ class Store {
   // Measures every user's window at `now` (O(users x window bytes); takes each shard's lock
   // shared, so it runs beside filters and waits for marks).
   StoreSaturation Saturation(uint32_t now) const;
+  // One user's window at `now`; nullopt for a user the store does not hold.
+  std::optional<UserSaturation> SaturationOf(uint64_t user, uint32_t now) const;
   const StoreOptions& options() const;
   bool read_only() const;
 

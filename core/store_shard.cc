@@ -15,6 +15,8 @@ constexpr double kMaxLoad = 0.85;
 constexpr double kGrowLoad = 0.7;
 // Below this load the index is rebuilt smaller, and the user arrays below a quarter full.
 constexpr double kShrinkLoad = 0.2;
+// A grown user's map entry: node, key, vector and bucket slot, about.
+constexpr uint64_t kGrowthEntryBytes = 64;
 
 uint64_t MixUser(uint64_t x) {
   x ^= x >> 33;
@@ -65,6 +67,7 @@ uint64_t StoreShard::Insert(uint64_t user, uint16_t hour, uint32_t now) {
 }
 
 void StoreShard::Remove(uint64_t slot) {
+  set_growth(users_[slot], {});
   const uint64_t capacity = index_.size();
   // Delete the index entry by backward shift, so probe chains stay unbroken.
   uint64_t hole = Home(users_[slot]);
@@ -118,9 +121,45 @@ uint8_t* StoreShard::mutable_window(uint64_t slot) {
   return windows_ + slot * state_bytes_;
 }
 
+const WindowGrowth* StoreShard::growth(uint64_t user) const {
+  if (growth_.empty()) return nullptr;
+  const auto found = growth_.find(user);
+  return found == growth_.end() ? nullptr : &found->second;
+}
+
+WindowGrowth StoreShard::TakeGrowth(uint64_t user) {
+  const auto found = growth_.find(user);
+  if (found == growth_.end()) return {};
+  WindowGrowth taken = std::move(found->second);
+  growth_bytes_ -= taken.capacity() + kGrowthEntryBytes;
+  growth_.erase(found);
+  return taken;
+}
+
+void StoreShard::set_growth(uint64_t user, WindowGrowth&& grown) {
+  const auto found = growth_.find(user);
+  if (found != growth_.end()) {
+    growth_bytes_ -= found->second.capacity() + kGrowthEntryBytes;
+    if (grown.empty()) {
+      growth_.erase(found);
+      return;
+    }
+    found->second = std::move(grown);
+    growth_bytes_ += found->second.capacity() + kGrowthEntryBytes;
+  } else if (!grown.empty()) {
+    growth_bytes_ += grown.capacity() + kGrowthEntryBytes;
+    growth_.emplace(user, std::move(grown));
+  }
+}
+
 uint64_t StoreShard::bytes() const {
   return users_.capacity() * sizeof(uint64_t) + active_.capacity() * sizeof(uint16_t) +
-         users_.size() * state_bytes_ + index_.size() * sizeof(uint32_t);
+         users_.size() * state_bytes_ + index_.size() * sizeof(uint32_t) + growth_bytes_;
+}
+
+uint64_t StoreShard::user_bytes(uint64_t user) const {
+  const WindowGrowth* grown = growth(user);
+  return state_bytes_ + (grown != nullptr ? grown->capacity() + kGrowthEntryBytes : 0);
 }
 
 void StoreShard::Grow(uint64_t min_users) {
@@ -143,7 +182,10 @@ void StoreShard::RebuildIndex(uint64_t capacity) {
 }
 
 void StoreShard::Load(std::vector<uint64_t> users, std::vector<uint16_t> active,
-                      const uint8_t* file_windows) {
+                      const uint8_t* file_windows, std::unordered_map<uint64_t, WindowGrowth> growth) {
+  growth_.clear();
+  growth_bytes_ = 0;
+  for (auto& [user, grown] : growth) set_growth(user, std::move(grown));
   users_ = std::move(users);
   active_ = std::move(active);
   arena_ = Region();

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <unordered_map>
 #include <vector>
 
 #include "core/region.h"
@@ -32,14 +33,26 @@ class StoreShard {
   const uint8_t* window(uint64_t slot) const { return windows_ + slot * state_bytes_; }
   // Writable window state; copies a shard still backed by a read-only file first.
   uint8_t* mutable_window(uint64_t slot);
+  // A growing window's growth, or null while it has none (most users never grow).
+  const WindowGrowth* growth(uint64_t user) const;
+  // Hands the user's growth over for a write (empty if none), and takes it back after.
+  WindowGrowth TakeGrowth(uint64_t user);
+  // Keeps `grown` as the user's growth, or forgets it when empty.
+  void set_growth(uint64_t user, WindowGrowth&& grown);
+  uint64_t grown_users() const { return growth_.size(); }
+  // Memory held: ids, times, index, window states and growth.
   uint64_t bytes() const;
+  // Of one user: its window state and growth.
+  uint64_t user_bytes(uint64_t user) const;
 
   // Persistence: the three arrays as they are, and a shard rebuilt from them. The windows
   // stay in `file_windows` (a read-only mapping owned by the caller) until the first write.
   const std::vector<uint64_t>& users() const { return users_; }
   const std::vector<uint16_t>& active_hours() const { return active_; }
   const uint8_t* windows() const { return windows_; }
-  void Load(std::vector<uint64_t> users, std::vector<uint16_t> active, const uint8_t* file_windows);
+  const std::unordered_map<uint64_t, WindowGrowth>& growths() const { return growth_; }
+  void Load(std::vector<uint64_t> users, std::vector<uint16_t> active, const uint8_t* file_windows,
+            std::unordered_map<uint64_t, WindowGrowth> growth);
 
  private:
   uint64_t Home(uint64_t user) const;
@@ -54,6 +67,8 @@ class StoreShard {
   uint8_t* windows_ = nullptr;  // the states: in arena_ or in a file mapping
   uint64_t capacity_ = 0;      // users the current windows_ memory holds
   std::vector<uint32_t> index_;  // slot + 1, or 0 for an empty entry
+  std::unordered_map<uint64_t, WindowGrowth> growth_;  // by user, only those that grew
+  uint64_t growth_bytes_ = 0;
 };
 
 }  // namespace seen

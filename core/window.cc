@@ -8,16 +8,17 @@
 
 #include "core/error.h"
 #include "core/format.h"
+#include "core/window_cells.h"
+#include "core/window_growing.h"
 
 namespace seen {
+using namespace window_cells;
+
 namespace {
 
-// State header. Ring: one little-endian u32, the next position. Sliced: two u32, the items
-// in the current segment (count mode) or its start time (time mode), then its index.
+// State header. Ring: one little-endian u32, the next position. Sliced: kSlicedHeaderBytes
+// (core/window_cells.h). Growing: kGrowingHeaderBytes (core/window_growing.h).
 constexpr uint64_t kRingHeaderBytes = 4;
-constexpr uint64_t kSlicedHeaderBytes = 8;
-// The sliced cells are read 4 bytes at a time at any bit offset: pad so the last read fits.
-constexpr uint64_t kCellPadding = 3;
 // Fingerprint 0 marks an empty ring entry.
 constexpr uint32_t kFingerprintSpace = 1u << 16;
 
@@ -28,97 +29,19 @@ uint16_t Fingerprint(uint64_t hash) {
 
 // ---- sliced layout -------------------------------------------------------------------------
 
-// Odd constants, drawn once at random and frozen by the format: position i of an item is
-// the high half of hash * kPositionSalt[i], mapped onto m positions by multiply-shift.
-// Double hashing (h1 + i * h2) would be cheaper, but on segments of a few thousand bits its
-// positions collapse for steps near small fractions, which measurably doubled the rate.
-constexpr uint64_t kPositionSalt[kMaxWindowK] = {
-    0xf2ed66ffdcc99397ULL, 0x21bade026a6ae769ULL, 0x9dd8904f07489671ULL, 0x6102dd7063e8540fULL,
-    0x466de486522c4f8dULL, 0x83faac572f564653ULL, 0x0620f0877e5fe381ULL, 0x781b9a43d04ce50bULL,
-    0x27e47ffc284a2d4fULL, 0xc35d7d3b92e4016fULL, 0x79f74d60ac03031fULL, 0x06e7df8e1eb1c66fULL,
-    0x817af708207473b7ULL, 0x2e09e4b8245edebdULL, 0x1f07a223563ebc39ULL, 0xb7c039842be38ecdULL};
-
-// The i-th of the k bit positions of an item.
-uint32_t PositionOf(const WindowParams& p, uint64_t hash, uint32_t i) {
-  const auto mixed = static_cast<uint32_t>((hash * kPositionSalt[i]) >> 32);
-  return static_cast<uint32_t>((static_cast<uint64_t>(mixed) * p.bits) >> 32);
-}
-
-template <class Visit>
-void ForEachPosition(const WindowParams& p, uint64_t hash, Visit&& visit) {
-  for (uint32_t i = 0; i < p.k; ++i) visit(PositionOf(p, hash, i));
-}
-
-// The S segment bits of position `pos`, as the low S bits.
-uint32_t CellAt(const WindowParams& p, const uint8_t* cells, uint32_t pos) {
-  const uint64_t bit = static_cast<uint64_t>(pos) * p.segments;
-  return (LoadLe32(cells + bit / 8) >> (bit % 8)) & ((1u << p.segments) - 1);
-}
-
-void SetCellBit(const WindowParams& p, uint8_t* cells, uint32_t pos, uint32_t segment) {
-  const uint64_t bit = static_cast<uint64_t>(pos) * p.segments + segment;
-  cells[bit / 8] |= static_cast<uint8_t>(1u << (bit % 8));
-}
-
-void ClearSegment(const WindowParams& p, uint8_t* cells, uint32_t segment) {
-  for (uint32_t pos = 0; pos < p.bits; ++pos) {
-    const uint64_t bit = static_cast<uint64_t>(pos) * p.segments + segment;
-    cells[bit / 8] &= static_cast<uint8_t>(~(1u << (bit % 8)));
-  }
-}
-
-// Time mode: how many rotations `now` is past the current segment's start (0 if the clock
-// went backwards).
-uint32_t PendingRotations(const WindowParams& p, const uint8_t* state, uint32_t now) {
-  const uint32_t start = LoadLe32(state);
-  if (now < start) return 0;
-  return std::min<uint64_t>((now - start) / p.segment_span, p.segments);
-}
-
-void Rotate(const WindowParams& p, uint8_t* state, uint32_t times) {
-  uint8_t* cells = state + kSlicedHeaderBytes;
-  uint32_t current = LoadLe32(state + 4);
-  for (uint32_t i = 0; i < std::min(times, p.segments); ++i) {
-    current = (current + 1) % p.segments;
-    ClearSegment(p, cells, current);
-  }
-  StoreLe32(state + 4, current);
-}
-
-// Which segments still count at `now`: in time mode, those a pending rotation would clear
-// are masked out, so a query never needs to write.
-uint32_t LiveSegments(const WindowParams& p, const uint8_t* state, uint32_t now) {
-  const uint32_t all = (1u << p.segments) - 1;
-  if (p.mode == WindowMode::kCount) return all;
-  const uint32_t pending = PendingRotations(p, state, now);
-  const uint32_t current = LoadLe32(state + 4);
-  uint32_t live = all;
-  for (uint32_t i = 1; i <= pending; ++i) live &= ~(1u << ((current + i) % p.segments));
-  return live;
-}
-
 void SlicedAdd(const WindowParams& p, uint8_t* state, const uint64_t* hashes, size_t n,
                uint32_t now) {
   uint8_t* cells = state + kSlicedHeaderBytes;
-  if (p.mode == WindowMode::kTime) {
-    const uint32_t pending = PendingRotations(p, state, now);
-    if (pending > 0) {
-      Rotate(p, state, pending);
-      // Keep segment starts on the grid of the first one, however long the gap.
-      const uint64_t gap = static_cast<uint64_t>(now - LoadLe32(state)) / p.segment_span;
-      StoreLe32(state, LoadLe32(state) + static_cast<uint32_t>(gap * p.segment_span));
-    }
-  }
+  if (p.mode == WindowMode::kTime) CatchUpClock(p, state, cells, now);
   for (size_t i = 0; i < n; ++i) {
     if (p.mode == WindowMode::kCount) {
       if (LoadLe32(state) == p.segment_span) {
-        Rotate(p, state, 1);
+        Rotate(p, state, cells, 1);
         StoreLe32(state, 0);
       }
       StoreLe32(state, LoadLe32(state) + 1);
     }
-    const uint32_t current = LoadLe32(state + 4);
-    ForEachPosition(p, hashes[i], [&](uint32_t pos) { SetCellBit(p, cells, pos, current); });
+    AddToSegment(p, cells, LoadLe32(state + 4), hashes[i]);
   }
 }
 
@@ -126,20 +49,13 @@ void SlicedContains(const WindowParams& p, const uint8_t* state, const uint64_t*
                     size_t n, uint32_t now, uint8_t* out) {
   const uint8_t* cells = state + kSlicedHeaderBytes;
   const uint32_t live = LiveSegments(p, state, now);
-  for (size_t i = 0; i < n; ++i) {
-    // A segment holds the item if all its k bits are set: AND the cells, one bit per segment.
-    // Most candidates are unseen: stop once no segment can hold the item any more.
-    uint32_t segments = live;
-    for (uint32_t j = 0; j < p.k && segments != 0; ++j) segments &= CellAt(p, cells, PositionOf(p, hashes[i], j));
-    out[i] = segments != 0;
-  }
+  for (size_t i = 0; i < n; ++i) out[i] = SegmentsHolding(p, cells, live, hashes[i]) != 0;
 }
 
-// A fresh item is a false positive when, in some live segment, all k of its bits are set;
-// with segment s a fraction f_s full that happens with probability f_s^k, independently.
-WindowSaturation SlicedSaturation(const WindowParams& p, const uint8_t* state, uint32_t now) {
-  const uint8_t* cells = state + kSlicedHeaderBytes;
-  const uint32_t live = LiveSegments(p, state, now);
+}  // namespace
+
+WindowSaturation window_cells::SegmentsSaturation(const WindowParams& p, const uint8_t* cells,
+                                                  uint32_t live) {
   std::vector<uint64_t> set_bits(p.segments, 0);
   for (uint32_t pos = 0; pos < p.bits; ++pos) {
     const uint32_t cell = CellAt(p, cells, pos) & live;
@@ -154,8 +70,10 @@ WindowSaturation SlicedSaturation(const WindowParams& p, const uint8_t* state, u
     ++live_count;
   }
   const double capacity = static_cast<double>(p.bits) * std::max<uint64_t>(live_count, 1);
-  return {live_bits / capacity, 1 - none_match};
+  return {live_bits / capacity, 1 - none_match, 0};
 }
+
+namespace {
 
 // ---- ring layout ---------------------------------------------------------------------------
 
@@ -221,10 +139,30 @@ void RingContains(const WindowParams& p, const uint8_t* state, const uint64_t* h
 
 // ---- sizing --------------------------------------------------------------------------------
 
-// Bloom rate of one segment of m positions holding c items with k positions each.
-double SegmentFpr(double c, double m, uint32_t k) {
+}  // namespace
+
+double window_cells::BloomFpr(double c, double m, uint32_t k) {
   return std::pow(1.0 - std::pow(1.0 - 1.0 / m, k * c), k);
 }
+
+BloomShape window_cells::SmallestBloom(uint32_t items, double fpr) {
+  BloomShape best;
+  for (uint32_t k = 1; k <= kMaxWindowK; ++k) {
+    double lo = 1, hi = 1e9;
+    if (BloomFpr(items, hi, k) > fpr) continue;
+    for (int step = 0; step < 80; ++step) {
+      const double mid = std::floor(0.5 * (lo + hi));
+      if (BloomFpr(items, mid, k) > fpr) lo = mid + 1;
+      else hi = mid;
+      if (lo >= hi) break;
+    }
+    const auto bits = static_cast<uint32_t>(hi);
+    if (best.k == 0 || bits < best.bits) best = {bits, k};
+  }
+  return best;
+}
+
+namespace {
 
 uint32_t MinSegments(double max_slack) {
   if (!(max_slack > 0)) throw Error(Code::kInvalidArgument, "max_slack must be > 0");
@@ -235,26 +173,14 @@ uint32_t MinSegments(double max_slack) {
 // The smallest sliced layout for `per_segment` items per segment and S segments.
 WindowParams SlicedFor(uint32_t segments, uint32_t per_segment_items, double fpr) {
   // All S segments full: 1 - (1 - f)^S <= fpr.
-  const double segment_fpr = 1.0 - std::pow(1.0 - fpr, 1.0 / segments);
+  const BloomShape shape = SmallestBloom(per_segment_items, 1.0 - std::pow(1.0 - fpr, 1.0 / segments));
   WindowParams best;
-  for (uint32_t k = 1; k <= kMaxWindowK; ++k) {
-    double lo = 1, hi = 1e9;
-    if (SegmentFpr(per_segment_items, hi, k) > segment_fpr) continue;
-    for (int step = 0; step < 80; ++step) {
-      const double mid = std::floor(0.5 * (lo + hi));
-      if (SegmentFpr(per_segment_items, mid, k) > segment_fpr) lo = mid + 1;
-      else hi = mid;
-      if (lo >= hi) break;
-    }
-    const auto bits = static_cast<uint32_t>(hi);
-    if (best.k == 0 || bits < best.bits) {
-      best.layout = WindowLayout::kSliced;
-      best.segments = segments;
-      best.segment_items = per_segment_items;
-      best.bits = bits;
-      best.k = k;
-    }
-  }
+  if (shape.k == 0) return best;
+  best.layout = WindowLayout::kSliced;
+  best.segments = segments;
+  best.segment_items = per_segment_items;
+  best.bits = shape.bits;
+  best.k = shape.k;
   return best;
 }
 
@@ -274,9 +200,9 @@ void RequireFpr(double fpr) {
 }  // namespace
 
 uint64_t WindowParams::state_bytes() const {
-  const uint64_t bytes = layout == WindowLayout::kRing
-                             ? kRingHeaderBytes + 2 * static_cast<uint64_t>(span)
-                             : kSlicedHeaderBytes + (static_cast<uint64_t>(bits) * segments + 7) / 8 + kCellPadding;
+  const uint64_t header = layout == WindowLayout::kGrowing ? kGrowingHeaderBytes : kSlicedHeaderBytes;
+  const uint64_t bytes = layout == WindowLayout::kRing ? kRingHeaderBytes + 2 * static_cast<uint64_t>(span)
+                                                       : header + CellBytes(bits, segments);
   // Whole u32s, so every state in a store's arena keeps its header aligned.
   return (bytes + 3) / 4 * 4;
 }
@@ -288,10 +214,10 @@ double WindowParams::slack() const {
 double AverageWindowFpr(const WindowParams& p) {
   if (p.layout == WindowLayout::kRing) return PredictWindowFpr(p);
   // The current segment is as likely to hold 1 item as segment_items.
-  const double full = std::pow(1.0 - SegmentFpr(p.segment_items, p.bits, p.k), p.segments - 1);
+  const double full = std::pow(1.0 - BloomFpr(p.segment_items, p.bits, p.k), p.segments - 1);
   double sum = 0;
   for (uint32_t fill = 1; fill <= p.segment_items; ++fill) {
-    sum += 1.0 - full * (1.0 - SegmentFpr(fill, p.bits, p.k));
+    sum += 1.0 - full * (1.0 - BloomFpr(fill, p.bits, p.k));
   }
   return sum / p.segment_items;
 }
@@ -300,7 +226,7 @@ double PredictWindowFpr(const WindowParams& p) {
   if (p.layout == WindowLayout::kRing) {
     return 1.0 - std::pow(1.0 - 1.0 / (kFingerprintSpace - 1), p.span);
   }
-  return 1.0 - std::pow(1.0 - SegmentFpr(p.segment_items, p.bits, p.k), p.segments);
+  return 1.0 - std::pow(1.0 - BloomFpr(p.segment_items, p.bits, p.k), p.segments);
 }
 
 WindowParams SizeCountWindow(uint32_t items, double fpr, double max_slack, uint64_t seed) {
@@ -337,17 +263,24 @@ WindowParams SizeCountWindow(uint32_t items, double fpr, double max_slack, uint6
 }
 
 WindowParams SizeTimeWindow(uint32_t seconds, uint32_t expected_items, double fpr,
-                            double max_slack, uint64_t seed) {
+                            double max_slack, uint64_t seed, uint64_t max_bytes) {
   RequireFpr(fpr);
   const uint32_t min_segments = MinSegments(max_slack);
   if (seconds < min_segments - 1) {
     throw Error(Code::kInvalidArgument, "span " + std::to_string(seconds) + " seconds is under the shortest time window, " +
                                             std::to_string(min_segments - 1) + " seconds");
   }
+  if (expected_items == 0) throw Error(Code::kInvalidArgument, "expected_items must be at least 1, got 0");
   WindowParams best;
   for (uint32_t s = min_segments; s <= kMaxWindowSegments; ++s) {
-    const uint32_t per_segment_items = std::max<uint32_t>(1, SegmentSpan(expected_items, s));
-    WindowParams candidate = SlicedFor(s, per_segment_items, fpr);
+    const uint32_t expected_per_segment = std::max<uint32_t>(1, SegmentSpan(expected_items, s));
+    const uint32_t per_segment_items = std::max(expected_per_segment / kGrowingStartShare,
+                                                std::min(expected_per_segment, kGrowingMinStartItems));
+    // The base's share of each segment's budget, as the total rate of S segments.
+    const double segment_fpr = 1.0 - std::pow(1.0 - fpr, 1.0 / s);
+    const double base_fpr = 1.0 - std::pow(1.0 - kGrowingBaseShare * segment_fpr, s);
+    WindowParams candidate = SlicedFor(s, per_segment_items, base_fpr);
+    candidate.layout = WindowLayout::kGrowing;
     if (candidate.k != 0 && (best.k == 0 || candidate.state_bytes() < best.state_bytes())) {
       best = candidate;
     }
@@ -362,6 +295,13 @@ WindowParams SizeTimeWindow(uint32_t seconds, uint32_t expected_items, double fp
   best.span = best.segment_span * (best.segments - 1);
   best.seed = seed;
   best.target_fpr = fpr;
+  const uint64_t cap = max_bytes != 0 ? max_bytes : std::max<uint64_t>(kDefaultGrowingMaxBytes, 4 * best.state_bytes());
+  if (cap < 2 * best.state_bytes() || cap > UINT32_MAX) {
+    throw Error(Code::kInvalidArgument, "max_bytes " + std::to_string(max_bytes) + " is outside " +
+                                            std::to_string(2 * best.state_bytes()) + "..2^32 - 1 for this time window (twice its " +
+                                            std::to_string(best.state_bytes()) + "-byte start)");
+  }
+  best.max_bytes = static_cast<uint32_t>(cap);
   return best;
 }
 
@@ -411,18 +351,27 @@ void ValidateWindowParams(const WindowParams& p, const std::string& source) {
     if (p.span == 0 || p.span > (1u << 24)) bad("ring span outside 1..2^24");
     return;
   }
-  if (p.layout != WindowLayout::kSliced) bad("unknown window layout");
+  if (p.layout != WindowLayout::kSliced && p.layout != WindowLayout::kGrowing) bad("unknown window layout");
+  if (p.layout == WindowLayout::kGrowing && p.mode != WindowMode::kTime) bad("a growing window keeps time");
   if (p.segments < 2 || p.segments > kMaxWindowSegments) bad("segments outside 2..16");
   if (p.k < 1 || p.k > kMaxWindowK) bad("k outside 1..16");
   if (p.bits == 0 || p.bits > (1u << 28)) bad("bits per segment outside 1..2^28");
   if (p.segment_span == 0) bad("segment span is 0");
   if (p.segment_items == 0) bad("segment items is 0");
   if (static_cast<uint64_t>(p.segment_span) * (p.segments - 1) != p.span) bad("span != segment span * (segments - 1)");
+  if (p.layout == WindowLayout::kGrowing && p.max_bytes < 2 * p.state_bytes()) bad("max_bytes is under twice the state bytes");
+  if (p.layout != WindowLayout::kGrowing && p.max_bytes != 0) bad("max_bytes is set on a window that cannot grow");
+  if (!(p.target_fpr > 0 && p.target_fpr < 1)) bad("target fpr outside (0, 1)");
 }
 
 WindowSaturation MeasureWindowSaturation(const WindowParams& p, const uint8_t* state,
-                                         uint32_t now) {
-  return p.layout == WindowLayout::kRing ? RingSaturation(p, state) : SlicedSaturation(p, state, now);
+                                         const WindowGrowth* growth, uint32_t now) {
+  if (p.layout == WindowLayout::kGrowing) return GrowingSaturation(p, state, growth, now);
+  WindowSaturation sat = p.layout == WindowLayout::kRing
+                             ? RingSaturation(p, state)
+                             : SegmentsSaturation(p, state + kSlicedHeaderBytes, LiveSegments(p, state, now));
+  sat.effective_span = p.span;
+  return sat;
 }
 
 bool WindowStateValid(const WindowParams& p, const uint8_t* state) {
@@ -436,16 +385,21 @@ void WindowReset(const WindowParams& p, uint8_t* state, uint32_t now) {
   if (p.mode == WindowMode::kTime) StoreLe32(state, now);
 }
 
-void WindowAdd(const WindowParams& p, uint8_t* state, const uint64_t* hashes, size_t n,
-               uint32_t now) {
+uint32_t WindowAdd(const WindowParams& p, uint8_t* state, WindowGrowth* growth,
+                   const uint64_t* hashes, size_t n, uint32_t now) {
+  if (p.layout == WindowLayout::kGrowing) return GrowingAdd(p, state, *growth, hashes, n, now);
   if (p.layout == WindowLayout::kRing) RingAdd(p, state, hashes, n);
   else SlicedAdd(p, state, hashes, n, now);
+  return 0;
 }
 
-void WindowContains(const WindowParams& p, const uint8_t* state, const uint64_t* hashes,
-                    size_t n, uint32_t now, uint8_t* out) {
-  if (p.layout == WindowLayout::kRing) RingContains(p, state, hashes, n, out);
-  else SlicedContains(p, state, hashes, n, now, out);
+void WindowContains(const WindowParams& p, const uint8_t* state, const WindowGrowth* growth,
+                    const uint64_t* hashes, size_t n, uint32_t now, uint8_t* out) {
+  switch (p.layout) {
+    case WindowLayout::kRing: return RingContains(p, state, hashes, n, out);
+    case WindowLayout::kSliced: return SlicedContains(p, state, hashes, n, now, out);
+    case WindowLayout::kGrowing: return GrowingContains(p, state, growth, hashes, n, now, out);
+  }
 }
 
 }  // namespace seen

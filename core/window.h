@@ -11,19 +11,30 @@
 //            current segment takes new items; when it holds span/(S-1) items (or its
 //            span/(S-1) seconds pass) the oldest segment is cleared and becomes current.
 //            Slack 1/(S-1); sized so the fpr of all S segments together is the target.
+//  - growing: sliced segments in time mode whose base is sized for a quarter of the
+//            expected items; a segment given more opens sub-filters of its own, each 4x the
+//            last and tighter, so the rate stays under the target for any number of items
+//            (core/window_growing.h). Memory follows activity, up to max_bytes; past it the
+//            window gives up its oldest time, never its rate.
 //
 // The state of a window is a flat byte array (so a store can keep millions of them in one
-// arena); these functions operate on it. Hashes are XXH3 key hashes with params.seed.
+// arena), and for a growing window a second, variable one, its growth (empty until a
+// segment overflows); these functions operate on them. Hashes are XXH3 key hashes with
+// params.seed.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace seen {
 
 enum class WindowMode : uint32_t { kCount = 1, kTime = 2 };
-enum class WindowLayout : uint32_t { kRing = 1, kSliced = 2 };
+enum class WindowLayout : uint32_t { kRing = 1, kSliced = 2, kGrowing = 3 };
+
+// The sub-filters a growing window opened beyond its base state (core/window_growing.h).
+using WindowGrowth = std::vector<uint8_t>;
 
 constexpr uint32_t kMaxWindowSegments = 16;
 constexpr uint32_t kMaxWindowK = 16;
@@ -37,10 +48,12 @@ struct WindowParams {
   uint32_t segment_items = 0; // sliced: items a segment is sized for (time mode: expected)
   uint32_t bits = 0;          // sliced: bit positions per segment (m)
   uint32_t k = 0;             // sliced: positions per item
+  uint32_t max_bytes = 0;     // growing: the most bytes state and growth may hold together
   uint64_t seed = 0;
   double target_fpr = 0;
 
-  // Bytes of one window's state: an 8-byte header, then the ring or the sliced cells.
+  // Bytes of one window's state: a header, then the ring or the sliced cells (for a growing
+  // window, its base: the growth comes on top).
   uint64_t state_bytes() const;
   // How far past the span an item may still be found, as a fraction of the span.
   double slack() const;
@@ -49,28 +62,31 @@ struct WindowParams {
 // The smallest count window for the last `items` items at total fpr `fpr`, with slack at most
 // max_slack. Throws Error(kInvalidArgument) for impossible requests.
 WindowParams SizeCountWindow(uint32_t items, double fpr, double max_slack, uint64_t seed);
-// A time window for the last `seconds` seconds, expecting at most `expected_items` in them.
+// A growing time window for the last `seconds` seconds, sized to start for `expected_items`
+// in them, that may grow to max_bytes (0: the larger of 1 MiB and 4x its start).
 WindowParams SizeTimeWindow(uint32_t seconds, uint32_t expected_items, double fpr,
-                            double max_slack, uint64_t seed);
+                            double max_slack, uint64_t seed, uint64_t max_bytes);
 // The count window whose state fits in `bytes` with the lowest steady-state rate (averaged
 // over the fill of the current segment).
 WindowParams SizeCountWindowForBytes(uint32_t items, uint64_t bytes, double max_slack,
                                      uint64_t seed);
-// The false-positive rate once the window is full (every segment at capacity): the bound
-// sizing keeps under the target.
+// The false-positive rate once the window is full (every segment at capacity; for a growing
+// window, its base): the bound sizing keeps under the target.
 double PredictWindowFpr(const WindowParams& params);
 // The rate averaged over a steady state, where the current segment is on average half full.
 double AverageWindowFpr(const WindowParams& params);
 // How saturated a window is at `now`: the share of its capacity in use (ring entries, or the
 // set bits of the segments still live) and the false-positive rate that fill gives an item
-// never added. Unlike PredictWindowFpr, this follows the actual state, so a time window that
-// received more than expected_items shows a rate above its target.
+// never added. Unlike PredictWindowFpr, this follows the actual state, so a sliced time
+// window that received more than its expected items shows a rate above its target. The
+// effective span is the span, less what a growing window gave up to its max_bytes.
 struct WindowSaturation {
   double fill = 0;
   double rate = 0;
+  uint32_t effective_span = 0;
 };
 WindowSaturation MeasureWindowSaturation(const WindowParams& params, const uint8_t* state,
-                                         uint32_t now);
+                                         const WindowGrowth* growth, uint32_t now);
 // Throws Error(kInconsistent) naming the field when params cannot describe a window.
 void ValidateWindowParams(const WindowParams& params, const std::string& source);
 
@@ -81,10 +97,12 @@ bool WindowStateValid(const WindowParams& params, const uint8_t* state);
 // State operations. `now` is in seconds and only matters in time mode; a clock that moves
 // backwards never rotates backwards, so nothing inside the span is ever forgotten.
 void WindowReset(const WindowParams& params, uint8_t* state, uint32_t now);
-void WindowAdd(const WindowParams& params, uint8_t* state, const uint64_t* hashes, size_t n,
-               uint32_t now);
+// `growth` is only read or written for a growing window (may be null for the others).
+// Returns how many segments a growing window gave up to its max_bytes (0 for the others).
+uint32_t WindowAdd(const WindowParams& params, uint8_t* state, WindowGrowth* growth,
+               const uint64_t* hashes, size_t n, uint32_t now);
 // out[i] = 1 if item i may be in the window at time `now`, else 0.
-void WindowContains(const WindowParams& params, const uint8_t* state, const uint64_t* hashes,
-                    size_t n, uint32_t now, uint8_t* out);
+void WindowContains(const WindowParams& params, const uint8_t* state, const WindowGrowth* growth,
+                    const uint64_t* hashes, size_t n, uint32_t now, uint8_t* out);
 
 }  // namespace seen

@@ -6,11 +6,13 @@
 #include "core/error.h"
 #include "core/format.h"
 #include "core/hash.h"
+#include "core/window_growing.h"
 
 namespace seen {
 
 // Layout (docs/FORMAT.md, kind 4): mode, layout, span, segments, segment_span, segment_items,
-// bits, k as u32; seed u64; target fpr f64; 16 reserved bytes.
+// bits, k as u32; seed u64; target fpr f64; max_bytes u32 (growing layout, else 0); 12
+// reserved bytes.
 void EncodeWindowParams(const WindowParams& p, uint8_t* out) {
   std::memset(out, 0, kWindowParamsBytes);
   const uint32_t fields[8] = {static_cast<uint32_t>(p.mode), static_cast<uint32_t>(p.layout),
@@ -18,6 +20,7 @@ void EncodeWindowParams(const WindowParams& p, uint8_t* out) {
   for (int i = 0; i < 8; ++i) StoreLe32(out + 4 * i, fields[i]);
   StoreLe64(out + 32, p.seed);
   StoreLeF64(out + 40, p.target_fpr);
+  StoreLe32(out + 48, p.max_bytes);
 }
 
 WindowParams DecodeWindowParams(const uint8_t* in, const std::string& source) {
@@ -32,6 +35,7 @@ WindowParams DecodeWindowParams(const uint8_t* in, const std::string& source) {
   p.k = LoadLe32(in + 28);
   p.seed = LoadLe64(in + 32);
   p.target_fpr = LoadLeF64(in + 40);
+  p.max_bytes = LoadLe32(in + 48);
   ValidateWindowParams(p, source);
   return p;
 }
@@ -55,36 +59,37 @@ void InChunks(size_t n, HashChunk&& hash_chunk, Use&& use) {
 
 Window Window::Create(const WindowParams& params, uint32_t now) {
   ValidateWindowParams(params, "window options");
-  Window window{params, std::vector<uint8_t>(params.state_bytes())};
+  Window window{params, std::vector<uint8_t>(params.state_bytes()), {}};
   WindowReset(params, window.state.data(), now);
   return window;
 }
 
 void Window::AddU64(const uint64_t* items, size_t n, uint32_t now) {
   InChunks(n, [&](size_t i, size_t m, uint64_t* h) { HashU64Batch(items + i, m, params.seed, h); },
-           [&](size_t, size_t m, const uint64_t* h) { WindowAdd(params, state.data(), h, m, now); });
+           [&](size_t, size_t m, const uint64_t* h) { WindowAdd(params, state.data(), &growth, h, m, now); });
 }
 
 void Window::ContainsU64(const uint64_t* items, size_t n, uint32_t now, uint8_t* out) const {
   InChunks(n, [&](size_t i, size_t m, uint64_t* h) { HashU64Batch(items + i, m, params.seed, h); },
-           [&](size_t i, size_t m, const uint64_t* h) { WindowContains(params, state.data(), h, m, now, out + i); });
+           [&](size_t i, size_t m, const uint64_t* h) { WindowContains(params, state.data(), &growth, h, m, now, out + i); });
 }
 
 void Window::AddKeys(const uint8_t* data, const uint64_t* offsets, size_t n, uint32_t now) {
   InChunks(n, [&](size_t i, size_t m, uint64_t* h) { HashKeysBatch(data, offsets, i, m, params.seed, h); },
-           [&](size_t, size_t m, const uint64_t* h) { WindowAdd(params, state.data(), h, m, now); });
+           [&](size_t, size_t m, const uint64_t* h) { WindowAdd(params, state.data(), &growth, h, m, now); });
 }
 
 void Window::ContainsKeys(const uint8_t* data, const uint64_t* offsets, size_t n, uint32_t now,
                           uint8_t* out) const {
   InChunks(n, [&](size_t i, size_t m, uint64_t* h) { HashKeysBatch(data, offsets, i, m, params.seed, h); },
-           [&](size_t i, size_t m, const uint64_t* h) { WindowContains(params, state.data(), h, m, now, out + i); });
+           [&](size_t i, size_t m, const uint64_t* h) { WindowContains(params, state.data(), &growth, h, m, now, out + i); });
 }
 
 std::vector<uint8_t> SerializeWindow(const Window& window) {
   uint8_t params[kWindowParamsBytes];
   EncodeWindowParams(window.params, params);
-  const Parts parts{Kind::kWindow, params, kWindowParamsBytes, {{window.state.data(), window.state.size()}}};
+  const Parts parts{Kind::kWindow, params, kWindowParamsBytes,
+                    {{window.state.data(), window.state.size()}, {window.growth.data(), window.growth.size()}}};
   std::vector<uint8_t> out(ContainerSize(parts));
   WriteContainer(parts, out.data());
   return out;
@@ -95,16 +100,19 @@ Window DeserializeWindow(const uint8_t* data, uint64_t len) {
   if (c.params_size < kWindowParamsBytes) {
     throw Error(Code::kInconsistent, "buffer: window params need 64 bytes");
   }
-  Window window{DecodeWindowParams(c.params, "buffer"), {}};
-  if (c.payload_size != window.params.state_bytes()) {
+  Window window{DecodeWindowParams(c.params, "buffer"), {}, {}};
+  const uint64_t state_bytes = window.params.state_bytes();
+  const bool grows = window.params.layout == WindowLayout::kGrowing;
+  if (grows ? c.payload_size < state_bytes : c.payload_size != state_bytes) {
     throw Error(Code::kInconsistent, "buffer: window state is " + std::to_string(c.payload_size) +
-                                         " bytes, its params need " +
-                                         std::to_string(window.params.state_bytes()));
+                                         " bytes, its params need " + std::to_string(state_bytes));
   }
   if (!WindowStateValid(window.params, c.payload)) {
     throw Error(Code::kInconsistent, "buffer: window state header out of range");
   }
-  window.state.assign(c.payload, c.payload + c.payload_size);
+  window.state.assign(c.payload, c.payload + state_bytes);
+  window.growth.assign(c.payload + state_bytes, c.payload + c.payload_size);
+  if (grows) ValidateGrowth(window.params, window.state.data(), window.growth, "buffer");
   return window;
 }
 

@@ -55,7 +55,7 @@ void WriteWindow(const std::string& dir, const std::string& name, const std::str
                  uint32_t step_seconds) {
   const WindowParams params = mode == WindowMode::kCount
                                   ? SizeCountWindow(span, fpr, 0.25, seed)
-                                  : SizeTimeWindow(span, expected_items, fpr, 0.25, seed);
+                                  : SizeTimeWindow(span, expected_items, fpr, 0.25, seed, 0);
   uint32_t now = 1000;
   Window window = Window::Create(params, now);
   std::ofstream vec(dir + "/" + name + ".vec");

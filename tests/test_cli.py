@@ -195,14 +195,14 @@ VECTORS = Path(__file__).parent / "vectors"
 
 
 def test_info_measures_a_time_window_at_a_given_time():
-    """window_time.vec adds far more items than the 300 its window expects per span, so at
-    its last clock the rate at the window's fill is above the 1% target; two spans later
-    everything has expired."""
-    vec = (VECTORS / "window_time.vec").read_text().splitlines()
+    """v1/window_time.vec (a sliced window from before time windows grew) adds far more items
+    than the 300 its window expects per span, so at its last clock the rate at the window's
+    fill is above the 1% target; two spans later everything has expired."""
+    vec = (VECTORS / "v1" / "window_time.vec").read_text().splitlines()
     adds = sum(line.startswith("add_") for line in vec)
     last = max(int(line.split()[1]) for line in vec if line.startswith("now "))
     assert adds > 3 * 300
-    path = VECTORS / "window_time.seen"
+    path = VECTORS / "v1" / "window_time.seen"
     info = json.loads(run("info", "--json", "--now", last, path).stdout)
     assert (info["kind"], info["mode"], info["span"], info["target_fpr"]) == ("window", "time", 3600, 0.01)
     assert 0 < info["fill"] <= 1 and info["predicted_fpr"] > 0.01

@@ -1,0 +1,49 @@
+// Growing time windows (layout 3): sliced segments in time whose base holds a quarter of the
+// expected items per segment (at least 8). A segment given more opens growth sub-filters of its own, as a
+// scalable filter does: generation g holds 4^g times the base's items at a rate halved each
+// generation, so all of a segment's sub-filters together stay within its share of the
+// target, however many items it takes. Light users stay at the base; heavy ones grow.
+//
+// State: kGrowingHeaderBytes (the current segment's start time and index, the items it took,
+// and `kept_since`), then the base cells. Growth: records, oldest first, each a 20-byte head
+// (bucket start, generation, items, bits, k as u32) and its bit array padded to 4 bytes.
+//
+// When state and growth would pass max_bytes, the window gives up time, never rate: it clears
+// its oldest segment with its growth and `kept_since` moves to the next segment's start; a
+// current segment that alone is too big starts over (kept_since = now). Every item added
+// at or after kept_since and within the span is found.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+#include "core/window.h"
+
+namespace seen {
+
+constexpr uint64_t kGrowingHeaderBytes = 16;
+// The base holds this fraction of the expected items per segment (most users never reach
+// it), but at least kGrowingMinStartItems: smaller sub-filters would cost more in heads.
+constexpr uint32_t kGrowingStartShare = 4;
+constexpr uint32_t kGrowingMinStartItems = 8;
+// The shares of each segment's rate budget: the base's, and all growth generations'
+// together. The 5% left over absorbs the spread of a full filter's actual fill around its
+// expectation, so the measured saturation of a full window stays under the target too.
+constexpr double kGrowingBaseShare = 0.70;
+constexpr double kGrowingGrowthShare = 0.25;
+constexpr uint64_t kDefaultGrowingMaxBytes = 1 << 20;
+
+// Returns how many segments it gave up to max_bytes.
+uint32_t GrowingAdd(const WindowParams& p, uint8_t* state, WindowGrowth& growth,
+                    const uint64_t* hashes, size_t n, uint32_t now);
+void GrowingContains(const WindowParams& p, const uint8_t* state, const WindowGrowth* growth,
+                     const uint64_t* hashes, size_t n, uint32_t now, uint8_t* out);
+WindowSaturation GrowingSaturation(const WindowParams& p, const uint8_t* state,
+                                   const WindowGrowth* growth, uint32_t now);
+// Throws Error(kInconsistent) naming `source` unless the growth's records are well formed,
+// belong to live segments of `state` in order, and fit in max_bytes with the state.
+void ValidateGrowth(const WindowParams& p, const uint8_t* state, const WindowGrowth& growth,
+                    const std::string& source);
+
+}  // namespace seen
