@@ -211,6 +211,17 @@ def test_info_measures_a_time_window_at_a_given_time():
     assert "predicted fpr" in run("info", "--now", last, path).stdout.decode()
 
 
+def test_info_shows_how_far_a_time_window_grew():
+    """window_time.vec gives a window expecting 300 items about 1,200: it grew past its start
+    (bytes over state_bytes) and kept its rate and its whole span."""
+    vec = (VECTORS / "window_time.vec").read_text().splitlines()
+    last = max(int(line.split()[1]) for line in vec if line.startswith("now "))
+    info = json.loads(run("info", "--json", "--now", last, VECTORS / "window_time.seen").stdout)
+    assert (info["layout"], info["max_bytes"]) == ("growing", 1 << 20)
+    assert info["bytes"] > 4 * info["state_bytes"]
+    assert info["predicted_fpr"] <= 0.011 and info["effective_span"] == info["span"]
+
+
 def test_info_names_a_kind_it_does_not_read():
     message = run("info", VECTORS / "counting_u64.seen", expect=1).stderr.decode()
     assert "counting" in message and "counting_u64.seen" in message

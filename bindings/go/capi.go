@@ -467,6 +467,7 @@ func windowInfoOf(i *C.seen_window_info) WindowInfo {
 		Slack:        float64(i.slack),
 		PredictedFPR: float64(i.predicted_fpr),
 		Seed:         uint64(i.seed),
+		MaxBytes:     uint64(i.max_bytes),
 	}
 }
 

@@ -51,8 +51,8 @@ func (m WindowMode) String() string {
 	return fmt.Sprintf("WindowMode(%d)", uint32(m))
 }
 
-// WindowLayout is the design libseen chose for a window, the smaller of the two that meets
-// the target rate.
+// WindowLayout is the design libseen chose for a window: for a count window the smaller of
+// ring and sliced that meets the target rate; a time window grows.
 type WindowLayout uint32
 
 const (
@@ -62,6 +62,10 @@ const (
 	// SlicedLayout is Segments Bloom segments rotated together, each bit position holding
 	// one bit per segment; slack 1/(Segments-1).
 	SlicedLayout WindowLayout = 2
+	// GrowingLayout is sliced segments in time whose base holds a quarter of ExpectedItems; a
+	// segment given more opens sub-filters that keep the rate for any number of items, up to
+	// MaxBytes, past which the window gives up its oldest time, never its rate.
+	GrowingLayout WindowLayout = 3
 )
 
 func (l WindowLayout) String() string {
@@ -70,6 +74,8 @@ func (l WindowLayout) String() string {
 		return "ring"
 	case SlicedLayout:
 		return "sliced"
+	case GrowingLayout:
+		return "growing"
 	}
 	return fmt.Sprintf("WindowLayout(%d)", uint32(l))
 }
@@ -84,7 +90,7 @@ type WindowOptions struct {
 	FPR           float64 // total false-positive rate once full, in (0, 1)
 	MaxSlack      float64 // how far past Span an item may linger, as a fraction; 0 means 0.25
 	Seed          uint64  // hash seed, stored in the window
-	MaxBytes      uint64  // CountWindow, if not 0: the lowest-rate window of at most this many state bytes (FPR is then ignored)
+	MaxBytes      uint64  // CountWindow, if not 0: the lowest-rate window of at most this many state bytes (FPR is then ignored); TimeWindow: the most bytes it may grow to (0: the larger of 1 MiB and 4x its start)
 }
 
 // WindowOption adjusts WindowOptions: WithSeed, WithMaxSlack.
@@ -128,11 +134,12 @@ type WindowInfo struct {
 	Mode         WindowMode
 	Layout       WindowLayout
 	Span         uint32
-	Segments     uint32  // SlicedLayout: Bloom segments; RingLayout: 0
-	StateBytes   uint64  // memory of one window's state
+	Segments     uint32  // SlicedLayout, GrowingLayout: Bloom segments; RingLayout: 0
+	StateBytes   uint64  // memory of one window's state (GrowingLayout: its start)
 	Slack        float64 // how far past Span an item may still be found, as a fraction of Span
 	PredictedFPR float64 // total false-positive rate once full
 	Seed         uint64
+	MaxBytes     uint64 // GrowingLayout: the most bytes it may take; else 0
 }
 
 // NewCountWindow is an empty window of the last n items at total false-positive rate fpr.

@@ -212,6 +212,7 @@ typedef struct seen_window_info {
   double slack;
   double predicted_fpr;
   uint64_t seed;
+  uint64_t max_bytes;
   ...;
 } seen_window_info;
 
@@ -230,6 +231,9 @@ typedef struct seen_window_saturation {
   size_t size;
   double fill;
   double predicted_fpr;
+  uint32_t effective_span;
+  uint64_t bytes;
+  ...;
 } seen_window_saturation;
 seen_status seen_window_get_saturation(const seen_window* w, uint64_t now,
                                        seen_window_saturation* sat);
@@ -255,6 +259,8 @@ typedef struct seen_store_stats {
   uint64_t bytes;
   uint64_t evictions;
   uint64_t expirations;
+  uint64_t users_grown;
+  uint64_t span_drops;
   ...;
 } seen_store_stats;
 
@@ -274,10 +280,13 @@ typedef struct seen_store_saturation {
   uint64_t users_above_target;
   double mean_fill;
   double max_predicted_fpr;
+  uint64_t users_span_limited;
   ...;
 } seen_store_saturation;
 seen_status seen_store_get_saturation(const seen_store* s, uint64_t now,
                                       seen_store_saturation* sat);
+seen_status seen_store_get_user_saturation(const seen_store* s, uint64_t user, uint64_t now,
+                                           seen_window_saturation* sat);
 seen_status seen_store_get_window_info(const seen_store* s, seen_window_info* info);
 seen_status seen_store_save(const seen_store* s, const char* path);
 seen_status seen_store_open(const char* path, uint32_t flags, seen_store** out);

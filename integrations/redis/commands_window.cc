@@ -67,16 +67,18 @@ int Info(RedisModuleCtx* ctx, RedisModuleString** argv, int argc) {
   seen_window_info info{};
   info.size = sizeof info;
   if (seen_window_get_info(w, &info) != SEEN_OK) return ReplySeenError(ctx);
-  // Saturation on the primary's clock: a time window given more than it was sized for shows
-  // a rate above predicted_fpr (its rate at design load).
+  // Saturation on the primary's clock: a time window of an older file given more than it
+  // was sized for shows a rate above predicted_fpr (its rate at design load); a growing one
+  // holds its rate, and effective_span shows what it gave up to max_bytes.
   seen_window_saturation sat{};
   sat.size = sizeof sat;
   if (seen_window_get_saturation(w, ServerNow(), &sat) != SEEN_OK) return ReplySeenError(ctx);
-  RedisModule_ReplyWithArray(ctx, 20);
+  static const char* const kLayouts[] = {"?", "ring", "sliced", "growing"};
+  RedisModule_ReplyWithArray(ctx, 26);
   RedisModule_ReplyWithSimpleString(ctx, "mode");
   RedisModule_ReplyWithSimpleString(ctx, info.mode == SEEN_WINDOW_TIME ? "time" : "count");
   RedisModule_ReplyWithSimpleString(ctx, "layout");
-  RedisModule_ReplyWithSimpleString(ctx, info.layout == 1 ? "ring" : "sliced");
+  RedisModule_ReplyWithSimpleString(ctx, kLayouts[info.layout <= 3 ? info.layout : 0]);
   RedisModule_ReplyWithSimpleString(ctx, "span");
   RedisModule_ReplyWithLongLong(ctx, info.span);
   RedisModule_ReplyWithSimpleString(ctx, "segments");
@@ -86,13 +88,19 @@ int Info(RedisModuleCtx* ctx, RedisModuleString** argv, int argc) {
   RedisModule_ReplyWithSimpleString(ctx, "predicted_fpr");
   RedisModule_ReplyWithDouble(ctx, info.predicted_fpr);
   RedisModule_ReplyWithSimpleString(ctx, "bytes");
+  RedisModule_ReplyWithLongLong(ctx, static_cast<long long>(sat.bytes));
+  RedisModule_ReplyWithSimpleString(ctx, "start_bytes");
   RedisModule_ReplyWithLongLong(ctx, static_cast<long long>(info.state_bytes));
+  RedisModule_ReplyWithSimpleString(ctx, "max_bytes");
+  RedisModule_ReplyWithLongLong(ctx, static_cast<long long>(info.max_bytes));
   RedisModule_ReplyWithSimpleString(ctx, "seed");
   RedisModule_ReplyWithSimpleString(ctx, std::to_string(info.seed).c_str());  // a u64
   RedisModule_ReplyWithSimpleString(ctx, "fill");
   RedisModule_ReplyWithDouble(ctx, sat.fill);
   RedisModule_ReplyWithSimpleString(ctx, "fpr_now");
   RedisModule_ReplyWithDouble(ctx, sat.predicted_fpr);
+  RedisModule_ReplyWithSimpleString(ctx, "effective_span");
+  RedisModule_ReplyWithLongLong(ctx, sat.effective_span);
   return REDISMODULE_OK;
 }
 

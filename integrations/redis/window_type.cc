@@ -41,11 +41,12 @@ void AofRewrite(RedisModuleIO* aof, RedisModuleString* key, void* value) {
 }
 
 size_t MemUsage(const void* value) {
-  seen_window_info info{};
-  info.size = sizeof info;
-  seen_window_get_info(static_cast<const seen_window*>(value), &info);
-  // The handle (parameters and a vector) beside the state bytes.
-  return info.state_bytes + 96;
+  // Its bytes (state and a growing window's growth) do not depend on the clock.
+  seen_window_saturation sat{};
+  sat.size = sizeof sat;
+  seen_window_get_saturation(static_cast<const seen_window*>(value), 0, &sat);
+  // The handle (parameters and two vectors) beside them.
+  return sat.bytes + 120;
 }
 
 void Digest(RedisModuleDigest* digest, void* value) {

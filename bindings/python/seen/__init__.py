@@ -23,7 +23,7 @@ from .near_duplicates import (Fingerprint, IdfTable, QueryResults, SimhashIndex,
                               TextFingerprints, exact_fingerprint, fingerprint, hamming, simhash,
                               simhash_features, simhash_many)
 from .store import ExposureStore, StoreSaturation, StoreStats
-from .window import Window, WindowInfo, WindowSpec
+from .window import Window, WindowInfo, WindowSpec, WindowUsage
 from .counting import CountingFilter
 from .scalable import ScalableFilter, ScalableInfo
 from .errors import (
@@ -58,6 +58,7 @@ __all__ = [
     "Window",
     "WindowSpec",
     "WindowInfo",
+    "WindowUsage",
     "ExposureStore",
     "StoreSaturation",
     "StoreStats",

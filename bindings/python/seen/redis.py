@@ -107,7 +107,8 @@ class RedisWindows:
 
     def info(self, key: str) -> Dict[str, Any]:
         """The window's layout, span, segments, slack, predicted_fpr (at design load), bytes
-        and seed, and its fill and fpr_now (the rate at that fill) on the server's clock."""
+        (start_bytes and max_bytes for a growing window) and seed, and its fill, fpr_now (the
+        rate at that fill) and effective_span on the server's clock."""
         reply = self.client.execute_command("SEEN.INFO", key)
         return {_text(reply[i]): _value(reply[i + 1]) for i in range(0, len(reply), 2)}
 

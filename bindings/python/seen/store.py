@@ -14,7 +14,7 @@ from . import _batches, _handle
 from ._handle import PathLike
 from ._native import ffi, lib
 from .errors import check, invalid_argument
-from .window import Seconds, WindowInfo, WindowSpec, seconds
+from .window import Seconds, WindowInfo, WindowSpec, WindowUsage, seconds
 
 _NULL = ffi.NULL
 _NEVER = 2**32 - 1  # the C API's idle_timeout for "never expire"
@@ -23,24 +23,30 @@ _NEVER = 2**32 - 1  # the C API's idle_timeout for "never expire"
 @dataclass(frozen=True)
 class StoreStats:
     """users now in the store; bytes held by their windows, ids, times and the index; users
-    dropped so far by the memory bound (evictions) and for idleness (expirations)."""
+    dropped so far by the memory bound (evictions) and for idleness (expirations); users
+    whose growing window opened sub-filters (users_grown); segments windows gave up to their
+    max_bytes (span_drops)."""
 
     users: int
     bytes: int
     evictions: int
     expirations: int
+    users_grown: int
+    span_drops: int
 
 
 @dataclass(frozen=True)
 class StoreSaturation:
     """How full the users' windows are: users_above_target counts those whose predicted
     false-positive rate exceeds the target (a time window given more than expected_items);
-    mean_fill is over users, max_predicted_fpr the highest of any user."""
+    mean_fill is over users, max_predicted_fpr the highest of any user; users_span_limited
+    counts those whose window gave up time to its max_bytes (effective span under the span)."""
 
     users: int
     users_above_target: int
     mean_fill: float
     max_predicted_fpr: float
+    users_span_limited: int
 
 
 class ExposureStore(_handle.ClosesOnExit):
@@ -133,10 +139,11 @@ class ExposureStore(_handle.ClosesOnExit):
 
     @property
     def stats(self) -> StoreStats:
-        """Users, bytes, evictions and expirations, counted now."""
+        """Users, bytes, evictions, expirations, grown users and span drops, counted now."""
         s = _handle.sized("seen_store_stats")
         check(lib.seen_store_get_stats(self._h, s))
         return StoreStats(users=int(s.users), bytes=int(s.bytes), evictions=int(s.evictions),
+                          users_grown=int(s.users_grown), span_drops=int(s.span_drops),
                           expirations=int(s.expirations))
 
     def saturation(self, now: Seconds) -> StoreSaturation:
@@ -146,7 +153,18 @@ class ExposureStore(_handle.ClosesOnExit):
         check(lib.seen_store_get_saturation(self._h, seconds(now), sat))
         return StoreSaturation(users=int(sat.users), users_above_target=int(sat.users_above_target),
                                mean_fill=float(sat.mean_fill),
-                               max_predicted_fpr=float(sat.max_predicted_fpr))
+                               max_predicted_fpr=float(sat.max_predicted_fpr),
+                               users_span_limited=int(sat.users_span_limited))
+
+    def user_usage(self, user: int, now: Seconds) -> Optional[WindowUsage]:
+        """One user's window at `now` (fill, predicted_fpr, effective_span, bytes), or None
+        for a user the store does not hold."""
+        sat = _handle.sized("seen_window_saturation")
+        status = lib.seen_store_get_user_saturation(self._h, operator.index(user), seconds(now), sat)
+        if status == lib.SEEN_ERR_NOT_FOUND:
+            return None
+        check(status)
+        return WindowUsage._of(sat)
 
     def __len__(self) -> int:
         """The number of users in the store."""

@@ -26,7 +26,7 @@ Seconds = Union[float, SupportsIndex]
 _NULL = ffi.NULL
 _MODES = {"count": lib.SEEN_WINDOW_COUNT, "time": lib.SEEN_WINDOW_TIME}
 _MODE_NAMES = {number: name for name, number in _MODES.items()}
-_LAYOUT_NAMES = {1: "ring", 2: "sliced"}
+_LAYOUT_NAMES = {1: "ring", 2: "sliced", 3: "growing"}
 
 
 def seconds(now: Seconds) -> int:
@@ -49,8 +49,10 @@ class WindowSpec:
     fpr: float = 0.01  # the total false-positive rate of a query once the window is full
     max_slack: float = 0.25  # how far past the span (a fraction of it) an item may linger
     seed: int = 0
-    expected_items: int = 0  # time windows: the most items expected within the span
-    max_bytes: int = 0  # count windows, if not 0: the lowest-fpr window of this many bytes
+    expected_items: int = 0  # time windows: the items a typical user gets within the span
+    # Count windows, if not 0: the lowest-fpr window of this many bytes. Time windows: the
+    # most bytes a window may grow to (0: the larger of 1 MiB and 4x its start).
+    max_bytes: int = 0
 
     @classmethod
     def last_items(cls, n: int, fpr: float = 0.01, seed: int = 0,
@@ -60,11 +62,13 @@ class WindowSpec:
 
     @classmethod
     def last_seconds(cls, seconds: int, expected_items: int, fpr: float = 0.01, seed: int = 0,
-                     max_slack: float = 0.25) -> "WindowSpec":
-        """The items of the last `seconds` seconds, of which there are at most
-        expected_items, at a total false-positive rate of fpr."""
+                     max_slack: float = 0.25, max_bytes: int = 0) -> "WindowSpec":
+        """The items of the last `seconds` seconds at a total false-positive rate of fpr,
+        for any number of them: the window starts sized for expected_items and grows with
+        the items it gets, up to max_bytes; past that it gives up its oldest time, never its
+        rate (see Window.usage)."""
         return cls("time", seconds, fpr=fpr, max_slack=max_slack, seed=seed,
-                   expected_items=expected_items)
+                   expected_items=expected_items, max_bytes=max_bytes)
 
     @classmethod
     def last_items_in_bytes(cls, n: int, max_bytes: int, seed: int = 0,
@@ -94,9 +98,11 @@ class WindowSpec:
 @dataclass(frozen=True)
 class WindowInfo:
     """What a window became once sized: its layout ("ring": the last items' fingerprints;
-    "sliced": Bloom segments rotated together), its exact span (time spans round up to whole
+    "sliced": Bloom segments rotated together; "growing": sliced segments in time that open
+    sub-filters as they get more items), its exact span (time spans round up to whole
     segments), its slack (items may linger up to span * (1 + slack)), the bytes of its state
-    and the false-positive rate predicted once it is full."""
+    (for a growing window, its start), the false-positive rate predicted once it is full and,
+    for a growing window, the most bytes it may take (else 0)."""
 
     mode: str
     layout: str
@@ -106,6 +112,7 @@ class WindowInfo:
     state_bytes: int
     predicted_fpr: float
     seed: int
+    max_bytes: int = 0
 
     @classmethod
     def _read(cls, fill: Any, handle: Any) -> "WindowInfo":
@@ -115,7 +122,25 @@ class WindowInfo:
                    layout=_LAYOUT_NAMES.get(info.layout, str(info.layout)),
                    span=int(info.span), segments=int(info.segments), slack=float(info.slack),
                    state_bytes=int(info.state_bytes), predicted_fpr=float(info.predicted_fpr),
-                   seed=int(info.seed))
+                   seed=int(info.seed), max_bytes=int(info.max_bytes))
+
+
+@dataclass(frozen=True)
+class WindowUsage:
+    """A window at one moment: fill, the share of its capacity in use (a growing window's
+    start); predicted_fpr, the false-positive rate at that fill; effective_span, the span
+    less what a growing window gave up to its max_bytes (every item of the last
+    effective_span seconds is found); bytes, its state and growth."""
+
+    fill: float
+    predicted_fpr: float
+    effective_span: int
+    bytes: int
+
+    @classmethod
+    def _of(cls, sat: Any) -> "WindowUsage":
+        return cls(fill=float(sat.fill), predicted_fpr=float(sat.predicted_fpr),
+                   effective_span=int(sat.effective_span), bytes=int(sat.bytes))
 
 
 def _unpickle(data: bytes) -> "Window":
@@ -157,11 +182,13 @@ class Window(_handle.ClosesOnExit):
 
     @classmethod
     def last_seconds(cls, seconds: int, expected_items: int, fpr: float = 0.01, seed: int = 0,
-                     max_slack: float = 0.25, now: Seconds = 0) -> "Window":
-        """A time window: items added in the last `seconds` seconds are always found, for up
-        to expected_items of them at a total false-positive rate of fpr."""
+                     max_slack: float = 0.25, now: Seconds = 0,
+                     max_bytes: int = 0) -> "Window":
+        """A time window: items added in the last `seconds` seconds are always found, at a
+        total false-positive rate of fpr however many there are; it starts sized for
+        expected_items and grows up to max_bytes (see WindowSpec.last_seconds)."""
         spec = WindowSpec.last_seconds(seconds, expected_items, fpr=fpr, seed=seed,
-                                       max_slack=max_slack)
+                                       max_slack=max_slack, max_bytes=max_bytes)
         return cls(spec, now)
 
     @classmethod
@@ -259,6 +286,14 @@ class Window(_handle.ClosesOnExit):
         with self._lock:
             check(lib.seen_window_get_saturation(self._h, t, sat))
         return float(sat.fill), float(sat.predicted_fpr)
+
+    def usage(self, now: Optional[Seconds] = None) -> WindowUsage:
+        """Fill, predicted_fpr, effective_span and bytes at `now`."""
+        t = self._clock(now)
+        sat = _handle.sized("seen_window_saturation")
+        with self._lock:
+            check(lib.seen_window_get_saturation(self._h, t, sat))
+        return WindowUsage._of(sat)
 
     @property
     def mode(self) -> str:

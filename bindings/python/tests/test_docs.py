@@ -1,4 +1,5 @@
-"""The examples of docs/python.md and of the package's docstrings run as doctests."""
+"""The examples of docs/python.md, docs/exposure.md and of the package's docstrings run as
+doctests."""
 import doctest
 
 import seen
@@ -10,6 +11,12 @@ FLAGS = doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE
 def test_docs_python_md_examples():
     result = doctest.testfile(str(DOCS / "python.md"), module_relative=False, optionflags=FLAGS)
     assert result.attempted > 20
+    assert result.failed == 0
+
+
+def test_docs_exposure_md_examples():
+    result = doctest.testfile(str(DOCS / "exposure.md"), module_relative=False, optionflags=FLAGS)
+    assert result.attempted >= 5
     assert result.failed == 0
 
 

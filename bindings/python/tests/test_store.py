@@ -377,19 +377,39 @@ def test_a_store_is_not_pickled(filled):
         pickle.dumps(filled)
 
 
-def test_saturation_shows_the_users_whose_windows_overflow():
-    """A month's window sized for 100 items: 20 users mark 5 in a day, 2 users mark 2,000.
-    The two heavy users are counted above target, and their measured rate on items they
-    were never shown agrees (far above 1%); the light users' is about 0."""
+def test_heavy_users_windows_grow_and_keep_the_rate():
+    """A month's window expecting 100 items: 20 users mark 5 in a day, 2 users mark 2,000.
+    The heavy users' windows grow; their measured rate on 5,000 items they were never shown
+    stays near 1% (within 3 standard deviations: 1.4%), and no one is above target or
+    span-limited."""
     day = 86400
     s = store(window=seen.WindowSpec.last_seconds(30 * day, expected_items=100), idle_timeout=None)
     for user in range(22):
         n = 5 if user < 20 else 2000
         s.mark(user, [user * 1_000_003 + i for i in range(n)], now=day)
     sat = s.saturation(now=2 * day)
-    assert (sat.users, sat.users_above_target) == (22, 2)
-    assert 0 < sat.mean_fill <= 1 and sat.max_predicted_fpr > 0.01
+    assert (sat.users, sat.users_above_target, sat.users_span_limited) == (22, 0, 0)
+    assert 0 < sat.mean_fill <= 1 and sat.max_predicted_fpr <= 0.011
+    assert (s.stats.users_grown, s.stats.span_drops) == (2, 0)
     fresh = [0x9E3779B97F4A7C15 * (i + 1) % 2**64 for i in range(5000)]
     heavy_seen = 1 - numpy.mean(s.filter(21, fresh, now=2 * day))
-    light_seen = 1 - numpy.mean(s.filter(3, fresh, now=2 * day))
-    assert heavy_seen > 0.05 and light_seen < 0.01
+    assert heavy_seen < 0.014
+    heavy, light = s.user_usage(21, now=2 * day), s.user_usage(3, now=2 * day)
+    assert heavy.bytes > light.bytes == s.window.state_bytes
+    assert heavy.effective_span == light.effective_span == s.window.span
+    assert s.user_usage(999, now=2 * day) is None
+
+
+def test_capped_heavy_users_are_span_limited():
+    day = 86400
+    spec = seen.WindowSpec.last_seconds(30 * day, expected_items=100, max_bytes=4096)
+    s = store(window=spec, idle_timeout=None)
+    for d in range(1, 30):
+        s.mark(1, [d * 10_000 + i for i in range(100)], now=d * day)
+    s.mark(2, [7], now=day)
+    assert s.saturation(now=30 * day).users_span_limited == 1
+    assert s.stats.span_drops > 0
+    usage = s.user_usage(1, now=30 * day)
+    assert usage.bytes <= 4096 and usage.effective_span < spec.span
+    kept = [d * 10_000 + i for d in range(1, 30) if 30 - d <= usage.effective_span // day for i in range(100)]
+    assert kept and not any(s.filter(1, kept, now=30 * day))

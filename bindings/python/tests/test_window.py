@@ -226,7 +226,33 @@ def test_a_memory_budget_sizes_the_window():
 
 def test_a_thirty_day_time_window():
     w = seen.Window.last_seconds(30 * 86400, expected_items=1000, fpr=0.01)
-    assert w.span >= 30 * 86400 and w.layout == "sliced" and w.predicted_fpr <= 0.01
+    assert w.span >= 30 * 86400 and w.layout == "growing" and w.predicted_fpr <= 0.01
+    assert w.info.max_bytes == 1 << 20
+
+
+def test_a_time_window_grows_and_keeps_its_rate():
+    """20x the expected items in a day: the window grows past its start, finds them all,
+    and its rate on 20,000 fresh items stays within 3 standard deviations of 1% (0.3%)."""
+    w = seen.Window.last_seconds(30 * 86400, expected_items=1000, fpr=0.01, seed=3)
+    shown = list(range(1, 20001))
+    w.add_many(shown, now=86400)
+    usage = w.usage(now=2 * 86400)
+    assert usage.bytes > 4 * w.state_bytes and usage.effective_span == w.span
+    assert all(w.contains_many(shown, now=2 * 86400))
+    fresh = [0x9E3779B97F4A7C15 * i % 2**64 for i in range(1, 20001)]
+    rate = sum(w.contains_many(fresh, now=2 * 86400)) / len(fresh)
+    assert rate <= 0.013 and usage.predicted_fpr <= 0.011
+
+
+def test_a_capped_time_window_gives_up_time_not_rate():
+    w = seen.Window.last_seconds(3600, expected_items=100, fpr=0.01, max_bytes=4096)
+    for minute in range(60):
+        w.add_many(range(minute * 1000, minute * 1000 + 30), now=minute * 60)
+    usage = w.usage(now=3600)
+    assert usage.bytes <= 4096 and 0 < usage.effective_span < w.span
+    kept = [m * 1000 + i for m in range(60) if 3600 - m * 60 <= usage.effective_span for i in range(30)]
+    assert kept and all(w.contains_many(kept, now=3600))
+    assert usage.predicted_fpr <= 0.011
 
 
 @pytest.mark.parametrize("make, detail", [
@@ -238,6 +264,7 @@ def test_a_thirty_day_time_window():
     (lambda: seen.Window.last_seconds(600, expected_items=0), "expected_items"),
     (lambda: seen.Window(seen.WindowSpec("weekly", 7)), "mode"),
     (lambda: seen.Window.last_items_in_bytes(500, max_bytes=8), "cannot hold"),
+    (lambda: seen.Window.last_seconds(600, expected_items=100, max_bytes=10), "max_bytes"),
 ])
 def test_impossible_windows_are_invalid_arguments(make, detail):
     with pytest.raises(seen.InvalidArgumentError, match=detail) as raised:

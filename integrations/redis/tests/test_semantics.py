@@ -140,17 +140,21 @@ def test_info_reports_the_window_a_local_spec_gives(r):
     assert abs(info["slack"] - local.slack) < 1e-12
 
 
-def test_info_shows_a_time_window_filled_past_its_design(r):
-    """A day's window sized for 50 items (about 12 per segment): 5 items keep fpr_now under
-    the 1% target, 2,000 push it far above, and the fill with it."""
+def test_info_shows_a_time_window_growing_past_its_start(r):
+    """A day's window expecting 50 items: 5 items keep it at its start; 2,000 make it grow
+    (bytes, and MEMORY USAGE, follow) while fpr_now stays under the 1% target and nothing
+    is given up (effective_span is the span)."""
     r.execute_command("SEEN.RESERVE", "k", "SECONDS", 86400, "ITEMS", 50, "FPR", 0.01)
     now = int(r.time()[0])
     r.execute_command("SEEN.MARKB", "k", "NOW", now, pack_ids(range(5)))
     light = RedisWindows(r).info("k")
+    light_memory = r.memory_usage("k")
     r.execute_command("SEEN.MARKB", "k", "NOW", now, pack_ids(range(5, 2005)))
     heavy = RedisWindows(r).info("k")
-    assert light["fpr_now"] <= 0.01 < 0.05 < heavy["fpr_now"]
-    assert 0 < light["fill"] < heavy["fill"] <= 1
+    assert light["layout"] == "growing" and light["bytes"] == light["start_bytes"]
+    assert heavy["bytes"] > 4 * light["bytes"] and r.memory_usage("k") > 4 * light_memory
+    assert light["fpr_now"] <= heavy["fpr_now"] <= 0.011
+    assert heavy["effective_span"] == heavy["span"] and heavy["max_bytes"] == 1 << 20
 
 
 def test_mark_creates_windows_with_the_module_defaults(r):

@@ -13,11 +13,17 @@ public final class WindowInfo {
     RING,
     /** Bloom segments that share bit positions, rotated by count or by time. */
     SLICED,
+    /**
+     * Time windows: sliced segments whose base holds a quarter of the expected items; a segment
+     * given more opens sub-filters, so the rate holds for any number of items up to the
+     * window's max bytes, past which it gives up its oldest time, never its rate.
+     */
+    GROWING,
     /** A layout added by a newer native library than this binding knows. */
     UNKNOWN;
 
     static Layout of(long code) {
-      return code == 1 ? RING : code == 2 ? SLICED : UNKNOWN;
+      return code == 1 ? RING : code == 2 ? SLICED : code == 3 ? GROWING : UNKNOWN;
     }
   }
 
