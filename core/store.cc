@@ -274,6 +274,14 @@ std::optional<UserSaturation> Store::SaturationOf(uint64_t user, uint32_t now) c
                         shard.users.user_bytes(user)};
 }
 
+uint32_t Store::EffectiveSpanOf(uint64_t user, uint32_t now) const {
+  const Impl::Shard& shard = impl_->ShardOf(user);
+  std::shared_lock lock(shard.lock);
+  const int64_t slot = shard.users.Find(user);
+  if (slot < 0) return impl_->options.window.span;
+  return WindowEffectiveSpan(impl_->options.window, impl_->CheckedWindow(shard, static_cast<uint64_t>(slot)), now);
+}
+
 // Params (docs/FORMAT.md, kind 5): the window params, then shards u32, idle_timeout u32,
 // max_bytes u64, expected_users u64, epoch u32 and a u32 that is 1 once the epoch is set.
 // Payload: shard user counts (u64 each), then per shard its user ids (u64), last-active

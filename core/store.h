@@ -79,6 +79,8 @@ class Store {
   StoreSaturation Saturation(uint32_t now) const;
   // One user's window at `now`; nullopt for a user the store does not hold.
   std::optional<UserSaturation> SaturationOf(uint64_t user, uint32_t now) const;
+  // The user's effective span at `now` in O(1) (the span for an unknown user).
+  uint32_t EffectiveSpanOf(uint64_t user, uint32_t now) const;
   const StoreOptions& options() const;
   bool read_only() const;
 

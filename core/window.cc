@@ -374,6 +374,10 @@ WindowSaturation MeasureWindowSaturation(const WindowParams& p, const uint8_t* s
   return sat;
 }
 
+uint32_t WindowEffectiveSpan(const WindowParams& p, const uint8_t* state, uint32_t now) {
+  return p.layout == WindowLayout::kGrowing ? GrowingEffectiveSpan(p, state, now) : p.span;
+}
+
 bool WindowStateValid(const WindowParams& p, const uint8_t* state) {
   if (p.layout == WindowLayout::kRing) return LoadLe32(state) < p.span;
   if (LoadLe32(state + 4) >= p.segments) return false;

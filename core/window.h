@@ -87,6 +87,8 @@ struct WindowSaturation {
 };
 WindowSaturation MeasureWindowSaturation(const WindowParams& params, const uint8_t* state,
                                          const WindowGrowth* growth, uint32_t now);
+// The effective span alone, in O(1): the span, less what a growing window gave up.
+uint32_t WindowEffectiveSpan(const WindowParams& params, const uint8_t* state, uint32_t now);
 // Throws Error(kInconsistent) naming the field when params cannot describe a window.
 void ValidateWindowParams(const WindowParams& params, const std::string& source);
 

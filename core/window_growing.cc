@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <vector>
 
 #include "core/error.h"
 #include "core/format.h"
@@ -21,6 +22,8 @@ constexpr uint64_t kRecordHeadBytes = 20;
 // 4^15 times the base's items is far past any max_bytes; a deeper generation is corrupt.
 constexpr uint32_t kMaxGeneration = 15;
 constexpr uint64_t kNoRoom = std::numeric_limits<uint64_t>::max();
+// Candidates ahead whose first word a query prefetches: about one memory latency of checks.
+constexpr size_t kPrefetchAhead = 8;
 
 struct Record {
   uint32_t bucket_start, generation, items, bits, k;
@@ -73,6 +76,8 @@ void EraseRecords(WindowGrowth& growth, Drop&& drop) {
     at += bytes;
   }
   growth.resize(kept);
+  // Memory follows the records held: max_bytes bounds what is allocated, not only used.
+  growth.shrink_to_fit();
 }
 
 // Gives up the oldest time until `need` more bytes fit in max_bytes. False if the current
@@ -123,6 +128,7 @@ bool AddToGrowth(const WindowParams& p, uint8_t* state, WindowGrowth& growth, ui
   const BloomShape shape = GenerationShape(p, generation);
   if (!MakeRoom(p, state, growth, shape.bits == 0 ? kNoRoom : RecordBytes(shape.bits), now, given_up)) return false;
   const uint64_t at = growth.size();
+  growth.reserve(at + RecordBytes(shape.bits));  // exactly: no doubling past max_bytes
   growth.resize(at + RecordBytes(shape.bits), 0);
   const uint32_t head[5] = {start, generation, 0, shape.bits, shape.k};
   for (int i = 0; i < 5; ++i) StoreLe32(growth.data() + at + 4 * i, head[i]);
@@ -155,16 +161,31 @@ void GrowingContains(const WindowParams& p, const uint8_t* state, const WindowGr
                      const uint64_t* hashes, size_t n, uint32_t now, uint8_t* out) {
   const uint8_t* cells = state + kGrowingHeaderBytes;
   const uint32_t live = LiveSegments(p, state, now);
-  const int64_t oldest = OldestLiveStart(p, state, now);
-  const bool grown = growth != nullptr && !growth->empty();
+  for (size_t i = 0; i < n; ++i) out[i] = SegmentsHolding(p, cells, live, hashes[i]) != 0;
+  if (growth == nullptr || growth->empty()) return;
+  // What the base did not find goes through each live sub-filter in turn: a heavy user's
+  // sub-filters are too big for the cache, so the next candidates' first words are
+  // prefetched while one is checked.
+  thread_local std::vector<size_t> pending;
+  pending.clear();
   for (size_t i = 0; i < n; ++i) {
-    bool found = SegmentsHolding(p, cells, live, hashes[i]) != 0;
-    for (uint64_t at = 0; grown && !found && at < growth->size();) {
-      const Record r = ReadRecord(growth->data() + at);
-      found = r.bucket_start >= oldest && RecordHolds(r, growth->data() + at + kRecordHeadBytes, hashes[i]);
-      at += RecordBytes(r.bits);
+    if (!out[i]) pending.push_back(i);
+  }
+  const int64_t oldest = OldestLiveStart(p, state, now);
+  for (uint64_t at = 0; at < growth->size() && !pending.empty();) {
+    const Record r = ReadRecord(growth->data() + at);
+    const uint8_t* bits = growth->data() + at + kRecordHeadBytes;
+    at += RecordBytes(r.bits);
+    if (r.bucket_start < oldest) continue;
+    size_t still = 0;
+    for (size_t j = 0; j < pending.size(); ++j) {
+      if (j + kPrefetchAhead < pending.size()) {
+        __builtin_prefetch(bits + PositionOf(r.bits, hashes[pending[j + kPrefetchAhead]], 0) / 8);
+      }
+      if (RecordHolds(r, bits, hashes[pending[j]])) out[pending[j]] = 1;
+      else pending[still++] = pending[j];
     }
-    out[i] = found;
+    pending.resize(still);
   }
 }
 
@@ -184,10 +205,14 @@ WindowSaturation GrowingSaturation(const WindowParams& p, const uint8_t* state,
     at += RecordBytes(r.bits);
   }
   sat.rate = 1 - none_match;
-  const int64_t kept_since = LoadLe32(state + kKeptSinceAt);
-  const int64_t since_kept = std::max<int64_t>(0, int64_t{now} - kept_since);
-  sat.effective_span = kept_since > 0 ? static_cast<uint32_t>(std::min<int64_t>(p.span, since_kept)) : p.span;
+  sat.effective_span = GrowingEffectiveSpan(p, state, now);
   return sat;
+}
+
+uint32_t GrowingEffectiveSpan(const WindowParams& p, const uint8_t* state, uint32_t now) {
+  const int64_t kept_since = LoadLe32(state + kKeptSinceAt);
+  if (kept_since == 0) return p.span;
+  return static_cast<uint32_t>(std::min<int64_t>(p.span, std::max<int64_t>(0, int64_t{now} - kept_since)));
 }
 
 void ValidateGrowth(const WindowParams& p, const uint8_t* state, const WindowGrowth& growth,

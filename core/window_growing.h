@@ -41,6 +41,7 @@ void GrowingContains(const WindowParams& p, const uint8_t* state, const WindowGr
                      const uint64_t* hashes, size_t n, uint32_t now, uint8_t* out);
 WindowSaturation GrowingSaturation(const WindowParams& p, const uint8_t* state,
                                    const WindowGrowth* growth, uint32_t now);
+uint32_t GrowingEffectiveSpan(const WindowParams& p, const uint8_t* state, uint32_t now);
 // Throws Error(kInconsistent) naming `source` unless the growth's records are well formed,
 // belong to live segments of `state` in order, and fit in max_bytes with the state.
 void ValidateGrowth(const WindowParams& p, const uint8_t* state, const WindowGrowth& growth,

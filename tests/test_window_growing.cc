@@ -7,7 +7,6 @@
 #include <algorithm>
 #include <cmath>
 #include <deque>
-#include <optional>
 #include <random>
 #include <string>
 #include <vector>
@@ -91,9 +90,7 @@ Outcome RunWorkload(const Workload& w) {
     const uint32_t rank = zipf(rng);
     std::deque<Shown>& history = shown[rank];
     while (!history.empty() && now - history.front().at > 40 * kDay) history.pop_front();
-    // Only a capped run can shorten spans; measuring every request would dominate the time.
-    const auto user_now = w.max_bytes != 0 ? store.SaturationOf(rank, now) : std::nullopt;
-    const uint32_t effective = user_now ? user_now->window.effective_span : options.window.span;
+    const uint32_t effective = store.EffectiveSpanOf(rank, now);
     out.span_limited_seen += effective < options.window.span;
     candidates.clear();
     for (uint32_t i = 0; i < w.fresh_per_request; ++i) candidates.push_back(next_item++);
