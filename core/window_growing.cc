@@ -164,8 +164,9 @@ void GrowingContains(const WindowParams& p, const uint8_t* state, const WindowGr
   for (size_t i = 0; i < n; ++i) out[i] = SegmentsHolding(p, cells, live, hashes[i]) != 0;
   if (growth == nullptr || growth->empty()) return;
   // What the base did not find goes through each live sub-filter in turn: a heavy user's
-  // sub-filters are too big for the cache, so the next candidates' first words are
-  // prefetched while one is checked.
+  // sub-filters are too big for the cache, so the next candidates' first two words (a
+  // half-full filter rejects a fresh item within two probes on average) are prefetched
+  // while one is checked.
   thread_local std::vector<size_t> pending;
   pending.clear();
   for (size_t i = 0; i < n; ++i) {
@@ -180,7 +181,9 @@ void GrowingContains(const WindowParams& p, const uint8_t* state, const WindowGr
     size_t still = 0;
     for (size_t j = 0; j < pending.size(); ++j) {
       if (j + kPrefetchAhead < pending.size()) {
-        __builtin_prefetch(bits + PositionOf(r.bits, hashes[pending[j + kPrefetchAhead]], 0) / 8);
+        const uint64_t ahead = hashes[pending[j + kPrefetchAhead]];
+        __builtin_prefetch(bits + PositionOf(r.bits, ahead, 0) / 8);
+        if (r.k > 1) __builtin_prefetch(bits + PositionOf(r.bits, ahead, 1) / 8);
       }
       if (RecordHolds(r, bits, hashes[pending[j]])) out[pending[j]] = 1;
       else pending[still++] = pending[j];
