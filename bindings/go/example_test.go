@@ -156,7 +156,7 @@ func ExampleNewCountWindow() {
 // replay) controls it.
 func ExampleNewTimeWindow() {
 	start := seen.UnixSeconds(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
-	w, _ := seen.NewTimeWindow(3600, 1000, 0.01, start) // the last hour, up to 1000 items in it
+	w, _ := seen.NewTimeWindow(3600, 1000, 0.01, start) // the last hour, sized to start for 1000 items
 	defer w.Close()
 
 	w.AddString("video:7", start)
