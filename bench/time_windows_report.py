@@ -73,8 +73,9 @@ lines = [
     "|---|---|---|---|",
 ] + [f"| {a} | {b} | {c} | {d} |" for a, b, c, d in rows] + [
     "",
-    f"- Windows start at {memory['start_bytes']:,} B. {memory['users_grown']:,} of {memory['users']:,} users "
-    f"grew past their start; {memory['users_span_limited']:,} reached the 1 MiB cap and gave up old time "
+    f"- Windows start at {memory['start_bytes']:,} B. The store holds the {memory['users']:,} users who sent a "
+    f"request (a user appears on their first mark); the memory quantiles are over them. "
+    f"{memory['users_grown']:,} grew past their start; {memory['users_span_limited']:,} reached the 1 MiB cap and gave up old time "
     f"({memory['span_drops']:,} segments). Their rate stayed under the target; their effective span is shorter.",
     f"- {memory['users_above_target']:,} users' rate predicted from their window's fill is above 1% (highest "
     f"{100 * memory['max_predicted_fpr']:.2f}%): a small base's actual fill spreads around its design.",
