@@ -1,4 +1,5 @@
-// SIMD kernels: batch XXH3 of u64 ids, block pattern building, probe and set. Highway
+// SIMD kernels: batch XXH3 (or keyed SipHash-1-3) of u64 ids, block pattern building, probe
+// and set. Highway
 // compiles this file once per target (foreach_target) and HWY_DYNAMIC_DISPATCH picks the
 // best target at run time; every target computes exactly the scalar reference of block.h
 // and hash.h, which tests/test_simd_targets.cc checks target by target.
@@ -73,6 +74,40 @@ void HashU64BatchImpl(const uint64_t* HWY_RESTRICT ids, size_t n, uint64_t seed,
     hn::StoreU(h, d, hashes + i);
   }
   for (; i < n; ++i) hashes[i] = HashU64(ids[i], seed);
+}
+
+// One SipRound on every lane (core/siphash.h).
+HWY_INLINE void SipRound(V64& v0, V64& v1, V64& v2, V64& v3) {
+  v0 = hn::Add(v0, v1), v1 = hn::Xor(Rotl64<13>(v1), v0), v0 = Rotl64<32>(v0);
+  v2 = hn::Add(v2, v3), v3 = hn::Xor(Rotl64<16>(v3), v2);
+  v0 = hn::Add(v0, v3), v3 = hn::Xor(Rotl64<21>(v3), v0);
+  v2 = hn::Add(v2, v1), v1 = hn::Xor(Rotl64<17>(v1), v2), v2 = Rotl64<32>(v2);
+}
+
+// One word m into the state, with one round (SipHash-1-x).
+HWY_INLINE void SipAbsorb(V64& v0, V64& v1, V64& v2, V64& v3, V64 m) {
+  v3 = hn::Xor(v3, m);
+  SipRound(v0, v1, v2, v3);
+  v0 = hn::Xor(v0, m);
+}
+
+// SipHash13U64 (core/siphash.h), lane-parallel: an id is one word, then the length word.
+void SipHashU64BatchImpl(const uint64_t* HWY_RESTRICT ids, size_t n, uint64_t k0, uint64_t k1,
+                         uint64_t* HWY_RESTRICT hashes) {
+  const D64 d;
+  const size_t lanes = hn::Lanes(d);
+  const SipState init(k0, k1);
+  const V64 length_word = hn::Set(d, uint64_t{8} << 56);
+  size_t i = 0;
+  for (; i + lanes <= n; i += lanes) {
+    V64 v0 = hn::Set(d, init.v0), v1 = hn::Set(d, init.v1), v2 = hn::Set(d, init.v2), v3 = hn::Set(d, init.v3);
+    SipAbsorb(v0, v1, v2, v3, hn::LoadU(d, ids + i));
+    SipAbsorb(v0, v1, v2, v3, length_word);
+    v2 = hn::Xor(v2, hn::Set(d, 0xff));
+    for (int r = 0; r < 3; ++r) SipRound(v0, v1, v2, v3);
+    hn::StoreU(hn::Xor(hn::Xor(v0, v1), hn::Xor(v2, v3)), d, hashes + i);
+  }
+  for (; i < n; ++i) hashes[i] = SipHash13U64(k0, k1, ids[i]);
 }
 
 // Which words belong to a key's run, for every k and start: kRunMask[k][i] is all ones when
@@ -186,12 +221,14 @@ HWY_AFTER_NAMESPACE();
 namespace seen {
 
 HWY_EXPORT(HashU64BatchImpl);
+HWY_EXPORT(SipHashU64BatchImpl);
 HWY_EXPORT(ContainsImpl);
 HWY_EXPORT(AddImpl);
 HWY_EXPORT(ProbeOneImpl);
 
-void HashU64Batch(const uint64_t* ids, size_t n, uint64_t seed, uint64_t* hashes) {
-  HWY_DYNAMIC_DISPATCH(HashU64BatchImpl)(ids, n, seed, hashes);
+void HashU64Batch(const uint64_t* ids, size_t n, const Hashing& h, uint64_t* hashes) {
+  if (h.key) HWY_DYNAMIC_DISPATCH(SipHashU64BatchImpl)(ids, n, h.key->k0 ^ h.seed, h.key->k1, hashes);
+  else HWY_DYNAMIC_DISPATCH(HashU64BatchImpl)(ids, n, h.seed, hashes);
 }
 
 void Contains(const Blocks& blocks, const KeySource& keys, uint8_t* out) {

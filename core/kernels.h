@@ -7,6 +7,7 @@
 #include <cstdint>
 
 #include "core/block.h"
+#include "core/hash.h"
 
 namespace seen {
 
@@ -22,7 +23,7 @@ struct KeySource {
 // (data + offsets, checked as they are hashed).
 struct U64Keys {
   const uint64_t* ids;
-  uint64_t seed;
+  Hashing hashing;
   KeySource source(size_t n) const { return {&Hash, this, n}; }
   static void Hash(const void* context, size_t begin, size_t count, uint64_t* hashes);
 };
@@ -30,7 +31,7 @@ struct U64Keys {
 struct ByteKeys {
   const uint8_t* data;
   const uint64_t* offsets;
-  uint64_t seed;
+  Hashing hashing;
   KeySource source(size_t n) const { return {&Hash, this, n}; }
   static void Hash(const void* context, size_t begin, size_t count, uint64_t* hashes);
 };

@@ -21,11 +21,13 @@ struct Outcome {
   std::vector<uint8_t> payload;
   std::vector<uint8_t> answers;
   std::vector<uint64_t> hashes;
+  std::vector<uint64_t> keyed_hashes;
 };
 
 const auto kIn = test::Keys(100000, 0);
 const auto kProbe = test::Keys(100000, 1);
 constexpr uint64_t kSeed = 123;
+const Hashing kKeyed(77, SecretKey{0x0706050403020100ULL, 0x0f0e0d0c0b0a0908ULL});
 
 Outcome RunEveryPath() {
   Outcome o;
@@ -44,6 +46,8 @@ Outcome RunEveryPath() {
   }
   o.hashes.resize(kProbe.size());
   HashU64Batch(kProbe.data(), kProbe.size(), 987, o.hashes.data());
+  o.keyed_hashes.resize(kProbe.size());
+  HashU64Batch(kProbe.data(), kProbe.size(), kKeyed, o.keyed_hashes.data());
   return o;
 }
 
@@ -55,6 +59,10 @@ Outcome Reference() {
   o.payload = reference.Payload();
   for (uint64_t id : kProbe) o.answers.push_back(reference.Contains(id) ? 1 : 0);
   for (uint64_t id : kProbe) o.hashes.push_back(XXH3_64bits_withSeed(&id, 8, 987));
+  // SipHash-1-3 of the id's bytes, byte-wise: the reference of the keyed batch.
+  for (uint64_t id : kProbe) {
+    o.keyed_hashes.push_back(SipHash13(kKeyed.key->k0 ^ kKeyed.seed, kKeyed.key->k1, &id, 8));
+  }
   return o;
 }
 
@@ -82,6 +90,7 @@ TEST_P(Target, MatchesTheFormatSpecification) {
   EXPECT_TRUE(o.payload == reference.payload);
   EXPECT_TRUE(o.answers == reference.answers);
   EXPECT_TRUE(o.hashes == reference.hashes);
+  EXPECT_TRUE(o.keyed_hashes == reference.keyed_hashes);
 }
 
 TEST_P(Target, BuildsTheSharedVectors) { EXPECT_GT(test::CheckBloomVectors(), 800); }
