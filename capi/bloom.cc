@@ -1,6 +1,7 @@
 // The C shim of the blocked Bloom filter: checks arguments and calls core/bloom.
 #include <algorithm>
 #include <cstring>
+#include <optional>
 #include <string>
 
 #include "capi/seen.h"
@@ -49,6 +50,13 @@ seen_status seen_bloom_predict_fpr(uint64_t expected_items, uint64_t bytes, doub
 seen_status seen_bloom_create(uint64_t expected_items, double fpr, uint64_t seed,
                               seen_bloom** out) {
   return CreateInto<seen_bloom>(out, [&] { return seen::Bloom::Create(expected_items, fpr, seed); });
+}
+
+seen_status seen_bloom_create_keyed(uint64_t expected_items, double fpr, const uint8_t* key,
+                                    size_t key_len, seen_bloom** out) {
+  return CreateInto<seen_bloom>(out, [&] {
+    return seen::Bloom::Create(expected_items, fpr, 0, seen::SecretKey::FromBytes(key, key_len));
+  });
 }
 
 seen_status seen_bloom_create_bytes(uint64_t expected_items, uint64_t bytes, uint64_t seed,
@@ -177,7 +185,8 @@ seen_status seen_bloom_get_params(const seen_bloom* f, seen_bloom_params* params
   SEEN_REQUIRE(params->size >= sizeof(size_t), "params->size is not set");
   const seen::BloomParams& p = f->bloom.params();
   seen_bloom_params full{sizeof(seen_bloom_params), p.bytes(), p.blocks, p.k,
-                         f->bloom.read_only() ? 1u : 0u, p.seed, p.expected_items, p.target_fpr};
+                         f->bloom.read_only() ? 1u : 0u, p.seed, p.expected_items, p.target_fpr,
+                         p.key ? 1u : 0u, 0};
   const size_t size = std::min(params->size, sizeof full);
   std::memcpy(params, &full, size);
   params->size = size;
@@ -214,6 +223,14 @@ seen_status seen_bloom_deserialize(const uint8_t* buf, size_t len, seen_bloom** 
   return CreateInto<seen_bloom>(out, [&] { return seen::Deserialize(buf, len); });
 }
 
+seen_status seen_bloom_deserialize_keyed(const uint8_t* buf, size_t len, const uint8_t* key,
+                                         size_t key_len, seen_bloom** out) {
+  SEEN_REQUIRE(buf != nullptr || len == 0, "buf is NULL");
+  return CreateInto<seen_bloom>(out, [&] {
+    return seen::Deserialize(buf, len, seen::SecretKey::FromBytes(key, key_len));
+  });
+}
+
 seen_status seen_bloom_view(const uint8_t* buf, size_t len, uint32_t flags, seen_bloom** out) {
   SEEN_REQUIRE(buf != nullptr || len == 0, "buf is NULL");
   SEEN_REQUIRE((flags & ~SEEN_OPEN_NO_VERIFY) == 0, "flags may only hold SEEN_OPEN_NO_VERIFY");
@@ -228,14 +245,21 @@ seen_status seen_bloom_save(const seen_bloom* f, const char* path) {
 }
 
 seen_status seen_bloom_open(const char* path, uint32_t flags, seen_bloom** out) {
+  return seen_bloom_open_keyed(path, flags, nullptr, 0, out);
+}
+
+seen_status seen_bloom_open_keyed(const char* path, uint32_t flags, const uint8_t* key,
+                                  size_t key_len, seen_bloom** out) {
   SEEN_REQUIRE(path != nullptr, "path is NULL");
   SEEN_REQUIRE(OpenMode(flags) == SEEN_OPEN_READ_ONLY || OpenMode(flags) == SEEN_OPEN_READ_WRITE,
                "flags need exactly one of SEEN_OPEN_READ_ONLY and SEEN_OPEN_READ_WRITE");
   SEEN_REQUIRE((flags & ~(SEEN_OPEN_READ_ONLY | SEEN_OPEN_READ_WRITE | SEEN_OPEN_NO_VERIFY)) == 0,
                "unknown flag bits");
   return CreateInto<seen_bloom>(out, [&] {
-    return seen::Open(path, OpenMode(flags) == SEEN_OPEN_READ_WRITE,
-                      (flags & SEEN_OPEN_NO_VERIFY) == 0);
+    // No key (NULL, 0) opens an unkeyed file; anything else must be a valid key.
+    const std::optional<seen::SecretKey> secret =
+        key == nullptr && key_len == 0 ? std::nullopt : std::optional(seen::SecretKey::FromBytes(key, key_len));
+    return seen::Open(path, OpenMode(flags) == SEEN_OPEN_READ_WRITE, (flags & SEEN_OPEN_NO_VERIFY) == 0, secret);
   });
 }
 

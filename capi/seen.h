@@ -108,10 +108,25 @@ SEEN_API seen_status seen_bloom_size_for(uint64_t expected_items, double fpr, ui
 SEEN_API seen_status seen_bloom_predict_fpr(uint64_t expected_items, uint64_t bytes,
                                             double* fpr, uint32_t* k);
 
-/* A new, empty filter sized by seen_bloom_size_for. The seed is stored in the filter; pass a
- * secret one if adversaries choose the keys. expected_items 0 is treated as 1. */
+/* A new, empty filter sized by seen_bloom_size_for. Keys hash with XXH3-64 and the seed,
+ * which the file stores: deterministic and mergeable, no protection against chosen keys
+ * (docs/SECURITY.md). expected_items 0 is treated as 1. */
 SEEN_API seen_status seen_bloom_create(uint64_t expected_items, double fpr, uint64_t seed,
                                        seen_bloom** out);
+
+/* Keyed mode (docs/SECURITY.md): keys hash with SipHash-1-3 under a secret key of 16 to 64
+ * bytes, which no file holds. Someone who chooses the keys but lacks the secret cannot aim
+ * them at a block. A keyed filter's file records only a check value of the key: it opens only
+ * with seen_bloom_open_keyed or seen_bloom_deserialize_keyed and the same key, and refuses a
+ * missing or different key with SEEN_ERR_INCOMPATIBLE; an unkeyed file refuses a key the
+ * same way. Keyed filters merge only with filters of the same key. */
+SEEN_API seen_status seen_bloom_create_keyed(uint64_t expected_items, double fpr,
+                                             const uint8_t* key, size_t key_len, seen_bloom** out);
+SEEN_API seen_status seen_bloom_open_keyed(const char* path, uint32_t flags, const uint8_t* key,
+                                           size_t key_len, seen_bloom** out);
+SEEN_API seen_status seen_bloom_deserialize_keyed(const uint8_t* buf, size_t len,
+                                                  const uint8_t* key, size_t key_len,
+                                                  seen_bloom** out);
 
 /* A new, empty filter of a memory budget: `bytes` rounded up to whole 64-byte blocks, with
  * the k that minimises the predicted fpr at expected_items. */
@@ -204,6 +219,8 @@ typedef struct seen_bloom_params {
   uint64_t seed;
   uint64_t expected_items; /* as given at creation */
   double target_fpr;       /* as given at creation (predicted, for create_bytes) */
+  uint32_t keyed;          /* 1 in keyed mode (seen_bloom_create_keyed): seed is then 0 */
+  uint32_t reserved;       /* 0 */
 } seen_bloom_params;
 SEEN_API seen_status seen_bloom_get_params(const seen_bloom* f, seen_bloom_params* params);
 

@@ -43,17 +43,19 @@ unsigned StripeShift(uint64_t blocks) {
 
 }  // namespace
 
-Bloom Bloom::Create(uint64_t expected_items, double fpr, uint64_t seed) {
+Bloom Bloom::Create(uint64_t expected_items, double fpr, uint64_t seed,
+                    std::optional<SecretKey> key) {
   const Sizing sizing = SizeFor(expected_items, fpr);
-  BloomParams params{sizing.blocks, sizing.k, seed, expected_items, fpr};
+  BloomParams params{sizing.blocks, sizing.k, seed, expected_items, fpr, key};
   return Bloom(params, Region::Allocate(params.bytes()));
 }
 
-Bloom Bloom::CreateBytes(uint64_t expected_items, uint64_t bytes, uint64_t seed) {
+Bloom Bloom::CreateBytes(uint64_t expected_items, uint64_t bytes, uint64_t seed,
+                         std::optional<SecretKey> key) {
   const uint64_t blocks = BlocksForBytes(bytes);
   const uint32_t k = BestK(expected_items, blocks);
   const double fpr = PredictFpr(static_cast<double>(expected_items), blocks, k);
-  BloomParams params{blocks, k, seed, expected_items, fpr};
+  BloomParams params{blocks, k, seed, expected_items, fpr, key};
   return Bloom(params, Region::Allocate(params.bytes()));
 }
 
@@ -131,15 +133,15 @@ void Bloom::RequireWritable() const {
   if (read_only()) throw Error(Code::kReadOnly, "this filter was opened read-only");
 }
 
-uint64_t Bloom::HashOf(uint64_t id) const { return HashU64(id, params_.seed); }
+uint64_t Bloom::HashOf(uint64_t id) const { return HashU64(id, params_.hashing()); }
 
 uint64_t Bloom::HashOf(const void* key, size_t len) const {
-  return HashBytes(key, len, params_.seed);
+  return HashBytes(key, len, params_.hashing());
 }
 
 void Bloom::AddU64(const uint64_t* ids, size_t n) {
   RequireWritable();
-  const U64Keys keys{ids, params_.seed};
+  const U64Keys keys{ids, params_.hashing()};
   if (exclusive_adds_) {
     Add(blocks_, keys.source(n));
   } else {
@@ -148,13 +150,13 @@ void Bloom::AddU64(const uint64_t* ids, size_t n) {
 }
 
 void Bloom::ContainsU64(const uint64_t* ids, size_t n, uint8_t* out) const {
-  const U64Keys keys{ids, params_.seed};
+  const U64Keys keys{ids, params_.hashing()};
   Contains(blocks_, keys.source(n), out);
 }
 
 void Bloom::AddKeys(const uint8_t* data, const uint64_t* offsets, size_t n) {
   RequireWritable();
-  const ByteKeys keys{data, offsets, params_.seed};
+  const ByteKeys keys{data, offsets, params_.hashing()};
   if (exclusive_adds_) {
     Add(blocks_, keys.source(n));
   } else {
@@ -164,7 +166,7 @@ void Bloom::AddKeys(const uint8_t* data, const uint64_t* offsets, size_t n) {
 
 void Bloom::ContainsKeys(const uint8_t* data, const uint64_t* offsets, size_t n,
                          uint8_t* out) const {
-  const ByteKeys keys{data, offsets, params_.seed};
+  const ByteKeys keys{data, offsets, params_.hashing()};
   Contains(blocks_, keys.source(n), out);
 }
 
@@ -173,13 +175,13 @@ bool Bloom::PutU64(uint64_t id) { return PutHash(HashOf(id)); }
 bool Bloom::PutKey(const void* key, size_t len) { return PutHash(HashOf(key, len)); }
 
 void Bloom::BlocksOfU64(const uint64_t* ids, size_t n, uint64_t* out) const {
-  HashU64Batch(ids, n, params_.seed, out);
+  HashU64Batch(ids, n, params_.hashing(), out);
   for (size_t i = 0; i < n; ++i) out[i] = BlockIndex(out[i], params_.blocks);
 }
 
 void Bloom::BlocksOfKeys(const uint8_t* data, const uint64_t* offsets, size_t n,
                          uint64_t* out) const {
-  HashKeysBatch(data, offsets, 0, n, params_.seed, out);
+  HashKeysBatch(data, offsets, 0, n, params_.hashing(), out);
   for (size_t i = 0; i < n; ++i) out[i] = BlockIndex(out[i], params_.blocks);
 }
 
@@ -217,6 +219,9 @@ void Bloom::Merge(const Bloom& other) {
   if (a.blocks != b.blocks) mismatch("block count", a.blocks, b.blocks);
   if (a.k != b.k) mismatch("k", a.k, b.k);
   if (a.seed != b.seed) mismatch("seed", a.seed, b.seed);
+  if (a.key != b.key) {
+    throw Error(Code::kIncompatible, "cannot merge: one filter is keyed and the other is not, or their keys differ");
+  }
   const auto* src = reinterpret_cast<const uint64_t*>(other.bytes());
   const uint64_t words = a.blocks * kBlockWords;
   for (uint64_t i = 0; i < words; ++i) {

@@ -4,10 +4,12 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <memory>
 #include <mutex>
 
 #include "core/block.h"
+#include "core/hash.h"
 #include "core/kernels.h"
 #include "core/region.h"
 
@@ -19,6 +21,9 @@ struct BloomParams {
   uint64_t seed = 0;
   uint64_t expected_items = 0;
   double target_fpr = 0.0;
+  std::optional<SecretKey> key;  // keyed mode (docs/SECURITY.md): never written to a file
+
+  Hashing hashing() const { return {seed, key}; }
 
   uint64_t bytes() const { return blocks * kBlockBytes; }
 };
@@ -31,9 +36,12 @@ struct BloomStats {
 
 class Bloom {
  public:
-  static Bloom Create(uint64_t expected_items, double fpr, uint64_t seed);
+  // `key`, if given, makes the filter keyed: its keys hash with SipHash-1-3 under it.
+  static Bloom Create(uint64_t expected_items, double fpr, uint64_t seed,
+                      std::optional<SecretKey> key = std::nullopt);
   // A byte budget, with the k that is best for expected_items.
-  static Bloom CreateBytes(uint64_t expected_items, uint64_t bytes, uint64_t seed);
+  static Bloom CreateBytes(uint64_t expected_items, uint64_t bytes, uint64_t seed,
+                           std::optional<SecretKey> key = std::nullopt);
 
   // Takes memory that already holds params.bytes() bytes of blocks (a copy, file or view).
   Bloom(const BloomParams& params, Region region);

@@ -50,16 +50,20 @@ uint64_t SerializedSize(const Bloom& filter) { return Codec::SerializedSize(filt
 
 void Serialize(const Bloom& filter, uint8_t* out) { Codec::Serialize(filter, out); }
 
-Bloom Deserialize(const uint8_t* data, uint64_t len) { return Codec::Deserialize(data, len); }
+Bloom Deserialize(const uint8_t* data, uint64_t len, const std::optional<SecretKey>& key) {
+  return Codec::Deserialize(data, len, key);
+}
 
-Bloom View(const uint8_t* data, uint64_t len, bool verify_payload) {
-  return Codec::View(data, len, verify_payload);
+Bloom View(const uint8_t* data, uint64_t len, bool verify_payload,
+           const std::optional<SecretKey>& key) {
+  return Codec::View(data, len, verify_payload, key);
 }
 
 void Save(const Bloom& filter, const std::string& path) { Codec::Save(filter, path); }
 
-Bloom Open(const std::string& path, bool writable, bool verify_payload) {
-  return Codec::Open(path, writable, verify_payload);
+Bloom Open(const std::string& path, bool writable, bool verify_payload,
+           const std::optional<SecretKey>& key) {
+  return Codec::Open(path, writable, verify_payload, key);
 }
 
 }  // namespace seen

@@ -104,13 +104,14 @@ uint64_t RemoveAll(const CounterBlocks& b, const KeySource& keys, uint8_t* remov
 // Key sources for the pipeline and the kernels of kernels.h.
 }  // namespace
 
-Counting Counting::Create(uint64_t expected_items, double fpr, uint64_t seed) {
+Counting Counting::Create(uint64_t expected_items, double fpr, uint64_t seed,
+                          std::optional<SecretKey> key) {
   const Sizing sizing = SizeFor(expected_items, fpr);
   if (sizing.blocks > kMaxCountingBlocks) {
     throw Error(Code::kTooLarge, std::to_string(expected_items) + " items at fpr " +
                                      std::to_string(fpr) + " need more than the 16 TiB limit in counters");
   }
-  const CountingParams params{sizing.blocks, sizing.k, seed, expected_items, fpr};
+  const CountingParams params{sizing.blocks, sizing.k, seed, expected_items, fpr, key};
   return Counting(params, Region::Allocate(params.bytes()));
 }
 
@@ -131,45 +132,45 @@ void Counting::RequireWritable() const {
   if (read_only()) throw Error(Code::kReadOnly, "this counting filter was opened read-only");
 }
 
-uint64_t Counting::HashOf(uint64_t id) const { return HashU64(id, params_.seed); }
+uint64_t Counting::HashOf(uint64_t id) const { return HashU64(id, params_.hashing()); }
 
 uint64_t Counting::HashOf(const void* key, size_t len) const {
-  return HashBytes(key, len, params_.seed);
+  return HashBytes(key, len, params_.hashing());
 }
 
 void Counting::AddU64(const uint64_t* ids, size_t n) {
   RequireWritable();
-  const U64Keys keys{ids, params_.seed};
+  const U64Keys keys{ids, params_.hashing()};
   AddAll(blocks_, keys.source(n));
 }
 
 void Counting::AddKeys(const uint8_t* data, const uint64_t* offsets, size_t n) {
   RequireWritable();
-  const ByteKeys keys{data, offsets, params_.seed};
+  const ByteKeys keys{data, offsets, params_.hashing()};
   AddAll(blocks_, keys.source(n));
 }
 
 uint64_t Counting::RemoveU64(const uint64_t* ids, size_t n, uint8_t* removed) {
   RequireWritable();
-  const U64Keys keys{ids, params_.seed};
+  const U64Keys keys{ids, params_.hashing()};
   return RemoveAll(blocks_, keys.source(n), removed);
 }
 
 uint64_t Counting::RemoveKeys(const uint8_t* data, const uint64_t* offsets, size_t n,
                               uint8_t* removed) {
   RequireWritable();
-  const ByteKeys keys{data, offsets, params_.seed};
+  const ByteKeys keys{data, offsets, params_.hashing()};
   return RemoveAll(blocks_, keys.source(n), removed);
 }
 
 void Counting::ContainsU64(const uint64_t* ids, size_t n, uint8_t* out) const {
-  const U64Keys keys{ids, params_.seed};
+  const U64Keys keys{ids, params_.hashing()};
   Contains(presence_, keys.source(n), out);
 }
 
 void Counting::ContainsKeys(const uint8_t* data, const uint64_t* offsets, size_t n,
                             uint8_t* out) const {
-  const ByteKeys keys{data, offsets, params_.seed};
+  const ByteKeys keys{data, offsets, params_.hashing()};
   Contains(presence_, keys.source(n), out);
 }
 

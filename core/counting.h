@@ -21,8 +21,10 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 
 #include "core/block.h"
+#include "core/hash.h"
 #include "core/counting_block.h"
 #include "core/region.h"
 
@@ -37,6 +39,9 @@ struct CountingParams {
   uint64_t seed = 0;
   uint64_t expected_items = 0;
   double target_fpr = 0.0;
+  std::optional<SecretKey> key;  // keyed mode (docs/SECURITY.md): never written to a file
+
+  Hashing hashing() const { return {seed, key}; }
 
   // The payload: the presence blocks, then the counter blocks.
   uint64_t presence_bytes() const { return blocks * kBlockBytes; }
@@ -53,7 +58,8 @@ struct CountingStats {
 class Counting {
  public:
   // Sized like Bloom::Create (the same blocks and k), so the same false-positive rate.
-  static Counting Create(uint64_t expected_items, double fpr, uint64_t seed);
+  static Counting Create(uint64_t expected_items, double fpr, uint64_t seed,
+                         std::optional<SecretKey> key = std::nullopt);
 
   // Takes memory that already holds params.bytes() bytes of presence and counter blocks.
   Counting(const CountingParams& params, Region region);

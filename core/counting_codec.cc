@@ -60,16 +60,20 @@ uint64_t SerializedSize(const Counting& filter) { return Codec::SerializedSize(f
 
 void Serialize(const Counting& filter, uint8_t* out) { Codec::Serialize(filter, out); }
 
-Counting DeserializeCounting(const uint8_t* data, uint64_t len) { return Codec::Deserialize(data, len); }
+Counting DeserializeCounting(const uint8_t* data, uint64_t len, const std::optional<SecretKey>& key) {
+  return Codec::Deserialize(data, len, key);
+}
 
-Counting ViewCounting(const uint8_t* data, uint64_t len, bool verify_payload) {
-  return Codec::View(data, len, verify_payload);
+Counting ViewCounting(const uint8_t* data, uint64_t len, bool verify_payload,
+           const std::optional<SecretKey>& key) {
+  return Codec::View(data, len, verify_payload, key);
 }
 
 void Save(const Counting& filter, const std::string& path) { Codec::Save(filter, path); }
 
-Counting OpenCounting(const std::string& path, bool writable, bool verify_payload) {
-  return Codec::Open(path, writable, verify_payload);
+Counting OpenCounting(const std::string& path, bool writable, bool verify_payload,
+           const std::optional<SecretKey>& key) {
+  return Codec::Open(path, writable, verify_payload, key);
 }
 
 }  // namespace seen

@@ -68,19 +68,20 @@ struct FlatCodec {
     WriteContainer(Parts(filter, params), out);
   }
 
-  // A writable copy.
-  static Filter Deserialize(const uint8_t* data, uint64_t len) {
-    const Container c = ParseContainer(data, len, Traits::kKind, "buffer", true);
-    const Params params = Traits::Decode(c, "buffer");
+  // A writable copy. A keyed file opens only with its key (ParseContainer checks it).
+  static Filter Deserialize(const uint8_t* data, uint64_t len, const std::optional<SecretKey>& key) {
+    const Container c = ParseContainer(data, len, Traits::kKind, "buffer", true, key);
+    const Params params = Keyed(Traits::Decode(c, "buffer"), key);
     Region region = Region::Allocate(params.bytes());
     std::memcpy(region.data(), c.payload, params.bytes());
     return Filter(params, std::move(region));
   }
 
   // Read-only, over the caller's bytes.
-  static Filter View(const uint8_t* data, uint64_t len, bool verify_payload) {
-    const Container c = ParseContainer(data, len, Traits::kKind, "buffer", verify_payload);
-    const Params params = Traits::Decode(c, "buffer");
+  static Filter View(const uint8_t* data, uint64_t len, bool verify_payload,
+                     const std::optional<SecretKey>& key) {
+    const Container c = ParseContainer(data, len, Traits::kKind, "buffer", verify_payload, key);
+    const Params params = Keyed(Traits::Decode(c, "buffer"), key);
     return Filter(params, Region::Borrow(c.payload, params.bytes()));
   }
 
@@ -89,22 +90,29 @@ struct FlatCodec {
     SaveContainer(path, Parts(filter, params));
   }
 
-  static Filter Open(const std::string& path, bool writable, bool verify_payload) {
+  static Filter Open(const std::string& path, bool writable, bool verify_payload,
+                     const std::optional<SecretKey>& key) {
     // A verified open reads every byte anyway; populating the map does it in one pass. An
     // unverified open stays lazy: a cold 1 GiB file opens at once.
     Region file = MapFile(path, writable, verify_payload);
-    const Container c = ParseContainer(file.data(), file.size(), Traits::kKind, path, verify_payload);
-    const Params params = Traits::Decode(c, path);
+    const Container c = ParseContainer(file.data(), file.size(), Traits::kKind, path, verify_payload, key);
+    const Params params = Keyed(Traits::Decode(c, path), key);
     if (writable) ResealOnSync(file, path);
     const uint64_t offset = static_cast<uint64_t>(c.payload - file.data());
     return Filter(params, std::move(file).Narrow(offset, params.bytes()));
   }
 
  private:
+  static Params Keyed(Params params, const std::optional<SecretKey>& key) {
+    params.key = key;
+    return params;
+  }
+
   // The parts of filter's container, its params encoded into `params`.
   static seen::Parts Parts(const Filter& filter, uint8_t* params) {
     Traits::Encode(filter.params(), params);
-    return {Traits::kKind, params, Traits::kParamsBytes, {{filter.bytes(), filter.params().bytes()}}};
+    return {Traits::kKind, params, Traits::kParamsBytes, {{filter.bytes(), filter.params().bytes()}},
+            KeyFlags(filter.params().key)};
   }
 };
 

@@ -55,7 +55,7 @@ uint64_t ContainerSize(const Parts& parts) {
 }
 
 void EncodeHead(Kind kind, const uint8_t* params, uint64_t params_size, uint64_t payload_size,
-                uint64_t payload_checksum, uint8_t* head) {
+                uint64_t payload_checksum, uint64_t flags, uint8_t* head) {
   const uint64_t offset = PayloadOffset(params_size);
   std::memset(head, 0, offset);
   std::memcpy(head, kMagic, sizeof kMagic);
@@ -66,6 +66,7 @@ void EncodeHead(Kind kind, const uint8_t* params, uint64_t params_size, uint64_t
   StoreLe64(head + kOffPayloadOffset, offset);
   StoreLe64(head + kOffPayloadSize, payload_size);
   StoreLe64(head + kOffPayloadChecksum, payload_checksum);
+  StoreLe64(head + kOffFlags, flags);
   std::memcpy(head + kHeaderBytes, params, params_size);
   StoreLe64(head + kOffHeaderChecksum, HeaderChecksum(head, params_size));
 }
@@ -78,7 +79,7 @@ void WriteContainer(const Parts& parts, uint8_t* out) {
     if (piece.size > 0) std::memcpy(payload + size, piece.data, piece.size);
     size += piece.size;
   }
-  EncodeHead(parts.kind, parts.params, parts.params_size, size, PayloadChecksum(payload, size), out);
+  EncodeHead(parts.kind, parts.params, parts.params_size, size, PayloadChecksum(payload, size), parts.flags, out);
 }
 
 uint32_t ContainerKind(const uint8_t* data, uint64_t len, const std::string& source) {
@@ -110,8 +111,13 @@ uint32_t ContainerKind(const uint8_t* data, uint64_t len, const std::string& sou
   return LoadLe32(data + kOffKind);
 }
 
+uint64_t KeyFlags(const std::optional<SecretKey>& key) {
+  return key ? 1 | (key->CheckValue() << 8) : 0;
+}
+
 Container ParseContainer(const uint8_t* data, uint64_t len, Kind expected,
-                         const std::string& source, bool verify_payload) {
+                         const std::string& source, bool verify_payload,
+                         const std::optional<SecretKey>& key) {
   const uint32_t kind = ContainerKind(data, len, source);
   const uint64_t params_size = LoadLe64(data + kOffParamsSize);
   if (kind != static_cast<uint32_t>(expected)) {
@@ -137,8 +143,14 @@ Container ParseContainer(const uint8_t* data, uint64_t len, Kind expected,
     Fail(Code::kInconsistent, source, "has " + std::to_string(len - total) +
                                           " bytes after the declared end at " + std::to_string(total));
   }
-  if (LoadLe64(data + kOffFlags) != 0) {
-    Fail(Code::kInconsistent, source, "flags field is not zero");
+  const uint64_t flags = LoadLe64(data + kOffFlags);
+  if (flags != 0 && (flags & 0xff) != 1) {
+    Fail(Code::kInconsistent, source, "flags field has unknown bits set");
+  }
+  if (flags != KeyFlags(key)) {
+    if (flags == 0) Fail(Code::kIncompatible, source, "was written without a secret key: open it without one");
+    if (!key) Fail(Code::kIncompatible, source, "was written with a secret key (keyed mode): open it with that key");
+    Fail(Code::kIncompatible, source, "was written with another secret key (its check value differs)");
   }
   if (verify_payload &&
       LoadLe64(data + kOffPayloadChecksum) != PayloadChecksum(data + offset, payload_size)) {

@@ -6,8 +6,11 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <optional>
 #include <string>
 #include <vector>
+
+#include "core/hash.h"
 
 namespace seen {
 
@@ -36,6 +39,11 @@ struct Container {
   uint64_t payload_size;
 };
 
+// The header's flags (docs/FORMAT.md): 0 for a file hashed with its public seed; for keyed
+// mode, bit 0 and the key's 56-bit check value above bit 8, so that a wrong key is refused
+// clearly and a reader from before keyed mode refuses the file instead of misreading it.
+uint64_t KeyFlags(const std::optional<SecretKey>& key);
+
 // A payload may be written from several separate buffers.
 struct Piece {
   const uint8_t* data;
@@ -52,6 +60,7 @@ struct Parts {
   const uint8_t* params;
   uint64_t params_size;
   std::vector<Piece> payload;
+  uint64_t flags = 0;  // KeyFlags of the object's key
 };
 
 // The bytes a container of these parts takes.
@@ -60,7 +69,7 @@ uint64_t ContainerSize(const Parts& parts);
 // Writes the PayloadOffset(params_size) bytes that precede the payload: header, params and
 // zero padding, for a payload of payload_size bytes with that XXH3-64 checksum.
 void EncodeHead(Kind kind, const uint8_t* params, uint64_t params_size, uint64_t payload_size,
-                uint64_t payload_checksum, uint8_t* head);
+                uint64_t payload_checksum, uint64_t flags, uint8_t* head);
 
 // Serializes into out (ContainerSize bytes): copies the payload first, checksums the copy,
 // then writes the head. The container is self-consistent even while adds change the pieces:
@@ -73,9 +82,11 @@ uint32_t ContainerKind(const uint8_t* data, uint64_t len, const std::string& sou
 
 // Validates `len` bytes as a container of kind `expected`. `source` names the input in
 // errors (a path, or "buffer"). verify_payload = false skips only the payload checksum.
-// Throws Error with the code for bad magic, version, truncation, checksum, sizes or kind.
+// Throws Error with the code for bad magic, version, truncation, checksum, sizes or kind, and
+// kIncompatible when the file's key (none, or its check value) is not `key`.
 Container ParseContainer(const uint8_t* data, uint64_t len, Kind expected,
-                         const std::string& source, bool verify_payload);
+                         const std::string& source, bool verify_payload,
+                         const std::optional<SecretKey>& key = std::nullopt);
 
 // Recomputes the payload checksum and the header checksum of a container in place (after a
 // writable mapping changed its payload).

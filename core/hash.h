@@ -27,6 +27,7 @@ struct SecretKey {
   // A PRF output of the key: 56 bits, so that it fits beside the keyed flag of a container.
   uint64_t CheckValue() const;
   bool operator==(const SecretKey& other) const { return k0 == other.k0 && k1 == other.k1; }
+  bool operator!=(const SecretKey& other) const { return !(*this == other); }
 };
 
 // How keys become hashes: XXH3-64 with a public seed (reproducible and mergeable, no

@@ -176,7 +176,8 @@ void WriteContents(const Parts& parts, int fd, const std::string& name) {
     }
   }
   std::vector<uint8_t> head(offset);
-  EncodeHead(parts.kind, parts.params, parts.params_size, at - offset, XXH3_64bits_digest(&state), head.data());
+  EncodeHead(parts.kind, parts.params, parts.params_size, at - offset, XXH3_64bits_digest(&state), parts.flags,
+             head.data());
   WriteAt(fd, head.data(), head.size(), 0, name);
 }
 

@@ -180,7 +180,8 @@ TEST(Format, EveryHeaderFieldIsChecked) {
   EXPECT_EQ(parse(WithField<uint64_t>(good, 32, test::LoadU64(good, 32) - 64, true)), Code::kInconsistent);
   EXPECT_EQ(parse(WithField<uint64_t>(good, 32, test::LoadU64(good, 32) + 64, true)), Code::kTruncated);
   EXPECT_EQ(parse(WithField<uint64_t>(good, 32, ~uint64_t{0}, true)), Code::kTooLarge);
-  EXPECT_EQ(parse(WithField<uint64_t>(good, 48, 1, true)), Code::kInconsistent);
+  EXPECT_EQ(parse(WithField<uint64_t>(good, 48, 2, true)), Code::kInconsistent);  // an unknown flag bit
+  EXPECT_EQ(parse(WithField<uint64_t>(good, 48, 1, true)), Code::kIncompatible);  // keyed: needs its key
   EXPECT_EQ(parse(WithField<uint64_t>(good, 64, test::LoadU64(good, 64) + 1, true)), Code::kInconsistent);
   EXPECT_EQ(parse(WithField<uint64_t>(good, 64, uint64_t{1} << 50, true)), Code::kTooLarge);
   EXPECT_EQ(parse(WithField<uint64_t>(good, 64, 0, true)), Code::kTooLarge);

@@ -1,0 +1,103 @@
+/* Keyed Bloom filters through the C API, compiled as C: a keyed filter answers like any
+ * other, its bytes open only with its key (a missing, wrong or unwanted key is refused with
+ * SEEN_ERR_INCOMPATIBLE and a message), it merges only with its own key, and its rate on
+ * keys never added is the target's. Prints TAP. */
+#define _POSIX_C_SOURCE 200809L /* mkstemp */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "seen.h"
+#include "tap.h"
+
+enum { N = 20000 };
+static uint64_t ids[N], absent[N];
+static uint8_t out[N];
+
+static const uint8_t kKey[16] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16};
+static const uint8_t kOtherKey[16] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 17};
+
+static size_t count_yes(size_t n) {
+  size_t yes = 0, i;
+  for (i = 0; i < n; ++i) yes += out[i];
+  return yes;
+}
+
+static int has_text(const char* text) { return strstr(seen_last_error(), text) != NULL; }
+
+static int holds(const uint8_t* bytes, size_t size, const uint8_t* part, size_t part_size) {
+  size_t i;
+  for (i = 0; i + part_size <= size; ++i) {
+    if (memcmp(bytes + i, part, part_size) == 0) return 1;
+  }
+  return 0;
+}
+
+int main(void) {
+  seen_bloom *f = NULL, *g = NULL, *plain = NULL;
+  seen_bloom_params params;
+  uint8_t* bytes;
+  size_t size = 0, i;
+  char path[] = "/tmp/seen-keyed-XXXXXX";
+  int fd;
+  for (i = 0; i < N; ++i) { ids[i] = mix(2 * i); absent[i] = mix(2 * i + 1); }
+
+  check(seen_bloom_create_keyed(N, 0.01, kKey, 15, &f) == SEEN_ERR_INVALID_ARGUMENT && f == NULL &&
+            has_text("16 to 64 bytes"),
+        "a key under 16 bytes is refused, saying why");
+  check(seen_bloom_create_keyed(N, 0.01, NULL, 16, &f) == SEEN_ERR_INVALID_ARGUMENT, "a NULL key is refused");
+  check(seen_bloom_create_keyed(N, 0.01, kKey, sizeof kKey, &f) == SEEN_OK, "create keyed");
+  check(seen_bloom_add_u64(f, ids, N) == SEEN_OK && seen_bloom_contains_u64(f, ids, N, out) == SEEN_OK &&
+            count_yes(N) == N,
+        "every key added is found");
+  seen_bloom_contains_u64(f, absent, N, out);
+  /* 1% of 20,000 is 200 +- 14; 260 is four standard deviations. */
+  check(count_yes(N) < 260, "keys never added read seen at about the target rate");
+  params.size = sizeof params;
+  check(seen_bloom_get_params(f, &params) == SEEN_OK && params.keyed == 1 && params.seed == 0,
+        "params say keyed");
+
+  seen_bloom_serialize(f, NULL, 0, &size);
+  bytes = (uint8_t*)malloc(size);
+  check(seen_bloom_serialize(f, bytes, size, &size) == SEEN_OK, "serialize");
+  check(!holds(bytes, size, kKey, sizeof kKey), "the key is nowhere in the bytes");
+  check(seen_bloom_deserialize(bytes, size, &g) == SEEN_ERR_INCOMPATIBLE && g == NULL &&
+            has_text("with a secret key"),
+        "without the key the bytes are refused, saying why");
+  check(seen_bloom_deserialize_keyed(bytes, size, kOtherKey, sizeof kOtherKey, &g) == SEEN_ERR_INCOMPATIBLE &&
+            has_text("another secret key"),
+        "another key is refused");
+  check(seen_bloom_deserialize_keyed(bytes, size, kKey, sizeof kKey, &g) == SEEN_OK, "the key opens them");
+  seen_bloom_contains_u64(g, ids, N, out);
+  check(count_yes(N) == N, "the copy finds every key");
+  check(seen_bloom_merge(g, f) == SEEN_OK, "keyed filters of one key merge");
+
+  check(seen_bloom_create(N, 0.01, 0, &plain) == SEEN_OK, "an unkeyed filter");
+  check(seen_bloom_merge(plain, f) == SEEN_ERR_INCOMPATIBLE && has_text("keyed"),
+        "keyed and unkeyed filters do not merge");
+
+  fd = mkstemp(path);
+  close(fd);
+  check(seen_bloom_save(f, path) == SEEN_OK, "save keyed");
+  seen_bloom_free(g);
+  g = NULL;
+  check(seen_bloom_open(path, SEEN_OPEN_READ_ONLY, &g) == SEEN_ERR_INCOMPATIBLE && g == NULL,
+        "open without the key is refused");
+  check(seen_bloom_open_keyed(path, SEEN_OPEN_READ_ONLY, kKey, sizeof kKey, &g) == SEEN_OK, "open with the key");
+  seen_bloom_contains_u64(g, ids, N, out);
+  check(count_yes(N) == N, "the opened file finds every key");
+  seen_bloom_free(g);
+  g = NULL;
+  check(seen_bloom_save(plain, path) == SEEN_OK &&
+            seen_bloom_open_keyed(path, SEEN_OPEN_READ_ONLY, kKey, sizeof kKey, &g) == SEEN_ERR_INCOMPATIBLE &&
+            has_text("without a secret key"),
+        "an unkeyed file refuses a key");
+  check(seen_bloom_open_keyed(path, SEEN_OPEN_READ_ONLY, NULL, 0, &g) == SEEN_OK, "and opens without one");
+  unlink(path);
+  free(bytes);
+  seen_bloom_free(g);
+  seen_bloom_free(plain);
+  seen_bloom_free(f);
+  return tap_finish();
+}
