@@ -47,7 +47,7 @@ HWY_INLINE V64 Mul64(V64 a, V64 b) {
 
 template <int kBits>
 HWY_INLINE V64 Rotl64(V64 v) {
-  return hn::Or(hn::ShiftLeft<kBits>(v), hn::ShiftRight<64 - kBits>(v));
+  return hn::RotateRight<64 - kBits>(v);  // one instruction where the target has it (AVX-512)
 }
 
 // XXH3_64bits_withSeed for exactly 8 input bytes (XXH3_len_4to8_64b), lane-parallel.
