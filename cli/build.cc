@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "cli/cli.h"
+#include "cli/key_file.h"
 #include "cli/lines.h"
 #include "cli/progress.h"
 #include "core/bloom.h"
@@ -46,6 +47,8 @@ int Build(const Args& args) {
   const uint64_t capacity = args.get_u64("capacity", 0);
   if (capacity == 0) throw UsageError{"build needs --capacity N (N > 0)"};
   args.exclusive("fpr", "bytes");
+  args.exclusive("seed", "key-file");
+  const std::optional<SecretKey> key = KeyFile(args);
   const double fpr = args.get_rate("fpr", 0.01);
   const uint64_t seed = args.get_u64("seed", 0);
   const unsigned threads = static_cast<unsigned>(
@@ -55,7 +58,7 @@ int Build(const Args& args) {
 
   // With a memory budget (--bytes) the k that suits it is chosen.
   const uint64_t budget = args.get_bytes("bytes", 0);
-  Bloom filter = budget > 0 ? Bloom::CreateBytes(capacity, budget, seed) : Bloom::Create(capacity, fpr, seed);
+  Bloom filter = budget > 0 ? Bloom::CreateBytes(capacity, budget, seed, key) : Bloom::Create(capacity, fpr, seed, key);
   // One thread needs no atomic ORs: plain SIMD stores build faster (bench/results/spam.md).
   filter.set_exclusive_adds(threads == 1);
   std::vector<std::unique_ptr<LineSource>> sources;

@@ -6,29 +6,33 @@ namespace seen::cli {
 
 const std::vector<CommandSpec>& Commands() {
   static const std::vector<CommandSpec> commands = {
-      {"build", "--capacity N [--fpr P | --bytes SIZE] [--seed S] [--threads T] INPUT... -o FILE",
+      {"build", "--capacity N [--fpr P | --bytes SIZE] [--seed S | --key-file PATH] [--threads T] INPUT... -o FILE",
        "Builds a Bloom filter file from keys, one per line (- is stdin; a trailing \\r is "
        "dropped, empty lines are skipped).",
        {{"capacity", "N", "distinct keys the filter is sized for (1e9 style allowed)"},
         {"fpr", "P", "target false-positive rate at capacity (default 0.01)"},
         {"bytes", "SIZE", "a memory budget such as 1GiB or 512M, instead of --fpr"},
         {"seed", "S", "hash seed; filters merge only with the same seed (default 0)"},
+        {"key-file", "PATH", "keyed mode: the secret key, 16 to 64 bytes raw or as hex (docs/SECURITY.md)"},
         {"threads", "T", "threads that add keys (default: every core)"},
         {"output", "FILE", "the filter file to write (also -o FILE)"}},
        Build},
-      {"query", "FILE [KEY...] [--new-only]",
+      {"query", "FILE [KEY...] [--new-only] [--key-file PATH]",
        "Prints KEY<TAB>seen|new for each key; reads keys from stdin when none are given "
        "(use -- before keys that start with -).",
-       {{"new-only", nullptr, "print only the keys the filter has not seen"}},
+       {{"new-only", nullptr, "print only the keys the filter has not seen"},
+        {"key-file", "PATH", "the key of a keyed filter, 16 to 64 bytes raw or as hex (docs/SECURITY.md)"},},
        Query},
-      {"info", "FILE [--json] [--now T]",
+      {"info", "FILE [--json] [--now T] [--key-file PATH]",
        "Prints the parameters and fill of a Bloom filter, window or store file; for windows and "
        "stores, the false-positive rate at their fill and the users above target.",
        {{"json", nullptr, "one JSON object instead of a table"},
-        {"now", "T", "the time (Unix seconds) time windows are measured at (default: now)"}},
+        {"now", "T", "the time (Unix seconds) time windows are measured at (default: now)"},
+        {"key-file", "PATH", "the key of a keyed filter, 16 to 64 bytes raw or as hex (docs/SECURITY.md)"},},
        Info},
-      {"merge", "A B -o C", "Writes the union of two filter files of the same shape and seed.",
-       {{"output", "FILE", "the merged filter file (also -o FILE)"}},
+      {"merge", "A B -o C [--key-file PATH]", "Writes the union of two filter files of the same shape and seed (or key).",
+       {{"output", "FILE", "the merged filter file (also -o FILE)"},
+        {"key-file", "PATH", "the key of keyed filters, 16 to 64 bytes raw or as hex (docs/SECURITY.md)"},},
        Merge},
       {"dedupe", "[--k K] [--ngram N] [--per-file | --field NAME] INPUT...",
        "Groups exact and near-duplicate documents (SimHash): one document per line, per file, "

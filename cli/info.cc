@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "cli/cli.h"
+#include "cli/key_file.h"
 #include "core/bloom.h"
 #include "core/bloom_codec.h"
 #include "core/error.h"
@@ -50,11 +51,12 @@ void Print(const std::vector<Field>& fields, bool json) {
   if (json) std::printf("}\n");
 }
 
-std::vector<Field> BloomFields(const std::string& path, bool json) {
-  const Bloom filter = Open(path, false, true);
+std::vector<Field> BloomFields(const std::string& path, const std::optional<SecretKey>& key, bool json) {
+  const Bloom filter = Open(path, false, true, key);
   const BloomParams& p = filter.params();
   const BloomStats s = filter.Stats();
   return {Count("bytes", p.bytes()), Count("blocks", p.blocks), Count("k", p.k), Count("seed", p.seed),
+          Text("keyed", p.key ? "yes" : "no"),
           Count("expected_items", p.expected_items), Real("target_fpr", p.target_fpr, json),
           Real("fill_ratio", s.fill_ratio, json), Real("approx_items", s.approx_items, json),
           Real("predicted_fpr", s.predicted_fpr, json)};
@@ -125,7 +127,7 @@ int Info(const Args& args) {
   std::vector<Field> fields = {Text("file", path), Text("kind", KindName(kind))};
   std::vector<Field> more;
   if (kind == static_cast<uint32_t>(Kind::kBloom)) {
-    more = BloomFields(path, json);
+    more = BloomFields(path, KeyFile(args), json);
   } else if (kind == static_cast<uint32_t>(Kind::kWindow)) {
     more = WindowFields(file, path, static_cast<uint32_t>(now), json);
   } else if (kind == static_cast<uint32_t>(Kind::kStore)) {
@@ -142,9 +144,10 @@ int Info(const Args& args) {
 int Merge(const Args& args) {
   if (args.positional().size() != 2) throw UsageError{"merge needs two input files: A B -o C"};
   const std::string output = args.require("output");
-  Bloom merged = Open(args.positional()[0], false, true).Copy();
+  const std::optional<SecretKey> key = KeyFile(args);
+  Bloom merged = Open(args.positional()[0], false, true, key).Copy();
   try {
-    merged.Merge(Open(args.positional()[1], false, true));
+    merged.Merge(Open(args.positional()[1], false, true, key));
   } catch (const Error& e) {
     throw Error(e.code(), args.positional()[0] + " and " + args.positional()[1] + ": " + e.what());
   }

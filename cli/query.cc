@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "cli/cli.h"
+#include "cli/key_file.h"
 #include "cli/lines.h"
 #include "core/bloom.h"
 #include "core/bloom_codec.h"
@@ -12,7 +13,7 @@ namespace seen::cli {
 
 int Query(const Args& args) {
   if (args.positional().empty()) throw UsageError{"query needs FILE"};
-  const Bloom filter = Open(args.positional()[0], false, true);
+  const Bloom filter = Open(args.positional()[0], false, true, KeyFile(args));
   const bool new_only = args.flag("new-only");
   std::vector<uint8_t> answers;
   auto print = [&](const KeyBatch& batch) {

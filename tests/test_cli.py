@@ -67,6 +67,30 @@ def test_info_json_describes_the_filter(built):
     assert info["bytes"] == info["blocks"] * 64
 
 
+def test_keyed_filters_need_their_key(tmp_path, keys_file):
+    """--key-file builds a keyed filter: the file does not hold the key, every added key
+    is found with it, and the file is refused without it, with another key, or with a key
+    file too short; --seed and --key-file are refused together."""
+    key = tmp_path / "key"
+    key.write_text("00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff\n")
+    other = tmp_path / "other"
+    other.write_bytes(bytes(range(16)))
+    out = tmp_path / "keyed.seen"
+    run("build", "--capacity", 10000, "--key-file", key, keys_file, "-o", out)
+    assert bytes.fromhex(key.read_text().strip()) not in out.read_bytes()
+    answers = run("query", "--key-file", key, out, "user-1", "user-4999", "nobody").stdout.decode()
+    assert answers.splitlines()[:2] == ["user-1\tseen", "user-4999\tseen"]
+    assert "with a secret key" in run("query", out, "user-1", expect=1).stderr.decode()
+    assert "another secret key" in run("query", "--key-file", other, out, "user-1", expect=1).stderr.decode()
+    info = json.loads(run("info", "--json", "--key-file", key, out).stdout)
+    assert (info["keyed"], info["seed"]) == ("yes", 0)
+    short = tmp_path / "short"
+    short.write_bytes(b"12345678")
+    message = run("build", "--capacity", 10, "--key-file", short, keys_file, "-o", out, expect=1).stderr.decode()
+    assert "short" in message and "16 to 64 bytes" in message
+    run("build", "--capacity", 10, "--seed", 3, "--key-file", key, keys_file, "-o", out, expect=2)
+
+
 def test_build_to_a_memory_budget(tmp_path, keys_file):
     out = tmp_path / "budget.seen"
     run("build", "--capacity", 5001, "--bytes", "64KiB", keys_file, "-o", out)
