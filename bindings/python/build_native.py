@@ -61,6 +61,7 @@ typedef struct seen_bloom_params {
   uint64_t seed;
   uint64_t expected_items;
   double target_fpr;
+  uint32_t keyed;
   ...;
 } seen_bloom_params;
 seen_status seen_bloom_get_params(const seen_bloom* f, seen_bloom_params* params);
@@ -80,6 +81,13 @@ seen_status seen_bloom_view(const uint8_t* buf, size_t len, uint32_t flags, seen
 seen_status seen_bloom_save(const seen_bloom* f, const char* path);
 seen_status seen_bloom_open(const char* path, uint32_t flags, seen_bloom** out);
 seen_status seen_bloom_sync(seen_bloom* f);
+seen_status seen_bloom_copy(const seen_bloom* f, seen_bloom** out);
+seen_status seen_bloom_create_keyed(uint64_t expected_items, double fpr, const uint8_t* key,
+                                    size_t key_len, seen_bloom** out);
+seen_status seen_bloom_open_keyed(const char* path, uint32_t flags, const uint8_t* key,
+                                  size_t key_len, seen_bloom** out);
+seen_status seen_bloom_deserialize_keyed(const uint8_t* buf, size_t len, const uint8_t* key,
+                                         size_t key_len, seen_bloom** out);
 
 typedef struct seen_counting seen_counting;
 seen_status seen_counting_create(uint64_t expected_items, double fpr, uint64_t seed,

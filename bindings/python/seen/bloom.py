@@ -5,13 +5,13 @@ buffer); this object holds only the handle. cffi releases the GIL around every C
 threads may add and test one filter at once; close() needs exclusive access, as in C.
 """
 import os
-from typing import Any
+from typing import Any, Optional
 
 from . import _batches, _handle, _keys
 from ._handle import PathLike
 from ._keys import Key
 from ._native import ffi, lib
-from .errors import check, raise_status
+from .errors import check, invalid_argument, raise_status
 
 # Bound once: the single-key paths are dominated by attribute lookups otherwise.
 _test_u64 = lib.seen_bloom_test_u64
@@ -29,14 +29,25 @@ class BloomFilter(_batches.UpdatesByBatches, _handle.ClosesOnExit):
     """A Bloom filter of str (as UTF-8), bytes and int (u64) keys: no false negatives, and
     false positives at about `fpr` once `expected_items` keys are in.
 
+    Keys hash with the public `seed` (filters of one seed merge and rebuild byte for byte),
+    or, given `key` (16 to 64 secret bytes), with SipHash-1-3 under it: then whoever chooses
+    the keys cannot aim them at the filter without the secret (docs/SECURITY.md). A keyed
+    filter's bytes do not hold the key and open only with it.
+
     A closed filter has a NULL handle: every call then fails with InvalidArgumentError.
     """
 
     __slots__ = ("_h", "_borrowed")
 
-    def __init__(self, expected_items: int, fpr: float, seed: int = 0) -> None:
+    def __init__(self, expected_items: int, fpr: float, seed: int = 0,
+                 key: Optional[bytes] = None) -> None:
         out = ffi.new("seen_bloom**")
-        check(lib.seen_bloom_create(expected_items, fpr, seed, out))
+        if key is None:
+            check(lib.seen_bloom_create(expected_items, fpr, seed, out))
+        elif seed != 0:
+            invalid_argument("a keyed filter takes no seed: the key is its secret")
+        else:
+            check(lib.seen_bloom_create_keyed(expected_items, fpr, bytes(key), len(key), out))
         self._own(out[0])
 
     def _own(self, handle: Any, borrowed: Any = None) -> None:
@@ -121,8 +132,10 @@ class BloomFilter(_batches.UpdatesByBatches, _handle.ClosesOnExit):
     __hash__ = None  # type: ignore[assignment]
 
     def copy(self) -> "BloomFilter":
-        """A writable copy in memory (also of a read-only or mapped filter)."""
-        return BloomFilter.from_bytes(self.to_bytes())
+        """A writable copy in memory (also of a read-only or mapped filter, and of its key)."""
+        out = ffi.new("seen_bloom**")
+        check(lib.seen_bloom_copy(self._h, out))
+        return BloomFilter._adopt(out)
 
     def clear(self) -> None:
         """Removes every key. Not safe while other threads use the filter."""
@@ -167,6 +180,11 @@ class BloomFilter(_batches.UpdatesByBatches, _handle.ClosesOnExit):
         return int(self._params().seed)
 
     @property
+    def keyed(self) -> bool:
+        """Whether keys hash under a secret key (BloomFilter(..., key=...))."""
+        return bool(self._params().keyed)
+
+    @property
     def read_only(self) -> bool:
         """True for BloomFilter.open(read_only=True) and BloomFilter.view: adds then fail."""
         return bool(self._params().read_only)
@@ -194,10 +212,16 @@ class BloomFilter(_batches.UpdatesByBatches, _handle.ClosesOnExit):
         return _handle.serialize(lib.seen_bloom_serialize, self._h)
 
     @classmethod
-    def from_bytes(cls, data: Any) -> "BloomFilter":
+    def from_bytes(cls, data: Any, key: Optional[bytes] = None) -> "BloomFilter":
         """A writable filter copied from serialized bytes (any bytes-like), after checking
-        them; a FormatError subclass says what is wrong with bad input."""
-        return cls._adopt(_handle.deserialize(lib.seen_bloom_deserialize, "seen_bloom*", data))
+        them; a FormatError subclass says what is wrong with bad input. A keyed filter's
+        bytes need its key (IncompatibleError without it or with another)."""
+        if key is None:
+            return cls._adopt(_handle.deserialize(lib.seen_bloom_deserialize, "seen_bloom*", data))
+        src = ffi.from_buffer("uint8_t[]", data)
+        out = ffi.new("seen_bloom**")
+        check(lib.seen_bloom_deserialize_keyed(src, len(src), bytes(key), len(key), out))
+        return cls._adopt(out)
 
     @classmethod
     def view(cls, buffer: Any, verify: bool = True) -> "BloomFilter":
@@ -212,13 +236,18 @@ class BloomFilter(_batches.UpdatesByBatches, _handle.ClosesOnExit):
         check(lib.seen_bloom_save(self._h, os.fsencode(path)))
 
     @classmethod
-    def open(cls, path: PathLike, read_only: bool = True, verify: bool = True) -> "BloomFilter":
+    def open(cls, path: PathLike, read_only: bool = True, verify: bool = True,
+             key: Optional[bytes] = None) -> "BloomFilter":
         """Maps a saved filter instead of reading it into memory. read_only=True is the query
         role (adds fail with ReadOnlyError); read_only=False writes changes back to the file
-        on sync() and close(). verify=False skips the payload checksum, for a fast open."""
+        on sync() and close(). verify=False skips the payload checksum, for a fast open. A
+        keyed filter's file needs its key."""
         flags = _handle.open_flags(read_only, verify)
         out = ffi.new("seen_bloom**")
-        check(lib.seen_bloom_open(os.fsencode(path), flags, out))
+        if key is None:
+            check(lib.seen_bloom_open(os.fsencode(path), flags, out))
+        else:
+            check(lib.seen_bloom_open_keyed(os.fsencode(path), flags, bytes(key), len(key), out))
         return cls._adopt(out)
 
     def sync(self) -> None:
@@ -234,4 +263,7 @@ class BloomFilter(_batches.UpdatesByBatches, _handle.ClosesOnExit):
             self._borrowed = None
 
     def __reduce__(self) -> Any:
+        if self.keyed:
+            raise TypeError("a keyed BloomFilter does not pickle: its key would have to travel with it; "
+                            "use to_bytes() and BloomFilter.from_bytes(data, key=...)")
         return (_unpickle, (self.to_bytes(),))

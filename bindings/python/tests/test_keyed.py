@@ -1,0 +1,61 @@
+"""Keyed Bloom filters from Python: a keyed filter finds every key it holds, its bytes and
+file open only with its key, it copies but does not pickle, and its rate on keys never
+added is the target's."""
+import pickle
+
+import pytest
+
+import seen
+
+KEY = bytes(range(16))
+OTHER = bytes(range(1, 17))
+
+
+@pytest.fixture
+def keyed():
+    f = seen.BloomFilter(20_000, 0.01, key=KEY)
+    f.add_many(range(20_000))
+    return f
+
+
+def test_a_keyed_filter_finds_every_key_at_the_target_rate(keyed):
+    assert keyed.keyed and keyed.seed == 0
+    assert all(keyed.contains_many(range(20_000)))
+    # 1% of 20,000 is 200 +- 14: 260 is four standard deviations.
+    assert sum(keyed.contains_many(range(10**9, 10**9 + 20_000))) < 260
+
+
+def test_its_bytes_open_only_with_its_key(keyed):
+    data = keyed.to_bytes()
+    assert KEY not in data
+    with pytest.raises(seen.IncompatibleError, match="with a secret key"):
+        seen.BloomFilter.from_bytes(data)
+    with pytest.raises(seen.IncompatibleError, match="another secret key"):
+        seen.BloomFilter.from_bytes(data, key=OTHER)
+    assert seen.BloomFilter.from_bytes(data, key=KEY) == keyed
+
+
+def test_its_file_opens_only_with_its_key(keyed, tmp_path):
+    path = tmp_path / "keyed.seen"
+    keyed.save(path)
+    with pytest.raises(seen.IncompatibleError):
+        seen.BloomFilter.open(path)
+    with seen.BloomFilter.open(path, key=KEY) as f:
+        assert f.keyed and 19_999 in f
+
+
+def test_it_copies_but_does_not_pickle(keyed):
+    copy = keyed.copy()
+    assert copy.keyed and copy == keyed
+    with pytest.raises(TypeError, match="keyed"):
+        pickle.dumps(keyed)
+
+
+def test_bad_keys_and_mixing_are_refused(keyed):
+    with pytest.raises(seen.InvalidArgumentError, match="16 to 64 bytes"):
+        seen.BloomFilter(10, 0.01, key=b"short")
+    with pytest.raises(seen.InvalidArgumentError, match="no seed"):
+        seen.BloomFilter(10, 0.01, seed=3, key=KEY)
+    plain = seen.BloomFilter(20_000, 0.01)
+    with pytest.raises(seen.IncompatibleError, match="keyed"):
+        plain |= keyed
