@@ -1,7 +1,6 @@
 // The C shim of the blocked Bloom filter: checks arguments and calls core/bloom.
 #include <algorithm>
 #include <cstring>
-#include <optional>
 #include <string>
 
 #include "capi/seen.h"
@@ -256,10 +255,8 @@ seen_status seen_bloom_open_keyed(const char* path, uint32_t flags, const uint8_
   SEEN_REQUIRE((flags & ~(SEEN_OPEN_READ_ONLY | SEEN_OPEN_READ_WRITE | SEEN_OPEN_NO_VERIFY)) == 0,
                "unknown flag bits");
   return CreateInto<seen_bloom>(out, [&] {
-    // No key (NULL, 0) opens an unkeyed file; anything else must be a valid key.
-    const std::optional<seen::SecretKey> secret =
-        key == nullptr && key_len == 0 ? std::nullopt : std::optional(seen::SecretKey::FromBytes(key, key_len));
-    return seen::Open(path, OpenMode(flags) == SEEN_OPEN_READ_WRITE, (flags & SEEN_OPEN_NO_VERIFY) == 0, secret);
+    return seen::Open(path, OpenMode(flags) == SEEN_OPEN_READ_WRITE, (flags & SEEN_OPEN_NO_VERIFY) == 0,
+                      seen::capi::OptionalKey(key, key_len));
   });
 }
 

@@ -286,6 +286,12 @@ typedef struct seen_window_options {
   uint64_t max_bytes;      /* count mode, if not 0: the lowest-fpr window of at most this many
                               state bytes; fpr is then ignored. Time mode: the most bytes the
                               window may grow to (0: the larger of 1 MiB and 4x its start) */
+  const uint8_t* key;      /* keyed mode if not NULL: key_len (16..64) secret bytes, read
+                              during the call only (docs/SECURITY.md). Items hash with
+                              SipHash-1-3 under it, and a store's users pick their shard with
+                              it; files hold only its check value, and open with
+                              seen_window_deserialize_keyed or seen_store_open_keyed */
+  size_t key_len;
 } seen_window_options;
 
 /* What a window became: its layout (1 fingerprint ring, 2 bit-sliced segments, 3 growing
@@ -344,6 +350,10 @@ SEEN_API seen_status seen_window_get_saturation(const seen_window* w, uint64_t n
 SEEN_API seen_status seen_window_serialize(const seen_window* w, uint8_t* buf, size_t cap,
                                            size_t* written);
 SEEN_API seen_status seen_window_deserialize(const uint8_t* buf, size_t len, seen_window** out);
+/* A keyed window's bytes, with its key (SEEN_ERR_INCOMPATIBLE for a missing or wrong one). */
+SEEN_API seen_status seen_window_deserialize_keyed(const uint8_t* buf, size_t len,
+                                                   const uint8_t* key, size_t key_len,
+                                                   seen_window** out);
 
 /* ------------------------------------------------------------------------------------------
  * The exposure store: one window per user id, for millions of users, in one compact arena
@@ -425,6 +435,9 @@ SEEN_API seen_status seen_store_save(const seen_store* s, const char* path);
  * written in place). | SEEN_OPEN_NO_VERIFY skips the payload checksum: a 10 GB store then
  * opens in about a second, and a corrupt window is refused when its user is touched. */
 SEEN_API seen_status seen_store_open(const char* path, uint32_t flags, seen_store** out);
+/* A keyed store's file, with its key (SEEN_ERR_INCOMPATIBLE for a missing or wrong one). */
+SEEN_API seen_status seen_store_open_keyed(const char* path, uint32_t flags, const uint8_t* key,
+                                           size_t key_len, seen_store** out);
 
 /* ------------------------------------------------------------------------------------------
  * SimHash near-duplicates (docs/simhash.md): 64-bit fingerprints of text or weighted

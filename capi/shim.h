@@ -3,11 +3,13 @@
 #pragma once
 
 #include <new>
+#include <optional>
 #include <string>
 #include <utility>
 
 #include "capi/seen.h"
 #include "core/error.h"
+#include "core/hash.h"
 
 namespace seen::capi {
 
@@ -37,6 +39,12 @@ seen_status CreateInto(Handle** out, Make&& make) {
   if (out == nullptr) return Fail(SEEN_ERR_INVALID_ARGUMENT, "out is NULL");
   *out = nullptr;
   return Guard([&] { *out = new Handle{make()}; });
+}
+
+// The key of a *_keyed call: none for (NULL, 0), else 16..64 bytes (kInvalidArgument).
+inline std::optional<SecretKey> OptionalKey(const uint8_t* key, size_t key_len) {
+  if (key == nullptr && key_len == 0) return std::nullopt;
+  return SecretKey::FromBytes(key, key_len);
 }
 
 }  // namespace seen::capi

@@ -139,6 +139,11 @@ seen_status seen_store_save(const seen_store* s, const char* path) {
 }
 
 seen_status seen_store_open(const char* path, uint32_t flags, seen_store** out) {
+  return seen_store_open_keyed(path, flags, nullptr, 0, out);
+}
+
+seen_status seen_store_open_keyed(const char* path, uint32_t flags, const uint8_t* key,
+                                  size_t key_len, seen_store** out) {
   SEEN_REQUIRE(path != nullptr, "path is NULL");
   const uint32_t mode = flags & (SEEN_OPEN_READ_ONLY | SEEN_OPEN_READ_WRITE);
   SEEN_REQUIRE(mode == SEEN_OPEN_READ_ONLY || mode == SEEN_OPEN_READ_WRITE,
@@ -146,7 +151,8 @@ seen_status seen_store_open(const char* path, uint32_t flags, seen_store** out) 
   SEEN_REQUIRE((flags & ~(SEEN_OPEN_READ_ONLY | SEEN_OPEN_READ_WRITE | SEEN_OPEN_NO_VERIFY)) == 0,
                "unknown flag bits");
   return CreateInto<seen_store>(out, [&] {
-    return seen::Store::Open(path, mode == SEEN_OPEN_READ_WRITE, (flags & SEEN_OPEN_NO_VERIFY) == 0);
+    return seen::Store::Open(path, mode == SEEN_OPEN_READ_WRITE, (flags & SEEN_OPEN_NO_VERIFY) == 0,
+                             seen::capi::OptionalKey(key, key_len));
   });
 }
 

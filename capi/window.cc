@@ -98,4 +98,12 @@ seen_status seen_window_deserialize(const uint8_t* buf, size_t len, seen_window*
   return CreateInto<seen_window>(out, [&] { return seen::DeserializeWindow(buf, len); });
 }
 
+seen_status seen_window_deserialize_keyed(const uint8_t* buf, size_t len, const uint8_t* key,
+                                          size_t key_len, seen_window** out) {
+  SEEN_REQUIRE(buf != nullptr || len == 0, "buf is NULL");
+  return CreateInto<seen_window>(out, [&] {
+    return seen::DeserializeWindow(buf, len, seen::SecretKey::FromBytes(key, key_len));
+  });
+}
+
 }  // extern "C"

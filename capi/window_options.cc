@@ -21,16 +21,18 @@ WindowParams WindowParamsFrom(const seen_window_options* caller) {
   const seen_window_options read = ReadVersioned(caller, kOldestWindowOptions, "window options");
   const seen_window_options* opts = &read;
   const double slack = opts->max_slack == 0 ? 0.25 : opts->max_slack;
+  WindowParams params;
   if (opts->mode == SEEN_WINDOW_COUNT) {
-    if (opts->max_bytes != 0) return SizeCountWindowForBytes(opts->span, opts->max_bytes, slack, opts->seed);
-    return SizeCountWindow(opts->span, opts->fpr, slack, opts->seed);
-  }
-  if (opts->mode == SEEN_WINDOW_TIME) {
+    params = opts->max_bytes != 0 ? SizeCountWindowForBytes(opts->span, opts->max_bytes, slack, opts->seed)
+                                  : SizeCountWindow(opts->span, opts->fpr, slack, opts->seed);
+  } else if (opts->mode == SEEN_WINDOW_TIME) {
     if (opts->expected_items == 0) bad("a time window needs expected_items");
-    return SizeTimeWindow(opts->span, opts->expected_items, opts->fpr, slack, opts->seed, opts->max_bytes);
+    params = SizeTimeWindow(opts->span, opts->expected_items, opts->fpr, slack, opts->seed, opts->max_bytes);
+  } else {
+    bad("mode must be SEEN_WINDOW_COUNT or SEEN_WINDOW_TIME");
   }
-  bad("mode must be SEEN_WINDOW_COUNT or SEEN_WINDOW_TIME");
-  return {};
+  if (opts->key != nullptr || opts->key_len != 0) params.key = SecretKey::FromBytes(opts->key, opts->key_len);
+  return params;
 }
 
 seen_status FillWindowInfo(const WindowParams& p, seen_window_info* info) {

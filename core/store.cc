@@ -71,7 +71,10 @@ struct Store::Impl {
     }
   }
 
-  Shard& ShardOf(uint64_t user) const { return *shards[HashU64(user, kShardSeed) & (kShards - 1)]; }
+  // Keyed, the shard is secret too: chosen user ids cannot crowd one shard's lock.
+  Shard& ShardOf(uint64_t user) const {
+    return *shards[HashU64(user, Hashing(kShardSeed, options.window.key)) & (kShards - 1)];
+  }
 
   uint16_t Hour(uint32_t now) const {
     if (now <= epoch) return 0;
@@ -95,7 +98,7 @@ struct Store::Impl {
   }
 
   void HashChunk(const uint64_t* items, size_t n, uint64_t* hashes) const {
-    HashU64Batch(items, n, options.window.seed, hashes);
+    HashU64Batch(items, n, options.window.hashing(), hashes);
   }
 
   // The slot of `user` for a write at `now`: created on first sight, reset when idle.
@@ -332,7 +335,7 @@ void Store::Save(const std::string& path) const {
       payload.push_back({kZeros, Pad8(growth.size()) - growth.size()});
     }
   }
-  SaveContainer(path, {Kind::kStore, params, kStoreParamsBytes, payload});
+  SaveContainer(path, {Kind::kStore, params, kStoreParamsBytes, payload, KeyFlags(impl.options.window.key)});
 }
 
 namespace {
@@ -360,13 +363,15 @@ std::unordered_map<uint64_t, WindowGrowth> LoadGrowth(const WindowParams& window
 
 }  // namespace
 
-Store Store::Open(const std::string& path, bool writable, bool verify_payload) {
+Store Store::Open(const std::string& path, bool writable, bool verify_payload,
+                  const std::optional<SecretKey>& key) {
   Region file = MapFile(path, false, verify_payload);
-  const Container c = ParseContainer(file.data(), file.size(), Kind::kStore, path, verify_payload);
+  const Container c = ParseContainer(file.data(), file.size(), Kind::kStore, path, verify_payload, key);
   auto bad = [&](Code code, const std::string& what) { throw Error(code, path + ": " + what); };
   if (c.params_size < kStoreParamsBytes) bad(Code::kInconsistent, "store params need 128 bytes");
   StoreOptions options;
   options.window = DecodeWindowParams(c.params, path);
+  options.window.key = key;
   const uint8_t* own = c.params + kWindowParamsBytes;
   if (LoadLe32(own) != kShards) bad(Code::kInconsistent, "shard count is not 64");
   options.idle_timeout = LoadLe32(own + 4);

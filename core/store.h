@@ -85,7 +85,9 @@ class Store {
   bool read_only() const;
 
   void Save(const std::string& path) const;
-  static Store Open(const std::string& path, bool writable, bool verify_payload);
+  // A keyed store's file needs its key (a missing or wrong one is kIncompatible).
+  static Store Open(const std::string& path, bool writable, bool verify_payload,
+                    const std::optional<SecretKey>& key = std::nullopt);
 
  private:
   struct Impl;

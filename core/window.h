@@ -26,7 +26,10 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <optional>
 #include <vector>
+
+#include "core/hash.h"
 
 namespace seen {
 
@@ -51,6 +54,9 @@ struct WindowParams {
   uint32_t max_bytes = 0;     // growing: the most bytes state and growth may hold together
   uint64_t seed = 0;
   double target_fpr = 0;
+  std::optional<SecretKey> key;  // keyed mode (docs/SECURITY.md): never written to a file
+
+  Hashing hashing() const { return {seed, key}; }
 
   // Bytes of one window's state: a header, then the ring or the sliced cells (for a growing
   // window, its base: the growth comes on top).

@@ -65,23 +65,23 @@ Window Window::Create(const WindowParams& params, uint32_t now) {
 }
 
 void Window::AddU64(const uint64_t* items, size_t n, uint32_t now) {
-  InChunks(n, [&](size_t i, size_t m, uint64_t* h) { HashU64Batch(items + i, m, params.seed, h); },
+  InChunks(n, [&](size_t i, size_t m, uint64_t* h) { HashU64Batch(items + i, m, params.hashing(), h); },
            [&](size_t, size_t m, const uint64_t* h) { WindowAdd(params, state.data(), &growth, h, m, now); });
 }
 
 void Window::ContainsU64(const uint64_t* items, size_t n, uint32_t now, uint8_t* out) const {
-  InChunks(n, [&](size_t i, size_t m, uint64_t* h) { HashU64Batch(items + i, m, params.seed, h); },
+  InChunks(n, [&](size_t i, size_t m, uint64_t* h) { HashU64Batch(items + i, m, params.hashing(), h); },
            [&](size_t i, size_t m, const uint64_t* h) { WindowContains(params, state.data(), &growth, h, m, now, out + i); });
 }
 
 void Window::AddKeys(const uint8_t* data, const uint64_t* offsets, size_t n, uint32_t now) {
-  InChunks(n, [&](size_t i, size_t m, uint64_t* h) { HashKeysBatch(data, offsets, i, m, params.seed, h); },
+  InChunks(n, [&](size_t i, size_t m, uint64_t* h) { HashKeysBatch(data, offsets, i, m, params.hashing(), h); },
            [&](size_t, size_t m, const uint64_t* h) { WindowAdd(params, state.data(), &growth, h, m, now); });
 }
 
 void Window::ContainsKeys(const uint8_t* data, const uint64_t* offsets, size_t n, uint32_t now,
                           uint8_t* out) const {
-  InChunks(n, [&](size_t i, size_t m, uint64_t* h) { HashKeysBatch(data, offsets, i, m, params.seed, h); },
+  InChunks(n, [&](size_t i, size_t m, uint64_t* h) { HashKeysBatch(data, offsets, i, m, params.hashing(), h); },
            [&](size_t i, size_t m, const uint64_t* h) { WindowContains(params, state.data(), &growth, h, m, now, out + i); });
 }
 
@@ -89,18 +89,20 @@ std::vector<uint8_t> SerializeWindow(const Window& window) {
   uint8_t params[kWindowParamsBytes];
   EncodeWindowParams(window.params, params);
   const Parts parts{Kind::kWindow, params, kWindowParamsBytes,
-                    {{window.state.data(), window.state.size()}, {window.growth.data(), window.growth.size()}}};
+                    {{window.state.data(), window.state.size()}, {window.growth.data(), window.growth.size()}},
+                    KeyFlags(window.params.key)};
   std::vector<uint8_t> out(ContainerSize(parts));
   WriteContainer(parts, out.data());
   return out;
 }
 
-Window DeserializeWindow(const uint8_t* data, uint64_t len) {
-  const Container c = ParseContainer(data, len, Kind::kWindow, "buffer", true);
+Window DeserializeWindow(const uint8_t* data, uint64_t len, const std::optional<SecretKey>& key) {
+  const Container c = ParseContainer(data, len, Kind::kWindow, "buffer", true, key);
   if (c.params_size < kWindowParamsBytes) {
     throw Error(Code::kInconsistent, "buffer: window params need 64 bytes");
   }
   Window window{DecodeWindowParams(c.params, "buffer"), {}, {}};
+  window.params.key = key;
   const uint64_t state_bytes = window.params.state_bytes();
   const bool grows = window.params.layout == WindowLayout::kGrowing;
   if (grows ? c.payload_size < state_bytes : c.payload_size != state_bytes) {

@@ -33,6 +33,8 @@ struct Window {
 };
 
 std::vector<uint8_t> SerializeWindow(const Window& window);
-Window DeserializeWindow(const uint8_t* data, uint64_t len);
+// A keyed window's bytes need its key (ParseContainer refuses a missing or wrong one).
+Window DeserializeWindow(const uint8_t* data, uint64_t len,
+                         const std::optional<SecretKey>& key = std::nullopt);
 
 }  // namespace seen

@@ -1,7 +1,8 @@
-/* Keyed Bloom filters through the C API, compiled as C: a keyed filter answers like any
- * other, its bytes open only with its key (a missing, wrong or unwanted key is refused with
+/* Keyed mode through the C API, compiled as C. A keyed Bloom filter answers like any other,
+ * its bytes open only with its key (a missing, wrong or unwanted key is refused with
  * SEEN_ERR_INCOMPATIBLE and a message), it merges only with its own key, and its rate on
- * keys never added is the target's. Prints TAP. */
+ * keys never added is the target's. Keyed windows and stores keep the same rules. Prints
+ * TAP. */
 #define _POSIX_C_SOURCE 200809L /* mkstemp */
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,6 +33,61 @@ static int holds(const uint8_t* bytes, size_t size, const uint8_t* part, size_t 
     if (memcmp(bytes + i, part, part_size) == 0) return 1;
   }
   return 0;
+}
+
+static void test_windows_and_stores(void) {
+  seen_window_options wo;
+  seen_store_options so;
+  seen_window *w = NULL, *back = NULL;
+  seen_store *s = NULL, *reopened = NULL;
+  uint8_t buf[4096];
+  size_t size = 0;
+  uint64_t items[3] = {11, 22, 33};
+  uint8_t found[3], unseen[3];
+  char path[] = "/tmp/seen-keyed-store-XXXXXX";
+  int fd;
+  memset(&wo, 0, sizeof wo);
+  wo.size = sizeof wo;
+  wo.mode = SEEN_WINDOW_COUNT;
+  wo.span = 500;
+  wo.fpr = 0.01;
+  wo.key = kKey;
+  wo.key_len = sizeof kKey;
+  check(seen_window_create(&wo, 0, &w) == SEEN_OK && seen_window_add_u64(w, items, 3, 0) == SEEN_OK &&
+            seen_window_contains_u64(w, items, 3, 0, found) == SEEN_OK && found[0] && found[1] && found[2],
+        "a keyed window finds its items");
+  check(seen_window_serialize(w, buf, sizeof buf, &size) == SEEN_OK, "serialize the keyed window");
+  check(seen_window_deserialize(buf, size, &back) == SEEN_ERR_INCOMPATIBLE && back == NULL,
+        "its bytes need the key");
+  check(seen_window_deserialize_keyed(buf, size, kKey, sizeof kKey, &back) == SEEN_OK &&
+            seen_window_contains_u64(back, items, 3, 0, found) == SEEN_OK && found[0] && found[1] && found[2],
+        "with it they answer");
+  seen_window_free(back);
+  wo.key_len = 8;
+  check(seen_window_create(&wo, 0, &back) == SEEN_ERR_INVALID_ARGUMENT && back == NULL, "a short key is refused");
+
+  wo.key_len = sizeof kKey;
+  memset(&so, 0, sizeof so);
+  so.size = sizeof so;
+  so.window = &wo;
+  check(seen_store_create(&so, &s) == SEEN_OK && seen_store_mark(s, 7, items, 3, 0) == SEEN_OK,
+        "a keyed store marks");
+  fd = mkstemp(path);
+  close(fd);
+  check(seen_store_save(s, path) == SEEN_OK, "and saves");
+  check(seen_store_open(path, SEEN_OPEN_READ_ONLY, &reopened) == SEEN_ERR_INCOMPATIBLE && reopened == NULL,
+        "its file needs the key");
+  check(seen_store_open_keyed(path, SEEN_OPEN_READ_ONLY, kOtherKey, sizeof kOtherKey, &reopened) ==
+            SEEN_ERR_INCOMPATIBLE,
+        "another key is refused");
+  check(seen_store_open_keyed(path, SEEN_OPEN_READ_ONLY, kKey, sizeof kKey, &reopened) == SEEN_OK &&
+            seen_store_filter(reopened, 7, items, 3, 0, unseen) == SEEN_OK && !unseen[0] && !unseen[1] &&
+            !unseen[2],
+        "with it the user's items are seen");
+  unlink(path);
+  seen_store_free(reopened);
+  seen_store_free(s);
+  seen_window_free(w);
 }
 
 int main(void) {
@@ -99,5 +155,6 @@ int main(void) {
   seen_bloom_free(g);
   seen_bloom_free(plain);
   seen_bloom_free(f);
+  test_windows_and_stores();
   return tap_finish();
 }
