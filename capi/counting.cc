@@ -34,6 +34,13 @@ seen_status seen_counting_create(uint64_t expected_items, double fpr, uint64_t s
   return CreateInto<seen_counting>(out, [&] { return seen::Counting::Create(expected_items, fpr, seed); });
 }
 
+seen_status seen_counting_create_keyed(uint64_t expected_items, double fpr, const uint8_t* key,
+                                       size_t key_len, seen_counting** out) {
+  return CreateInto<seen_counting>(out, [&] {
+    return seen::Counting::Create(expected_items, fpr, 0, seen::SecretKey::FromBytes(key, key_len));
+  });
+}
+
 void seen_counting_free(seen_counting* f) { delete f; }
 
 seen_status seen_counting_add_u64(seen_counting* f, const uint64_t* ids, size_t n) {
@@ -170,6 +177,14 @@ seen_status seen_counting_deserialize(const uint8_t* buf, size_t len, seen_count
   return CreateInto<seen_counting>(out, [&] { return seen::DeserializeCounting(buf, len); });
 }
 
+seen_status seen_counting_deserialize_keyed(const uint8_t* buf, size_t len, const uint8_t* key,
+                                            size_t key_len, seen_counting** out) {
+  SEEN_REQUIRE(buf != nullptr || len == 0, "buf is NULL");
+  return CreateInto<seen_counting>(out, [&] {
+    return seen::DeserializeCounting(buf, len, seen::SecretKey::FromBytes(key, key_len));
+  });
+}
+
 seen_status seen_counting_view(const uint8_t* buf, size_t len, uint32_t flags, seen_counting** out) {
   SEEN_REQUIRE(buf != nullptr || len == 0, "buf is NULL");
   SEEN_REQUIRE((flags & ~SEEN_OPEN_NO_VERIFY) == 0, "flags may only hold SEEN_OPEN_NO_VERIFY");
@@ -184,6 +199,11 @@ seen_status seen_counting_save(const seen_counting* f, const char* path) {
 }
 
 seen_status seen_counting_open(const char* path, uint32_t flags, seen_counting** out) {
+  return seen_counting_open_keyed(path, flags, nullptr, 0, out);
+}
+
+seen_status seen_counting_open_keyed(const char* path, uint32_t flags, const uint8_t* key,
+                                     size_t key_len, seen_counting** out) {
   SEEN_REQUIRE(path != nullptr, "path is NULL");
   SEEN_REQUIRE(OpenMode(flags) == SEEN_OPEN_READ_ONLY || OpenMode(flags) == SEEN_OPEN_READ_WRITE,
                "flags need exactly one of SEEN_OPEN_READ_ONLY and SEEN_OPEN_READ_WRITE");
@@ -191,7 +211,7 @@ seen_status seen_counting_open(const char* path, uint32_t flags, seen_counting**
                "unknown flag bits");
   return CreateInto<seen_counting>(out, [&] {
     return seen::OpenCounting(path, OpenMode(flags) == SEEN_OPEN_READ_WRITE,
-                              (flags & SEEN_OPEN_NO_VERIFY) == 0);
+                              (flags & SEEN_OPEN_NO_VERIFY) == 0, seen::capi::OptionalKey(key, key_len));
   });
 }
 

@@ -1,5 +1,6 @@
 // The C shim of the scalable filter: checks arguments and calls core/scalable.
 #include <algorithm>
+#include <cstddef>
 #include <cstring>
 #include <string>
 
@@ -24,14 +25,15 @@ uint32_t OpenMode(uint32_t flags) { return flags & (SEEN_OPEN_READ_ONLY | SEEN_O
 
 // Zero growth and tightening take their defaults, as any field added later will.
 seen::ScalableOptions OptionsFrom(const seen_scalable_options* given) {
-  // The first published layout is today's: no caller can pass less.
-  const auto opts = seen::capi::ReadVersioned(given, sizeof(seen_scalable_options), "scalable options");
+  // The first published layout ended with seed; fields added later go after it.
+  const auto opts = seen::capi::ReadVersioned(given, offsetof(seen_scalable_options, key), "scalable options");
   seen::ScalableOptions o;
   o.initial_capacity = opts.initial_capacity;
   o.fpr = opts.fpr;
   if (opts.growth != 0) o.growth = opts.growth;
   if (opts.tightening != 0) o.tightening = opts.tightening;
   o.seed = opts.seed;
+  if (opts.key != nullptr || opts.key_len != 0) o.key = seen::SecretKey::FromBytes(opts.key, opts.key_len);
   return o;
 }
 
@@ -137,12 +139,25 @@ seen_status seen_scalable_deserialize(const uint8_t* buf, size_t len, seen_scala
   return CreateInto<seen_scalable>(out, [&] { return seen::DeserializeScalable(buf, len); });
 }
 
+seen_status seen_scalable_deserialize_keyed(const uint8_t* buf, size_t len, const uint8_t* key,
+                                            size_t key_len, seen_scalable** out) {
+  SEEN_REQUIRE(buf != nullptr || len == 0, "buf is NULL");
+  return CreateInto<seen_scalable>(out, [&] {
+    return seen::DeserializeScalable(buf, len, seen::SecretKey::FromBytes(key, key_len));
+  });
+}
+
 seen_status seen_scalable_save(const seen_scalable* f, const char* path) {
   SEEN_REQUIRE(f != nullptr && path != nullptr, "filter or path is NULL");
   return Guard([&] { seen::Save(f->scalable, path); });
 }
 
 seen_status seen_scalable_open(const char* path, uint32_t flags, seen_scalable** out) {
+  return seen_scalable_open_keyed(path, flags, nullptr, 0, out);
+}
+
+seen_status seen_scalable_open_keyed(const char* path, uint32_t flags, const uint8_t* key,
+                                     size_t key_len, seen_scalable** out) {
   SEEN_REQUIRE(path != nullptr, "path is NULL");
   SEEN_REQUIRE(OpenMode(flags) == SEEN_OPEN_READ_ONLY || OpenMode(flags) == SEEN_OPEN_READ_WRITE,
                "flags need exactly one of SEEN_OPEN_READ_ONLY and SEEN_OPEN_READ_WRITE");
@@ -150,7 +165,7 @@ seen_status seen_scalable_open(const char* path, uint32_t flags, seen_scalable**
                "unknown flag bits");
   return CreateInto<seen_scalable>(out, [&] {
     return seen::OpenScalable(path, OpenMode(flags) == SEEN_OPEN_READ_WRITE,
-                              (flags & SEEN_OPEN_NO_VERIFY) == 0);
+                              (flags & SEEN_OPEN_NO_VERIFY) == 0, seen::capi::OptionalKey(key, key_len));
   });
 }
 

@@ -697,6 +697,16 @@ SEEN_API seen_status seen_counting_save(const seen_counting* f, const char* path
 /* Maps a saved filter, with the flags of seen_bloom_open: READ_ONLY refuses every add and
  * remove (SEEN_ERR_READ_ONLY); READ_WRITE changes the file on sync and free. */
 SEEN_API seen_status seen_counting_open(const char* path, uint32_t flags, seen_counting** out);
+/* Keyed mode, as for seen_bloom_create_keyed and its open and deserialize. */
+SEEN_API seen_status seen_counting_create_keyed(uint64_t expected_items, double fpr,
+                                                const uint8_t* key, size_t key_len,
+                                                seen_counting** out);
+SEEN_API seen_status seen_counting_open_keyed(const char* path, uint32_t flags,
+                                              const uint8_t* key, size_t key_len,
+                                              seen_counting** out);
+SEEN_API seen_status seen_counting_deserialize_keyed(const uint8_t* buf, size_t len,
+                                                     const uint8_t* key, size_t key_len,
+                                                     seen_counting** out);
 /* For a read-write mapped filter: updates the checksums and flushes (msync). Otherwise
  * SEEN_OK, nothing to do. Exclusive access. */
 SEEN_API seen_status seen_counting_sync(seen_counting* f);
@@ -713,12 +723,18 @@ SEEN_API seen_status seen_counting_sync(seen_counting* f);
 typedef struct seen_scalable seen_scalable;
 
 typedef struct seen_scalable_options {
-  size_t size;               /* sizeof(seen_scalable_options) */
+  size_t size;               /* sizeof(seen_scalable_options); an older header's smaller size
+                                is accepted (down to the first layout, ending at seed) with
+                                fields it lacks left at their 0 defaults */
   uint64_t initial_capacity; /* keys the first sub-filter holds, >= 1 */
   double fpr;                /* the bound on the total false-positive rate, in (0, 1) */
   double growth;             /* capacity ratio of consecutive sub-filters, in [1, 64]; 0 means 2 */
   double tightening;         /* fpr ratio of consecutive sub-filters, in (0, 1); 0 means 0.5 */
   uint64_t seed;
+  const uint8_t* key;        /* keyed mode if not NULL, as in seen_window_options: key_len
+                                (16..64) secret bytes; the file then opens with
+                                seen_scalable_open_keyed or seen_scalable_deserialize_keyed */
+  size_t key_len;
 } seen_scalable_options;
 
 /* What a scalable filter holds now. Set info->size before the call; only the fields that fit
@@ -779,6 +795,14 @@ SEEN_API seen_status seen_scalable_save(const seen_scalable* f, const char* path
  * changes only on the next seen_scalable_save. | SEEN_OPEN_NO_VERIFY skips the payload
  * checksum. */
 SEEN_API seen_status seen_scalable_open(const char* path, uint32_t flags, seen_scalable** out);
+/* A keyed filter's bytes or file, with its key (SEEN_ERR_INCOMPATIBLE for a missing or wrong
+ * one). */
+SEEN_API seen_status seen_scalable_deserialize_keyed(const uint8_t* buf, size_t len,
+                                                     const uint8_t* key, size_t key_len,
+                                                     seen_scalable** out);
+SEEN_API seen_status seen_scalable_open_keyed(const char* path, uint32_t flags,
+                                              const uint8_t* key, size_t key_len,
+                                              seen_scalable** out);
 
 #ifdef __cplusplus
 }

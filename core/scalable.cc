@@ -71,7 +71,7 @@ void Scalable::Grow() {
     throw Error(Code::kTooLarge, "scalable filter: all " + std::to_string(kMaxSubFilters) +
                                      " sub-filters are full; create it with a larger capacity or growth");
   }
-  Bloom bloom = Bloom::Create(CapacityOf(options_, i), FprOf(options_, i), SeedOf(options_, i));
+  Bloom bloom = Bloom::Create(CapacityOf(options_, i), FprOf(options_, i), SeedOf(options_, i), options_.key);
   bloom.set_exclusive_adds(true);
   subs_.push_back({std::move(bloom), CapacityOf(options_, i), 0});
 }

@@ -165,9 +165,16 @@ Scalable Build(const Decoded& d, const uint8_t* payload, bool copy, Region backi
   return Scalable(d.options, std::move(subs), std::move(backing), !copy);
 }
 
+// The decoded filter under `key` (the file holds only its check value, checked already).
+Decoded Keyed(Decoded d, const std::optional<SecretKey>& key) {
+  d.options.key = key;
+  for (BloomParams& p : d.params) p.key = key;
+  return d;
+}
+
 // The parts of f's container, over its params encoded into `params`.
 Parts PartsOf(const Scalable& f, const std::vector<uint8_t>& params) {
-  Parts parts{Kind::kScalable, params.data(), params.size(), {}};
+  Parts parts{Kind::kScalable, params.data(), params.size(), {}, KeyFlags(f.options().key)};
   for (const SubFilter& s : f.subs()) parts.payload.push_back({s.bloom.bytes(), s.bloom.params().bytes()});
   return parts;
 }
@@ -183,9 +190,9 @@ void Serialize(const Scalable& filter, uint8_t* out) {
   WriteContainer(PartsOf(filter, params), out);
 }
 
-Scalable DeserializeScalable(const uint8_t* data, uint64_t len) {
-  const Container c = ParseContainer(data, len, Kind::kScalable, "buffer", true);
-  return Build(DecodeParams(c, "buffer"), c.payload, true, Region());
+Scalable DeserializeScalable(const uint8_t* data, uint64_t len, const std::optional<SecretKey>& key) {
+  const Container c = ParseContainer(data, len, Kind::kScalable, "buffer", true, key);
+  return Build(Keyed(DecodeParams(c, "buffer"), key), c.payload, true, Region());
 }
 
 void Save(const Scalable& filter, const std::string& path) {
@@ -193,10 +200,11 @@ void Save(const Scalable& filter, const std::string& path) {
   SaveContainer(path, PartsOf(filter, params));
 }
 
-Scalable OpenScalable(const std::string& path, bool writable, bool verify_payload) {
+Scalable OpenScalable(const std::string& path, bool writable, bool verify_payload,
+                      const std::optional<SecretKey>& key) {
   Region file = MapFile(path, false, verify_payload);
-  const Container c = ParseContainer(file.data(), file.size(), Kind::kScalable, path, verify_payload);
-  const Decoded d = DecodeParams(c, path);
+  const Container c = ParseContainer(file.data(), file.size(), Kind::kScalable, path, verify_payload, key);
+  const Decoded d = Keyed(DecodeParams(c, path), key);
   if (writable) return Build(d, c.payload, true, Region());
   return Build(d, c.payload, false, std::move(file));
 }

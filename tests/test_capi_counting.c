@@ -2,6 +2,7 @@
  * of removes, saturation, growth within the bound, params/info, serialization, save/open
  * roles, and bad input. Prints TAP. */
 #define _POSIX_C_SOURCE 200809L /* mkstemp */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -179,7 +180,7 @@ static void test_scalable(void) {
   check(seen_scalable_create(&opts, &f) == SEEN_ERR_INVALID_ARGUMENT && strstr(seen_last_error(), "fpr") != NULL,
         "fpr 0 is refused, by name");
   opts.fpr = 0.01;
-  opts.size = sizeof opts - 1;
+  opts.size = offsetof(seen_scalable_options, key) - 1;
   check(seen_scalable_create(&opts, &f) == SEEN_ERR_INVALID_ARGUMENT && f == NULL &&
             strstr(seen_last_error(), "scalable options") != NULL,
         "a size below the first layout is refused, by name");

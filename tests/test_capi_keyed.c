@@ -90,6 +90,46 @@ static void test_windows_and_stores(void) {
   seen_window_free(w);
 }
 
+static void test_counting_and_scalable(void) {
+  seen_counting *c = NULL, *c2 = NULL;
+  seen_scalable *sc = NULL, *sc2 = NULL;
+  seen_scalable_options so;
+  uint8_t buf[1 << 16];
+  size_t size = 0;
+  char path[] = "/tmp/seen-keyed-scalable-XXXXXX";
+  int fd;
+  check(seen_counting_create_keyed(1000, 0.01, kKey, sizeof kKey, &c) == SEEN_OK &&
+            seen_counting_add_u64(c, ids, 1000) == SEEN_OK,
+        "a keyed counting filter");
+  check(seen_counting_serialize(c, buf, sizeof buf, &size) == SEEN_OK &&
+            seen_counting_deserialize(buf, size, &c2) == SEEN_ERR_INCOMPATIBLE,
+        "its bytes need the key");
+  check(seen_counting_deserialize_keyed(buf, size, kKey, sizeof kKey, &c2) == SEEN_OK &&
+            seen_counting_contains_u64(c2, ids, 1000, out) == SEEN_OK && count_yes(1000) == 1000,
+        "with it every key is found");
+  memset(&so, 0, sizeof so);
+  so.size = sizeof so;
+  so.initial_capacity = 100;
+  so.fpr = 0.01;
+  so.key = kKey;
+  so.key_len = sizeof kKey;
+  check(seen_scalable_create(&so, &sc) == SEEN_OK && seen_scalable_add_u64(sc, ids, 5000) == SEEN_OK,
+        "a keyed scalable filter grows");
+  fd = mkstemp(path);
+  close(fd);
+  check(seen_scalable_save(sc, path) == SEEN_OK &&
+            seen_scalable_open(path, SEEN_OPEN_READ_ONLY, &sc2) == SEEN_ERR_INCOMPATIBLE && sc2 == NULL,
+        "its file needs the key");
+  check(seen_scalable_open_keyed(path, SEEN_OPEN_READ_ONLY, kKey, sizeof kKey, &sc2) == SEEN_OK &&
+            seen_scalable_contains_u64(sc2, ids, 5000, out) == SEEN_OK && count_yes(5000) == 5000,
+        "with it every key is found");
+  unlink(path);
+  seen_scalable_free(sc2);
+  seen_scalable_free(sc);
+  seen_counting_free(c2);
+  seen_counting_free(c);
+}
+
 int main(void) {
   seen_bloom *f = NULL, *g = NULL, *plain = NULL;
   seen_bloom_params params;
@@ -156,5 +196,6 @@ int main(void) {
   seen_bloom_free(plain);
   seen_bloom_free(f);
   test_windows_and_stores();
+  test_counting_and_scalable();
   return tap_finish();
 }
