@@ -26,6 +26,18 @@ static go_result go_open(const char* path, uint32_t flags, seen_bloom** out) {
 static go_result go_deserialize(const uint8_t* buf, size_t len, seen_bloom** out) {
 	return go_result_of(seen_bloom_deserialize(buf, len, out));
 }
+static go_result go_create_keyed(uint64_t n, double fpr, const uint8_t* key, size_t key_len,
+                                 seen_bloom** out) {
+	return go_result_of(seen_bloom_create_keyed(n, fpr, key, key_len, out));
+}
+static go_result go_open_keyed(const char* path, uint32_t flags, const uint8_t* key,
+                               size_t key_len, seen_bloom** out) {
+	return go_result_of(seen_bloom_open_keyed(path, flags, key, key_len, out));
+}
+static go_result go_deserialize_keyed(const uint8_t* buf, size_t len, const uint8_t* key,
+                                      size_t key_len, seen_bloom** out) {
+	return go_result_of(seen_bloom_deserialize_keyed(buf, len, key, key_len, out));
+}
 static go_result go_serialize(const seen_bloom* f, uint8_t* buf, size_t cap, size_t* written) {
 	return go_result_of(seen_bloom_serialize(f, buf, cap, written));
 }
@@ -345,6 +357,25 @@ func cOpen(path string, readOnly bool) (c *cFilter, err error) {
 
 func cDeserialize(b []byte) (c *cFilter, err error) {
 	err = check(C.go_deserialize((*C.uint8_t)(bytesPtr(b)), C.size_t(len(b)), &c))
+	return c, err
+}
+
+// Keyed mode: the key's bytes are lent to C for the call only.
+func cCreateKeyed(n uint64, fpr float64, key []byte) (c *cFilter, err error) {
+	err = check(C.go_create_keyed(C.uint64_t(n), C.double(fpr), (*C.uint8_t)(bytesPtr(key)), C.size_t(len(key)), &c))
+	return c, err
+}
+
+func cOpenKeyed(path string, readOnly bool, key []byte) (c *cFilter, err error) {
+	err = withPath(path, func(p *C.char) C.go_result {
+		return C.go_open_keyed(p, openFlags(readOnly), (*C.uint8_t)(bytesPtr(key)), C.size_t(len(key)), &c)
+	})
+	return c, err
+}
+
+func cDeserializeKeyed(b, key []byte) (c *cFilter, err error) {
+	err = check(C.go_deserialize_keyed((*C.uint8_t)(bytesPtr(b)), C.size_t(len(b)), (*C.uint8_t)(bytesPtr(key)),
+		C.size_t(len(key)), &c))
 	return c, err
 }
 

@@ -40,6 +40,24 @@ func NewWithBytes(n uint64, bytes uint64, seed uint64) (*Filter, error) {
 	return adopt(cCreateBytes(n, bytes, seed))
 }
 
+// NewKeyed is an empty keyed filter (docs/SECURITY.md): its keys hash with SipHash-1-3
+// under the secret key (16 to 64 bytes), so whoever chooses them cannot aim them at the
+// filter without it. No file holds the key: a keyed filter's file and bytes open only with
+// it (OpenKeyed, UnmarshalKeyed); a missing or wrong key is ErrIncompatible.
+func NewKeyed(n uint64, fpr float64, key []byte) (*Filter, error) {
+	return adopt(cCreateKeyed(n, fpr, key))
+}
+
+// OpenKeyed is Open for a keyed filter's file, with its key.
+func OpenKeyed(path string, readOnly bool, key []byte) (*Filter, error) {
+	return adopt(cOpenKeyed(path, readOnly, key))
+}
+
+// UnmarshalKeyed is a keyed filter copied from its serialized bytes, with its key.
+func UnmarshalKeyed(data, key []byte) (*Filter, error) {
+	return adopt(cDeserializeKeyed(data, key))
+}
+
 // Open maps a file written by Save (or the seen CLI). readOnly maps it for queries only:
 // every add then fails with ErrReadOnly. Otherwise the mapping is shared and changes reach
 // the file on Sync and Close.

@@ -65,6 +65,34 @@ public final class BloomFilter implements AutoCloseable {
   }
 
   /**
+   * A keyed filter (docs/SECURITY.md): its keys hash with SipHash-1-3 under the secret {@code
+   * key}, 16 to 64 bytes, so whoever chooses the keys cannot aim them at the filter without it.
+   * No file holds the key: a keyed filter's file or bytes open only with it ({@link #open(Path,
+   * Mode, byte[])}, {@link #readFrom(InputStream, byte[])}); a missing or wrong key throws
+   * SeenException with INCOMPATIBLE.
+   */
+  public static BloomFilter createKeyed(long expectedInsertions, double fpp, byte[] key) {
+    if (expectedInsertions < 0) {
+      throw new IllegalArgumentException("expectedInsertions is negative: " + expectedInsertions);
+    }
+    long[] out = new long[1];
+    return adopt(NativeBloom.createKeyed(expectedInsertions, fpp, key.clone(), out), out);
+  }
+
+  /** Maps a keyed filter's file, with its key. */
+  public static BloomFilter open(Path path, Mode mode, byte[] key) {
+    long[] out = new long[1];
+    return adopt(NativeBloom.openKeyed(Utf8.nulTerminated(path), mode.flags, key.clone(), out), out);
+  }
+
+  /** Reads a keyed filter's serialized form, with its key. */
+  public static BloomFilter readFrom(InputStream in, byte[] key) throws IOException {
+    byte[] bytes = in.readAllBytes();
+    long[] out = new long[1];
+    return adopt(NativeBloom.deserializeKeyed(bytes, bytes.length, key.clone(), out), out);
+  }
+
+  /**
    * Maps a filter saved by {@link #save(Path)} (or by any other binding), verifying its checksums.
    * {@link Mode#READ_ONLY} shares the page cache between processes and rejects puts.
    */

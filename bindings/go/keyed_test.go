@@ -1,0 +1,66 @@
+package seen
+
+import (
+	"errors"
+	"path/filepath"
+	"testing"
+)
+
+var (
+	testKey  = []byte("0123456789abcdef")
+	otherKey = []byte("0123456789abcdeg")
+	shortKey = []byte("01234567")
+)
+
+// A keyed filter finds every key it holds, reads keys never added as present at about the
+// target rate, and its bytes and file open only with its key.
+func TestKeyedFilter(t *testing.T) {
+	f, err := NewKeyed(20000, 0.01, testKey)
+	must(t, err)
+	defer f.Close()
+	present := 0
+	for i := uint64(0); i < 20000; i++ {
+		must(t, f.AddUint64(i))
+	}
+	for i := uint64(0); i < 20000; i++ {
+		if ok, _ := f.TestUint64(i); !ok {
+			t.Fatalf("key %d was added but is not found", i)
+		}
+		if ok, _ := f.TestUint64(1e9 + i); ok {
+			present++
+		}
+	}
+	// 1% of 20,000 is 200 +- 14: 260 is four standard deviations.
+	if present >= 260 {
+		t.Errorf("%d false positives in 20,000", present)
+	}
+	data, err := f.MarshalBinary()
+	must(t, err)
+	var plain Filter
+	if err := plain.UnmarshalBinary(data); !errors.Is(err, ErrIncompatible) {
+		t.Errorf("unmarshal without the key: %v, want ErrIncompatible", err)
+	}
+	if _, err := UnmarshalKeyed(data, otherKey); !errors.Is(err, ErrIncompatible) {
+		t.Errorf("unmarshal with another key: %v, want ErrIncompatible", err)
+	}
+	g, err := UnmarshalKeyed(data, testKey)
+	must(t, err)
+	defer g.Close()
+	if ok, _ := g.TestUint64(19999); !ok {
+		t.Error("the copy lost a key")
+	}
+	path := filepath.Join(t.TempDir(), "keyed.seen")
+	must(t, f.Save(path))
+	if _, err := Open(path, true); !errors.Is(err, ErrIncompatible) {
+		t.Errorf("open without the key: %v, want ErrIncompatible", err)
+	}
+	h, err := OpenKeyed(path, true, testKey)
+	must(t, err)
+	defer h.Close()
+	if ok, _ := h.TestUint64(7); !ok {
+		t.Error("the opened file lost a key")
+	}
+	if _, err := NewKeyed(10, 0.01, shortKey); !errors.Is(err, ErrInvalidArgument) {
+		t.Errorf("a short key: %v, want ErrInvalidArgument", err)
+	}
+}
