@@ -456,6 +456,10 @@ typedef struct seen_simhash_options {
   uint32_t ngram;              /* CJK character shingle length, 1..8; 0 means 3 */
   uint64_t seed;               /* XXH3 seed of every feature hash; default 0 */
   const seen_simhash_idf* idf; /* token weights; NULL (default): term frequency only */
+  const uint8_t* key;          /* keyed mode if not NULL: key_len (16..64) secret bytes under
+                                  which features hash with SipHash-1-3, so that nobody without
+                                  them can craft a text near another's fingerprint */
+  size_t key_len;
 } seen_simhash_options;
 
 /* The fingerprints of one text. Set size = sizeof(seen_simhash_fingerprint) before the call;

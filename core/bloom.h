@@ -21,7 +21,7 @@ struct BloomParams {
   uint64_t seed = 0;
   uint64_t expected_items = 0;
   double target_fpr = 0.0;
-  std::optional<SecretKey> key;  // keyed mode (docs/SECURITY.md): never written to a file
+  std::optional<SecretKey> key = std::nullopt;  // keyed mode (docs/SECURITY.md): never written to a file
 
   Hashing hashing() const { return {seed, key}; }
 

@@ -29,7 +29,7 @@ struct ScalableOptions {
   double growth = 2.0;       // capacity ratio of consecutive sub-filters, in [1, 64]
   double tightening = 0.5;   // fpr ratio of consecutive sub-filters, in (0, 1)
   uint64_t seed = 0;
-  std::optional<SecretKey> key;  // keyed mode: every sub-filter hashes under it
+  std::optional<SecretKey> key = std::nullopt;  // keyed mode: every sub-filter hashes under it
 };
 
 // One sub-filter: the blocked Bloom filter and how full it may get.

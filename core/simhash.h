@@ -6,7 +6,10 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <unordered_map>
+
+#include "core/hash.h"
 
 namespace seen {
 
@@ -45,6 +48,9 @@ struct TextOptions {
   uint32_t ngram = 3;            // CJK character shingle length, 1..8
   uint64_t seed = 0;             // XXH3 seed of every feature hash
   const IdfTable* idf = nullptr; // NULL: every token weighs its term frequency
+  // Keyed mode (docs/SECURITY.md): features hash with SipHash-1-3 under it, so nobody
+  // without it can steer a text's fingerprint.
+  std::optional<SecretKey> key = std::nullopt;
 };
 constexpr uint32_t kMaxNgram = 8;
 

@@ -106,10 +106,12 @@ class Fingerprinter {
   }
 
   void Token(const uint8_t* bytes, size_t n) {
-    const uint64_t hash = HashBytes(bytes, n, options_.seed);
+    const uint64_t hash = HashBytes(bytes, n, Hashing(options_.seed, options_.key));
     hashes_[batch_] = hash;
     if (options_.idf) {
-      weights_[batch_] = options_.idf->Weight(options_.seed == 0 ? hash : HashBytes(bytes, n, 0));
+      // IDF tables are looked up by the unseeded, unkeyed hash.
+      const bool plain = options_.seed == 0 && !options_.key;
+      weights_[batch_] = options_.idf->Weight(plain ? hash : HashBytes(bytes, n, 0));
     }
     ++features_;
     if (++batch_ == kBatch) Flush();

@@ -54,7 +54,7 @@ struct WindowParams {
   uint32_t max_bytes = 0;     // growing: the most bytes state and growth may hold together
   uint64_t seed = 0;
   double target_fpr = 0;
-  std::optional<SecretKey> key;  // keyed mode (docs/SECURITY.md): never written to a file
+  std::optional<SecretKey> key = std::nullopt;  // keyed mode (docs/SECURITY.md): never written to a file
 
   Hashing hashing() const { return {seed, key}; }
 

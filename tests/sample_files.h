@@ -61,7 +61,7 @@ inline std::vector<Sample> SampleFiles(const std::string& scratch_path) {
   samples.push_back({"counting", Target::kCounting,
                      Serialized([&](uint8_t* b, size_t c, size_t* w) { seen_counting_serialize(counting, b, c, w); })});
   seen_counting_free(counting);
-  seen_scalable_options scalable_options = {sizeof scalable_options, 30, 0.01, 2, 0.5, 3};
+  seen_scalable_options scalable_options = {sizeof scalable_options, 30, 0.01, 2, 0.5, 3, nullptr, 0};
   seen_scalable* scalable = nullptr;
   seen_scalable_create(&scalable_options, &scalable);
   seen_scalable_add_u64(scalable, ids.data(), 150);  // three sub-filters, the newest part full
@@ -70,9 +70,9 @@ inline std::vector<Sample> SampleFiles(const std::string& scratch_path) {
   seen_scalable_free(scalable);
   const char* window_names[] = {"window_ring", "window_sliced", "window_time"};
   const seen_window_options windows[] = {
-      {sizeof(seen_window_options), SEEN_WINDOW_COUNT, 50, 0, 0, 0.01, 0, 4, 0},           // a ring
-      {sizeof(seen_window_options), SEEN_WINDOW_COUNT, 200, 0, 0, 0.01, 0, 5, 600},        // sliced
-      {sizeof(seen_window_options), SEEN_WINDOW_TIME, 3600, 100, 0, 0.01, 0, 6, 0}};
+      {sizeof(seen_window_options), SEEN_WINDOW_COUNT, 50, 0, 0, 0.01, 0, 4, 0, nullptr, 0},   // a ring
+      {sizeof(seen_window_options), SEEN_WINDOW_COUNT, 200, 0, 0, 0.01, 0, 5, 600, nullptr, 0},  // sliced
+      {sizeof(seen_window_options), SEEN_WINDOW_TIME, 3600, 100, 0, 0.01, 0, 6, 0, nullptr, 0}};
   for (int i = 0; i < 3; ++i) {
     seen_window* window = nullptr;
     seen_window_create(&windows[i], 1000, &window);

@@ -37,7 +37,7 @@ seen_status CreateWindow(seen_window_options o) {
 }
 
 seen_status CreateScalable(uint64_t capacity, double fpr, double growth, double tightening) {
-  seen_scalable_options o = {sizeof o, capacity, fpr, growth, tightening, 0};
+  seen_scalable_options o = {sizeof o, capacity, fpr, growth, tightening, 0, nullptr, 0};
   seen_scalable* f = nullptr;
   const seen_status status = seen_scalable_create(&o, &f);
   seen_scalable_free(f);

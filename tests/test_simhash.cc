@@ -2,6 +2,8 @@
 // tokenizer rules of docs/simhash.md checked through the tokens they must produce, the exact
 // fingerprint, bad input, and the shared vectors every binding pins.
 #include <gtest/gtest.h>
+
+#include <cstring>
 #include <hwy/targets.h>
 
 #include <fstream>
@@ -164,6 +166,26 @@ TEST(Tokenizer, SeedChangesEveryHash) {
   const std::string text = "seeded words 和中文";
   EXPECT_EQ(FingerprintText(text.data(), text.size(), options).simhash,
             OfTokens({"seeded", "words", "和中文"}, 99));
+}
+
+// Keyed, every feature hashes with SipHash-1-3 under the key: the fingerprint is the sign
+// vote of those hashes, unlike the unkeyed one, and the same for the same key.
+TEST(Tokenizer, AKeyHashesEveryFeatureUnderIt) {
+  TextOptions options;
+  options.key = SecretKey{0x1111, 0x2222};
+  const std::string text = "keyed words 和中文";
+  const TextFingerprint keyed = FingerprintText(text.data(), text.size(), options);
+  uint64_t set[64] = {};
+  uint64_t hashes[3];
+  const char* tokens[3] = {"keyed", "words", "和中文"};
+  for (int i = 0; i < 3; ++i) hashes[i] = SipHash13(0x1111, 0x2222, tokens[i], std::strlen(tokens[i]));
+  CountSetBits(hashes, 3, set);
+  uint64_t expected = 0;
+  for (int b = 0; b < 64; ++b) expected |= uint64_t{2 * set[b] > 3} << b;
+  EXPECT_EQ(keyed.simhash, expected);
+  EXPECT_NE(keyed.simhash, FingerprintText(text.data(), text.size(), TextOptions{}).simhash);
+  options.key = SecretKey{0x1111, 0x2223};
+  EXPECT_NE(keyed.simhash, FingerprintText(text.data(), text.size(), options).simhash);
 }
 
 TEST(Exact, IsXxh3Of128TheNormalizedText) {
