@@ -1,0 +1,40 @@
+// MinHash sketches of text (docs/minhash.md): the Jaccard similarity of two texts' shingle
+// sets, estimated from fixed-size sketches. Right where SimHash is not: short texts, and
+// texts with inserted boilerplate. One-permutation hashing (Li, Owen and Zhang, 2012) puts
+// each shingle's hash into one of K bins and keeps each bin's minimum, one hash per shingle
+// instead of K; optimal densification (Shrivastava, 2017) fills the empty bins of short texts
+// from random non-empty ones, so that sketches of any length compare like K-permutation ones.
+//
+// Shingles: the text is tokenized as for SimHash (folded words, and each CJK character a
+// token; separators dropped), and a shingle is `shingle` consecutive tokens: word pairs for
+// English, character pairs for Chinese, by default.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "core/hash.h"
+
+namespace seen {
+
+struct MinhashOptions {
+  uint32_t bins = 128;     // K, a power of two in 16..1024
+  uint32_t shingle = 2;    // tokens per shingle, 1..8
+  uint64_t seed = 0;
+  std::optional<SecretKey> key = std::nullopt;  // keyed mode (docs/SECURITY.md)
+};
+
+// Throws Error(kInvalidArgument) naming the option out of range.
+void ValidateMinhashOptions(const MinhashOptions& options);
+
+// K bin values. A text with no tokens has every bin at kEmptyBin.
+constexpr uint32_t kEmptyBin = 0xFFFFFFFF;
+std::vector<uint32_t> SketchText(const char* text, size_t len, const MinhashOptions& options);
+
+// The share of bins two sketches of one K agree on: the Jaccard estimate (0 when either is
+// of an empty text).
+double EstimateJaccard(const uint32_t* a, const uint32_t* b, size_t bins);
+
+}  // namespace seen

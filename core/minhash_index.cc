@@ -1,0 +1,130 @@
+#include "core/minhash_index.h"
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+#include "core/error.h"
+
+namespace seen {
+namespace {
+
+constexpr double kByteCollision = 1.0 / 256;
+
+// P(one of b bands of r rows agrees) at similarity s.
+double Candidate(double s, uint32_t bands, uint32_t rows) {
+  return 1 - std::pow(1 - std::pow(s, rows), bands);
+}
+
+// The integral of f over [from, to], by the midpoint rule.
+template <class F>
+double Integral(F&& f, double from, double to) {
+  constexpr int kSteps = 200;
+  const double step = (to - from) / kSteps;
+  double sum = 0;
+  for (int i = 0; i < kSteps; ++i) sum += f(from + (i + 0.5) * step);
+  return sum * step;
+}
+
+}  // namespace
+
+LshShape ChooseLshShape(uint32_t bins, double threshold, double recall) {
+  LshShape best;
+  double best_candidates = 2;
+  for (uint32_t bands = 1; bands <= bins; ++bands) {
+    for (uint32_t rows = 1; bands * rows <= bins; ++rows) {
+      if (Candidate(threshold, bands, rows) < recall) continue;
+      const double candidates = Integral([&](double s) { return Candidate(s, bands, rows); }, 0, threshold);
+      if (candidates < best_candidates) best_candidates = candidates, best = {bands, rows};
+    }
+  }
+  return best;
+}
+
+MinhashIndex::MinhashIndex(const MinhashOptions& options, double threshold)
+    : options_(options), threshold_(threshold) {
+  ValidateMinhashOptions(options);
+  if (!(threshold > 0 && threshold <= 1)) {
+    throw Error(Code::kInvalidArgument, "threshold " + std::to_string(threshold) + " is outside (0, 1]");
+  }
+  shape_ = ChooseLshShape(options.bins, threshold, kLshRecall);
+  bands_.resize(shape_.bands);
+}
+
+uint64_t MinhashIndex::bytes() const {
+  uint64_t total = ids_.capacity() * sizeof(uint64_t) + low_bytes_.capacity() + alive_.capacity() / 8 +
+                   slot_of_.size() * (sizeof(uint64_t) + sizeof(uint32_t) + 2 * sizeof(void*)) +
+                   slot_of_.bucket_count() * sizeof(void*);
+  for (const auto& band : bands_) total += band.capacity() * sizeof(band[0]);
+  return total;
+}
+
+uint32_t MinhashIndex::BandKey(const uint32_t* sketch, uint32_t band) const {
+  return static_cast<uint32_t>(HashBytes(sketch + band * shape_.rows, shape_.rows * sizeof(uint32_t), band));
+}
+
+void MinhashIndex::Add(uint64_t id, const std::vector<uint32_t>& sketch) {
+  if (sketch.size() != options_.bins) {
+    throw Error(Code::kInvalidArgument, "a sketch of " + std::to_string(sketch.size()) + " bins, the index has " +
+                                            std::to_string(options_.bins));
+  }
+  Remove(id);
+  const auto slot = static_cast<uint32_t>(ids_.size());
+  ids_.push_back(id);
+  alive_.push_back(true);
+  for (uint32_t bin : sketch) low_bytes_.push_back(static_cast<uint8_t>(bin));
+  slot_of_[id] = slot;
+  for (uint32_t band = 0; band < shape_.bands; ++band) bands_[band].emplace_back(BandKey(sketch.data(), band), slot);
+  sorted_ = false;
+}
+
+bool MinhashIndex::Remove(uint64_t id) {
+  const auto found = slot_of_.find(id);
+  if (found == slot_of_.end()) return false;
+  // The slot stays in the band tables, dead; queries skip it.
+  alive_[found->second] = false;
+  slot_of_.erase(found);
+  return true;
+}
+
+void MinhashIndex::SortBands() const {
+  std::lock_guard lock(sort_lock_);
+  if (sorted_) return;
+  for (auto& band : bands_) std::sort(band.begin(), band.end());
+  sorted_ = true;
+}
+
+std::vector<MinhashMatch> MinhashIndex::Query(const std::vector<uint32_t>& sketch) const {
+  if (sketch.size() != options_.bins) {
+    throw Error(Code::kInvalidArgument, "a sketch of " + std::to_string(sketch.size()) + " bins, the index has " +
+                                            std::to_string(options_.bins));
+  }
+  SortBands();
+  std::vector<uint32_t> candidates;
+  for (uint32_t band = 0; band < shape_.bands; ++band) {
+    const uint32_t key = BandKey(sketch.data(), band);
+    const auto& table = bands_[band];
+    for (auto it = std::lower_bound(table.begin(), table.end(), std::make_pair(key, uint32_t{0}));
+         it != table.end() && it->first == key; ++it) {
+      candidates.push_back(it->second);
+    }
+  }
+  std::sort(candidates.begin(), candidates.end());
+  candidates.erase(std::unique(candidates.begin(), candidates.end()), candidates.end());
+  std::vector<MinhashMatch> matches;
+  for (uint32_t slot : candidates) {
+    if (!alive_[slot]) continue;
+    const uint8_t* stored = low_bytes_.data() + uint64_t{slot} * options_.bins;
+    uint32_t equal = 0;
+    for (uint32_t i = 0; i < options_.bins; ++i) equal += stored[i] == static_cast<uint8_t>(sketch[i]);
+    const double share = static_cast<double>(equal) / options_.bins;
+    const double similarity = std::max(0.0, (share - kByteCollision) / (1 - kByteCollision));
+    if (similarity >= threshold_) matches.push_back({ids_[slot], similarity});
+  }
+  std::sort(matches.begin(), matches.end(), [](const MinhashMatch& a, const MinhashMatch& b) {
+    return a.similarity != b.similarity ? a.similarity > b.similarity : a.id < b.id;
+  });
+  return matches;
+}
+
+}  // namespace seen

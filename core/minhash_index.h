@@ -1,0 +1,77 @@
+// A MinHash LSH index (docs/minhash.md): every stored document whose estimated Jaccard
+// similarity to a query is at least the threshold, verified, never a bare "may be similar".
+//
+// Banded LSH finds candidates: the K bins form b bands of r rows, and a document is a
+// candidate when one band of its sketch equals the query's. b and r are chosen for the
+// threshold t: a pair at t is a candidate with probability at least kLshRecall (more above
+// t), and among such shapes the fewest candidates below t are drawn (each costs only a
+// verification; a missed pair is lost).
+// Each candidate is then verified on the 8 low bits of every bin stored per document:
+// J = (m - 2^-8) / (1 - 2^-8) for a share m of equal bytes (b-bit MinHash, Li and König,
+// 2010), and kept if J >= t. Per document that is K bytes, b (band key, slot) pairs of 8
+// bytes, and its id.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <mutex>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "core/minhash.h"
+
+namespace seen {
+
+struct LshShape {
+  uint32_t bands = 0;
+  uint32_t rows = 0;
+};
+constexpr double kLshRecall = 0.95;
+// The (bands, rows) with bands * rows <= bins that draws a pair at the threshold with
+// probability >= recall and the fewest pairs below it; {0, 0} if none reaches the recall.
+LshShape ChooseLshShape(uint32_t bins, double threshold, double recall);
+
+struct MinhashMatch {
+  uint64_t id;
+  double similarity;  // estimated Jaccard, >= the threshold
+};
+
+class MinhashIndex {
+ public:
+  // Throws Error(kInvalidArgument) for a threshold outside (0, 1] or bad sketch options.
+  MinhashIndex(const MinhashOptions& options, double threshold);
+
+  const MinhashOptions& options() const { return options_; }
+  double threshold() const { return threshold_; }
+  LshShape shape() const { return shape_; }
+  size_t size() const { return slot_of_.size(); }
+  // Bytes held per stored document, on average (sketches, band tables, ids and the id map).
+  uint64_t bytes() const;
+
+  // Adds or replaces the document `id` (a sketch of options().bins bins). Not thread-safe.
+  void Add(uint64_t id, const std::vector<uint32_t>& sketch);
+  // Whether id was stored. Not thread-safe.
+  bool Remove(uint64_t id);
+  // Every stored document at estimated Jaccard >= threshold, most similar first (ties by id).
+  // Queries may run concurrently with each other, not with Add or Remove.
+  std::vector<MinhashMatch> Query(const std::vector<uint32_t>& sketch) const;
+
+ private:
+  uint32_t BandKey(const uint32_t* sketch, uint32_t band) const;
+  void SortBands() const;
+
+  MinhashOptions options_;
+  double threshold_;
+  LshShape shape_;
+  std::vector<uint64_t> ids_;            // by slot
+  std::vector<uint8_t> low_bytes_;       // by slot: the low 8 bits of each bin
+  std::vector<bool> alive_;              // by slot: false once removed
+  std::unordered_map<uint64_t, uint32_t> slot_of_;
+  // Per band, (key, slot) pairs, sorted before a query when adds came since.
+  mutable std::vector<std::vector<std::pair<uint32_t, uint32_t>>> bands_;
+  mutable bool sorted_ = true;
+  mutable std::mutex sort_lock_;
+};
+
+}  // namespace seen

@@ -1,0 +1,128 @@
+// MinHash sketches and the LSH index: the estimate follows the exact Jaccard similarity of
+// the shingle sets within its stated error, short and empty texts are defined, and the
+// index returns near duplicates, verified above the threshold, and nothing below it.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <random>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "core/error.h"
+#include "core/minhash.h"
+#include "core/minhash_index.h"
+
+namespace seen {
+namespace {
+
+// A text of the given distinct word tokens.
+std::string Words(const std::vector<int>& tokens) {
+  std::string text;
+  for (int t : tokens) text += "w" + std::to_string(t) + " ";
+  return text;
+}
+
+// Two sets of 600 tokens with `common` in common: Jaccard common / (1200 - common).
+TEST(Minhash, EstimatesFollowTheExactJaccard) {
+  MinhashOptions options;
+  options.shingle = 1;  // a shingle is a token: the sets above are the shingle sets
+  for (int common : {100, 300, 500}) {
+    std::vector<int> a, b;
+    for (int i = 0; i < 600; ++i) a.push_back(i);
+    for (int i = 0; i < 600; ++i) b.push_back(i < common ? i : 10000 + i);
+    const double exact = static_cast<double>(common) / (1200 - common);
+    double sum = 0;
+    const int trials = 20;
+    for (int seed = 0; seed < trials; ++seed) {
+      options.seed = static_cast<uint64_t>(seed);
+      const auto sa = SketchText(Words(a).c_str(), Words(a).size(), options);
+      const auto sb = SketchText(Words(b).c_str(), Words(b).size(), options);
+      sum += EstimateJaccard(sa.data(), sb.data(), options.bins);
+    }
+    // The mean of 20 estimates of 128 bins: one standard deviation sqrt(J(1-J)/128/20).
+    const double sd = std::sqrt(exact * (1 - exact) / options.bins / trials);
+    EXPECT_NEAR(sum / trials, exact, 4 * sd + 0.005) << common << " common tokens";
+  }
+}
+
+TEST(Minhash, EmptyShortAndRepeatedTexts) {
+  const MinhashOptions options;
+  const auto empty = SketchText("", 0, options);
+  EXPECT_TRUE(std::all_of(empty.begin(), empty.end(), [](uint32_t v) { return v == kEmptyBin; }));
+  EXPECT_EQ(EstimateJaccard(empty.data(), empty.data(), options.bins), 0);
+  // One token, under the shingle length: one shingle, densified into every bin.
+  const auto one = SketchText("hello", 5, options);
+  EXPECT_TRUE(std::none_of(one.begin(), one.end(), [](uint32_t v) { return v == kEmptyBin; }));
+  EXPECT_EQ(EstimateJaccard(one.data(), SketchText("HELLO!", 6, options).data(), options.bins), 1.0)
+      << "folded and stripped as SimHash tokens are";
+  // Chinese: each character a token, pairs of them shingles.
+  const std::string zh = "近日某市召开新闻发布会";
+  const auto a = SketchText(zh.data(), zh.size(), options);
+  const std::string spaced = "近日，某市召开 新闻发布会。";
+  EXPECT_EQ(EstimateJaccard(a.data(), SketchText(spaced.data(), spaced.size(), options).data(), options.bins), 1.0);
+}
+
+TEST(Minhash, BadOptionsAreRefusedByName) {
+  MinhashOptions options;
+  options.bins = 100;
+  EXPECT_THROW(SketchText("x", 1, options), Error);
+  options.bins = 128;
+  options.shingle = 9;
+  EXPECT_THROW(SketchText("x", 1, options), Error);
+  EXPECT_THROW(MinhashIndex(MinhashOptions{}, 0.0), Error);
+  EXPECT_THROW(MinhashIndex(MinhashOptions{}, 1.5), Error);
+}
+
+TEST(Lsh, TheShapeSeparatesAroundTheThreshold) {
+  const LshShape shape = ChooseLshShape(128, 0.8, 0.95);
+  ASSERT_GT(shape.bands, 0u);
+  auto candidate = [&](double s) { return 1 - std::pow(1 - std::pow(s, shape.rows), shape.bands); };
+  EXPECT_GE(candidate(0.8), 0.95);
+  EXPECT_LE(candidate(0.4), 0.05);
+  EXPECT_LE(shape.bands * shape.rows, 128u);
+}
+
+// 2,000 random texts of 150 words from a 5,000-word vocabulary, and for the first 200 a copy
+// with 5 words replaced. Each copy finds its original (recall), every match is verified
+// above the threshold, and no unrelated text matches.
+TEST(Lsh, FindsNearDuplicatesAndOnlyThem) {
+  std::mt19937_64 rng(7);
+  std::uniform_int_distribution<int> word(0, 4999), position(0, 149);
+  std::vector<std::vector<int>> texts(2000, std::vector<int>(150));
+  for (auto& t : texts) {
+    for (int& w : t) w = word(rng);
+  }
+  const MinhashOptions options;
+  MinhashIndex index(options, 0.7);
+  for (size_t i = 0; i < texts.size(); ++i) {
+    const std::string text = Words(texts[i]);
+    index.Add(i, SketchText(text.data(), text.size(), options));
+  }
+  EXPECT_EQ(index.size(), texts.size());
+  int found = 0;
+  for (size_t i = 0; i < 200; ++i) {
+    std::vector<int> copy = texts[i];
+    for (int e = 0; e < 5; ++e) copy[static_cast<size_t>(position(rng))] = word(rng);
+    const std::string text = Words(copy);
+    const auto matches = index.Query(SketchText(text.data(), text.size(), options));
+    for (const auto& m : matches) {
+      EXPECT_GE(m.similarity, 0.7);
+      EXPECT_EQ(m.id, i) << "an unrelated text matched";
+    }
+    found += !matches.empty() && matches[0].id == i;
+  }
+  // Word pairs of a 150-word text with 5 edits: Jaccard about 0.87; recall should be high.
+  EXPECT_GE(found, 190) << "of 200 edited copies";
+  const std::string first = Words(texts[0]);
+  EXPECT_TRUE(index.Remove(0));
+  EXPECT_FALSE(index.Remove(0));
+  EXPECT_TRUE(index.Query(SketchText(first.data(), first.size(), options)).empty());
+  index.Add(0, SketchText(first.data(), first.size(), options));
+  EXPECT_EQ(index.Query(SketchText(first.data(), first.size(), options)).at(0).id, 0u);
+  EXPECT_LE(index.bytes() / index.size(), 400u) << "bytes per document";
+}
+
+}  // namespace
+}  // namespace seen
