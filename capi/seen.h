@@ -808,6 +808,54 @@ SEEN_API seen_status seen_scalable_open_keyed(const char* path, uint32_t flags,
                                               const uint8_t* key, size_t key_len,
                                               seen_scalable** out);
 
+/* ------------------------------------------------------------------------------------------
+ * MinHash near-duplicates (docs/minhash.md): the Jaccard similarity of two texts' shingle
+ * sets, from fixed-size sketches, and an LSH index that returns every stored text at or
+ * above a similarity threshold, each match verified. Right where SimHash is not: short
+ * texts, and texts with an inserted header, footer or advert. Sketching is pure and
+ * thread-safe; index queries may run concurrently with each other, not with add or remove.
+ * ---------------------------------------------------------------------------------------- */
+typedef struct seen_minhash_index seen_minhash_index;
+
+typedef struct seen_minhash_options {
+  size_t size;        /* sizeof(seen_minhash_options); fields past a smaller size default */
+  uint32_t bins;      /* K, a power of two in 16..1024; 0 means 128 */
+  uint32_t shingle;   /* tokens per shingle (words, or CJK characters), 1..8; 0 means 2 */
+  uint64_t seed;
+  double threshold;   /* the index's Jaccard threshold, in (0, 1]; 0 means 0.8 */
+  const uint8_t* key; /* keyed mode if not NULL: key_len (16..64) secret bytes */
+  size_t key_len;
+} seen_minhash_options;
+
+/* The sketch of a UTF-8 text: bins (opts->bins of them, 128 by default) into out. opts may
+ * be NULL for the defaults. SEEN_ERR_BUFFER_TOO_SMALL if cap is under the bins. */
+SEEN_API seen_status seen_minhash_sketch_text(const char* text, size_t len,
+                                              const seen_minhash_options* opts, uint32_t* out,
+                                              size_t cap);
+/* The Jaccard estimate of two sketches of `bins` bins (0 for an empty text's). */
+SEEN_API double seen_minhash_similarity(const uint32_t* a, const uint32_t* b, size_t bins);
+
+SEEN_API seen_status seen_minhash_index_create(const seen_minhash_options* opts,
+                                               seen_minhash_index** out);
+SEEN_API void seen_minhash_index_free(seen_minhash_index* index);
+/* Adds a text under id, replacing what id held. */
+SEEN_API seen_status seen_minhash_index_add_text(seen_minhash_index* index, uint64_t id,
+                                                 const char* text, size_t len);
+/* *removed (may be NULL) is 1 if id was stored, else 0. */
+SEEN_API seen_status seen_minhash_index_remove(seen_minhash_index* index, uint64_t id,
+                                               int* removed);
+/* Every stored text whose estimated Jaccard similarity to `text` is at least the threshold,
+ * most similar first (ties by id): ids[i] and similarities[i] (may be NULL) for
+ * i < min(*found, cap). If *found exceeds cap the first cap are written and
+ * SEEN_ERR_BUFFER_TOO_SMALL is returned; ids may be NULL when cap is 0 (a count). */
+SEEN_API seen_status seen_minhash_index_query_text(const seen_minhash_index* index,
+                                                   const char* text, size_t len, uint64_t* ids,
+                                                   double* similarities, size_t cap,
+                                                   size_t* found);
+/* Texts stored, and the bytes the index holds. */
+SEEN_API seen_status seen_minhash_index_size(const seen_minhash_index* index, uint64_t* texts,
+                                             uint64_t* bytes);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,0 +1,116 @@
+// The C shim of MinHash: options over their defaults, and calls into core/minhash*.
+#include <algorithm>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "capi/seen.h"
+#include "capi/shim.h"
+#include "core/minhash.h"
+#include "core/minhash_index.h"
+
+struct seen_minhash_index {
+  seen::MinhashIndex index;
+};
+
+using seen::capi::CreateInto;
+using seen::capi::Guard;
+
+namespace {
+
+constexpr double kDefaultThreshold = 0.8;
+
+struct Settings {
+  seen::MinhashOptions sketch;
+  double threshold;
+};
+
+// The caller's options over the defaults, only as far as its `size` reaches.
+Settings SettingsFrom(const seen_minhash_options* given) {
+  seen_minhash_options o{sizeof(seen_minhash_options), 0, 0, 0, 0, nullptr, 0};
+  if (given != nullptr) std::memcpy(&o, given, std::min(given->size, sizeof o));
+  Settings s;
+  if (o.bins != 0) s.sketch.bins = o.bins;
+  if (o.shingle != 0) s.sketch.shingle = o.shingle;
+  s.sketch.seed = o.seed;
+  s.sketch.key = seen::capi::OptionalKey(o.key, o.key_len);
+  s.threshold = o.threshold == 0 ? kDefaultThreshold : o.threshold;
+  return s;
+}
+
+}  // namespace
+
+extern "C" {
+
+seen_status seen_minhash_sketch_text(const char* text, size_t len, const seen_minhash_options* opts,
+                                     uint32_t* out, size_t cap) {
+  SEEN_REQUIRE(text != nullptr || len == 0, "text is NULL");
+  SEEN_REQUIRE(out != nullptr, "out is NULL");
+  return Guard([&] {
+    const Settings s = SettingsFrom(opts);
+    const std::vector<uint32_t> sketch = seen::SketchText(text, len, s.sketch);
+    if (cap < sketch.size()) {
+      throw seen::Error(seen::Code::kBufferTooSmall, "a sketch has " + std::to_string(sketch.size()) +
+                                                         " bins, cap is " + std::to_string(cap));
+    }
+    std::copy(sketch.begin(), sketch.end(), out);
+  });
+}
+
+double seen_minhash_similarity(const uint32_t* a, const uint32_t* b, size_t bins) {
+  if (a == nullptr || b == nullptr) return 0;
+  return seen::EstimateJaccard(a, b, bins);
+}
+
+seen_status seen_minhash_index_create(const seen_minhash_options* opts, seen_minhash_index** out) {
+  return CreateInto<seen_minhash_index>(out, [&] {
+    const Settings s = SettingsFrom(opts);
+    return seen::MinhashIndex(s.sketch, s.threshold);
+  });
+}
+
+void seen_minhash_index_free(seen_minhash_index* index) { delete index; }
+
+seen_status seen_minhash_index_add_text(seen_minhash_index* index, uint64_t id, const char* text,
+                                        size_t len) {
+  SEEN_REQUIRE(index != nullptr, "index is NULL");
+  SEEN_REQUIRE(text != nullptr || len == 0, "text is NULL");
+  return Guard([&] { index->index.Add(id, seen::SketchText(text, len, index->index.options())); });
+}
+
+seen_status seen_minhash_index_remove(seen_minhash_index* index, uint64_t id, int* removed) {
+  SEEN_REQUIRE(index != nullptr, "index is NULL");
+  return Guard([&] {
+    const bool was = index->index.Remove(id);
+    if (removed != nullptr) *removed = was ? 1 : 0;
+  });
+}
+
+seen_status seen_minhash_index_query_text(const seen_minhash_index* index, const char* text,
+                                          size_t len, uint64_t* ids, double* similarities,
+                                          size_t cap, size_t* found) {
+  SEEN_REQUIRE(index != nullptr && found != nullptr, "index or found is NULL");
+  SEEN_REQUIRE(text != nullptr || len == 0, "text is NULL");
+  SEEN_REQUIRE(ids != nullptr || cap == 0, "ids is NULL");
+  return Guard([&] {
+    const auto matches = index->index.Query(seen::SketchText(text, len, index->index.options()));
+    *found = matches.size();
+    for (size_t i = 0; i < std::min(cap, matches.size()); ++i) {
+      ids[i] = matches[i].id;
+      if (similarities != nullptr) similarities[i] = matches[i].similarity;
+    }
+    if (matches.size() > cap) {
+      throw seen::Error(seen::Code::kBufferTooSmall, std::to_string(matches.size()) + " matches, cap is " +
+                                                         std::to_string(cap));
+    }
+  });
+}
+
+seen_status seen_minhash_index_size(const seen_minhash_index* index, uint64_t* texts, uint64_t* bytes) {
+  SEEN_REQUIRE(index != nullptr, "index is NULL");
+  if (texts != nullptr) *texts = index->index.size();
+  if (bytes != nullptr) *bytes = index->index.bytes();
+  return SEEN_OK;
+}
+
+}  // extern "C"
