@@ -372,6 +372,31 @@ seen_status seen_simhash_index_view(const uint8_t* buf, size_t len, uint32_t fla
                                     seen_simhash_index** out);
 seen_status seen_simhash_index_save(const seen_simhash_index* index, const char* path);
 seen_status seen_simhash_index_open(const char* path, uint32_t flags, seen_simhash_index** out);
+
+typedef struct seen_minhash_index seen_minhash_index;
+typedef struct seen_minhash_options {
+  size_t size;
+  uint32_t bins;
+  uint32_t shingle;
+  uint64_t seed;
+  double threshold;
+  const uint8_t* key;
+  size_t key_len;
+  ...;
+} seen_minhash_options;
+seen_status seen_minhash_sketch_text(const char* text, size_t len, const seen_minhash_options* opts,
+                                     uint32_t* out, size_t cap);
+double seen_minhash_similarity(const uint32_t* a, const uint32_t* b, size_t bins);
+seen_status seen_minhash_index_create(const seen_minhash_options* opts, seen_minhash_index** out);
+void seen_minhash_index_free(seen_minhash_index* index);
+seen_status seen_minhash_index_add_text(seen_minhash_index* index, uint64_t id, const char* text,
+                                        size_t len);
+seen_status seen_minhash_index_remove(seen_minhash_index* index, uint64_t id, int* removed);
+seen_status seen_minhash_index_query_text(const seen_minhash_index* index, const char* text,
+                                          size_t len, uint64_t* ids, double* similarities,
+                                          size_t cap, size_t* found);
+seen_status seen_minhash_index_size(const seen_minhash_index* index, uint64_t* texts,
+                                    uint64_t* bytes);
 """
 
 

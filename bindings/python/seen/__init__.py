@@ -19,6 +19,7 @@ exposure store, and SimHash near-duplicate detection from libseen, through cffi.
 from ._native import lib as _lib
 from ._version import __version__
 from .bloom import BloomFilter
+from .minhash import MinhashIndex, minhash, similarity
 from .near_duplicates import (Fingerprint, IdfTable, QueryResults, SimhashIndex,
                               TextFingerprints, exact_fingerprint, fingerprint, hamming, simhash,
                               simhash_features, simhash_many)
@@ -73,6 +74,9 @@ __all__ = [
     "IdfTable",
     "SimhashIndex",
     "QueryResults",
+    "minhash",
+    "similarity",
+    "MinhashIndex",
     "SeenError",
     "InvalidArgumentError",
     "NoMemoryError",

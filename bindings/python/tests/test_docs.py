@@ -1,5 +1,5 @@
-"""The examples of docs/python.md, docs/exposure.md and of the package's docstrings run as
-doctests."""
+"""The examples of docs/python.md, docs/exposure.md, docs/minhash.md and of the package's
+docstrings run as doctests."""
 import doctest
 
 import seen
@@ -16,6 +16,12 @@ def test_docs_python_md_examples():
 
 def test_docs_exposure_md_examples():
     result = doctest.testfile(str(DOCS / "exposure.md"), module_relative=False, optionflags=FLAGS)
+    assert result.attempted >= 5
+    assert result.failed == 0
+
+
+def test_docs_minhash_md_examples():
+    result = doctest.testfile(str(DOCS / "minhash.md"), module_relative=False, optionflags=FLAGS)
     assert result.attempted >= 5
     assert result.failed == 0
 

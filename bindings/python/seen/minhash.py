@@ -1,0 +1,111 @@
+"""MinHash near-duplicates (docs/minhash.md): the Jaccard similarity of two texts' shingle
+sets from fixed-size sketches, and MinhashIndex, which returns every stored text at or above a
+similarity threshold, each match verified. Right where SimHash is not: short texts, and texts
+with an inserted header, footer or advert.
+
+Shingles are consecutive tokens as SimHash cuts them (folded words; each CJK character a
+token): word pairs for English, character pairs for Chinese, by default.
+"""
+import operator
+from typing import Any, List, Optional, SupportsIndex, Tuple
+
+from . import _handle
+from ._native import ffi, lib
+from .errors import check
+from .near_duplicates import Text, _text_bytes
+
+_TOO_SMALL = lib.SEEN_ERR_BUFFER_TOO_SMALL
+
+
+def _options(bins: int, shingle: int, seed: int, threshold: float, key: Optional[bytes]) -> Any:
+    """seen_minhash_options (a cdata) and the key buffer it points into, kept alive together."""
+    key_buffer = ffi.from_buffer("uint8_t[]", key) if key is not None else ffi.NULL
+    opts = ffi.new("seen_minhash_options*", {
+        "size": ffi.sizeof("seen_minhash_options"), "bins": bins, "shingle": shingle,
+        "seed": seed, "threshold": threshold, "key": key_buffer,
+        "key_len": len(key) if key is not None else 0,
+    })
+    return opts, key_buffer
+
+
+def minhash(text: Text, bins: int = 128, shingle: int = 2, seed: int = 0,
+            key: Optional[bytes] = None) -> List[int]:
+    """The sketch of a text: `bins` bin values (a power of two in 16..1024)."""
+    opts, _keep = _options(bins, shingle, seed, 0, key)
+    data = _text_bytes(text)
+    out = ffi.new("uint32_t[]", bins)
+    check(lib.seen_minhash_sketch_text(data, len(data), opts, out, bins))
+    return list(out)
+
+
+def similarity(a: List[int], b: List[int]) -> float:
+    """The Jaccard estimate of two sketches of one size (0 for an empty text's)."""
+    if len(a) != len(b):
+        raise ValueError(f"sketches of {len(a)} and {len(b)} bins do not compare")
+    return float(lib.seen_minhash_similarity(ffi.new("uint32_t[]", a), ffi.new("uint32_t[]", b), len(a)))
+
+
+class MinhashIndex(_handle.ClosesOnExit):
+    """Texts by id, and for a query text every stored one whose estimated Jaccard similarity
+    is at least `threshold`, most similar first. Queries may run in several threads at once,
+    not beside add or remove.
+
+        >>> import seen
+        >>> index = seen.MinhashIndex(threshold=0.7)
+        >>> index.add(1, "the committee met on tuesday to review the annual budget and the library hours")
+        >>> index.add(2, "rain is expected on friday with strong winds along the coast and snow inland")
+        >>> [(i, round(s, 1) >= 0.7) for i, s in index.query(
+        ...     "The committee met on Tuesday to review the annual budget, and the library hours!")]
+        [(1, True)]
+    """
+
+    __slots__ = ("_h",)
+
+    def __init__(self, threshold: float = 0.8, bins: int = 128, shingle: int = 2, seed: int = 0,
+                 key: Optional[bytes] = None) -> None:
+        opts, _keep = _options(bins, shingle, seed, threshold, key)
+        out = ffi.new("seen_minhash_index**")
+        check(lib.seen_minhash_index_create(opts, out))
+        self._h = ffi.gc(out[0], lib.seen_minhash_index_free)
+
+    def add(self, id: SupportsIndex, text: Text) -> None:
+        """Stores text under id, replacing what id held."""
+        data = _text_bytes(text)
+        check(lib.seen_minhash_index_add_text(self._h, operator.index(id), data, len(data)))
+
+    def remove(self, id: SupportsIndex) -> bool:
+        """Removes id; returns whether it was stored."""
+        removed = ffi.new("int*")
+        check(lib.seen_minhash_index_remove(self._h, operator.index(id), removed))
+        return bool(removed[0])
+
+    def query(self, text: Text) -> List[Tuple[int, float]]:
+        """(id, estimated Jaccard similarity) of every stored text at or above the threshold,
+        most similar first."""
+        data = _text_bytes(text)
+        found = ffi.new("size_t*")
+        cap = 16
+        while True:
+            ids = ffi.new("uint64_t[]", cap)
+            sims = ffi.new("double[]", cap)
+            status = lib.seen_minhash_index_query_text(self._h, data, len(data), ids, sims, cap, found)
+            if status != _TOO_SMALL:
+                check(status)
+                return [(int(ids[i]), float(sims[i])) for i in range(found[0])]
+            cap = found[0]
+
+    def __len__(self) -> int:
+        texts = ffi.new("uint64_t*")
+        check(lib.seen_minhash_index_size(self._h, texts, ffi.NULL))
+        return int(texts[0])
+
+    def close(self) -> None:
+        """Frees the index now rather than at garbage collection. Closing twice is harmless."""
+        _handle.release(self)
+
+    @property
+    def bytes(self) -> int:
+        """Memory the index holds."""
+        held = ffi.new("uint64_t*")
+        check(lib.seen_minhash_index_size(self._h, ffi.NULL, held))
+        return int(held[0])

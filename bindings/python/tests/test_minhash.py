@@ -1,0 +1,68 @@
+"""MinHash from Python: sketches estimate the Jaccard similarity of shingle sets, and
+MinhashIndex finds near-duplicate short texts, Chinese and English, verified above its
+threshold, with an inserted advert or header, and not unrelated texts."""
+import random
+
+import pytest
+
+import seen
+
+ZH = ("近日，某市召开新闻发布会，介绍了今年以来全市经济运行的总体情况。发布会上，相关负责人表示，"
+      "全市地区生产总值同比增长百分之五点二，规模以上工业增加值增长百分之六点一，社会消费品零售总额"
+      "增长百分之七点三，固定资产投资保持稳定增长，居民人均可支配收入稳步提高，就业形势总体稳定。")
+
+
+def word_text(rng, n=120):
+    return " ".join(f"w{rng.randrange(5000)}" for _ in range(n))
+
+
+def test_the_estimate_follows_the_exact_jaccard():
+    # Shingles of one token: the sets are the token sets; 300 of 900 tokens in common.
+    a = " ".join(f"t{i}" for i in range(600))
+    b = " ".join(f"t{i}" for i in range(300)) + " " + " ".join(f"u{i}" for i in range(300))
+    estimates = [seen.similarity(seen.minhash(a, shingle=1, seed=s), seen.minhash(b, shingle=1, seed=s))
+                 for s in range(20)]
+    exact = 300 / 900
+    # One standard deviation of the mean of 20 estimates of 128 bins: about 0.009.
+    assert abs(sum(estimates) / 20 - exact) < 0.04
+
+
+def test_chinese_edits_and_an_advert_stay_near():
+    index = seen.MinhashIndex(threshold=0.8)
+    index.add(1, ZH)
+    edited = ZH.replace("五点二", "五点三").replace("稳步提高", "稳定提高")
+    advert = ZH[:60] + "点击链接领取优惠券限时免费" + ZH[60:]
+    for copy in (edited, advert):
+        assert [i for i, s in index.query(copy)] == [1]
+
+
+def test_english_near_duplicates_are_found_and_unrelated_ones_are_not():
+    rng = random.Random(5)
+    texts = [word_text(rng) for _ in range(500)]
+    with seen.MinhashIndex(threshold=0.7) as index:
+        for i, t in enumerate(texts):
+            index.add(i, t)
+        assert len(index) == 500 and index.bytes > 0
+        found = 0
+        for i in range(100):
+            words = texts[i].split()
+            for _ in range(5):
+                words[rng.randrange(len(words))] = f"w{rng.randrange(5000)}"
+            header = "please read this message from the sender before you reply to it thank you kindly"
+            for copy in (" ".join(words), header + " " + texts[i]):
+                matches = index.query(copy)
+                assert all(s >= 0.7 for _, s in matches)
+                assert all(m == i for m, _ in matches), "an unrelated text matched"
+                found += bool(matches)
+        assert found >= 190, f"{found} of 200 copies found"
+        assert index.remove(0) and not index.remove(0)
+        assert index.query(texts[0]) == []
+
+
+def test_bad_options_are_refused():
+    with pytest.raises(seen.InvalidArgumentError, match="bins"):
+        seen.minhash("x", bins=100)
+    with pytest.raises(seen.InvalidArgumentError, match="threshold"):
+        seen.MinhashIndex(threshold=2)
+    with pytest.raises(seen.InvalidArgumentError, match="16 to 64 bytes"):
+        seen.MinhashIndex(key=b"short")
