@@ -8,6 +8,16 @@
 #include <string>
 #include <vector>
 
+// SEEN_ASAN: built with AddressSanitizer, whose shadow memory and allocator quarantine make
+// address-space and resident-memory bounds meaningless.
+#if defined(__SANITIZE_ADDRESS__)
+#define SEEN_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define SEEN_ASAN 1
+#endif
+#endif
+
 namespace seen::test {
 
 // splitmix64 is a bijection, so Key(i) for distinct i are distinct: stream 0 (even inputs)

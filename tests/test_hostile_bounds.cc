@@ -25,14 +25,6 @@
 namespace seen::test {
 namespace {
 
-#if defined(__SANITIZE_ADDRESS__)
-#define SEEN_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define SEEN_ASAN 1
-#endif
-#endif
-
 constexpr uint64_t kHeadroom = uint64_t{256} << 20;
 const uint64_t kExtremes[] = {0, 1, uint64_t{1} << 27, UINT32_MAX, uint64_t{1} << 40, UINT64_MAX};
 

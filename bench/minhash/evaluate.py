@@ -23,7 +23,10 @@ from pathlib import Path
 import seen
 from datasketch import MinHash, MinHashLSH
 
-THRESHOLD = 0.8
+# 0.8 is the usual default; 0.7 is what the English targets need: 5 edited words change up to
+# 10 word pairs, and a 20-word header adds about 20, which puts an 80-word passage (500
+# characters) near J = 0.78, and an estimate of 128 bins varies by about 0.04 there.
+THRESHOLDS = (0.8, 0.7)
 SIMHASH_K = 3
 BASES = 200
 CJK = re.compile(r"[\u4e00-\u9fff]")
@@ -58,7 +61,8 @@ def chinese_passages(limit):
     return passages[:limit]
 
 
-def english_passages(limit):
+def english_passages(limit, low=500, high=1000):
+    """Paragraphs of low..high characters (or, for long texts, runs of paragraphs)."""
     files = sorted(Path("/usr/share/common-licenses").iterdir()) + sorted(Path("/usr/share/doc").glob("*/copyright"))
     passages, seen_texts = [], set()
     for f in files:
@@ -66,11 +70,17 @@ def english_passages(limit):
             text = f.read_text(errors="replace")
         except (IsADirectoryError, PermissionError):
             continue
+        run = ""
         for para in re.split(r"\n\s*\n", text):
-            para = " ".join(para.split())
-            if 500 <= len(para) <= 1000 and para not in seen_texts:
-                seen_texts.add(para)
-                passages.append(para)
+            run = (run + " " + " ".join(para.split())).strip()
+            if len(run) > high:
+                run = ""
+            elif len(run) >= low and run not in seen_texts:
+                seen_texts.add(run)
+                passages.append(run)
+                run = ""
+            elif low < 2000:
+                run = ""
         if len(passages) >= limit:
             break
     return passages[:limit]
@@ -96,14 +106,15 @@ def copies(lang, rng, passages):
     out = []
     if lang == "zh":
         alphabet = sorted({c for p in passages for c in p if CJK.match(c)})
-        for i in range(BASES):
+        for i in range(min(BASES, len(passages))):
             for edits in (1, 3, 5):
                 out.append((f"{edits} edits", i, edit_chinese(rng, passages[i], edits, alphabet)))
             at = rng.randrange(len(passages[i]))
             out.append(("15-character advert", i, passages[i][:at] + AD + passages[i][at:]))
     else:
-        vocabulary = sorted({w for p in passages for w in p.split()})
-        for i in range(BASES):
+        # Plain words: a raw "word" such as an e-mail address is several tokens.
+        vocabulary = sorted({w for p in passages for w in re.findall(r"[A-Za-z]{2,}", p)})
+        for i in range(min(BASES, len(passages))):
             for edits in (1, 3, 5):
                 out.append((f"{edits} word edits", i, edit_english(rng, passages[i], edits, vocabulary)))
             extra = " ".join(rng.choice(vocabulary) for _ in range(20))
@@ -113,10 +124,9 @@ def copies(lang, rng, passages):
 
 
 class SeenMinhash:
-    name = "seen MinHash (128 bins, t = 0.8)"
-
-    def __init__(self):
-        self.index = seen.MinhashIndex(threshold=THRESHOLD)
+    def __init__(self, threshold):
+        self.name = f"seen MinHash (128 bins, t = {threshold})"
+        self.index = seen.MinhashIndex(threshold=threshold)
 
     def add(self, i, text):
         self.index.add(i, text)
@@ -145,10 +155,9 @@ class SeenSimhash:
 
 
 class Datasketch:
-    name = "datasketch MinHashLSH (128 permutations, t = 0.8)"
-
-    def __init__(self):
-        self.index = MinHashLSH(threshold=THRESHOLD, num_perm=128)
+    def __init__(self, threshold):
+        self.name = f"datasketch MinHashLSH (128 permutations, t = {threshold})"
+        self.index = MinHashLSH(threshold=threshold, num_perm=128)
 
     @staticmethod
     def sketch(text):
@@ -171,7 +180,8 @@ def evaluate(lang, passages, rng):
     base_shingles = [shingles(p) for p in passages]
     queries = copies(lang, rng, passages)
     results = {}
-    for method in (SeenMinhash(), SeenSimhash(), Datasketch()):
+    methods = [SeenSimhash()] + [m for t in THRESHOLDS for m in (SeenMinhash(t), Datasketch(t))]
+    for method in methods:
         start = time.perf_counter()
         for i, p in enumerate(passages):
             method.add(i, p)
@@ -199,9 +209,10 @@ def evaluate(lang, passages, rng):
 def main():
     out = Path(sys.argv[1])
     rng = random.Random(20261124)
-    report = {"threshold": THRESHOLD,
+    report = {"thresholds": THRESHOLDS,
               "zh": evaluate("zh", chinese_passages(2000), rng),
-              "en": evaluate("en", english_passages(2000), rng)}
+              "en": evaluate("en", english_passages(2000), rng),
+              "en_long": evaluate("en", english_passages(400, 3000, 6000), rng)}
     (out / "minhash.json").write_text(json.dumps(report, indent=1))
 
 
