@@ -51,10 +51,14 @@ MinhashIndex::MinhashIndex(const MinhashOptions& options, double threshold)
   bands_.resize(shape_.bands);
 }
 
+size_t MinhashIndex::size() const {
+  Settle();
+  return by_id_.size();
+}
+
 uint64_t MinhashIndex::bytes() const {
   uint64_t total = ids_.capacity() * sizeof(uint64_t) + low_bytes_.capacity() + alive_.capacity() / 8 +
-                   slot_of_.size() * (sizeof(uint64_t) + sizeof(uint32_t) + 2 * sizeof(void*)) +
-                   slot_of_.bucket_count() * sizeof(void*);
+                   by_id_.capacity() * sizeof(by_id_[0]);
   for (const auto& band : bands_) total += band.capacity() * sizeof(band[0]);
   return total;
 }
@@ -68,30 +72,43 @@ void MinhashIndex::Add(uint64_t id, const std::vector<uint32_t>& sketch) {
     throw Error(Code::kInvalidArgument, "a sketch of " + std::to_string(sketch.size()) + " bins, the index has " +
                                             std::to_string(options_.bins));
   }
-  Remove(id);
+  if (ids_.size() >= UINT32_MAX) throw Error(Code::kTooLarge, "the index holds 2^32 - 1 slots");
   const auto slot = static_cast<uint32_t>(ids_.size());
   ids_.push_back(id);
   alive_.push_back(true);
   for (uint32_t bin : sketch) low_bytes_.push_back(static_cast<uint8_t>(bin));
-  slot_of_[id] = slot;
+  by_id_.emplace_back(id, slot);
   for (uint32_t band = 0; band < shape_.bands; ++band) bands_[band].emplace_back(BandKey(sketch.data(), band), slot);
-  sorted_ = false;
+  settled_ = false;
 }
 
 bool MinhashIndex::Remove(uint64_t id) {
-  const auto found = slot_of_.find(id);
-  if (found == slot_of_.end()) return false;
+  Settle();
+  const auto found = std::lower_bound(by_id_.begin(), by_id_.end(), std::make_pair(id, uint32_t{0}));
+  if (found == by_id_.end() || found->first != id) return false;
   // The slot stays in the band tables, dead; queries skip it.
   alive_[found->second] = false;
-  slot_of_.erase(found);
+  by_id_.erase(found);
   return true;
 }
 
-void MinhashIndex::SortBands() const {
-  std::lock_guard lock(sort_lock_);
-  if (sorted_) return;
+void MinhashIndex::Settle() const {
+  std::lock_guard lock(settle_lock_);
+  if (settled_) return;
+  std::sort(by_id_.begin(), by_id_.end());
+  // Of the slots of one id, the newest (highest) stays.
+  std::vector<std::pair<uint64_t, uint32_t>> live;
+  live.reserve(by_id_.size());
+  for (size_t i = 0; i < by_id_.size(); ++i) {
+    if (i + 1 < by_id_.size() && by_id_[i + 1].first == by_id_[i].first) {
+      alive_[by_id_[i].second] = false;
+    } else {
+      live.push_back(by_id_[i]);
+    }
+  }
+  by_id_ = std::move(live);
   for (auto& band : bands_) std::sort(band.begin(), band.end());
-  sorted_ = true;
+  settled_ = true;
 }
 
 std::vector<MinhashMatch> MinhashIndex::Query(const std::vector<uint32_t>& sketch) const {
@@ -99,7 +116,7 @@ std::vector<MinhashMatch> MinhashIndex::Query(const std::vector<uint32_t>& sketc
     throw Error(Code::kInvalidArgument, "a sketch of " + std::to_string(sketch.size()) + " bins, the index has " +
                                             std::to_string(options_.bins));
   }
-  SortBands();
+  Settle();
   std::vector<uint32_t> candidates;
   for (uint32_t band = 0; band < shape_.bands; ++band) {
     const uint32_t key = BandKey(sketch.data(), band);

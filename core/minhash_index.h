@@ -9,13 +9,12 @@
 // Each candidate is then verified on the 8 low bits of every bin stored per document:
 // J = (m - 2^-8) / (1 - 2^-8) for a share m of equal bytes (b-bit MinHash, Li and König,
 // 2010), and kept if J >= t. Per document that is K bytes, b (band key, slot) pairs of 8
-// bytes, and its id.
+// bytes, its id (8) and an (id, slot) entry (16). A removal is O(documents).
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 #include <mutex>
-#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -45,11 +44,13 @@ class MinhashIndex {
   const MinhashOptions& options() const { return options_; }
   double threshold() const { return threshold_; }
   LshShape shape() const { return shape_; }
-  size_t size() const { return slot_of_.size(); }
-  // Bytes held per stored document, on average (sketches, band tables, ids and the id map).
+  size_t size() const;
+  // Bytes held: sketches, band tables and ids.
   uint64_t bytes() const;
 
   // Adds or replaces the document `id` (a sketch of options().bins bins). Not thread-safe.
+  // Adds only append: the tables are sorted, and a replaced id's older slot retired, before
+  // the next query, removal or size.
   void Add(uint64_t id, const std::vector<uint32_t>& sketch);
   // Whether id was stored. Not thread-safe.
   bool Remove(uint64_t id);
@@ -59,19 +60,21 @@ class MinhashIndex {
 
  private:
   uint32_t BandKey(const uint32_t* sketch, uint32_t band) const;
-  void SortBands() const;
+  // Sorts what adds appended and retires the older slots of replaced ids.
+  void Settle() const;
 
   MinhashOptions options_;
   double threshold_;
   LshShape shape_;
-  std::vector<uint64_t> ids_;            // by slot
-  std::vector<uint8_t> low_bytes_;       // by slot: the low 8 bits of each bin
-  std::vector<bool> alive_;              // by slot: false once removed
-  std::unordered_map<uint64_t, uint32_t> slot_of_;
-  // Per band, (key, slot) pairs, sorted before a query when adds came since.
+  std::vector<uint64_t> ids_;       // by slot
+  std::vector<uint8_t> low_bytes_;  // by slot: the low 8 bits of each bin
+  // By slot: false once removed or replaced. Mutable: Settle retires replaced slots.
+  mutable std::vector<bool> alive_;
+  // (id, slot) of every live slot, and per band (key, slot): sorted by Settle.
+  mutable std::vector<std::pair<uint64_t, uint32_t>> by_id_;
   mutable std::vector<std::vector<std::pair<uint32_t, uint32_t>>> bands_;
-  mutable bool sorted_ = true;
-  mutable std::mutex sort_lock_;
+  mutable bool settled_ = true;
+  mutable std::mutex settle_lock_;
 };
 
 }  // namespace seen

@@ -121,6 +121,14 @@ TEST(Lsh, FindsNearDuplicatesAndOnlyThem) {
   EXPECT_TRUE(index.Query(SketchText(first.data(), first.size(), options)).empty());
   index.Add(0, SketchText(first.data(), first.size(), options));
   EXPECT_EQ(index.Query(SketchText(first.data(), first.size(), options)).at(0).id, 0u);
+  // Adding an id again replaces its text.
+  const std::string second = Words(texts[1]);
+  index.Add(0, SketchText(second.data(), second.size(), options));
+  EXPECT_EQ(index.size(), texts.size());
+  EXPECT_TRUE(index.Query(SketchText(first.data(), first.size(), options)).empty());
+  const auto both = index.Query(SketchText(second.data(), second.size(), options));
+  ASSERT_EQ(both.size(), 2u);
+  EXPECT_EQ(both[0].id + both[1].id, 1u) << "ids 0 and 1 now hold the same text";
   EXPECT_LE(index.bytes() / index.size(), 400u) << "bytes per document";
 }
 
