@@ -34,10 +34,13 @@ const std::vector<CommandSpec>& Commands() {
        {{"output", "FILE", "the merged filter file (also -o FILE)"},
         {"key-file", "PATH", "the key of keyed filters, 16 to 64 bytes raw or as hex (docs/SECURITY.md)"},},
        Merge},
-      {"dedupe", "[--k K] [--ngram N] [--per-file | --field NAME] INPUT...",
-       "Groups exact and near-duplicate documents (SimHash): one document per line, per file, "
-       "or per JSONL field.",
-       {{"k", "K", "the largest Hamming distance of near duplicates, 0..7 (default 3)"},
+      {"dedupe", "[--method simhash|minhash|auto] [--k K | --threshold T] [--ngram N] [--per-file | --field NAME] INPUT...",
+       "Groups exact and near-duplicate documents: one document per line, per file, or per JSONL "
+       "field. Each member of a near group is verified close to the group's first document.",
+       {{"method", "M", "simhash (default: 8 bytes a document, long texts), minhash (short texts, "
+                        "inserted boilerplate) or auto (minhash when the median document is under 3,000 bytes)"},
+        {"threshold", "T", "minhash: the least estimated Jaccard similarity of near duplicates (default 0.8)"},
+        {"k", "K", "simhash: the largest Hamming distance of near duplicates, 0..7 (default 3)"},
         {"ngram", "N", "characters per shingle of CJK text, 1..8 (default 3)"},
         {"per-file", nullptr, "each INPUT file is one document"},
         {"field", "NAME", "documents are JSON lines; NAME is the text field"}},

@@ -1,6 +1,8 @@
 // seen dedupe: exact and near-duplicate groups among documents (one per line, one per file,
-// or one JSONL field per line). Exact groups share the XXH3-128 of the normalized text; near
-// groups are clusters of exact groups whose SimHash fingerprints lie within --k bits.
+// or one JSONL field per line). Exact groups share the XXH3-128 of the normalized text. Near
+// groups are clusters of exact groups, by --method: simhash (fingerprints within --k bits of
+// the group's representative), minhash (estimated Jaccard >= --threshold with it), or auto
+// (minhash when the median document is under 3,000 bytes, where SimHash misses edits).
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
@@ -15,6 +17,8 @@
 #include "cli/lines.h"
 #include "cli/progress.h"
 #include "core/error.h"
+#include "core/minhash.h"
+#include "core/minhash_index.h"
 #include "core/simhash.h"
 #include "core/simhash_index.h"
 
@@ -24,8 +28,13 @@ namespace {
 struct Doc {
   uint32_t file;
   uint64_t line;  // 0 for a whole file
+  uint64_t bytes;
   TextFingerprint fp;
+  std::vector<uint32_t> sketch;  // MinHash, when the method may need it
 };
+
+// Below this median length SimHash loses edited copies (bench/results/minhash.md).
+constexpr uint64_t kAutoMinhashBelow = 3000;
 
 class Collector {
  public:
@@ -35,6 +44,11 @@ class Collector {
     args.exclusive("per-file", "field");
     field_ = args.get("field", "");
     per_file_ = args.flag("per-file");
+    const std::string method = args.get("method", "simhash");
+    if (method != "simhash" && method != "minhash" && method != "auto") {
+      throw UsageError{"--method must be simhash, minhash or auto, not " + method};
+    }
+    sketch_ = method != "simhash";
   }
 
   void Run() {
@@ -107,17 +121,88 @@ class Collector {
   }
 
   void Add(uint32_t f, uint64_t line, std::string_view text) {
-    docs_.push_back({f, line, FingerprintText(text.data(), text.size(), options_)});
+    docs_.push_back({f, line, text.size(), FingerprintText(text.data(), text.size(), options_),
+                     sketch_ ? SketchText(text.data(), text.size(), MinhashOptions{}) : std::vector<uint32_t>{}});
   }
 
   const std::vector<std::string>& paths_;
   TextOptions options_;
   std::string field_;
   bool per_file_;
+  bool sketch_;
   uint64_t lines_without_field_ = 0;
   std::vector<bool> warned_binary_;
   std::vector<Doc> docs_;
 };
+
+// A near group: its exact groups in order, each with how close it is to the first, the
+// representative ("d=3" bits, or "j=0.91" estimated Jaccard).
+struct NearGroup {
+  std::vector<std::pair<uint32_t, std::string>> members;
+};
+
+uint64_t MedianBytes(const std::vector<Doc>& docs) {
+  if (docs.empty()) return 0;
+  std::vector<uint64_t> bytes;
+  for (const Doc& d : docs) bytes.push_back(d.bytes);
+  std::nth_element(bytes.begin(), bytes.begin() + static_cast<std::ptrdiff_t>(bytes.size() / 2), bytes.end());
+  return bytes[bytes.size() / 2];
+}
+
+// One representative per exact group; texts without tokens have no meaningful fingerprint
+// and stay out. Clusters never chain: each member is within k of its representative.
+std::vector<NearGroup> SimhashGroups(const std::vector<Doc>& docs, const std::vector<std::vector<uint32_t>>& exact,
+                                     uint32_t k) {
+  std::vector<uint64_t> fps, ids;
+  for (uint32_t g = 0; g < exact.size(); ++g) {
+    if (docs[exact[g][0]].fp.features == 0) continue;
+    fps.push_back(docs[exact[g][0]].fp.simhash);
+    ids.push_back(g);
+  }
+  SimhashIndex index(k);
+  index.Add(fps.data(), ids.data(), fps.size());
+  const std::vector<uint32_t> cluster = index.Clusters(k);
+  std::vector<std::vector<uint32_t>> near(cluster.size());  // exact groups per cluster
+  for (size_t i = 0; i < cluster.size(); ++i) near[cluster[i]].push_back(static_cast<uint32_t>(index.Ids()[i]));
+  for (auto& groups : near) std::sort(groups.begin(), groups.end());
+  std::sort(near.begin(), near.end(), [](const auto& a, const auto& b) {
+    return !a.empty() && (b.empty() || a.front() < b.front());
+  });
+  std::vector<NearGroup> out;
+  for (const auto& groups : near) {
+    NearGroup group;
+    const uint64_t first = groups.empty() ? 0 : docs[exact[groups[0]][0]].fp.simhash;
+    for (uint32_t g : groups) {
+      group.members.emplace_back(g, "d=" + std::to_string(Hamming(first, docs[exact[g][0]].fp.simhash)));
+    }
+    out.push_back(std::move(group));
+  }
+  return out;
+}
+
+// Leader clustering: in input order, an exact group joins the most similar representative
+// at estimated Jaccard >= threshold (verified, as every MinHash match), or becomes one.
+std::vector<NearGroup> MinhashGroups(const std::vector<Doc>& docs, const std::vector<std::vector<uint32_t>>& exact,
+                                     double threshold) {
+  MinhashIndex leaders(MinhashOptions{}, threshold);
+  std::vector<NearGroup> out;
+  std::vector<uint32_t> group_of_leader;
+  for (uint32_t g = 0; g < exact.size(); ++g) {
+    const Doc& d = docs[exact[g][0]];
+    if (d.fp.features == 0) continue;
+    const auto matches = leaders.Query(d.sketch);
+    if (matches.empty()) {
+      leaders.Add(group_of_leader.size(), d.sketch);
+      group_of_leader.push_back(static_cast<uint32_t>(out.size()));
+      out.push_back({{{g, "j=1.00"}}});
+      continue;
+    }
+    char closeness[16];
+    std::snprintf(closeness, sizeof closeness, "j=%.2f", matches[0].similarity);
+    out[group_of_leader[matches[0].id]].members.emplace_back(g, closeness);
+  }
+  return out;
+}
 
 }  // namespace
 
@@ -138,24 +223,11 @@ int Dedupe(const Args& args) {
     if (it->second == exact.size()) exact.emplace_back();
     exact[it->second].push_back(i);
   }
-  // Near groups over one representative per exact group; texts without tokens have no
-  // meaningful fingerprint and stay out.
-  std::vector<uint64_t> fps, ids;
-  for (uint32_t g = 0; g < exact.size(); ++g) {
-    if (docs[exact[g][0]].fp.features == 0) continue;
-    fps.push_back(docs[exact[g][0]].fp.simhash);
-    ids.push_back(g);
-  }
-  SimhashIndex index(static_cast<uint32_t>(k));
-  index.Add(fps.data(), ids.data(), fps.size());
-  const std::vector<uint32_t> cluster = index.Clusters(static_cast<uint32_t>(k));
-  std::vector<std::vector<uint32_t>> near(cluster.size());  // exact groups per cluster
-  for (size_t i = 0; i < cluster.size(); ++i) near[cluster[i]].push_back(static_cast<uint32_t>(index.Ids()[i]));
-  for (auto& groups : near) std::sort(groups.begin(), groups.end());
-
-  std::sort(near.begin(), near.end(), [](const auto& a, const auto& b) {
-    return !a.empty() && (b.empty() || a.front() < b.front());
-  });
+  const std::string method = args.get("method", "simhash");
+  const double threshold = args.get_rate("threshold", 0.8);
+  const bool minhash = method == "minhash" || (method == "auto" && MedianBytes(docs) < kAutoMinhashBelow);
+  const std::vector<NearGroup> near = minhash ? MinhashGroups(docs, exact, threshold)
+                                              : SimhashGroups(docs, exact, static_cast<uint32_t>(k));
   uint64_t exact_groups = 0, exact_docs = 0, near_groups = 0, near_docs = 0;
   for (uint32_t g = 0; g < exact.size(); ++g) {
     if (exact[g].size() < 2) continue;
@@ -163,23 +235,24 @@ int Dedupe(const Args& args) {
     exact_docs += exact[g].size();
     for (uint32_t d : exact[g]) std::printf("exact\t%llu\t%s\n", static_cast<unsigned long long>(exact_groups), collector.Label(docs[d]).c_str());
   }
-  for (const auto& groups : near) {
-    if (groups.size() < 2) continue;
+  for (const NearGroup& group : near) {
+    if (group.members.size() < 2) continue;
     ++near_groups;
-    const uint64_t first = docs[exact[groups[0]][0]].fp.simhash;
-    for (uint32_t g : groups) {
+    for (const auto& [g, closeness] : group.members) {
       for (uint32_t d : exact[g]) {
         ++near_docs;
-        std::printf("near\t%llu\t%s\td=%u\n", static_cast<unsigned long long>(near_groups),
-                    collector.Label(docs[d]).c_str(), Hamming(first, docs[d].fp.simhash));
+        std::printf("near\t%llu\t%s\t%s\n", static_cast<unsigned long long>(near_groups),
+                    collector.Label(docs[d]).c_str(), closeness.c_str());
       }
     }
   }
+  const std::string within = minhash ? "at Jaccard >= " + std::to_string(threshold).substr(0, 4) + " (minhash)"
+                                     : "within k=" + std::to_string(k);
   std::printf("summary: %zu documents, %zu distinct; %llu exact groups (%llu documents), %llu near "
-              "groups within k=%llu (%llu documents)\n",
+              "groups %s (%llu documents)\n",
               docs.size(), exact.size(), static_cast<unsigned long long>(exact_groups),
               static_cast<unsigned long long>(exact_docs), static_cast<unsigned long long>(near_groups),
-              static_cast<unsigned long long>(k), static_cast<unsigned long long>(near_docs));
+              within.c_str(), static_cast<unsigned long long>(near_docs));
   return kExitOk;
 }
 

@@ -113,3 +113,23 @@ def test_errors(tmp_path):
     bad.write_text("not json\n")
     result = subprocess.run([SEEN, "dedupe", "--field", "body", bad], capture_output=True)
     assert result.returncode == 1 and b"bad.jsonl:1" in result.stderr
+
+
+def test_minhash_groups_short_copies_that_simhash_misses(tmp_path):
+    """Short lines, one with an 8-word header: MinHash groups the three copies around their
+    first line, each verified at estimated Jaccard >= 0.7 (j=1.00 for the representative);
+    auto picks MinHash for texts this short; SimHash at k=3 misses the headed copy."""
+    base = ("the committee met on tuesday to review the annual budget and approved the new library "
+            "hours for the summer along with the repaving of elm street and a grant for the youth league")
+    header = "please read the notice below before the meeting"
+    lines = [base, base.replace("summer", "winter"), header + " " + base, OTHER]
+    path = tmp_path / "lines.txt"
+    path.write_text("\n".join(lines) + "\n")
+    out = run("--method", "minhash", "--threshold", "0.7", path)
+    near = [line.split("\t") for line in out.splitlines() if line.startswith("near")]
+    assert [n[2].rsplit(":", 1)[1] for n in near] == ["1", "2", "3"]
+    assert near[0][3] == "j=1.00" and all(float(n[3][2:]) >= 0.7 for n in near)
+    assert "(minhash)" in run("--method", "auto", "--threshold", "0.7", path)
+    simhash = run(path)
+    assert "within k=3" in simhash and ":3\t" not in simhash
+    assert "--method" in subprocess.run([SEEN, "dedupe", "--method", "x", path], capture_output=True).stderr.decode()
