@@ -3,9 +3,10 @@
 mode's figures beside the targets of issue 11."""
 import datetime
 import json
-import subprocess
 import sys
 from pathlib import Path
+
+from page import machine, verdict
 
 out = Path(sys.argv[1])
 records = [json.loads(line) for line in (out / "keyed.jsonl").read_text().splitlines()]
@@ -32,15 +33,6 @@ def plot(path):
 
 
 plot(out / "keyed.png")
-model = next((l.split(":", 1)[1].strip() for l in subprocess.run(["lscpu"], capture_output=True, text=True).stdout.splitlines()
-              if l.startswith("Model name")), "unknown CPU")
-cores = subprocess.run(["nproc"], capture_output=True, text=True).stdout.strip()
-
-
-def verdict(ok):
-    return "met" if ok else "**missed**"
-
-
 keyed = next(p for p in pollution if p["filter"] == "keyed")
 seed0 = next(p for p in pollution if p["filter"] == "seed 0")
 rows = [(f"batched contains, keyed / unkeyed, {keys:.0e} keys", target, f"{r['ratio']:.2f}× ({r['keyed_ns']:.2f} / {r['unkeyed_ns']:.2f} ns)",
@@ -58,7 +50,7 @@ rows.append(("SimHash forgery within distance 3: keyed, steered, against random 
 lines = [
     "# Keyed mode",
     "",
-    f"Measured {datetime.date.today().isoformat()} on {model}, {cores} cores, by `bench/keyed_run`"
+    f"Measured {datetime.date.today().isoformat()} on {machine()}, by `bench/keyed_run`"
     " (`bench/bench_keyed.cc`, `bench/bench_pollution.cc`).",
     "",
     "| figure | target | measured | |",

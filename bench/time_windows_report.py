@@ -3,9 +3,10 @@
 of the growing-window issue beside its target."""
 import datetime
 import json
-import subprocess
 import sys
 from pathlib import Path
+
+from page import machine, verdict
 
 out = Path(sys.argv[1])
 runs = {}
@@ -34,15 +35,6 @@ def plot(path):
 
 
 plot(out / "time_windows.png")
-model = next((l.split(":", 1)[1].strip() for l in subprocess.run(["lscpu"], capture_output=True, text=True).stdout.splitlines()
-              if l.startswith("Model name")), "unknown CPU")
-cores = subprocess.run(["nproc"], capture_output=True, text=True).stdout.strip()
-
-
-def verdict(ok):
-    return "met" if ok else "**missed**"
-
-
 live_ratio = expiry["rss_mib_live"] / max(expiry["store_mib_live"], 1e-9)
 rows = [
     ("fpr, top 100 users", "≤ 1.0%", f"{100 * zipf['fpr_top100']:.2f}% ({zipf['probes_top100']:,} probes)",
@@ -60,7 +52,7 @@ rows = [
 lines = [
     "# Growing time windows under heavy-tailed activity",
     "",
-    f"Measured {datetime.date.today().isoformat()} on {model}, {cores} cores, by `bench/time_windows_run`"
+    f"Measured {datetime.date.today().isoformat()} on {machine()}, by `bench/time_windows_run`"
     " (`bench/bench_time_windows.cc`).",
     "",
     f"{zipf['users']:,} users with Zipf(1.1) activity send {zipf['requests']:,} requests over {zipf['days']} "

@@ -4,9 +4,11 @@ bench_minhash's minhash_scale.jsonl: the figures of the near-duplicate issue bes
 targets."""
 import datetime
 import json
-import subprocess
 import sys
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from page import machine, verdict  # noqa: E402
 
 out = Path(sys.argv[1])
 quality = json.loads((out / "minhash.json").read_text())
@@ -41,15 +43,6 @@ def plot(path):
 
 
 plot(out / "minhash.png")
-model = next((l.split(":", 1)[1].strip() for l in subprocess.run(["lscpu"], capture_output=True, text=True).stdout.splitlines()
-              if l.startswith("Model name")), "unknown CPU")
-cores = subprocess.run(["nproc"], capture_output=True, text=True).stdout.strip()
-
-
-def verdict(ok):
-    return "met" if ok else "**missed**"
-
-
 def recall(lang, name, kinds):
     r = quality[lang]["methods"][name]["recall"]
     return min(r[k] for k in kinds)
@@ -100,7 +93,7 @@ for lang, title in (("zh", "Chinese passages of manpages-zh"), ("en", "English p
 lines = [
     "# MinHash near-duplicates",
     "",
-    f"Measured {datetime.date.today().isoformat()} on {model}, {cores} cores, by `bench/minhash/run`"
+    f"Measured {datetime.date.today().isoformat()} on {machine()}, by `bench/minhash/run`"
     " (`bench/minhash/evaluate.py`, `bench/bench_minhash.cc`).",
     "",
     "Texts from Debian packages (manpages-zh; /usr/share/common-licenses and /usr/share/doc/*/copyright),",
