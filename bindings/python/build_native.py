@@ -207,6 +207,8 @@ typedef struct seen_window_options {
   double max_slack;
   uint64_t seed;
   uint64_t max_bytes;
+  const uint8_t* key;
+  size_t key_len;
   ...;
 } seen_window_options;
 
@@ -298,6 +300,10 @@ seen_status seen_store_get_user_saturation(const seen_store* s, uint64_t user, u
 seen_status seen_store_get_window_info(const seen_store* s, seen_window_info* info);
 seen_status seen_store_save(const seen_store* s, const char* path);
 seen_status seen_store_open(const char* path, uint32_t flags, seen_store** out);
+seen_status seen_store_open_keyed(const char* path, uint32_t flags, const uint8_t* key,
+                                  size_t key_len, seen_store** out);
+seen_status seen_window_deserialize_keyed(const uint8_t* buf, size_t len, const uint8_t* key,
+                                          size_t key_len, seen_window** out);
 
 typedef struct seen_simhash_idf seen_simhash_idf;
 typedef struct seen_simhash_index seen_simhash_index;

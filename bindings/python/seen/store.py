@@ -78,7 +78,7 @@ class ExposureStore(_handle.ClosesOnExit):
             invalid_argument(f"max_bytes must be at least 1, or None for no bound, not {max_bytes}")
         if operator.index(expected_users) <= 0:
             invalid_argument(f"expected_users must be at least 1, not {expected_users}")
-        window_options = window._options()
+        window_options, _key = window._options()
         options = ffi.new("seen_store_options*", {
             "size": ffi.sizeof("seen_store_options"),
             "window": window_options,
@@ -196,14 +196,18 @@ class ExposureStore(_handle.ClosesOnExit):
         check(lib.seen_store_save(self._h, os.fsencode(path)))
 
     @classmethod
-    def open(cls, path: PathLike, read_only: bool = True, verify: bool = True) -> "ExposureStore":
+    def open(cls, path: PathLike, read_only: bool = True, verify: bool = True,
+             key: Optional[bytes] = None) -> "ExposureStore":
         """Maps a saved store. read_only=True serves filter only (writes raise ReadOnlyError);
         read_only=False takes writes in memory until the next save (the file itself is never
         written in place). verify=False skips the payload checksum for a fast open: a corrupt
-        window is then refused when its user is touched."""
+        window is then refused when its user is touched. A keyed store's file needs its key."""
         flags = _handle.open_flags(read_only, verify)
         out = ffi.new("seen_store**")
-        check(lib.seen_store_open(os.fsencode(path), flags, out))
+        if key is None:
+            check(lib.seen_store_open(os.fsencode(path), flags, out))
+        else:
+            check(lib.seen_store_open_keyed(os.fsencode(path), flags, bytes(key), len(key), out))
         store = cls.__new__(cls)
         store._own(out[0], read_only=read_only)
         return store

@@ -11,7 +11,7 @@ handle and a lock, because a C window's adds must not race its other calls.
 import math
 import operator
 import threading
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Optional, SupportsIndex, Tuple, Union
 
 from . import _batches, _handle
@@ -50,6 +50,9 @@ class WindowSpec:
     max_slack: float = 0.25  # how far past the span (a fraction of it) an item may linger
     seed: int = 0
     expected_items: int = 0  # time windows: the items a typical user gets within the span
+    # Keyed mode (docs/SECURITY.md): 16 to 64 secret bytes under which items hash; a keyed
+    # window's or store's bytes and files open only with it.
+    key: Optional[bytes] = field(default=None, repr=False)
     # Count windows, if not 0: the lowest-fpr window of this many bytes. Time windows: the
     # most bytes a window may grow to (0: the larger of 1 MiB and 4x its start).
     max_bytes: int = 0
@@ -76,13 +79,15 @@ class WindowSpec:
         """The last n items in at most max_bytes bytes of state, at the lowest rate that fits."""
         return cls("count", n, max_slack=max_slack, seed=seed, max_bytes=max_bytes)
 
-    def _options(self) -> Any:
-        """The seen_window_options of this spec (a cdata the caller keeps alive)."""
+    def _options(self) -> Tuple[Any, Any]:
+        """The seen_window_options of this spec and the key buffer it points to: cdata the
+        caller keeps alive together for the call."""
         if self.mode not in _MODES:
             invalid_argument(f"window mode must be 'count' or 'time', not {self.mode!r}")
         # The C API reads max_slack 0 as "the default": refuse it here rather than surprise.
         if not self.max_slack > 0:
             invalid_argument(f"max_slack must be > 0, not {self.max_slack}")
+        key = ffi.from_buffer("uint8_t[]", self.key) if self.key is not None else _NULL
         return ffi.new("seen_window_options*", {
             "size": ffi.sizeof("seen_window_options"),
             "mode": _MODES[self.mode],
@@ -92,7 +97,9 @@ class WindowSpec:
             "max_slack": self.max_slack,
             "seed": self.seed,
             "max_bytes": self.max_bytes,
-        })
+            "key": key,
+            "key_len": len(self.key) if self.key is not None else 0,
+        }), key
 
 
 @dataclass(frozen=True)
@@ -161,7 +168,8 @@ class Window(_handle.ClosesOnExit):
     def __init__(self, spec: WindowSpec, now: Seconds = 0) -> None:
         """A new, empty window sized from spec; `now` starts the clock of a time window."""
         out = ffi.new("seen_window**")
-        check(lib.seen_window_create(spec._options(), seconds(now), out))
+        options, _key = spec._options()
+        check(lib.seen_window_create(options, seconds(now), out))
         self._own(out[0])
 
     def _own(self, handle: Any) -> None:
@@ -345,10 +353,16 @@ class Window(_handle.ClosesOnExit):
             return _handle.serialize(lib.seen_window_serialize, self._h)
 
     @classmethod
-    def from_bytes(cls, data: Any) -> "Window":
+    def from_bytes(cls, data: Any, key: Optional[bytes] = None) -> "Window":
         """A window copied from serialized bytes (any bytes-like), after checking them; a
-        FormatError subclass says what is wrong with bad input."""
-        out = _handle.deserialize(lib.seen_window_deserialize, "seen_window*", data)
+        FormatError subclass says what is wrong with bad input. A keyed window's bytes need
+        its key (IncompatibleError without it or with another)."""
+        if key is None:
+            out = _handle.deserialize(lib.seen_window_deserialize, "seen_window*", data)
+        else:
+            src = ffi.from_buffer("uint8_t[]", data)
+            out = ffi.new("seen_window**")
+            check(lib.seen_window_deserialize_keyed(src, len(src), bytes(key), len(key), out))
         w = cls.__new__(cls)
         w._own(out[0])
         return w

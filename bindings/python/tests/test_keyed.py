@@ -1,6 +1,6 @@
-"""Keyed Bloom filters from Python: a keyed filter finds every key it holds, its bytes and
-file open only with its key, it copies but does not pickle, and its rate on keys never
-added is the target's."""
+"""Keyed mode from Python: a keyed Bloom filter finds every key it holds, its bytes and file
+open only with its key, it copies but does not pickle, and its rate on keys never added is
+the target's; keyed windows and stores keep the same rules."""
 import pickle
 
 import pytest
@@ -59,3 +59,24 @@ def test_bad_keys_and_mixing_are_refused(keyed):
     plain = seen.BloomFilter(20_000, 0.01)
     with pytest.raises(seen.IncompatibleError, match="keyed"):
         plain |= keyed
+
+
+def test_keyed_windows_and_stores(tmp_path):
+    """A keyed spec makes keyed windows and stores: their bytes and files open only with the
+    key, and the spec's repr does not show it."""
+    spec = seen.WindowSpec("count", 500, key=KEY)
+    assert str(KEY) not in repr(spec)
+    w = seen.Window(spec)
+    w.add_many([1, 2, 3])
+    data = w.to_bytes()
+    with pytest.raises(seen.IncompatibleError):
+        seen.Window.from_bytes(data)
+    assert all(seen.Window.from_bytes(data, key=KEY).contains_many([1, 2, 3]))
+    store = seen.ExposureStore(window=spec)
+    store.mark(7, [11, 22], now=0)
+    path = tmp_path / "keyed.store"
+    store.save(path)
+    with pytest.raises(seen.IncompatibleError):
+        seen.ExposureStore.open(path)
+    with seen.ExposureStore.open(path, key=KEY) as back:
+        assert not any(back.filter(7, [11, 22], now=0))
