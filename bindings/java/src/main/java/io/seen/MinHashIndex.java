@@ -1,0 +1,124 @@
+package io.seen;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Texts by id, and for a query text every stored one whose estimated Jaccard similarity of
+ * word (or CJK character) pairs is at least the threshold, most similar first, each match
+ * verified (docs/minhash.md). Right where {@link SimHashIndex} is not: short texts, and texts
+ * with an inserted header, footer or advert.
+ *
+ * <pre>{@code
+ * try (MinHashIndex index = MinHashIndex.create(0.8)) {
+ *   index.add(1, text);
+ *   for (MinHashIndex.Match m : index.query(copy)) { ... }
+ * }
+ * }</pre>
+ *
+ * <p>Thread safety: {@link #query} and {@link #size} may run concurrently; {@link #add},
+ * {@link #remove} and {@link #close} need exclusive access. The native memory is released by
+ * {@link #close()}, or by a Cleaner once the index is unreachable.
+ */
+public final class MinHashIndex implements AutoCloseable {
+  /** Matches a query expects at first; more cost a second native call. */
+  private static final int FIRST_CAP = 16;
+
+  private final NativeHandle handle;
+
+  /** One stored text found by a query: its id and estimated Jaccard similarity. */
+  public static final class Match {
+    private final long id;
+    private final double similarity;
+
+    Match(long id, double similarity) {
+      this.id = id;
+      this.similarity = similarity;
+    }
+
+    public long id() {
+      return id;
+    }
+
+    public double similarity() {
+      return similarity;
+    }
+
+    @Override
+    public String toString() {
+      return id + "@" + similarity;
+    }
+  }
+
+  private MinHashIndex(long h) {
+    this.handle = new NativeHandle(this, h, NativeMinHash::free);
+  }
+
+  private static MinHashIndex make(double threshold, byte[] key) {
+    long[] out = new long[1];
+    SeenException.check(NativeMinHash.create(threshold, key, out));
+    return new MinHashIndex(out[0]);
+  }
+
+  /** An empty index at a Jaccard threshold in (0, 1]. */
+  public static MinHashIndex create(double threshold) {
+    return make(threshold, null);
+  }
+
+  /**
+   * An index whose shingles hash under a secret key of 16 to 64 bytes, so that nobody without
+   * it can craft a text near another's sketch (docs/SECURITY.md).
+   */
+  public static MinHashIndex createKeyed(double threshold, byte[] key) {
+    return make(threshold, key.clone());
+  }
+
+  /** Stores text under id, replacing what id held. */
+  public void add(long id, CharSequence text) {
+    SeenException.check(NativeMinHash.add(handle.get(), id, Utf8.of(text)));
+  }
+
+  /** Removes id; returns whether it was stored. */
+  public boolean remove(long id) {
+    int r = NativeMinHash.remove(handle.get(), id);
+    if (r < 0) {
+      SeenException.check(-r);
+    }
+    return r == 1;
+  }
+
+  /** Every stored text at or above the threshold, most similar first. */
+  public List<Match> query(CharSequence text) {
+    byte[] utf8 = Utf8.of(text);
+    long[] ids = new long[FIRST_CAP];
+    double[] similarities = new double[FIRST_CAP];
+    long found = NativeMinHash.query(handle.get(), utf8, ids, similarities);
+    if (found > ids.length) {
+      ids = new long[(int) found];
+      similarities = new double[(int) found];
+      found = NativeMinHash.query(handle.get(), utf8, ids, similarities);
+    }
+    if (found < 0) {
+      SeenException.check((int) -found);
+    }
+    List<Match> out = new ArrayList<>((int) found);
+    for (int i = 0; i < found; i++) {
+      out.add(new Match(ids[i], similarities[i]));
+    }
+    return out;
+  }
+
+  /** Texts stored. */
+  public long size() {
+    long n = NativeMinHash.size(handle.get());
+    if (n < 0) {
+      SeenException.check((int) -n);
+    }
+    return n;
+  }
+
+  @Override
+  public void close() {
+    handle.close();
+  }
+}
