@@ -1,5 +1,6 @@
 #include "core/minhash.h"
 
+#include <algorithm>
 #include <string>
 
 #include "core/error.h"
@@ -21,7 +22,7 @@ uint64_t Mix(uint64_t x) {
 // hashed again into one shingle hash, which goes to its bin.
 class Sketcher {
  public:
-  Sketcher(const MinhashOptions& options)
+  explicit Sketcher(const MinhashOptions& options)
       : options_(options), hashing_(options.seed, options.key), bins_(options.bins, kEmptyBin) {
     while ((uint32_t{1} << bin_bits_) < options.bins) ++bin_bits_;
   }
