@@ -453,7 +453,7 @@ typedef struct seen_simhash_index seen_simhash_index;
  * defaults. Passing NULL options means all defaults. */
 typedef struct seen_simhash_options {
   size_t size;
-  uint32_t ngram;              /* CJK character shingle length, 1..8; 0 means 3 */
+  uint32_t ngram;              /* CJK character shingle length, 1..8; 0 means 2 */
   uint64_t seed;               /* XXH3 seed of every feature hash; default 0 */
   const seen_simhash_idf* idf; /* token weights; NULL (default): term frequency only */
   const uint8_t* key;          /* keyed mode if not NULL: key_len (16..64) secret bytes under

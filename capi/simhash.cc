@@ -29,7 +29,7 @@ seen::TextOptions Options(const seen_simhash_options* given) {
   seen_simhash_options o{sizeof(seen_simhash_options), 0, 0, nullptr, nullptr, 0};
   if (given != nullptr) std::memcpy(&o, given, std::min(given->size, sizeof o));
   seen::TextOptions options;
-  options.ngram = o.ngram == 0 ? 3 : o.ngram;
+  options.ngram = o.ngram == 0 ? seen::TextOptions{}.ngram : o.ngram;
   options.seed = o.seed;
   options.idf = o.idf ? &o.idf->table : nullptr;
   if (o.key != nullptr || o.key_len != 0) options.key = seen::SecretKey::FromBytes(o.key, o.key_len);

@@ -41,7 +41,7 @@ const std::vector<CommandSpec>& Commands() {
                         "inserted boilerplate) or auto (minhash when the median document is under 3,000 bytes)"},
         {"threshold", "T", "minhash: the least estimated Jaccard similarity of near duplicates (default 0.8)"},
         {"k", "K", "simhash: the largest Hamming distance of near duplicates, 0..7 (default 3)"},
-        {"ngram", "N", "characters per shingle of CJK text, 1..8 (default 3)"},
+        {"ngram", "N", "characters per shingle of CJK text, 1..8 (default 2)"},
         {"per-file", nullptr, "each INPUT file is one document"},
         {"field", "NAME", "documents are JSON lines; NAME is the text field"}},
        Dedupe},

@@ -39,7 +39,7 @@ constexpr uint64_t kAutoMinhashBelow = 3000;
 class Collector {
  public:
   Collector(const Args& args, const std::vector<std::string>& paths) : paths_(paths) {
-    options_.ngram = static_cast<uint32_t>(args.get_u64("ngram", 3));
+    options_.ngram = static_cast<uint32_t>(args.get_u64("ngram", TextOptions{}.ngram));
     if (options_.ngram < 1 || options_.ngram > kMaxNgram) throw UsageError{"--ngram must be 1..8"};
     args.exclusive("per-file", "field");
     field_ = args.get("field", "");

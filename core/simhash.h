@@ -45,7 +45,7 @@ class IdfTable {
 };
 
 struct TextOptions {
-  uint32_t ngram = 3;            // CJK character shingle length, 1..8
+  uint32_t ngram = 2;            // CJK character shingle length, 1..8 (docs/simhash.md: why 2)
   uint64_t seed = 0;             // XXH3 seed of every feature hash
   const IdfTable* idf = nullptr; // NULL: every token weighs its term frequency
   // Keyed mode (docs/SECURITY.md): features hash with SipHash-1-3 under it, so nobody

@@ -44,7 +44,7 @@ static void test_fingerprints(void) {
   check(seen_simhash_text("x", 1, &options, &small) == SEEN_ERR_INVALID_ARGUMENT &&
             strstr(seen_last_error(), "ngram") != NULL,
         "ngram 9 is refused, naming ngram");
-  options.ngram = 2;
+  options.ngram = 3;
   check(seen_simhash_text("你好世界", strlen("你好世界"), &options, &small) == SEEN_OK &&
             small.simhash != text("你好世界").simhash,
         "ngram changes CJK fingerprints");

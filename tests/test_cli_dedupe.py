@@ -12,6 +12,9 @@ ARTICLE = (
 )
 # The same article with a source line appended and one word changed: a near duplicate.
 EDITED = ARTICLE.replace("今天", "今日") + "（来源：新华社）"
+# The article is 138 characters, short for SimHash's default 2-grams (docs/simhash.md: EDITED
+# is 4 bits away); single characters keep it within k = 3.
+SHORT_TEXTS = ("--ngram", 1)
 OTHER = (
     "The city council voted on Tuesday to expand the bus network, adding three routes to the "
     "northern districts and extending evening service until midnight."
@@ -43,7 +46,7 @@ def test_lines_give_exact_and_near_groups(tmp_path):
     # Line 2 differs from line 1 only in width, case and punctuation: an exact duplicate.
     lines = [ARTICLE, ARTICLE.replace("，", ",") + "  ", OTHER, EDITED, "", OTHER.upper()]
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    out = run(path)
+    out = run(*SHORT_TEXTS, path)
     p = str(path)
     assert groups(out, "exact") == [[f"{p}:1", f"{p}:2"], [f"{p}:3", f"{p}:6"]]
     assert groups(out, "near") == [[f"{p}:1", f"{p}:2", f"{p}:4"]]
@@ -75,7 +78,7 @@ def test_jsonl_field(tmp_path):
         {"body": OTHER},
     ]
     path.write_text("\n".join(json.dumps(r, ensure_ascii=bool(i % 2)) for i, r in enumerate(rows)) + "\n")
-    out = run("--field", "body", path)
+    out = run(*SHORT_TEXTS, "--field", "body", path)
     assert groups(out, "near") == [[f"{path}:1", f"{path}:2"]]
     assert "3 documents" in out
 

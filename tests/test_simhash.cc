@@ -162,6 +162,7 @@ TEST(Tokenizer, NgramOutsideOneToEightIsRefused) {
 
 TEST(Tokenizer, SeedChangesEveryHash) {
   TextOptions options;
+  options.ngram = 3;
   options.seed = 99;
   const std::string text = "seeded words 和中文";
   EXPECT_EQ(FingerprintText(text.data(), text.size(), options).simhash,
@@ -172,6 +173,7 @@ TEST(Tokenizer, SeedChangesEveryHash) {
 // vote of those hashes, unlike the unkeyed one, and the same for the same key.
 TEST(Tokenizer, AKeyHashesEveryFeatureUnderIt) {
   TextOptions options;
+  options.ngram = 3;
   options.key = SecretKey{0x1111, 0x2222};
   const std::string text = "keyed words 和中文";
   const TextFingerprint keyed = FingerprintText(text.data(), text.size(), options);
@@ -183,7 +185,9 @@ TEST(Tokenizer, AKeyHashesEveryFeatureUnderIt) {
   uint64_t expected = 0;
   for (int b = 0; b < 64; ++b) expected |= uint64_t{2 * set[b] > 3} << b;
   EXPECT_EQ(keyed.simhash, expected);
-  EXPECT_NE(keyed.simhash, FingerprintText(text.data(), text.size(), TextOptions{}).simhash);
+  TextOptions unkeyed;
+  unkeyed.ngram = 3;
+  EXPECT_NE(keyed.simhash, FingerprintText(text.data(), text.size(), unkeyed).simhash);
   options.key = SecretKey{0x1111, 0x2223};
   EXPECT_NE(keyed.simhash, FingerprintText(text.data(), text.size(), options).simhash);
 }

@@ -11,7 +11,7 @@ import (
 // SimHash fingerprints (docs/simhash.md): similar texts get 64-bit fingerprints a few bits
 // apart, and a SimHashIndex finds every stored fingerprint within Hamming distance k of a
 // query. libseen's tokenizer folds width and case, skips punctuation and whitespace, cuts
-// Chinese, Japanese and Korean text into character n-grams (3 by default) and other text into
+// Chinese, Japanese and Korean text into character n-grams (2 by default) and other text into
 // words, and weighs each token by its frequency (or an IDF table). Invalid UTF-8 and NUL bytes
 // act as separators, never as errors. A text with no tokens (empty, or only punctuation) has
 // SimHash 0 and Features 0: compare such texts by their exact fingerprint.
@@ -42,7 +42,7 @@ var _ [1]struct{} = [unsafe.Sizeof(ExactFingerprint{}) - 15]struct{}{}
 type TextOption func(*textOptions)
 
 type textOptions struct {
-	ngram    int // when ngramSet; else libseen's default, 3
+	ngram    int // when ngramSet; else libseen's default, 2
 	ngramSet bool
 	seed     uint64
 	idf      *IDF
@@ -60,8 +60,9 @@ func (o textOptions) cNgram() uint32 {
 	return uint32(o.ngram)
 }
 
-// WithNgram sets the length of the CJK character shingles, 1..8 (default 3). Shorter
-// shingles make short texts more tolerant of edits; see docs/simhash.md.
+// WithNgram sets the length of the CJK character shingles, 1..8 (default 2). Shorter
+// shingles find more edited copies of short texts, longer ones fewer false matches among long
+// texts; see docs/simhash.md.
 func WithNgram(n int) TextOption { return func(o *textOptions) { o.ngram, o.ngramSet = n, true } }
 
 // WithFeatureSeed sets the XXH3 seed of every feature hash (default 0). Fingerprints made

@@ -124,7 +124,7 @@ class Fingerprint:
         return int.from_bytes(self.exact, "big")
 
 
-def fingerprint(text: Text, ngram: int = 3, idf: Optional[IdfTable] = None,
+def fingerprint(text: Text, ngram: int = 2, idf: Optional[IdfTable] = None,
                 seed: int = 0) -> Fingerprint:
     """Both fingerprints of a text (str as UTF-8, or bytes), and how many tokens it has.
     ngram is the CJK shingle length (1..8); seed the XXH3 seed of every feature hash."""
@@ -135,7 +135,7 @@ def fingerprint(text: Text, ngram: int = 3, idf: Optional[IdfTable] = None,
     return Fingerprint(int(out.simhash), exact, int(out.features))
 
 
-def simhash(text: Text, ngram: int = 3, idf: Optional[IdfTable] = None, seed: int = 0) -> int:
+def simhash(text: Text, ngram: int = 2, idf: Optional[IdfTable] = None, seed: int = 0) -> int:
     """The 64-bit SimHash fingerprint of a text (str as UTF-8, or bytes); 0 for a text
     without tokens."""
     return fingerprint(text, ngram, idf, seed).simhash
@@ -166,7 +166,7 @@ def _pack_texts(texts: Sequence[Any]) -> Tuple[Any, Any, int]:
     return ffi.from_buffer("uint8_t[]", data), ffi.from_buffer("uint64_t[]", offsets), len(encoded)
 
 
-def simhash_many(texts: Iterable[Text], ngram: int = 3, idf: Optional[IdfTable] = None,
+def simhash_many(texts: Iterable[Text], ngram: int = 2, idf: Optional[IdfTable] = None,
                  seed: int = 0, exact: bool = False) -> Any:
     """The simhashes of many texts in one call: a numpy uint64 array (array('Q') without
     numpy). With exact=True, a TextFingerprints of the simhashes and exact fingerprints."""

@@ -16,7 +16,7 @@ import java.util.Objects;
  * }</pre>
  *
  * <p>The built-in tokenizer (docs/simhash.md) folds width and case, cuts Latin text into words
- * and CJK text into character n-grams (3 by default, see {@link Options#ngram(int)}), and
+ * and CJK text into character n-grams (2 by default, see {@link Options#ngram(int)}), and
  * weighs each token by its count, or by an {@link IdfTable}. Invalid UTF-8 and NUL bytes are
  * separators, never errors. A text with no tokens (empty, only punctuation) has fingerprint 0:
  * compare such texts by {@link #exact(CharSequence)}. A {@code CharSequence} is fingerprinted
@@ -33,8 +33,8 @@ public final class SimHash {
    * IDF table. Immutable; each setter returns a new Options.
    */
   public static final class Options {
-    /** 3-grams, seed 0, no IDF table: what {@code seen dedupe} and the shared vectors use. */
-    public static final Options DEFAULT = new Options(3, 0, null);
+    /** CJK 2-grams, seed 0, no IDF table: what {@code seen dedupe} uses. */
+    public static final Options DEFAULT = new Options(2, 0, null);
 
     private final int ngram;
     private final long seed;
