@@ -47,7 +47,7 @@ class IdfTable {
 struct TextOptions {
   uint32_t ngram = 2;            // CJK character shingle length, 1..8 (docs/simhash.md: why 2)
   uint64_t seed = 0;             // XXH3 seed of every feature hash
-  const IdfTable* idf = nullptr; // NULL: every token weighs its term frequency
+  const IdfTable* idf = nullptr; // NULL: every token weighs 1 + ln(its count)
   // Keyed mode (docs/SECURITY.md): features hash with SipHash-1-3 under it, so nobody
   // without it can steer a text's fingerprint.
   std::optional<SecretKey> key = std::nullopt;
@@ -60,8 +60,8 @@ struct TextFingerprint {
   uint64_t features;               // tokens counted (with repeats); 0 means simhash is 0
 };
 
-// Tokenizes UTF-8 text (rules in docs/simhash.md) and fingerprints it in one streaming pass:
-// memory stays constant however long the text is. Invalid UTF-8 and NUL bytes act as
+// Tokenizes UTF-8 text (rules in docs/simhash.md) and fingerprints it in one streaming pass;
+// memory grows only with the distinct tokens (about 24 bytes each). Invalid UTF-8 and NUL bytes act as
 // separators. Throws Error(kInvalidArgument) only for an ngram outside 1..8.
 TextFingerprint FingerprintText(const char* text, size_t len, const TextOptions& options);
 
@@ -69,8 +69,7 @@ TextFingerprint FingerprintText(const char* text, size_t len, const TextOptions&
 // in feature order, so every target computes the same floats.
 void AccumulateSigns(const uint64_t* hashes, const float* weights, size_t n, float* sums);
 
-// Unit weights, exactly: set[b] += how many of the n hashes (n < 65536) have bit b set. The
-// fingerprint's bit b is then set iff 2 * set[b] > total features.
+// Unit weights, exactly: set[b] += how many of the n hashes (n < 65536) have bit b set.
 void CountSetBits(const uint64_t* hashes, size_t n, uint64_t* set);
 
 // The fingerprint whose bit b is set iff sums[b] > 0.

@@ -1,6 +1,10 @@
-// Text to fingerprints in one streaming pass: decode, fold, classify, then feed word tokens
-// and CJK character n-grams to the SIMD accumulator and the normalized text to XXH3-128.
-// Term-frequency weighting needs no counting: a token seen t times is added t times.
+// Text to fingerprints in one streaming pass: decode, fold, classify; feed CJK character
+// n-grams to the SIMD accumulator as they come (a shingle seen t times is added t times), tally
+// the words, and feed the normalized text to XXH3-128. At the end each distinct word votes
+// once, weighing 1 + ln(its count), in order of first appearance, so every SIMD target sums
+// the same floats; stop words vote only in a text of nothing else. Counting every word let a
+// few frequent ones outvote everything an English text says; damping CJK shingles the same way
+// only made edited copies harder to find (docs/simhash.md).
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -10,6 +14,8 @@
 #include "core/hash.h"
 #include "core/simhash.h"
 #include "core/simhash_unicode.h"
+#include "core/stop_words.h"
+#include "core/token_tally.h"
 
 namespace seen {
 namespace {
@@ -18,7 +24,8 @@ using text::Class;
 
 class Fingerprinter {
  public:
-  explicit Fingerprinter(const TextOptions& options) : options_(options) {
+  Fingerprinter(const TextOptions& options, TokenTally& tally) : options_(options), tally_(tally) {
+    tally_.Clear();
     XXH3_128bits_reset(&exact_);
   }
 
@@ -50,19 +57,36 @@ class Fingerprinter {
   TextFingerprint Finish() {
     EndWord();
     // A text with fewer CJK characters than n still gets them as one token.
-    if (cjk_seen_ > 0 && cjk_seen_ < options_.ngram) Token(stream_, stream_size_);
-    Flush();
+    if (cjk_seen_ > 0 && cjk_seen_ < options_.ngram) Shingle(stream_, stream_size_);
     XXH3_128bits_update(&exact_, out_, out_size_);
     const XXH128_hash_t exact = XXH3_128bits_digest(&exact_);
-    uint64_t simhash = SignsToFingerprint(sums_);
-    if (!options_.idf) {
-      simhash = 0;
-      for (unsigned b = 0; b < 64; ++b) simhash |= uint64_t{2 * set_[b] > features_} << b;
-    }
-    return {simhash, exact.low64, exact.high64, features_};
+    return {Vote(), exact.low64, exact.high64, features_};
   }
 
  private:
+  uint64_t Vote() {
+    Flush();
+    alignas(64) float sums[64];
+    for (unsigned b = 0; b < 64; ++b) {
+      sums[b] = options_.idf ? sums_[b] : static_cast<float>(2 * static_cast<int64_t>(set_[b]) - static_cast<int64_t>(shingles_));
+    }
+    const auto& words = tally_.tokens();
+    const bool only_stop_words =
+        shingles_ == 0 && std::all_of(words.begin(), words.end(), [](const TalliedToken& w) { return w.stop; });
+    size_t batch = 0;
+    for (const TalliedToken& word : words) {
+      if (word.stop && !only_stop_words) continue;
+      hashes_[batch] = word.hash;
+      weights_[batch] = word.weight * (1.0f + std::log(static_cast<float>(word.count)));
+      if (++batch == kBatch) {
+        AccumulateSigns(hashes_, weights_, batch, sums);
+        batch = 0;
+      }
+    }
+    AccumulateSigns(hashes_, weights_, batch, sums);
+    return SignsToFingerprint(sums);
+  }
+
   void Normalized(const uint8_t* bytes, size_t n) {
     if (out_size_ + n + 1 > sizeof out_) {
       XXH3_128bits_update(&exact_, out_, out_size_);
@@ -77,7 +101,7 @@ class Fingerprinter {
 
   void EndWord() {
     if (word_.empty()) return;
-    Token(reinterpret_cast<const uint8_t*>(word_.data()), word_.size());
+    Word(reinterpret_cast<const uint8_t*>(word_.data()), word_.size(), text::IsStopWord(word_));
     word_.clear();
   }
 
@@ -101,23 +125,39 @@ class Fingerprinter {
     ++cjk_seen_;
     if (cjk_seen_ >= ngram) {
       const size_t first = starts_[cjk_seen_ % ngram];  // the oldest of the last n
-      Token(stream_ + first, stream_size_ - first);
+      Shingle(stream_ + first, stream_size_ - first);
     }
   }
 
-  void Token(const uint8_t* bytes, size_t n) {
-    const uint64_t hash = HashBytes(bytes, n, Hashing(options_.seed, options_.key));
+  void Shingle(const uint8_t* bytes, size_t n) {
+    const uint64_t hash = FeatureHash(bytes, n);
     hashes_[batch_] = hash;
-    if (options_.idf) {
-      // IDF tables are looked up by the unseeded, unkeyed hash.
-      const bool plain = options_.seed == 0 && !options_.key;
-      weights_[batch_] = options_.idf->Weight(plain ? hash : HashBytes(bytes, n, 0));
-    }
+    if (options_.idf) weights_[batch_] = IdfWeight(hash, bytes, n);
     ++features_;
+    ++shingles_;
     if (++batch_ == kBatch) Flush();
   }
 
-  // Term-frequency weights are all 1: count set bits exactly; IDF weights go to float sums.
+  void Word(const uint8_t* bytes, size_t n, bool stop) {
+    const uint64_t hash = FeatureHash(bytes, n);
+    TalliedToken& word = tally_.Add(hash);
+    ++features_;
+    if (word.count > 1) return;
+    word.stop = stop;
+    if (options_.idf) word.weight = IdfWeight(hash, bytes, n);
+  }
+
+  uint64_t FeatureHash(const uint8_t* bytes, size_t n) const {
+    return HashBytes(bytes, n, Hashing(options_.seed, options_.key));
+  }
+
+  // IDF tables are looked up by the unseeded, unkeyed hash.
+  float IdfWeight(uint64_t feature_hash, const uint8_t* bytes, size_t n) const {
+    const bool plain = options_.seed == 0 && !options_.key;
+    return options_.idf->Weight(plain ? feature_hash : HashBytes(bytes, n, 0));
+  }
+
+  // Shingles of unit weight are counted exactly; IDF-weighted ones go to float sums.
   void Flush() {
     if (options_.idf) {
       AccumulateSigns(hashes_, weights_, batch_, sums_);
@@ -129,11 +169,13 @@ class Fingerprinter {
 
   static constexpr size_t kBatch = 256;
   const TextOptions& options_;
+  TokenTally& tally_;
   alignas(64) float sums_[64] = {};
   uint64_t set_[64] = {};
   uint64_t hashes_[kBatch];
   float weights_[kBatch];
   size_t batch_ = 0;
+  uint64_t shingles_ = 0;
   uint64_t features_ = 0;
   std::string word_;
   uint8_t stream_[256];
@@ -153,7 +195,9 @@ TextFingerprint FingerprintText(const char* text, size_t len, const TextOptions&
   if (options.ngram < 1 || options.ngram > kMaxNgram) {
     throw Error(Code::kInvalidArgument, "ngram " + std::to_string(options.ngram) + " is outside 1..8");
   }
-  Fingerprinter f(options);
+  // One tally per thread, reused, so fingerprinting many short texts allocates nothing.
+  thread_local TokenTally tally;
+  Fingerprinter f(options, tally);
   if (len > 0) {
     const auto* p = reinterpret_cast<const uint8_t*>(text);
     f.Feed(p, p + len);

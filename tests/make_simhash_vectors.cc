@@ -28,9 +28,14 @@ int main() {
       {3, std::string("nul\0byte and \xff\xfe invalid", 23)},
       {5, "A longer English paragraph: near-duplicate detection finds documents that differ by a "
           "few edits, such as a changed date, an added signature, or different punctuation."},
+      {3, "The cat and the hat: the cat sat, the cat ran, and the hat stayed."},
+      {3, "to be or not to be"},
+      {2, "重复重复重复的文本，重复的文本。"},
   };
   std::printf(
       "# SimHash fingerprints of fixed texts, pinned in every language (docs/simhash.md).\n"
+      "# Text features version 2 (docs/FORMAT.md): words weigh 1 + ln(count), stop words\n"
+      "# nothing unless the text has nothing else, CJK shingles their count.\n"
       "# One text per line: NGRAM TEXT_HEX SIMHASH EXACT_HIGH EXACT_LOW\n"
       "#   NGRAM      the CJK shingle length (default options otherwise: seed 0, no IDF)\n"
       "#   TEXT_HEX   the text's bytes in hex, '-' for the empty text\n"

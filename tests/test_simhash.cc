@@ -3,6 +3,8 @@
 // fingerprint, bad input, and the shared vectors every binding pins.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <hwy/targets.h>
 
@@ -31,11 +33,30 @@ uint64_t Reference(const std::vector<uint64_t>& hashes, const std::vector<float>
   return fp;
 }
 
-// The fingerprint of a hand-written token list, each token weighing 1.
+// The fingerprint of a hand-written token list: each distinct token votes once, in order of
+// first appearance, weighing how often it is in the list if it is a CJK shingle (it starts at
+// U+3000 or later: a UTF-8 lead byte of 0xE3 or more), 1 + ln of that if it is a word.
 uint64_t OfTokens(const std::vector<std::string>& tokens, uint64_t seed = 0) {
+  std::vector<std::string> distinct;
+  std::vector<int> counts;
+  for (const auto& t : tokens) {
+    const auto at = std::find(distinct.begin(), distinct.end(), t);
+    if (at == distinct.end()) {
+      distinct.push_back(t);
+      counts.push_back(1);
+    } else {
+      ++counts[at - distinct.begin()];
+    }
+  }
   std::vector<uint64_t> hashes;
-  for (const auto& t : tokens) hashes.push_back(XXH3_64bits_withSeed(t.data(), t.size(), seed));
-  return Reference(hashes, std::vector<float>(hashes.size(), 1.0f));
+  std::vector<float> weights;
+  for (size_t i = 0; i < distinct.size(); ++i) {
+    hashes.push_back(XXH3_64bits_withSeed(distinct[i].data(), distinct[i].size(), seed));
+    const bool shingle = static_cast<uint8_t>(distinct[i][0]) >= 0xE3;
+    const float count = static_cast<float>(counts[i]);
+    weights.push_back(shingle ? count : 1.0f + std::log(count));
+  }
+  return Reference(hashes, weights);
 }
 
 TextFingerprint Text(const std::string& text, uint32_t ngram = 3) {
@@ -133,9 +154,26 @@ TEST(Tokenizer, ShortCjkTextIsOneToken) {
   EXPECT_EQ(Text("你好").features, 1u);
 }
 
-TEST(Tokenizer, TermFrequencyCountsRepeats) {
-  EXPECT_EQ(Simhash("a a a b"), OfTokens({"a", "a", "a", "b"}));
-  EXPECT_EQ(Text("a a a b").features, 4u);
+TEST(Tokenizer, RepeatedWordsWeighOnePlusTheLogOfTheirCount) {
+  auto h = [](const std::string& t) { return XXH3_64bits(t.data(), t.size()); };
+  const float thrice = 1.0f + std::log(3.0f);
+  const std::string text = "x y x z x w";
+  EXPECT_EQ(Simhash(text), Reference({h("x"), h("y"), h("z"), h("w")}, {thrice, 1, 1, 1}));
+  EXPECT_NE(Simhash(text), Reference({h("x"), h("y"), h("x"), h("z"), h("x"), h("w")}, {1, 1, 1, 1, 1, 1}))
+      << "not three votes of 1";
+  EXPECT_EQ(Text(text).features, 6u);
+  EXPECT_EQ(Simhash("你好你好你好世界", 2),
+            Reference({h("你好"), h("好你"), h("好世"), h("世界")}, {3, 2, 1, 1}))
+      << "CJK shingles weigh their count";
+}
+
+TEST(Tokenizer, StopWordsVoteOnlyInATextOfNothingElse) {
+  EXPECT_EQ(Simhash("The cat and THE hat"), OfTokens({"cat", "hat"}));
+  EXPECT_EQ(Text("The cat and THE hat").features, 5u);
+  EXPECT_EQ(Simhash("to be or not to be"), OfTokens({"to", "be", "or", "not", "to", "be"}));
+  EXPECT_EQ(Simhash("themselves"), OfTokens({"themselves"}));
+  EXPECT_EQ(Simhash("thee"), OfTokens({"thee"})) << "only whole words are stop words";
+  EXPECT_EQ(Simhash("的 是"), OfTokens({"的是"})) << "CJK shingles are never stop words";
 }
 
 TEST(Tokenizer, IdfWeightsTokens) {
@@ -177,14 +215,9 @@ TEST(Tokenizer, AKeyHashesEveryFeatureUnderIt) {
   options.key = SecretKey{0x1111, 0x2222};
   const std::string text = "keyed words 和中文";
   const TextFingerprint keyed = FingerprintText(text.data(), text.size(), options);
-  uint64_t set[64] = {};
-  uint64_t hashes[3];
-  const char* tokens[3] = {"keyed", "words", "和中文"};
-  for (int i = 0; i < 3; ++i) hashes[i] = SipHash13(0x1111, 0x2222, tokens[i], std::strlen(tokens[i]));
-  CountSetBits(hashes, 3, set);
-  uint64_t expected = 0;
-  for (int b = 0; b < 64; ++b) expected |= uint64_t{2 * set[b] > 3} << b;
-  EXPECT_EQ(keyed.simhash, expected);
+  std::vector<uint64_t> hashes;
+  for (const char* token : {"keyed", "words", "和中文"}) hashes.push_back(SipHash13(0x1111, 0x2222, token, std::strlen(token)));
+  EXPECT_EQ(keyed.simhash, Reference(hashes, {1, 1, 1}));
   TextOptions unkeyed;
   unkeyed.ngram = 3;
   EXPECT_NE(keyed.simhash, FingerprintText(text.data(), text.size(), unkeyed).simhash);
