@@ -77,7 +77,8 @@ class Fingerprinter {
     for (const TalliedToken& word : words) {
       if (word.stop && !only_stop_words) continue;
       hashes_[batch] = word.hash;
-      weights_[batch] = word.weight * (1.0f + std::log(static_cast<float>(word.count)));
+      // Most words come once: ln 1 = 0 needs no call.
+      weights_[batch] = word.count == 1 ? word.weight : word.weight * (1.0f + std::log(static_cast<float>(word.count)));
       if (++batch == kBatch) {
         AccumulateSigns(hashes_, weights_, batch, sums);
         batch = 0;

@@ -17,6 +17,7 @@
 #include "core/error.h"
 #include "core/hash.h"
 #include "core/simhash.h"
+#include "core/stop_words.h"
 
 namespace seen {
 namespace {
@@ -165,6 +166,15 @@ TEST(Tokenizer, RepeatedWordsWeighOnePlusTheLogOfTheirCount) {
   EXPECT_EQ(Simhash("你好你好你好世界", 2),
             Reference({h("你好"), h("好你"), h("好世"), h("世界")}, {3, 2, 1, 1}))
       << "CJK shingles weigh their count";
+}
+
+TEST(StopWords, WholeFoldedWordsOfTheListOnly) {
+  for (const char* word : {"a", "i", "the", "and", "would", "yourself", "themselves", "yourselves"}) {
+    EXPECT_TRUE(text::IsStopWord(word)) << word;
+  }
+  for (const char* word : {"", "b", "thee", "th", "The", "yourselve", "yourselvess", "the ", "cat", "的"}) {
+    EXPECT_FALSE(text::IsStopWord(word)) << word;
+  }
 }
 
 TEST(Tokenizer, StopWordsVoteOnlyInATextOfNothingElse) {
