@@ -555,9 +555,9 @@ SEEN_API seen_status seen_simhash_index_query_batch(const seen_simhash_index* in
                                                     size_t cap);
 
 /* All-pairs clustering that never chains: each group has a representative, its pair with the
- * smallest id, and every member is within k of it (so two members are at most 2k apart).
- * Leaders go in id order: a pair not yet in a group starts one and takes every pair within k
- * of it not yet in a group. For every pair of the index, ids[i] and groups[i] (i < *count =
+ * smallest id, and every two members are within k of each other (a diameter of at most k).
+ * Leaders go in id order: a pair not yet in a group starts one and takes, in id order, each
+ * pair within k of it not yet in a group that is within k of every member taken so far. For every pair of the index, ids[i] and groups[i] (i < *count =
  * the index size); groups are numbered 0, 1, ... in the order the ids are listed, and a pair
  * with no neighbour is a group of one.
  * cap < size: SEEN_ERR_BUFFER_TOO_SMALL with *count = size (ids/groups may then be NULL).

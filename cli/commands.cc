@@ -36,7 +36,7 @@ const std::vector<CommandSpec>& Commands() {
        Merge},
       {"dedupe", "[--method simhash|minhash|auto] [--k K | --threshold T] [--ngram N] [--per-file | --field NAME] INPUT...",
        "Groups exact and near-duplicate documents: one document per line, per file, or per JSONL "
-       "field. Each member of a near group is verified close to the group's first document.",
+       "field. Every two members of a near group are verified close to each other; the group's first document is its representative.",
        {{"method", "M", "simhash (default: 8 bytes a document, long texts), minhash (short texts, "
                         "inserted boilerplate) or auto (minhash when the median document is under 3,000 bytes)"},
         {"threshold", "T", "minhash: the least estimated Jaccard similarity of near duplicates (default 0.8)"},

@@ -1,8 +1,9 @@
 // seen dedupe: exact and near-duplicate groups among documents (one per line, one per file,
 // or one JSONL field per line). Exact groups share the XXH3-128 of the normalized text. Near
 // groups are clusters of exact groups, by --method: simhash (fingerprints within --k bits of
-// the group's representative), minhash (estimated Jaccard >= --threshold with it), or auto
-// (minhash when the median document is under 3,000 bytes, where SimHash misses edits).
+// each other), minhash (estimated Jaccard >= --threshold with each other), or auto (minhash
+// when the median document is under 3,000 bytes, where SimHash misses edits). Each group's
+// first document is its representative, and the output gives each member's closeness to it.
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
@@ -150,7 +151,7 @@ uint64_t MedianBytes(const std::vector<Doc>& docs) {
 }
 
 // One representative per exact group; texts without tokens have no meaningful fingerprint
-// and stay out. Clusters never chain: each member is within k of its representative.
+// and stay out. Clusters never chain: every two members are within k of each other.
 std::vector<NearGroup> SimhashGroups(const std::vector<Doc>& docs, const std::vector<std::vector<uint32_t>>& exact,
                                      uint32_t k) {
   std::vector<uint64_t> fps, ids;
@@ -180,26 +181,36 @@ std::vector<NearGroup> SimhashGroups(const std::vector<Doc>& docs, const std::ve
   return out;
 }
 
-// Leader clustering: in input order, an exact group joins the most similar representative
-// at estimated Jaccard >= threshold (verified, as every MinHash match), or becomes one.
+// Leader clustering: in input order, an exact group joins the most similar group whose every
+// member it is verified near (estimated Jaccard >= threshold, as every MinHash match), or
+// starts one. So every two members of a group are near each other.
 std::vector<NearGroup> MinhashGroups(const std::vector<Doc>& docs, const std::vector<std::vector<uint32_t>>& exact,
                                      double threshold) {
   MinhashIndex leaders(MinhashOptions{}, threshold);
   std::vector<NearGroup> out;
   std::vector<uint32_t> group_of_leader;
+  auto sketch = [&](uint32_t g) { return docs[exact[g][0]].sketch; };
+  auto near_all = [&](const NearGroup& group, uint32_t g) {
+    return std::all_of(group.members.begin(), group.members.end(), [&](const auto& member) {
+      return EstimateJaccard(sketch(member.first).data(), sketch(g).data(), sketch(g).size()) >= threshold;
+    });
+  };
   for (uint32_t g = 0; g < exact.size(); ++g) {
-    const Doc& d = docs[exact[g][0]];
-    if (d.fp.features == 0) continue;
-    const auto matches = leaders.Query(d.sketch);
-    if (matches.empty()) {
-      leaders.Add(group_of_leader.size(), d.sketch);
+    if (docs[exact[g][0]].fp.features == 0) continue;
+    auto matches = leaders.Query(sketch(g));
+    std::stable_sort(matches.begin(), matches.end(),
+                     [](const MinhashMatch& a, const MinhashMatch& b) { return a.similarity > b.similarity; });
+    const auto fits = std::find_if(matches.begin(), matches.end(),
+                                   [&](const MinhashMatch& m) { return near_all(out[group_of_leader[m.id]], g); });
+    if (fits == matches.end()) {
+      leaders.Add(group_of_leader.size(), sketch(g));
       group_of_leader.push_back(static_cast<uint32_t>(out.size()));
       out.push_back({{{g, "j=1.00"}}});
       continue;
     }
     char closeness[16];
-    std::snprintf(closeness, sizeof closeness, "j=%.2f", matches[0].similarity);
-    out[group_of_leader[matches[0].id]].members.emplace_back(g, closeness);
+    std::snprintf(closeness, sizeof closeness, "j=%.2f", fits->similarity);
+    out[group_of_leader[fits->id]].members.emplace_back(g, closeness);
   }
   return out;
 }

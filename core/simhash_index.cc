@@ -314,20 +314,32 @@ std::vector<uint32_t> SimhashIndex::Clusters(uint32_t k) const {
   for (const auto& part : edges) {
     for (const auto& [i, j] : part) neighbours[fill[i]++] = j, neighbours[fill[j]++] = i;
   }
-  // Leaders by smallest id: each pair not yet in a group leads a new one, which takes every
-  // neighbour not yet in a group. So every member is within k of its leader, and no chain
-  // of near pairs can join two far ones.
+  // Leaders by smallest id: each pair not yet in a group leads a new one, and takes its
+  // neighbours not yet in a group, in id order, each only if it is within k of every member
+  // taken so far. So every two members are within k: no chain of near pairs, and no two
+  // neighbours of a leader on opposite sides of it, can join far ones.
   const uint64_t* ids = Ids();
-  std::vector<uint32_t> order(count);
+  std::vector<uint32_t> order(count), rank(count);
   for (uint32_t i = 0; i < count; ++i) order[i] = i;
   std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) { return ids[a] < ids[b]; });
+  for (uint32_t r = 0; r < count; ++r) rank[order[r]] = r;
   constexpr uint32_t kNone = UINT32_MAX;
-  std::vector<uint32_t> leader_of(count, kNone);
+  std::vector<uint32_t> leader_of(count, kNone), candidates, members;
   for (const uint32_t leader : order) {
     if (leader_of[leader] != kNone) continue;
     leader_of[leader] = leader;
-    for (uint64_t e = first[leader]; e < first[leader + 1]; ++e) {
-      if (leader_of[neighbours[e]] == kNone) leader_of[neighbours[e]] = leader;
+    candidates.assign(neighbours.begin() + static_cast<std::ptrdiff_t>(first[leader]),
+                      neighbours.begin() + static_cast<std::ptrdiff_t>(first[leader + 1]));
+    std::sort(candidates.begin(), candidates.end(), [&](uint32_t a, uint32_t b) { return rank[a] < rank[b]; });
+    members.assign(1, leader);
+    for (const uint32_t c : candidates) {
+      if (leader_of[c] != kNone) continue;
+      const bool near_all = std::all_of(members.begin(), members.end(),
+                                        [&](uint32_t m) { return Hamming(fps[m], fps[c]) <= k; });
+      if (near_all) {
+        leader_of[c] = leader;
+        members.push_back(c);
+      }
     }
   }
   // Groups numbered in the order of their first pair.

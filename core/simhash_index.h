@@ -81,12 +81,12 @@ class SimhashIndex {
   void Query(uint64_t fp, uint32_t k, std::vector<SimhashMatch>& out) const;
   // Whether any pair lies within k; stops at the first.
   bool Any(uint64_t fp, uint32_t k) const;
-  // Groups whose every member is within k of the group's leader, never chained: the pair
-  // with the smallest id (the first in table order among equal ids) not yet in a group leads
-  // a new one, which takes every pair within k of it not yet in a group; and so on in id
-  // order. group[i] is the group of pair i of Fingerprints() and Ids(), numbered in the
-  // order of their first pair; a pair with no neighbour is a group of one. A group's
-  // diameter is at most 2k. Runs its queries on every core.
+  // Groups whose every two members are within k (a diameter of at most k), never chained:
+  // the pair with the smallest id (the first in table order among equal ids) not yet in a
+  // group leads a new one, which takes, in id order, each pair within k of it not yet in a
+  // group that is within k of every member taken so far; and so on in id order. group[i] is
+  // the group of pair i of Fingerprints() and Ids(), numbered in the order of their first
+  // pair; a pair with no neighbour is a group of one. Runs its queries on every core.
   std::vector<uint32_t> Clusters(uint32_t k) const;
 
   // Rebuilds the tables if pairs were added or removed since. Queries call it; it is

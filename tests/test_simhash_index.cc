@@ -176,7 +176,8 @@ TEST(SimhashIndex, RemoveThenAddMatchesBruteForce) {
 }
 
 // Clusters against a naive leader clustering over every pair: leaders in id order, each
-// taking every pair within k not yet taken. Ids are shuffled, so id order is not table order.
+// taking, in id order, every pair not yet taken that is within k of every member so far. Ids
+// are shuffled, so id order is not table order.
 TEST(SimhashIndex, ClustersAreLeaderGroupsThatNeverChain) {
   const size_t n = 2000;
   const auto fps = Corpus(n, 8);
@@ -194,8 +195,14 @@ TEST(SimhashIndex, ClustersAreLeaderGroupsThatNeverChain) {
   std::vector<size_t> leader(n, SIZE_MAX);
   for (size_t l : order) {
     if (leader[l] != SIZE_MAX) continue;
-    for (size_t j = 0; j < n; ++j) {
-      if (leader[j] == SIZE_MAX && Hamming(e[l], e[j]) <= 3) leader[j] = l;
+    std::vector<size_t> taken;
+    for (size_t j : order) {
+      if (leader[j] != SIZE_MAX && j != l) continue;
+      if (std::all_of(taken.begin(), taken.end(), [&](size_t m) { return Hamming(e[m], e[j]) <= 3; }) &&
+          Hamming(e[l], e[j]) <= 3) {
+        leader[j] = l;
+        taken.push_back(j);
+      }
     }
   }
   std::vector<size_t> members(n);
@@ -205,7 +212,7 @@ TEST(SimhashIndex, ClustersAreLeaderGroupsThatNeverChain) {
     EXPECT_LE(Hamming(e[i], e[leader[i]]), 3u);
     for (size_t j = i + 1; j < n; j += 7) {
       ASSERT_EQ(group[i] == group[j], leader[i] == leader[j]) << i << " " << j;
-      if (group[i] == group[j]) EXPECT_LE(Hamming(e[i], e[j]), 6u) << "a group spans at most 2k";
+      if (group[i] == group[j]) EXPECT_LE(Hamming(e[i], e[j]), 3u) << "a group spans at most k";
     }
     clustered += members[group[i]] > 1;
   }
@@ -224,6 +231,19 @@ TEST(SimhashIndex, AChainOfNearPairsDoesNotJoinFarOnes) {
   for (size_t i = 0; i < 3; ++i) of[index.Ids()[i]] = group[i];
   EXPECT_EQ(of[1], of[2]) << "b is within 3 of a, the representative (smallest id)";
   EXPECT_NE(of[3], of[1]) << "c is 6 from a: not chained in through b";
+}
+
+// b and c are each within k of a, on opposite sides: 6 apart, they may not share a group.
+TEST(SimhashIndex, TwoNeighboursOfALeaderFarFromEachOtherStayApart) {
+  const uint64_t a = 0x0123456789ABCDEFull, b = a ^ 0b111, c = a ^ 0b111000;
+  SimhashIndex index(3);
+  const uint64_t fps[] = {a, b, c}, ids[] = {1, 2, 3};
+  index.Add(fps, ids, 3);
+  const std::vector<uint32_t> group = index.Clusters(3);
+  std::vector<uint32_t> of(4);
+  for (size_t i = 0; i < 3; ++i) of[index.Ids()[i]] = group[i];
+  EXPECT_EQ(of[1], of[2]) << "b, the smaller id, joins a";
+  EXPECT_NE(of[3], of[1]) << "c is within 3 of a but 6 of b";
 }
 
 // size() may run beside a query, whose first call moves the staged pairs into the tables:
