@@ -324,22 +324,24 @@ std::vector<uint32_t> SimhashIndex::Clusters(uint32_t k) const {
   std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) { return ids[a] < ids[b]; });
   for (uint32_t r = 0; r < count; ++r) rank[order[r]] = r;
   constexpr uint32_t kNone = UINT32_MAX;
-  std::vector<uint32_t> leader_of(count, kNone), candidates, members;
+  // The members' distinct fingerprints are what a candidate is checked against, so a group
+  // of many copies of few fingerprints costs no more than those few.
+  std::vector<uint32_t> leader_of(count, kNone), candidates;
+  std::vector<uint64_t> member_fps;
   for (const uint32_t leader : order) {
     if (leader_of[leader] != kNone) continue;
     leader_of[leader] = leader;
     candidates.assign(neighbours.begin() + static_cast<std::ptrdiff_t>(first[leader]),
                       neighbours.begin() + static_cast<std::ptrdiff_t>(first[leader + 1]));
     std::sort(candidates.begin(), candidates.end(), [&](uint32_t a, uint32_t b) { return rank[a] < rank[b]; });
-    members.assign(1, leader);
+    member_fps.assign(1, fps[leader]);
     for (const uint32_t c : candidates) {
       if (leader_of[c] != kNone) continue;
-      const bool near_all = std::all_of(members.begin(), members.end(),
-                                        [&](uint32_t m) { return Hamming(fps[m], fps[c]) <= k; });
-      if (near_all) {
-        leader_of[c] = leader;
-        members.push_back(c);
-      }
+      const bool near_all = std::all_of(member_fps.begin(), member_fps.end(),
+                                        [&](uint64_t m) { return Hamming(m, fps[c]) <= k; });
+      if (!near_all) continue;
+      leader_of[c] = leader;
+      if (std::find(member_fps.begin(), member_fps.end(), fps[c]) == member_fps.end()) member_fps.push_back(fps[c]);
     }
   }
   // Groups numbered in the order of their first pair.

@@ -245,8 +245,8 @@ func ExampleSimHash() {
 	d, _ := seen.SimHash(strings.Replace(long, "发布会", "发表会", 1))
 	fmt.Println(seen.Hamming(c, d) <= 3)
 	// Output:
-	// 8212868318d29267 8a1e868218da107f
-	// 9
+	// 84048682805292e3 800cc480104a9063
+	// 11
 	// true
 }
 
@@ -290,7 +290,7 @@ func ExampleSimHashIndex_Clusters() {
 	index.AddMany(
 		[]uint64{1, 2, 3, 4},
 		[]uint64{0xf0f0, 0xf0f1, 0xf0f3, 0xffff_0000_0000})
-	groups, _ := index.Clusters() // 1-2 and 2-3 are within 3 bits, so 1, 2 and 3 are one group
+	groups, _ := index.Clusters() // every two of 1, 2 and 3 are within 3 bits: one group
 	for _, g := range groups {
 		fmt.Println(g)
 	}

@@ -283,9 +283,10 @@ func (x *SimHashIndex) QueryMany(fps []uint64) ([][]Match, error) {
 }
 
 // Clusters groups the pairs around representatives, never by chains (all pairs at once,
-// spread over the cores): the pair with the smallest id leads a group of every pair within K
-// of it, then the next pair not yet grouped, and so on, so every member is within K of its
-// group's smallest id. Each group lists its pairs' ids, and a pair with no neighbour is a
+// spread over the cores): the pair with the smallest id leads a group and takes, in id order,
+// each pair within K of it that is within K of every member taken so far; then the next pair
+// not yet grouped, and so on, so every two members are within K of each other. Each group
+// lists its pairs' ids, and a pair with no neighbour is a
 // group of one, so every pair appears exactly once. Groups come in the order of their first
 // pair, as libseen lists the pairs. Keep the groups longer than one for the duplicates.
 func (x *SimHashIndex) Clusters() ([][]uint64, error) {

@@ -208,7 +208,7 @@ func TestSimHashIndexRemove(t *testing.T) {
 	must(t, x.Build())
 }
 
-// Clusters is union-find over every pair within k: compared with a brute-force union-find.
+// Clusters against brute-force leader clustering whose groups have a diameter within k.
 func TestSimHashIndexClusters(t *testing.T) {
 	r := rand.New(rand.NewSource(31))
 	fps := nearFingerprints(r, 3000, 5)
@@ -224,8 +224,8 @@ func TestSimHashIndexClusters(t *testing.T) {
 	for _, k := range []int{3, 1} {
 		got, err := x.ClustersWithin(k)
 		must(t, err)
-		// Leaders in id order (ids rise with i), each taking every pair within k not yet
-		// taken: no chain of near pairs joins two far ones.
+		// Leaders in id order (ids rise with i), each taking, in id order, every pair not
+		// yet taken that is within k of every member so far.
 		leader := make([]int, len(fps))
 		for i := range leader {
 			leader[i] = -1
@@ -234,9 +234,15 @@ func TestSimHashIndexClusters(t *testing.T) {
 			if leader[l] >= 0 {
 				continue
 			}
+			taken := []int{}
 			for j := range fps {
-				if leader[j] < 0 && Hamming(fps[l], fps[j]) <= k {
+				near := leader[j] < 0 && Hamming(fps[l], fps[j]) <= k
+				for _, m := range taken {
+					near = near && Hamming(fps[m], fps[j]) <= k
+				}
+				if near {
 					leader[j] = l
+					taken = append(taken, j)
 				}
 			}
 		}

@@ -379,8 +379,9 @@ class SimhashIndex(_handle.ClosesOnExit):
 
     def clusters(self, k: Optional[SupportsIndex] = None, min_size: int = 2) -> List[List[int]]:
         """All-pairs clustering that never chains: the pair with the smallest id leads a group
-        of every pair within k of it, then the next pair not yet grouped, and so on, so every
-        member is within k of its group's smallest id (its representative).
+        and takes, in id order, each pair within k of it that is within k of every member
+        taken so far; then the next pair not yet grouped, and so on. Every two members are
+        within k of each other; the smallest id is the group's representative.
         Returns the groups of at least min_size pairs (default 2: the near-duplicates; 1
         gives every pair its group), each a list of ids. An id added twice appears twice."""
         count = ffi.new("size_t*")

@@ -188,10 +188,11 @@ def test_clusters():
     base = 0x0123456789ABCDEF
     index.add_many([10, 11, 12, 20, 21, 30], [base, base ^ 0b111, base ^ 0b111000, 1 << 63,
                                               (1 << 63) | 1, 0xFFFF0000])
-    # 10-11 and 11-12 are within 3 (10-12 is 6 apart): one group, transitively.
+    # 11 and 12 are each within 3 of 10 but 6 apart: 10 takes 11, the smaller id, and 12 stands
+    # alone, so no group spans more than k.
     groups = index.clusters()
-    assert sorted(sorted(g) for g in groups) == [[10, 11, 12], [20, 21]]
-    assert sorted(map(sorted, index.clusters(min_size=1))) == [[10, 11, 12], [20, 21], [30]]
+    assert sorted(sorted(g) for g in groups) == [[10, 11], [20, 21]]
+    assert sorted(map(sorted, index.clusters(min_size=1))) == [[10, 11], [12], [20, 21], [30]]
     assert sorted(map(sorted, index.clusters(k=2))) == [[20, 21]]
     assert seen.SimhashIndex().clusters() == []
 

@@ -142,9 +142,10 @@ public final class SimHashIndex implements AutoCloseable {
   }
 
   /**
-   * All-pairs clusters that never chain: the pair with the smallest id leads a group of every
-   * pair within k of it, then the next pair not yet grouped, and so on, so every member is
-   * within k of its group's smallest id (its representative). Pair i of the
+   * All-pairs clusters that never chain: the pair with the smallest id leads a group and takes,
+   * in id order, each pair within k of it that is within k of every member taken so far; then
+   * the next pair not yet grouped, and so on. Every two members are within k of each other;
+   * the smallest id is the group's representative. Pair i of the
    * index has id {@link #id(int) id(i)} and group {@link #group(int) group(i)}; groups are
    * numbered 0, 1, ... in the order the pairs are listed, and a pair with no neighbour is a
    * group of one.

@@ -185,8 +185,8 @@ class SimHashIndexTest {
       long a = 0x1234_5678_9ABC_DEF0L;
       index.add(1, a);
       index.add(2, a ^ 0b111);           // 3 from 1: joins 1, the representative
-      index.add(3, a ^ 0b111_000_000);   // 3 from 1 (6 from 2): joins 1 too
-      index.add(4, a ^ 0b111_000_111);   // 3 from 2 and from 3 but 6 from 1: alone
+      index.add(3, a ^ 0b111_000_000);   // 3 from 1 but 6 from 2: not in their group
+      index.add(4, a ^ 0b111_000_111);   // 3 from 2 and from 3 but 6 from 1: joins 3
       index.add(5, ~a);                  // far from everything
       index.add(6, ~a ^ 1);              // 1 from 5
       index.add(7, 0x0F0F_0F0F_0F0F_0F0FL);
@@ -198,13 +198,13 @@ class SimHashIndexTest {
         byId[(int) c.id(i)] = c.group(i);
       }
       assertEquals(byId[1], byId[2]);
-      assertEquals(byId[1], byId[3]);
-      assertTrue(byId[4] != byId[1], "4 is not chained in through 2 or 3");
+      assertTrue(byId[3] != byId[1], "3 is 6 from 2: the group's diameter stays within 3");
+      assertEquals(byId[3], byId[4]);
       assertEquals(byId[5], byId[6]);
       assertTrue(byId[7] != byId[1] && byId[7] != byId[4] && byId[7] != byId[5]);
       List<long[]> groups = c.groups(2);
-      assertEquals(2, groups.size());
-      assertEquals(5, groups.get(0).length + groups.get(1).length);
+      assertEquals(3, groups.size());
+      assertEquals(6, groups.get(0).length + groups.get(1).length + groups.get(2).length);
       assertEquals(7, index.clusters(0).groupCount(), "at k = 0 every pair stands alone");
     }
     try (SimHashIndex empty = SimHashIndex.create(3)) {
@@ -218,16 +218,21 @@ class SimHashIndexTest {
     Random rnd = new Random(11);
     long[] fps = fingerprints(rnd, 2000);
     long[] ids = ids(2000);
-    // Leaders in id order (ids rise with i), each taking every pair within 3 not yet taken.
+    // Leaders in id order (ids rise with i), each taking, in id order, every pair not yet
+    // taken that is within 3 of every member so far.
     int[] leader = new int[fps.length];
     Arrays.fill(leader, -1);
     for (int l = 0; l < fps.length; l++) {
       if (leader[l] >= 0) {
         continue;
       }
+      List<Integer> taken = new ArrayList<>();
       for (int j = 0; j < fps.length; j++) {
-        if (leader[j] < 0 && Long.bitCount(fps[l] ^ fps[j]) <= 3) {
+        final int candidate = j;
+        if (leader[j] < 0 && taken.stream().allMatch(m -> Long.bitCount(fps[m] ^ fps[candidate]) <= 3)
+            && Long.bitCount(fps[l] ^ fps[j]) <= 3) {
           leader[j] = l;
+          taken.add(j);
         }
       }
     }
@@ -242,6 +247,9 @@ class SimHashIndexTest {
         assertTrue(Long.bitCount(fps[i] ^ fps[leader[i]]) <= 3);
         for (int j = 0; j < i; j += 13) {
           assertEquals(leader[i] == leader[j], groupOf[i] == groupOf[j]);
+          if (groupOf[i] == groupOf[j]) {
+            assertTrue(Long.bitCount(fps[i] ^ fps[j]) <= 3, "a group's diameter is within k");
+          }
         }
       }
     }
