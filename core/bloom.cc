@@ -63,6 +63,7 @@ Bloom::Bloom(const BloomParams& params, Region region)
     : params_(params),
       region_(std::move(region)),
       blocks_{reinterpret_cast<uint64_t*>(region_.data()), params.blocks, params.k},
+      kernels_(ChosenKernels()),
       stripes_(std::make_unique<std::mutex[]>(kStripes)),
       stripe_shift_(StripeShift(params.blocks)) {}
 
@@ -101,7 +102,7 @@ void Bloom::AddLocked(const KeySource& keys) {
       // Unlocked on every way out: hashing byte keys throws on decreasing offsets.
       const std::unique_ptr<Bloom, void (*)(Bloom*)> unlock(this, [](Bloom* f) { f->UnlockAllStripes(); });
       const KeyRange range{&keys, begin};
-      Add(blocks_, KeySource{&KeyRange::Hash, &range, n});
+      kernels_.add(blocks_, KeySource{&KeyRange::Hash, &range, n});
       continue;
     }
     keys.hash(keys.context, begin, n, hashes.data());
@@ -117,7 +118,7 @@ void Bloom::AddLocked(const KeySource& keys) {
       const size_t count = start[s + 1] - start[s];
       if (count == 0) continue;
       std::lock_guard<std::mutex> lock(stripes_[s]);
-      Add(blocks_, KeySource{&CopyHashes, sorted.data() + start[s], count});
+      kernels_.add(blocks_, KeySource{&CopyHashes, sorted.data() + start[s], count});
     }
   }
 }
@@ -133,32 +134,25 @@ void Bloom::RequireWritable() const {
   if (read_only()) throw Error(Code::kReadOnly, "this filter was opened read-only");
 }
 
-uint64_t Bloom::HashOf(uint64_t id) const { return HashU64(id, params_.hashing()); }
-
-uint64_t Bloom::HashOf(const void* key, size_t len) const {
-  return HashBytes(key, len, params_.hashing());
-}
-
 void Bloom::AddU64(const uint64_t* ids, size_t n) {
   RequireWritable();
   const U64Keys keys{ids, params_.hashing()};
   if (exclusive_adds_) {
-    Add(blocks_, keys.source(n));
+    kernels_.add(blocks_, keys.source(n));
   } else {
     AddLocked(keys.source(n));
   }
 }
 
 void Bloom::ContainsU64(const uint64_t* ids, size_t n, uint8_t* out) const {
-  const U64Keys keys{ids, params_.hashing()};
-  Contains(blocks_, keys.source(n), out);
+  seen::ContainsU64(kernels_, blocks_, params_.hashing(), ids, n, out);
 }
 
 void Bloom::AddKeys(const uint8_t* data, const uint64_t* offsets, size_t n) {
   RequireWritable();
   const ByteKeys keys{data, offsets, params_.hashing()};
   if (exclusive_adds_) {
-    Add(blocks_, keys.source(n));
+    kernels_.add(blocks_, keys.source(n));
   } else {
     AddLocked(keys.source(n));
   }
@@ -166,13 +160,12 @@ void Bloom::AddKeys(const uint8_t* data, const uint64_t* offsets, size_t n) {
 
 void Bloom::ContainsKeys(const uint8_t* data, const uint64_t* offsets, size_t n,
                          uint8_t* out) const {
-  const ByteKeys keys{data, offsets, params_.hashing()};
-  Contains(blocks_, keys.source(n), out);
+  seen::ContainsKeys(kernels_, blocks_, params_.hashing(), data, offsets, n, out);
 }
 
-bool Bloom::PutU64(uint64_t id) { return PutHash(HashOf(id)); }
+bool Bloom::PutU64(uint64_t id) { return PutHash(HashU64(id, params_.hashing())); }
 
-bool Bloom::PutKey(const void* key, size_t len) { return PutHash(HashOf(key, len)); }
+bool Bloom::PutKey(const void* key, size_t len) { return PutHash(HashBytes(key, len, params_.hashing())); }
 
 void Bloom::BlocksOfU64(const uint64_t* ids, size_t n, uint64_t* out) const {
   HashU64Batch(ids, n, params_.hashing(), out);

@@ -68,8 +68,10 @@ class Bloom {
   // Single keys. Put returns whether every bit was already set (test-and-add).
   bool PutU64(uint64_t id);
   bool PutKey(const void* key, size_t len);
-  bool TestU64(uint64_t id) const { return TestHash(HashOf(id)); }
-  bool TestKey(const void* key, size_t len) const { return TestHash(HashOf(key, len)); }
+  bool TestU64(uint64_t id) const { return kernels_.probe(blocks_, HashU64(id, params_.hashing())); }
+  bool TestKey(const void* key, size_t len) const {
+    return kernels_.probe(blocks_, HashBytes(key, len, params_.hashing()));
+  }
 
   // Block-range slices, to build one big filter in pieces (blocks are independent): the
   // block each key maps to, and an OR of `count` blocks into this filter's blocks from
@@ -89,9 +91,6 @@ class Bloom {
   const uint8_t* bytes() const { return region_.data(); }
 
  private:
-  uint64_t HashOf(uint64_t id) const;
-  uint64_t HashOf(const void* key, size_t len) const;
-  bool TestHash(uint64_t hash) const { return ProbeOne(blocks_, hash); }
   void RequireWritable() const;
   // The stripe (lock) of the block a hash maps to; stripes are contiguous block ranges.
   uint64_t StripeOf(uint64_t hash) const;
@@ -105,6 +104,7 @@ class Bloom {
   BloomParams params_;
   Region region_;
   Blocks blocks_;
+  Kernels kernels_;
   bool exclusive_adds_ = false;
   std::unique_ptr<std::mutex[]> stripes_;
   unsigned stripe_shift_;  // a stripe is 2^stripe_shift_ consecutive blocks
