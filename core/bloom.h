@@ -58,10 +58,11 @@ class Bloom {
   // Adds are thread-safe by default: blocks form up to 64 stripes, each with a lock, and a
   // batch is written a chunk of 16,384 keys at a time with plain SIMD stores, under every
   // stripe's lock when no other writer holds one, else sorted by stripe, each stripe under
-  // its lock. So concurrent adds never lose a bit (single puts and OrBlocks take the same
-  // locks). Exclusive adds: the caller promises that adds never run concurrently on this
-  // filter (one writer, or its own lock); adds then skip the sorting and the locks. Queries
-  // never lock, in either mode. Off by default.
+  // its lock (busy stripes after the others); a batch of fewer keys than stripes takes each
+  // key's stripe lock alone. So concurrent adds never lose a bit (single puts
+  // and OrBlocks take the same locks). Exclusive adds: the caller promises that adds never
+  // run concurrently on this filter (one writer, or its own lock); adds then skip the
+  // sorting and the locks. Queries never lock, in either mode. Off by default.
   void set_exclusive_adds(bool exclusive) { exclusive_adds_ = exclusive; }
   bool exclusive_adds() const { return exclusive_adds_; }
 
@@ -94,9 +95,16 @@ class Bloom {
   void RequireWritable() const;
   // The stripe (lock) of the block a hash maps to; stripes are contiguous block ranges.
   uint64_t StripeOf(uint64_t hash) const;
-  // Thread-safe batch add, a chunk at a time: with no other writer, under every stripe's
-  // lock at once; else sorted by stripe, each stripe under its lock.
+  // Thread-safe batch add: a batch of fewer keys than stripes key by key, each under its
+  // stripe's lock; a larger one a chunk at a time, with no other writer under every
+  // stripe's lock at once, else sorted by stripe, each stripe under its lock.
   void AddLocked(const KeySource& keys);
+  // Adds hashes sorted by stripe (stripe s's are [start[s], start[s + 1])), one lock per
+  // stripe, from stripe `first` on. A stripe another writer holds is passed over and done
+  // after the others, so concurrent writers work side by side on different stripes instead
+  // of queueing behind each other on the same order of locks.
+  void AddByStripe(const uint64_t* sorted, const size_t* start, uint64_t first);
+  uint64_t StripesInUse() const;
   bool TryLockAllStripes();
   void UnlockAllStripes();
   bool PutHash(uint64_t hash);
