@@ -5,46 +5,19 @@
 //   bench_bloom --keys N [--fpr P] [--reps R] [--no-peer]
 #include <bloom.h>
 
-#include <algorithm>
-#include <chrono>
 #include <cstdio>
-#include <cstring>
 #include <string>
 #include <vector>
 
 #define SEEN_EXPERIMENTAL  // seen_bloom_set_exclusive_adds
 #include "seen.h"
-#include "core/block.h"
-#include "core/region.h"
+#include "bench/bench_support.h"
 
 namespace {
 
-uint64_t Mix(uint64_t x) {
-  x += 0x9e3779b97f4a7c15ULL;
-  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
-  return x ^ (x >> 31);
-}
-
-// Median over reps of ns per key; setup runs before each rep, untimed.
-template <class Body, class Setup>
-double MedianNs(int reps, size_t keys, Body&& body, Setup&& setup) {
-  std::vector<double> runs;
-  for (int r = 0; r < reps; ++r) {
-    setup();
-    const auto start = std::chrono::steady_clock::now();
-    body();
-    const std::chrono::duration<double, std::nano> took = std::chrono::steady_clock::now() - start;
-    runs.push_back(took.count() / static_cast<double>(keys));
-  }
-  std::sort(runs.begin(), runs.end());
-  return runs[runs.size() / 2];
-}
-
-template <class Body>
-double MedianNs(int reps, size_t keys, Body&& body) {
-  return MedianNs(reps, keys, body, [] {});
-}
+using seen::bench::Floor;
+using seen::bench::MedianNs;
+using seen::bench::Mix;
 
 void Report(const char* name, uint64_t keys, uint64_t bytes, double ns, double extra = -1) {
   std::printf("{\"bench\": \"%s\", \"keys\": %llu, \"bytes\": %llu, \"ns_per_key\": %.4f", name,
@@ -52,29 +25,6 @@ void Report(const char* name, uint64_t keys, uint64_t bytes, double ns, double e
   if (extra >= 0) std::printf(", \"fpr\": %.6g", extra);
   std::printf("}\n");
   std::fflush(stdout);
-}
-
-// The floor: one random 64-byte read per key over a buffer as big as the filter, batched
-// with the same prefetch distance. The line offsets are computed beforehand, so the floor
-// is memory alone, with no hashing.
-double FloorNs(uint64_t bytes, const std::vector<uint64_t>& ids, int reps) {
-  seen::Region buffer = seen::Region::Allocate(bytes);
-  std::memset(buffer.data(), 1, bytes);  // commit every page, as a filled filter has
-  const auto* words = reinterpret_cast<const uint64_t*>(buffer.data());
-  const uint64_t lines = bytes / 64;
-  std::vector<uint64_t> offsets(ids.size());
-  for (size_t i = 0; i < ids.size(); ++i) offsets[i] = seen::BlockIndex(Mix(ids[i]), lines) * 8;
-  constexpr size_t kAhead = 32;  // the kernels' prefetch distance (core/kernels.cc)
-  volatile uint64_t sink = 0;
-  const size_t n = ids.size();
-  return MedianNs(reps, n, [&] {
-    uint64_t acc = 0;
-    for (size_t i = 0; i < n; ++i) {
-      if (i + kAhead < n) __builtin_prefetch(words + offsets[i + kAhead]);
-      acc ^= words[offsets[i]];
-    }
-    sink = acc;
-  });
 }
 
 }  // namespace
@@ -112,7 +62,7 @@ int main(int argc, char** argv) {
   seen_bloom_get_params(f, &params);
   const uint64_t bytes = params.bytes;
 
-  Report("floor_random_read", n, bytes, FloorNs(bytes, present, reps));
+  Report("floor_random_read", n, bytes, Floor(bytes, present, reps).wall_ns);
 
   // Every rep adds into an emptied filter, so each add really sets bits.
   const auto clear = [&] { seen_bloom_clear(f); };

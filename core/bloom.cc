@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <bitset>
 #include <cmath>
 #include <cstring>
 #include <string>
@@ -63,6 +64,7 @@ Bloom::Bloom(const BloomParams& params, Region region)
     : params_(params),
       region_(std::move(region)),
       blocks_{reinterpret_cast<uint64_t*>(region_.data()), params.blocks, params.k},
+      kernels_(ChosenKernels()),
       stripes_(std::make_unique<std::mutex[]>(kStripes)),
       stripe_shift_(StripeShift(params.blocks)) {}
 
@@ -74,9 +76,10 @@ Bloom Bloom::Copy() const {
 
 uint64_t Bloom::StripeOf(uint64_t hash) const { return BlockIndex(hash, params_.blocks) >> stripe_shift_; }
 
+uint64_t Bloom::StripesInUse() const { return ((params_.blocks - 1) >> stripe_shift_) + 1; }
+
 bool Bloom::TryLockAllStripes() {
-  const uint64_t used = ((params_.blocks - 1) >> stripe_shift_) + 1;
-  for (uint64_t s = 0; s < used; ++s) {
+  for (uint64_t s = 0; s < StripesInUse(); ++s) {
     if (!stripes_[s].try_lock()) {
       while (s-- > 0) stripes_[s].unlock();
       return false;
@@ -86,11 +89,22 @@ bool Bloom::TryLockAllStripes() {
 }
 
 void Bloom::UnlockAllStripes() {
-  const uint64_t used = ((params_.blocks - 1) >> stripe_shift_) + 1;
-  for (uint64_t s = 0; s < used; ++s) stripes_[s].unlock();
+  for (uint64_t s = 0; s < StripesInUse(); ++s) stripes_[s].unlock();
 }
 
 void Bloom::AddLocked(const KeySource& keys) {
+  // Fewer keys than stripes: each key under its own stripe's lock, as single puts are, takes
+  // fewer locks than every stripe's (64 lock pairs made one key cost 30x an exclusive add).
+  if (keys.size < StripesInUse()) {
+    uint64_t hashes[kStripes];
+    keys.hash(keys.context, 0, keys.size, hashes);
+    for (size_t i = 0; i < keys.size; ++i) __builtin_prefetch(BlockAt(blocks_, hashes[i]));
+    for (size_t i = 0; i < keys.size; ++i) {
+      const std::lock_guard<std::mutex> lock(stripes_[StripeOf(hashes[i])]);
+      SetBlockBits(blocks_, hashes[i]);
+    }
+    return;
+  }
   thread_local std::vector<uint64_t> hashes(kStripeChunk), sorted(kStripeChunk);
   thread_local std::vector<uint8_t> stripe_of(kStripeChunk);
   for (size_t begin = 0; begin < keys.size; begin += kStripeChunk) {
@@ -101,7 +115,7 @@ void Bloom::AddLocked(const KeySource& keys) {
       // Unlocked on every way out: hashing byte keys throws on decreasing offsets.
       const std::unique_ptr<Bloom, void (*)(Bloom*)> unlock(this, [](Bloom* f) { f->UnlockAllStripes(); });
       const KeyRange range{&keys, begin};
-      Add(blocks_, KeySource{&KeyRange::Hash, &range, n});
+      kernels_.add(blocks_, KeySource{&KeyRange::Hash, &range, n});
       continue;
     }
     keys.hash(keys.context, begin, n, hashes.data());
@@ -113,11 +127,25 @@ void Bloom::AddLocked(const KeySource& keys) {
     for (uint64_t s = 0; s < kStripes; ++s) start[s + 1] += start[s];
     std::array<size_t, kStripes + 1> next = start;
     for (size_t i = 0; i < n; ++i) sorted[next[stripe_of[i]]++] = hashes[i];
-    for (uint64_t s = 0; s < kStripes; ++s) {
+    AddByStripe(sorted.data(), start.data(), stripe_of[0]);
+  }
+}
+
+void Bloom::AddByStripe(const uint64_t* sorted, const size_t* start, uint64_t first) {
+  std::bitset<kStripes> done;
+  for (const bool wait : {false, true}) {
+    for (uint64_t j = 0; j < kStripes; ++j) {
+      const uint64_t s = (first + j) % kStripes;
       const size_t count = start[s + 1] - start[s];
-      if (count == 0) continue;
-      std::lock_guard<std::mutex> lock(stripes_[s]);
-      Add(blocks_, KeySource{&CopyHashes, sorted.data() + start[s], count});
+      if (count == 0 || done[s]) continue;
+      if (wait) {
+        stripes_[s].lock();
+      } else if (!stripes_[s].try_lock()) {
+        continue;
+      }
+      const std::lock_guard<std::mutex> unlock(stripes_[s], std::adopt_lock);
+      kernels_.add(blocks_, KeySource{&CopyHashes, sorted + start[s], count});
+      done[s] = true;
     }
   }
 }
@@ -133,32 +161,25 @@ void Bloom::RequireWritable() const {
   if (read_only()) throw Error(Code::kReadOnly, "this filter was opened read-only");
 }
 
-uint64_t Bloom::HashOf(uint64_t id) const { return HashU64(id, params_.hashing()); }
-
-uint64_t Bloom::HashOf(const void* key, size_t len) const {
-  return HashBytes(key, len, params_.hashing());
-}
-
 void Bloom::AddU64(const uint64_t* ids, size_t n) {
   RequireWritable();
   const U64Keys keys{ids, params_.hashing()};
   if (exclusive_adds_) {
-    Add(blocks_, keys.source(n));
+    kernels_.add(blocks_, keys.source(n));
   } else {
     AddLocked(keys.source(n));
   }
 }
 
 void Bloom::ContainsU64(const uint64_t* ids, size_t n, uint8_t* out) const {
-  const U64Keys keys{ids, params_.hashing()};
-  Contains(blocks_, keys.source(n), out);
+  seen::ContainsU64(kernels_, blocks_, params_.hashing(), ids, n, out);
 }
 
 void Bloom::AddKeys(const uint8_t* data, const uint64_t* offsets, size_t n) {
   RequireWritable();
   const ByteKeys keys{data, offsets, params_.hashing()};
   if (exclusive_adds_) {
-    Add(blocks_, keys.source(n));
+    kernels_.add(blocks_, keys.source(n));
   } else {
     AddLocked(keys.source(n));
   }
@@ -166,13 +187,12 @@ void Bloom::AddKeys(const uint8_t* data, const uint64_t* offsets, size_t n) {
 
 void Bloom::ContainsKeys(const uint8_t* data, const uint64_t* offsets, size_t n,
                          uint8_t* out) const {
-  const ByteKeys keys{data, offsets, params_.hashing()};
-  Contains(blocks_, keys.source(n), out);
+  seen::ContainsKeys(kernels_, blocks_, params_.hashing(), data, offsets, n, out);
 }
 
-bool Bloom::PutU64(uint64_t id) { return PutHash(HashOf(id)); }
+bool Bloom::PutU64(uint64_t id) { return PutHash(HashU64(id, params_.hashing())); }
 
-bool Bloom::PutKey(const void* key, size_t len) { return PutHash(HashOf(key, len)); }
+bool Bloom::PutKey(const void* key, size_t len) { return PutHash(HashBytes(key, len, params_.hashing())); }
 
 void Bloom::BlocksOfU64(const uint64_t* ids, size_t n, uint64_t* out) const {
   HashU64Batch(ids, n, params_.hashing(), out);

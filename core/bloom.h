@@ -58,18 +58,21 @@ class Bloom {
   // Adds are thread-safe by default: blocks form up to 64 stripes, each with a lock, and a
   // batch is written a chunk of 16,384 keys at a time with plain SIMD stores, under every
   // stripe's lock when no other writer holds one, else sorted by stripe, each stripe under
-  // its lock. So concurrent adds never lose a bit (single puts and OrBlocks take the same
-  // locks). Exclusive adds: the caller promises that adds never run concurrently on this
-  // filter (one writer, or its own lock); adds then skip the sorting and the locks. Queries
-  // never lock, in either mode. Off by default.
+  // its lock (busy stripes after the others); a batch of fewer keys than stripes takes each
+  // key's stripe lock alone. So concurrent adds never lose a bit (single puts
+  // and OrBlocks take the same locks). Exclusive adds: the caller promises that adds never
+  // run concurrently on this filter (one writer, or its own lock); adds then skip the
+  // sorting and the locks. Queries never lock, in either mode. Off by default.
   void set_exclusive_adds(bool exclusive) { exclusive_adds_ = exclusive; }
   bool exclusive_adds() const { return exclusive_adds_; }
 
   // Single keys. Put returns whether every bit was already set (test-and-add).
   bool PutU64(uint64_t id);
   bool PutKey(const void* key, size_t len);
-  bool TestU64(uint64_t id) const { return TestHash(HashOf(id)); }
-  bool TestKey(const void* key, size_t len) const { return TestHash(HashOf(key, len)); }
+  bool TestU64(uint64_t id) const { return kernels_.probe(blocks_, HashU64(id, params_.hashing())); }
+  bool TestKey(const void* key, size_t len) const {
+    return kernels_.probe(blocks_, HashBytes(key, len, params_.hashing()));
+  }
 
   // Block-range slices, to build one big filter in pieces (blocks are independent): the
   // block each key maps to, and an OR of `count` blocks into this filter's blocks from
@@ -89,15 +92,19 @@ class Bloom {
   const uint8_t* bytes() const { return region_.data(); }
 
  private:
-  uint64_t HashOf(uint64_t id) const;
-  uint64_t HashOf(const void* key, size_t len) const;
-  bool TestHash(uint64_t hash) const { return ProbeOne(blocks_, hash); }
   void RequireWritable() const;
   // The stripe (lock) of the block a hash maps to; stripes are contiguous block ranges.
   uint64_t StripeOf(uint64_t hash) const;
-  // Thread-safe batch add, a chunk at a time: with no other writer, under every stripe's
-  // lock at once; else sorted by stripe, each stripe under its lock.
+  // Thread-safe batch add: a batch of fewer keys than stripes key by key, each under its
+  // stripe's lock; a larger one a chunk at a time, with no other writer under every
+  // stripe's lock at once, else sorted by stripe, each stripe under its lock.
   void AddLocked(const KeySource& keys);
+  // Adds hashes sorted by stripe (stripe s's are [start[s], start[s + 1])), one lock per
+  // stripe, from stripe `first` on. A stripe another writer holds is passed over and done
+  // after the others, so concurrent writers work side by side on different stripes instead
+  // of queueing behind each other on the same order of locks.
+  void AddByStripe(const uint64_t* sorted, const size_t* start, uint64_t first);
+  uint64_t StripesInUse() const;
   bool TryLockAllStripes();
   void UnlockAllStripes();
   bool PutHash(uint64_t hash);
@@ -105,6 +112,7 @@ class Bloom {
   BloomParams params_;
   Region region_;
   Blocks blocks_;
+  Kernels kernels_;
   bool exclusive_adds_ = false;
   std::unique_ptr<std::mutex[]> stripes_;
   unsigned stripe_shift_;  // a stripe is 2^stripe_shift_ consecutive blocks

@@ -120,7 +120,8 @@ Counting::Counting(const CountingParams& params, Region region)
       region_(std::move(region)),
       blocks_{reinterpret_cast<uint64_t*>(region_.data() + params.presence_bytes()),
               reinterpret_cast<uint64_t*>(region_.data()), params.blocks, params.k},
-      presence_{blocks_.presence, params.blocks, params.k} {}
+      presence_{blocks_.presence, params.blocks, params.k},
+      kernels_(ChosenKernels()) {}
 
 Counting Counting::Copy() const {
   Region region = Region::Allocate(params_.bytes());
@@ -130,12 +131,6 @@ Counting Counting::Copy() const {
 
 void Counting::RequireWritable() const {
   if (read_only()) throw Error(Code::kReadOnly, "this counting filter was opened read-only");
-}
-
-uint64_t Counting::HashOf(uint64_t id) const { return HashU64(id, params_.hashing()); }
-
-uint64_t Counting::HashOf(const void* key, size_t len) const {
-  return HashBytes(key, len, params_.hashing());
 }
 
 void Counting::AddU64(const uint64_t* ids, size_t n) {
@@ -164,14 +159,12 @@ uint64_t Counting::RemoveKeys(const uint8_t* data, const uint64_t* offsets, size
 }
 
 void Counting::ContainsU64(const uint64_t* ids, size_t n, uint8_t* out) const {
-  const U64Keys keys{ids, params_.hashing()};
-  Contains(presence_, keys.source(n), out);
+  seen::ContainsU64(kernels_, presence_, params_.hashing(), ids, n, out);
 }
 
 void Counting::ContainsKeys(const uint8_t* data, const uint64_t* offsets, size_t n,
                             uint8_t* out) const {
-  const ByteKeys keys{data, offsets, params_.hashing()};
-  Contains(presence_, keys.source(n), out);
+  seen::ContainsKeys(kernels_, presence_, params_.hashing(), data, offsets, n, out);
 }
 
 void Counting::PutHash(uint64_t hash) {
@@ -187,8 +180,6 @@ bool Counting::DeleteHash(uint64_t hash) {
   Decrement(block, s, params_.k);
   return true;
 }
-
-bool Counting::TestHash(uint64_t hash) const { return ProbeOne(presence_, hash); }
 
 void Counting::Clear() {
   RequireWritable();

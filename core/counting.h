@@ -26,6 +26,7 @@
 #include "core/block.h"
 #include "core/hash.h"
 #include "core/counting_block.h"
+#include "core/kernels.h"
 #include "core/region.h"
 
 namespace seen {
@@ -81,8 +82,8 @@ class Counting {
   void PutKey(const void* key, size_t len) { PutHash(HashOf(key, len)); }
   bool DeleteU64(uint64_t id) { return DeleteHash(HashOf(id)); }
   bool DeleteKey(const void* key, size_t len) { return DeleteHash(HashOf(key, len)); }
-  bool TestU64(uint64_t id) const { return TestHash(HashOf(id)); }
-  bool TestKey(const void* key, size_t len) const { return TestHash(HashOf(key, len)); }
+  bool TestU64(uint64_t id) const { return kernels_.probe(presence_, HashOf(id)); }
+  bool TestKey(const void* key, size_t len) const { return kernels_.probe(presence_, HashOf(key, len)); }
 
   void Clear();
   CountingStats Stats() const;
@@ -93,17 +94,17 @@ class Counting {
   const uint8_t* bytes() const { return region_.data(); }
 
  private:
-  uint64_t HashOf(uint64_t id) const;
-  uint64_t HashOf(const void* key, size_t len) const;
+  uint64_t HashOf(uint64_t id) const { return HashU64(id, params_.hashing()); }
+  uint64_t HashOf(const void* key, size_t len) const { return HashBytes(key, len, params_.hashing()); }
   void PutHash(uint64_t hash);
   bool DeleteHash(uint64_t hash);
-  bool TestHash(uint64_t hash) const;
   void RequireWritable() const;
 
   CountingParams params_;
   Region region_;
   CounterBlocks blocks_;
   Blocks presence_;  // the same memory as blocks_.presence, for the kernels of kernels.h
+  Kernels kernels_;
 };
 
 }  // namespace seen

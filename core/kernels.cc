@@ -1,7 +1,7 @@
 // SIMD kernels: batch XXH3 (or keyed SipHash-1-3) of u64 ids, block pattern building, probe
-// and set. Highway
-// compiles this file once per target (foreach_target) and HWY_DYNAMIC_DISPATCH picks the
-// best target at run time; every target computes exactly the scalar reference of block.h
+// and set. Highway compiles this file once per target (foreach_target) and
+// HWY_DYNAMIC_DISPATCH picks the best target at run time: for the filter kernels once, when
+// a filter is made (ChosenKernels), and not on each call. Every target computes exactly the scalar reference of block.h
 // and hash.h, which tests/test_simd_targets.cc checks target by target.
 
 #undef HWY_TARGET_INCLUDE
@@ -209,9 +209,21 @@ void AddImpl(const Blocks& b, const KeySource& keys) {
   Pipeline(b, keys, [&](size_t, uint64_t* block, uint32_t h32) { SetExclusive(block, h32, b.k); });
 }
 
+void ContainsFewImpl(const Blocks& b, const uint64_t* HWY_RESTRICT hashes, size_t n,
+                     uint8_t* HWY_RESTRICT out) {
+  const uint64_t* blocks[kFewKeys];
+  for (size_t i = 0; i < n; ++i) {
+    blocks[i] = BlockAt(b, hashes[i]);
+    hwy::Prefetch(blocks[i]);
+  }
+  for (size_t i = 0; i < n; ++i) out[i] = Probe(blocks[i], static_cast<uint32_t>(hashes[i]), b.k) ? 1 : 0;
+}
+
 bool ProbeOneImpl(const Blocks& b, uint64_t hash) {
   return Probe(BlockAt(b, hash), static_cast<uint32_t>(hash), b.k);
 }
+
+Kernels KernelsImpl() { return {&ContainsImpl, &ContainsFewImpl, &ProbeOneImpl, &AddImpl}; }
 
 }  // namespace HWY_NAMESPACE
 }  // namespace seen
@@ -222,26 +234,14 @@ namespace seen {
 
 HWY_EXPORT(HashU64BatchImpl);
 HWY_EXPORT(SipHashU64BatchImpl);
-HWY_EXPORT(ContainsImpl);
-HWY_EXPORT(AddImpl);
-HWY_EXPORT(ProbeOneImpl);
+HWY_EXPORT(KernelsImpl);
 
 void HashU64Batch(const uint64_t* ids, size_t n, const Hashing& h, uint64_t* hashes) {
   if (h.key) HWY_DYNAMIC_DISPATCH(SipHashU64BatchImpl)(ids, n, h.key->k0 ^ h.seed, h.key->k1, hashes);
   else HWY_DYNAMIC_DISPATCH(HashU64BatchImpl)(ids, n, h.seed, hashes);
 }
 
-void Contains(const Blocks& blocks, const KeySource& keys, uint8_t* out) {
-  HWY_DYNAMIC_DISPATCH(ContainsImpl)(blocks, keys, out);
-}
-
-void Add(const Blocks& blocks, const KeySource& keys) {
-  HWY_DYNAMIC_DISPATCH(AddImpl)(blocks, keys);
-}
-
-bool ProbeOne(const Blocks& blocks, uint64_t hash) {
-  return HWY_DYNAMIC_DISPATCH(ProbeOneImpl)(blocks, hash);
-}
+Kernels ChosenKernels() { return HWY_DYNAMIC_DISPATCH(KernelsImpl)(); }
 
 const char* ChosenTargetName() {
   // The dispatcher takes the best (lowest-bit) target that is both supported and compiled.

@@ -1,5 +1,5 @@
 // Batch kernels over key hashes, SIMD through Highway with dynamic dispatch (kernels.cc is
-// the one place that dispatches). Each prefetches the blocks of keys ahead of the one it
+// the one place that dispatches, once per filter). Each prefetches the blocks of keys ahead of the one it
 // probes, so a batch runs at the speed of random cache-line reads, not of their latency.
 #pragma once
 
@@ -36,16 +36,51 @@ struct ByteKeys {
   static void Hash(const void* context, size_t begin, size_t count, uint64_t* hashes);
 };
 
-// out[i] = 1 if every bit of key i is set in its block, else 0.
-void Contains(const Blocks& blocks, const KeySource& keys, uint8_t* out);
+// Up to this many keys skip the batch pipeline: their hashes come first, then their blocks
+// are prefetched and probed at once, with none of the pipeline's setup. Most calls through
+// the C API pass one key.
+constexpr size_t kFewKeys = 8;
 
-// Sets the bits of every key with plain SIMD stores: the caller keeps other writers of these
-// blocks out (one writer, or the filter's stripe locks). Queries may run meanwhile.
-void Add(const Blocks& blocks, const KeySource& keys);
+// The kernels of one SIMD target. A filter resolves them once, when it is made
+// (ChosenKernels), so a call costs one indirect jump and no dispatch.
+struct Kernels {
+  // out[i] = 1 if every bit of key i is set in its block, else 0.
+  void (*contains)(const Blocks& blocks, const KeySource& keys, uint8_t* out);
+  // The same for n <= kFewKeys hashes already computed.
+  void (*contains_few)(const Blocks& blocks, const uint64_t* hashes, size_t n, uint8_t* out);
+  // A single key, by hash: whether its bits are all set. (Setting them is SetBlockBits in
+  // core/block.h: scalar, inlined.)
+  bool (*probe)(const Blocks& blocks, uint64_t hash);
+  // Sets the bits of every key with plain SIMD stores: the caller keeps other writers of
+  // these blocks out (one writer, or the filter's stripe locks). Queries may run meanwhile.
+  void (*add)(const Blocks& blocks, const KeySource& keys);
+};
 
-// A single key, by hash: whether its bits are all set. (Setting them is SetBlockBits in
-// core/block.h: scalar, inlined.)
-bool ProbeOne(const Blocks& blocks, uint64_t hash);
+// The kernels of the best target this CPU runs (or of the target a test forced).
+Kernels ChosenKernels();
+
+// Contains for a batch of any size: few keys are hashed inline and go to contains_few.
+inline void ContainsU64(const Kernels& kernels, const Blocks& blocks, const Hashing& hashing,
+                        const uint64_t* ids, size_t n, uint8_t* out) {
+  if (n <= kFewKeys) {
+    uint64_t hashes[kFewKeys];
+    for (size_t i = 0; i < n; ++i) hashes[i] = HashU64(ids[i], hashing);
+    return kernels.contains_few(blocks, hashes, n, out);
+  }
+  const U64Keys keys{ids, hashing};
+  kernels.contains(blocks, keys.source(n), out);
+}
+
+inline void ContainsKeys(const Kernels& kernels, const Blocks& blocks, const Hashing& hashing,
+                         const uint8_t* data, const uint64_t* offsets, size_t n, uint8_t* out) {
+  if (n <= kFewKeys) {
+    uint64_t hashes[kFewKeys];
+    HashKeysBatch(data, offsets, 0, n, hashing, hashes);
+    return kernels.contains_few(blocks, hashes, n, out);
+  }
+  const ByteKeys keys{data, offsets, hashing};
+  kernels.contains(blocks, keys.source(n), out);
+}
 
 // The name of the SIMD target the dispatcher chose, e.g. "AVX2".
 const char* ChosenTargetName();

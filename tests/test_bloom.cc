@@ -2,6 +2,7 @@
 // merge, clear, stats, concurrent adds, and 64-bit sizes.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <string>
@@ -12,6 +13,7 @@
 #include "core/bloom.h"
 #include "core/error.h"
 #include "core/hash.h"
+#include "core/kernels.h"
 #include "core/sizing.h"
 #include "tests/format_support.h"
 #include "tests/support.h"
@@ -51,6 +53,42 @@ TEST(Bloom, NoFalseNegativesForByteKeysAgainstAnExactSet) {
   filter.ContainsKeys(data.data(), offsets.data(), n, out.data());
   EXPECT_EQ(CountYes(out), n);
   for (const std::string& key : exact) ASSERT_TRUE(filter.TestKey(key.data(), key.size())) << key;
+}
+
+// Batches of up to kFewKeys keys skip the pipeline (core/kernels.h): at every size on both
+// sides of that limit, ids and byte keys, present and absent, they answer as single keys do.
+TEST(Bloom, SmallBatchesAnswerAsSingleKeys) {
+  const auto in = Keys(2000, 0);
+  const auto mixed = Keys(4000, 0);  // every other id was added
+  // 2,000 ids and 2,000 byte keys go in, at a high rate, so that absent keys say yes too.
+  Bloom filter = Bloom::Create(2 * in.size(), 0.3, 2);
+  filter.AddU64(in.data(), in.size());
+  std::vector<uint8_t> data;
+  std::vector<uint64_t> offsets{0};
+  for (uint64_t id : mixed) {
+    const std::string key = std::to_string(id).substr(0, id % 24);
+    data.insert(data.end(), key.begin(), key.end());
+    offsets.push_back(data.size());
+    if (id % 2 == 0) filter.PutKey(key.data(), key.size());
+  }
+  uint64_t yes = 0;
+  for (size_t n = 1; n <= kFewKeys + 2; ++n) {
+    for (size_t i = 0; i + n <= mixed.size(); i += n) {
+      uint8_t ids_out[kFewKeys + 2], keys_out[kFewKeys + 2];
+      filter.ContainsU64(mixed.data() + i, n, ids_out);
+      filter.ContainsKeys(data.data(), offsets.data() + i, n, keys_out);
+      for (size_t j = 0; j < n; ++j) {
+        const uint64_t at = offsets[i + j];
+        ASSERT_EQ(ids_out[j], filter.TestU64(mixed[i + j]) ? 1 : 0) << "n=" << n << " i=" << i + j;
+        ASSERT_EQ(keys_out[j], filter.TestKey(data.data() + at, offsets[i + j + 1] - at) ? 1 : 0)
+            << "n=" << n << " i=" << i + j;
+        yes += ids_out[j] + keys_out[j];
+      }
+    }
+  }
+  // Both answers occur, so a path that always says yes or always no would have failed.
+  EXPECT_GT(yes, 0u);
+  EXPECT_LT(yes, 2 * mixed.size() * (kFewKeys + 2));
 }
 
 // At its capacity the filter must deliver its target: measured over 2 million absent keys,
@@ -217,6 +255,33 @@ TEST(Bloom, ConcurrentAddsLoseNoBit) {
   std::vector<uint8_t> out(keys.size());
   shared.ContainsU64(keys.data(), keys.size(), out.data());
   EXPECT_EQ(CountYes(out), keys.size());
+}
+
+// Batch adders racing each other in batches of 1 to 16,390 keys, so that every way of taking
+// the stripe locks meets every other: each key under its stripe's lock (small batches),
+// every stripe's lock at once, and sorted by stripe with busy stripes passed over. Small
+// filters, many rounds: adders meet on the same blocks often, and nothing may be lost.
+TEST(Bloom, ConcurrentBatchesOfEverySizeLoseNoBit) {
+  for (uint64_t round = 0; round < 40; ++round) {
+    const auto keys = Keys(60000, round);
+    Bloom shared = Bloom::Create(keys.size(), 0.2, round);
+    Bloom sequential = Bloom::Create(keys.size(), 0.2, round);
+    sequential.AddU64(keys.data(), keys.size());
+    const size_t threads = 3, per = keys.size() / threads;
+    std::vector<std::thread> pool;
+    for (size_t t = 0; t < threads; ++t) {
+      pool.emplace_back([&, t] {
+        for (size_t i = t * per, j = 0; i < (t + 1) * per; ++j) {
+          const size_t batch = (size_t{1} << (j * 5 + t * 3) % 15) + j % 7;
+          const size_t n = std::min(batch, (t + 1) * per - i);
+          shared.AddU64(keys.data() + i, n);
+          i += n;
+        }
+      });
+    }
+    for (auto& thread : pool) thread.join();
+    ASSERT_EQ(std::memcmp(shared.bytes(), sequential.bytes(), shared.params().bytes()), 0) << "round " << round;
+  }
 }
 
 // OrBlocks (the Spark merge of block ranges) takes the stripe locks that batch adds write

@@ -3,6 +3,7 @@
 // kind 2 round trips and roles, every kind of bad input, and the shared vectors.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstring>
 #include <functional>
 #include <atomic>
@@ -17,6 +18,7 @@
 #include "core/counting_codec.h"
 #include "core/error.h"
 #include "core/hash.h"
+#include "core/kernels.h"
 #include "tests/format_support.h"
 #include "tests/support.h"
 #include "tests/vector_file.h"
@@ -180,6 +182,15 @@ TEST(Counting, SingleAndBatchAgree) {
   batch.RemoveU64(in.data() + 500, 10000, nullptr);
   for (size_t i = 500; i < 10500; ++i) single.DeleteU64(in[i]);
   ASSERT_EQ(Counters(batch), Counters(single));
+  // Queries in batches of every size around kFewKeys (the batches that skip the pipeline).
+  std::vector<uint8_t> out(in.size());
+  for (size_t i = 0, n = 1; i < in.size(); i += n, n = n % (kFewKeys + 2) + 1) {
+    n = std::min(n, in.size() - i);
+    batch.ContainsU64(in.data() + i, n, out.data() + i);
+  }
+  for (size_t i = 0; i < in.size(); ++i) ASSERT_EQ(out[i], single.TestU64(in[i]) ? 1 : 0) << i;
+  EXPECT_GT(CountYes(out), 0u);
+  EXPECT_LT(CountYes(out), in.size());
 }
 
 // Queries read the presence blocks: after any mix of adds, removes and saturation, a

@@ -5,11 +5,14 @@
 #include <gtest/gtest.h>
 #include <hwy/targets.h>
 
+#include <algorithm>
 #include <cstring>
+#include <set>
 #include <vector>
 
 #include "core/bloom.h"
 #include "core/hash.h"
+#include "core/kernels.h"
 #include "tests/bloom_vectors.h"
 #include "tests/reference_filter.h"
 #include "tests/support.h"
@@ -44,6 +47,13 @@ Outcome RunEveryPath() {
   for (size_t i = 0; i < kProbe.size(); i += 7) {
     EXPECT_EQ(o.answers[i], filter.TestU64(kProbe[i]) ? 1 : 0) << "single and batch disagree";
   }
+  // Batches of every size from 1 to past kFewKeys: the few-keys path and the pipeline agree.
+  std::vector<uint8_t> small(kProbe.size());
+  for (size_t i = 0, n = 1; i < small.size(); i += n, n = n % (kFewKeys + 2) + 1) {
+    n = std::min(n, small.size() - i);
+    filter.ContainsU64(kProbe.data() + i, n, small.data() + i);
+  }
+  EXPECT_TRUE(small == o.answers) << "small batches and one big batch disagree";
   o.hashes.resize(kProbe.size());
   HashU64Batch(kProbe.data(), kProbe.size(), 987, o.hashes.data());
   o.keyed_hashes.resize(kProbe.size());
@@ -99,6 +109,18 @@ INSTANTIATE_TEST_SUITE_P(SimdTargets, Target, testing::ValuesIn(TargetsToCompare
                          [](const testing::TestParamInfo<int64_t>& info) {
                            return std::string(hwy::TargetName(info.param));
                          });
+
+// A filter takes the kernels of the target chosen when it is made, so forcing a target must
+// change what ChosenKernels returns: else every Target case above would test one target.
+TEST(SimdTargets, EachTargetHasItsOwnKernels) {
+  std::set<bool (*)(const Blocks&, uint64_t)> probes;
+  for (int64_t target : TargetsToCompare()) {
+    hwy::SetSupportedTargetsForTest(target);
+    probes.insert(ChosenKernels().probe);
+  }
+  hwy::SetSupportedTargetsForTest(0);
+  EXPECT_EQ(probes.size(), TargetsToCompare().size());
+}
 
 TEST(SimdTargets, SeveralTargetsAreCompiledAndCompared) {
   EXPECT_GE(TargetsToCompare().size(), 2u) << "the build should compile several targets";
