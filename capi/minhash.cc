@@ -7,6 +7,7 @@
 #include "capi/seen.h"
 #include "capi/shim.h"
 #include "core/minhash.h"
+#include "core/minhash_codec.h"
 #include "core/minhash_index.h"
 
 struct seen_minhash_index {
@@ -111,6 +112,42 @@ seen_status seen_minhash_index_size(const seen_minhash_index* index, uint64_t* t
   if (texts != nullptr) *texts = index->index.size();
   if (bytes != nullptr) *bytes = index->index.bytes();
   return SEEN_OK;
+}
+
+seen_status seen_minhash_index_serialize(const seen_minhash_index* index, uint8_t* buf, size_t cap,
+                                         size_t* written) {
+  SEEN_REQUIRE(index != nullptr && written != nullptr, "index or written is NULL");
+  bool too_small = false;
+  const seen_status status = Guard([&] {
+    const uint64_t needed = seen::SerializedSize(index->index);
+    *written = static_cast<size_t>(needed);
+    too_small = buf != nullptr && cap < needed;
+    if (buf != nullptr && !too_small) seen::Serialize(index->index, buf);
+  });
+  if (status != SEEN_OK || !too_small) return status;
+  return seen::capi::Fail(SEEN_ERR_BUFFER_TOO_SMALL, "seen_minhash_index_serialize: needs " +
+                                                         std::to_string(*written) + " bytes, cap is " +
+                                                         std::to_string(cap));
+}
+
+seen_status seen_minhash_index_deserialize(const uint8_t* buf, size_t len, const uint8_t* key, size_t key_len,
+                                           seen_minhash_index** out) {
+  SEEN_REQUIRE(buf != nullptr || len == 0, "buf is NULL");
+  return CreateInto<seen_minhash_index>(out, [&] {
+    return seen::DeserializeMinhashIndex(buf, len, seen::capi::OptionalKey(key, key_len));
+  });
+}
+
+seen_status seen_minhash_index_save(const seen_minhash_index* index, const char* path) {
+  SEEN_REQUIRE(index != nullptr && path != nullptr, "index or path is NULL");
+  return Guard([&] { seen::Save(index->index, path); });
+}
+
+seen_status seen_minhash_index_open(const char* path, const uint8_t* key, size_t key_len, seen_minhash_index** out) {
+  SEEN_REQUIRE(path != nullptr, "path is NULL");
+  return CreateInto<seen_minhash_index>(out, [&] {
+    return seen::OpenMinhashIndex(path, seen::capi::OptionalKey(key, key_len));
+  });
 }
 
 }  // extern "C"

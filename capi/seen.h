@@ -856,6 +856,23 @@ SEEN_API seen_status seen_minhash_index_query_text(const seen_minhash_index* ind
 SEEN_API seen_status seen_minhash_index_size(const seen_minhash_index* index, uint64_t* texts,
                                              uint64_t* bytes);
 
+/* Serialized form (kind 7 of docs/FORMAT.md), the same rules as seen_bloom_serialize: the
+ * sketch options, the threshold and every stored text's sketch and band entries; removed and
+ * replaced texts leave nothing behind. */
+SEEN_API seen_status seen_minhash_index_serialize(const seen_minhash_index* index, uint8_t* buf,
+                                                  size_t cap, size_t* written);
+/* A new writable index copied from buf, after full validation. A keyed index needs its key
+ * (key_len bytes; NULL and 0 for an unkeyed one): else SEEN_ERR_INCOMPATIBLE. */
+SEEN_API seen_status seen_minhash_index_deserialize(const uint8_t* buf, size_t len,
+                                                    const uint8_t* key, size_t key_len,
+                                                    seen_minhash_index** out);
+/* Crash-safe save, as seen_bloom_save. */
+SEEN_API seen_status seen_minhash_index_save(const seen_minhash_index* index, const char* path);
+/* A new writable index read from a saved file (its tables are copied, not mapped), with the
+ * key rule of seen_minhash_index_deserialize. */
+SEEN_API seen_status seen_minhash_index_open(const char* path, const uint8_t* key, size_t key_len,
+                                             seen_minhash_index** out);
+
 #ifdef __cplusplus
 }
 #endif

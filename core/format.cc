@@ -40,6 +40,7 @@ const char* KindName(uint32_t kind) {
     case static_cast<uint32_t>(Kind::kWindow): return "window";
     case static_cast<uint32_t>(Kind::kStore): return "store";
     case static_cast<uint32_t>(Kind::kSimhashIndex): return "simhash index";
+    case static_cast<uint32_t>(Kind::kMinhashIndex): return "minhash index";
     default: return "unknown";
   }
 }

@@ -21,6 +21,7 @@ enum class Kind : uint32_t {
   kWindow = 4,
   kStore = 5,
   kSimhashIndex = 6,
+  kMinhashIndex = 7,
 };
 
 const char* KindName(uint32_t kind);

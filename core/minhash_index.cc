@@ -51,6 +51,38 @@ MinhashIndex::MinhashIndex(const MinhashOptions& options, double threshold)
   bands_.resize(shape_.bands);
 }
 
+MinhashIndex::MinhashIndex(const MinhashOptions& options, double threshold, MinhashTables tables)
+    : MinhashIndex(options, threshold) {
+  ids_ = std::move(tables.ids);
+  low_bytes_ = std::move(tables.low_bytes);
+  alive_.assign(ids_.size(), true);
+  by_id_ = std::move(tables.by_id);
+  bands_ = std::move(tables.bands);
+}
+
+MinhashTables MinhashIndex::Compacted() const {
+  Settle();
+  constexpr uint32_t kDead = UINT32_MAX;
+  std::vector<uint32_t> renumbered(ids_.size(), kDead);
+  MinhashTables t;
+  for (uint32_t slot = 0; slot < ids_.size(); ++slot) {
+    if (!alive_[slot]) continue;
+    renumbered[slot] = static_cast<uint32_t>(t.ids.size());
+    t.ids.push_back(ids_[slot]);
+    const auto* bins = low_bytes_.data() + uint64_t{slot} * options_.bins;
+    t.low_bytes.insert(t.low_bytes.end(), bins, bins + options_.bins);
+  }
+  // Renumbering keeps the order of live slots, so the sorted tables stay sorted.
+  for (const auto& [id, slot] : by_id_) t.by_id.emplace_back(id, renumbered[slot]);
+  t.bands.resize(bands_.size());
+  for (size_t b = 0; b < bands_.size(); ++b) {
+    for (const auto& [key, slot] : bands_[b]) {
+      if (renumbered[slot] != kDead) t.bands[b].emplace_back(key, renumbered[slot]);
+    }
+  }
+  return t;
+}
+
 size_t MinhashIndex::size() const {
   Settle();
   return by_id_.size();

@@ -31,6 +31,16 @@ constexpr double kLshRecall = 0.95;
 // probability >= recall and the fewest pairs below it; {0, 0} if none reaches the recall.
 LshShape ChooseLshShape(uint32_t bins, double threshold, double recall);
 
+// A settled index without dead slots, as core/minhash_codec.cc saves it: slot i is ids[i],
+// with its bins' low bytes at low_bytes[i * bins]; bands[b] holds the (key, slot) pairs of
+// band b, and by_id the (id, slot) pairs, each sorted.
+struct MinhashTables {
+  std::vector<uint64_t> ids;
+  std::vector<uint8_t> low_bytes;
+  std::vector<std::vector<std::pair<uint32_t, uint32_t>>> bands;
+  std::vector<std::pair<uint64_t, uint32_t>> by_id;
+};
+
 struct MinhashMatch {
   uint64_t id;
   double similarity;  // estimated Jaccard, >= the threshold
@@ -40,6 +50,8 @@ class MinhashIndex {
  public:
   // Throws Error(kInvalidArgument) for a threshold outside (0, 1] or bad sketch options.
   MinhashIndex(const MinhashOptions& options, double threshold);
+  // An index over tables Compacted() gave (the codec validates them first).
+  MinhashIndex(const MinhashOptions& options, double threshold, MinhashTables tables);
 
   const MinhashOptions& options() const { return options_; }
   double threshold() const { return threshold_; }
@@ -57,6 +69,9 @@ class MinhashIndex {
   // Every stored document at estimated Jaccard >= threshold, most similar first (ties by id).
   // Queries may run concurrently with each other, not with Add or Remove.
   std::vector<MinhashMatch> Query(const std::vector<uint32_t>& sketch) const;
+
+  // The live documents renumbered 0..size() - 1 in slot order, tables sorted.
+  MinhashTables Compacted() const;
 
  private:
   uint32_t BandKey(const uint32_t* sketch, uint32_t band) const;

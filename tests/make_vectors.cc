@@ -9,6 +9,7 @@
 #include "core/bloom.h"
 #include "core/bloom_codec.h"
 #include "core/counting_codec.h"
+#include "core/minhash_codec.h"
 #include "core/scalable_codec.h"
 #include "tests/support.h"
 #include "tests/vector_file.h"
@@ -162,6 +163,51 @@ void WriteScalable(const std::string& dir, const std::string& name, const std::s
       .write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
 }
 
+// Texts of 40 words from a small vocabulary, so that some are near others: text i + 1 shares
+// most of text i's words when i is even.
+std::vector<std::string> MinhashTexts(uint64_t n) {
+  const char* words[] = {"near", "duplicate", "text", "新闻", "推荐", "the", "filter", "window", "seen", "item"};
+  std::vector<std::string> texts;
+  for (uint64_t i = 0; i < n; ++i) {
+    std::string text;
+    for (uint64_t w = 0; w < 40; ++w) {
+      const uint64_t pick = i % 2 == 1 && w % 8 != 0 ? test::Mix(100 * (i - 1) + w) : test::Mix(100 * i + w);
+      text += std::string(words[pick % 10]) + std::to_string(pick % 97) + " ";
+    }
+    texts.push_back(text);
+  }
+  return texts;
+}
+
+// A MinHash index vector (no kind line: checked by tests/test_minhash_format.cc): options,
+// then a script of adds and removes, and queries with the ids they find.
+void WriteMinhash(const std::string& dir, const std::string& name, const std::string& about) {
+  MinhashOptions options;
+  options.seed = 9;
+  MinhashIndex index(options, 0.7);
+  const std::vector<std::string> texts = MinhashTexts(40);
+  std::ofstream vec(dir + "/" + name + ".vec");
+  vec << "# " << about << "\n# The index after this script is " << name << ".seen, byte for byte.\n";
+  vec << "bins " << options.bins << "\nshingle " << options.shingle << "\nseed " << options.seed << "\nthreshold 0.7\n";
+  for (uint64_t i = 0; i < texts.size(); ++i) {
+    index.Add(1000 + i, SketchText(texts[i].data(), texts[i].size(), options));
+    vec << "add " << 1000 + i << " " << test::ToHex(texts[i]) << "\n";
+  }
+  index.Remove(1003);
+  vec << "remove 1003\n";
+  index.Add(1004, SketchText(texts[0].data(), texts[0].size(), options));
+  vec << "add 1004 " << test::ToHex(texts[0]) << "\n";
+  for (uint64_t i = 0; i < 8; ++i) {
+    vec << "query " << test::ToHex(texts[i]);
+    for (const auto& m : index.Query(SketchText(texts[i].data(), texts[i].size(), options))) vec << " " << m.id;
+    vec << "\n";
+  }
+  std::vector<uint8_t> bytes(SerializedSize(index));
+  Serialize(index, bytes.data());
+  std::ofstream(dir + "/" + name + ".seen", std::ios::binary)
+      .write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -205,5 +251,6 @@ int main(int argc, char** argv) {
                 {100, 0.01, 2.0, 0.5, 61}, test::Keys(1500, 0), {});
   WriteScalable(dir, "scalable_mixed", "scalable filter from 50 keys at a 5% bound (growth 3, tightening 0.8), ids and keys",
                 {50, 0.05, 3.0, 0.8, 62}, test::Keys(300, 0), TextKeys(400, 0));
+  WriteMinhash(dir, "minhash_index", "MinHash index of 40 texts at t = 0.7 (128 bins, word pairs, seed 9): one removed, one replaced");
   return 0;
 }

@@ -1,7 +1,11 @@
 /* The MinHash C API, compiled as C: sketches and their similarity, an index that returns a
  * near-duplicate verified above the threshold and not an unrelated text, removal, the buffer
- * rules of queries, and bad arguments. Prints TAP. */
+ * rules of queries, saving and reopening (with and without a key), and bad arguments. Prints
+ * TAP. */
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "seen.h"
 #include "tap.h"
@@ -60,6 +64,54 @@ int main(void) {
   check(seen_minhash_index_add_text(NULL, 1, kBase, 1) == SEEN_ERR_INVALID_ARGUMENT &&
             seen_minhash_index_query_text(index, NULL, 5, ids, sims, 4, &found) == SEEN_ERR_INVALID_ARGUMENT,
         "NULL arguments are refused");
+  size_t needed = 0;
+  check(seen_minhash_index_serialize(index, NULL, 0, &needed) == SEEN_OK && needed > 128, "serialized size");
+  uint8_t* buf = malloc(needed);
+  size_t written = 0;
+  seen_minhash_index* copy = NULL;
+  check(seen_minhash_index_serialize(index, buf, needed - 1, &written) == SEEN_ERR_BUFFER_TOO_SMALL &&
+            seen_minhash_index_serialize(index, buf, needed, &written) == SEEN_OK && written == needed &&
+            seen_minhash_index_deserialize(buf, written, NULL, 0, &copy) == SEEN_OK,
+        "serialize and deserialize");
+  check(seen_minhash_index_query_text(copy, kOther, strlen(kOther), ids, sims, 4, &found) == SEEN_OK &&
+            found == 1 && ids[0] == 2 && seen_minhash_index_size(copy, &texts, NULL) == SEEN_OK && texts == 1,
+        "the copy holds what the index held, and not the removed text");
+  buf[written - 1] ^= 1;
+  seen_minhash_index* damaged = NULL;
+  check(seen_minhash_index_deserialize(buf, written, NULL, 0, &damaged) == SEEN_ERR_BAD_CHECKSUM && damaged == NULL,
+        "a damaged copy is refused");
+  check(seen_minhash_index_deserialize(buf, 100, NULL, 0, &damaged) == SEEN_ERR_TRUNCATED, "a cut one too");
+  free(buf);
+  char path[64];
+  snprintf(path, sizeof path, "/tmp/seen_capi_minhash_%d.seen", (int)getpid());
+  seen_minhash_index* opened = NULL;
+  check(seen_minhash_index_save(copy, path) == SEEN_OK && seen_minhash_index_open(path, NULL, 0, &opened) == SEEN_OK &&
+            seen_minhash_index_add_text(opened, 3, kBase, strlen(kBase)) == SEEN_OK &&
+            seen_minhash_index_query_text(opened, kEdited, strlen(kEdited), ids, sims, 4, &found) == SEEN_OK &&
+            found == 1 && ids[0] == 3,
+        "save, open, and the opened index takes adds");
+  static const uint8_t key[16] = "sixteen byte key";
+  seen_minhash_options keyed = opts;
+  keyed.key = key;
+  keyed.key_len = sizeof key;
+  seen_minhash_index* secret = NULL;
+  check(seen_minhash_index_create(&keyed, &secret) == SEEN_OK &&
+            seen_minhash_index_add_text(secret, 1, kBase, strlen(kBase)) == SEEN_OK &&
+            seen_minhash_index_save(secret, path) == SEEN_OK,
+        "a keyed index saved");
+  seen_minhash_index_free(opened);
+  opened = NULL;
+  check(seen_minhash_index_open(path, NULL, 0, &opened) == SEEN_ERR_INCOMPATIBLE && opened == NULL &&
+            seen_minhash_index_open(path, key, sizeof key, &opened) == SEEN_OK,
+        "a keyed file opens only with its key");
+  check(seen_minhash_index_open(NULL, NULL, 0, &damaged) == SEEN_ERR_INVALID_ARGUMENT &&
+            seen_minhash_index_save(NULL, path) == SEEN_ERR_INVALID_ARGUMENT &&
+            seen_minhash_index_serialize(NULL, NULL, 0, &needed) == SEEN_ERR_INVALID_ARGUMENT,
+        "NULL arguments to the file calls are refused");
+  remove(path);
+  seen_minhash_index_free(opened);
+  seen_minhash_index_free(secret);
+  seen_minhash_index_free(copy);
   opts.threshold = 1.5;
   seen_minhash_index* bad = NULL;
   check(seen_minhash_index_create(&opts, &bad) == SEEN_ERR_INVALID_ARGUMENT && bad == NULL,

@@ -403,6 +403,13 @@ seen_status seen_minhash_index_query_text(const seen_minhash_index* index, const
                                           size_t cap, size_t* found);
 seen_status seen_minhash_index_size(const seen_minhash_index* index, uint64_t* texts,
                                     uint64_t* bytes);
+seen_status seen_minhash_index_serialize(const seen_minhash_index* index, uint8_t* buf, size_t cap,
+                                         size_t* written);
+seen_status seen_minhash_index_deserialize(const uint8_t* buf, size_t len, const uint8_t* key,
+                                           size_t key_len, seen_minhash_index** out);
+seen_status seen_minhash_index_save(const seen_minhash_index* index, const char* path);
+seen_status seen_minhash_index_open(const char* path, const uint8_t* key, size_t key_len,
+                                    seen_minhash_index** out);
 """
 
 

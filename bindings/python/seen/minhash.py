@@ -7,9 +7,11 @@ Shingles are consecutive tokens as SimHash cuts them (folded words; each CJK cha
 token): word pairs for English, character pairs for Chinese, by default.
 """
 import operator
+import os
 from typing import Any, List, Optional, SupportsIndex, Tuple
 
 from . import _handle
+from ._handle import PathLike
 from ._native import ffi, lib
 from .errors import check
 from .near_duplicates import Text, _text_bytes
@@ -93,6 +95,39 @@ class MinhashIndex(_handle.ClosesOnExit):
                 check(status)
                 return [(int(ids[i]), float(sims[i])) for i in range(found[0])]
             cap = found[0]
+
+    def to_bytes(self) -> bytes:
+        """The serialized index (kind 7 of docs/FORMAT.md), the same bytes as save() writes."""
+        return _handle.serialize(lib.seen_minhash_index_serialize, self._h)
+
+    @classmethod
+    def from_bytes(cls, data: Any, key: Optional[bytes] = None) -> "MinhashIndex":
+        """A writable index copied from serialized bytes (any bytes-like), after checking them.
+        A keyed index needs its key (else IncompatibleError); the threshold and sketch options
+        come from the bytes."""
+        src = ffi.from_buffer("uint8_t[]", data)
+        key_buffer = ffi.from_buffer("uint8_t[]", key) if key is not None else ffi.NULL
+        out = ffi.new("seen_minhash_index**")
+        check(lib.seen_minhash_index_deserialize(src, len(src), key_buffer, len(key or b""), out))
+        return cls._adopt(out)
+
+    def save(self, path: PathLike) -> None:
+        """Writes the index to path atomically: a crash leaves the old file or the new one."""
+        check(lib.seen_minhash_index_save(self._h, os.fsencode(path)))
+
+    @classmethod
+    def open(cls, path: PathLike, key: Optional[bytes] = None) -> "MinhashIndex":
+        """A writable index read from a saved file, with the key rule of from_bytes."""
+        key_buffer = ffi.from_buffer("uint8_t[]", key) if key is not None else ffi.NULL
+        out = ffi.new("seen_minhash_index**")
+        check(lib.seen_minhash_index_open(os.fsencode(path), key_buffer, len(key or b""), out))
+        return cls._adopt(out)
+
+    @classmethod
+    def _adopt(cls, out: Any) -> "MinhashIndex":
+        index = cls.__new__(cls)
+        index._h = ffi.gc(out[0], lib.seen_minhash_index_free)
+        return index
 
     def __len__(self) -> int:
         texts = ffi.new("uint64_t*")

@@ -66,3 +66,44 @@ def test_bad_options_are_refused():
         seen.MinhashIndex(threshold=2)
     with pytest.raises(seen.InvalidArgumentError, match="16 to 64 bytes"):
         seen.MinhashIndex(key=b"short")
+
+
+def test_saved_indexes_answer_as_the_original(tmp_path):
+    rng = random.Random(3)
+    texts = [" ".join(f"w{rng.randrange(2000)}" for _ in range(50)) for _ in range(300)]
+    index = seen.MinhashIndex(threshold=0.7)
+    for i, text in enumerate(texts):
+        index.add(i, text)
+    index.remove(5)
+    index.add(6, texts[0])
+    index.save(tmp_path / "m.seen")
+    opened = seen.MinhashIndex.open(tmp_path / "m.seen")
+    copied = seen.MinhashIndex.from_bytes(index.to_bytes())
+    assert len(opened) == len(copied) == 299
+    for text in texts:
+        assert opened.query(text) == copied.query(text) == index.query(text)
+    assert [i for i, _ in opened.query(texts[0])] == [0, 6]
+    assert opened.query(texts[5]) == []
+    opened.add(5, texts[5])
+    assert [i for i, _ in opened.query(texts[5])] == [5]
+
+
+def test_saved_bytes_are_checked_and_keys_kept(tmp_path):
+    key = bytes(range(16))
+    index = seen.MinhashIndex(key=key)
+    index.add(1, "a keyed text of a few words for the index")
+    data = index.to_bytes()
+    with pytest.raises(seen.IncompatibleError):
+        seen.MinhashIndex.from_bytes(data)
+    assert [i for i, _ in seen.MinhashIndex.from_bytes(data, key=key).query(
+        "a keyed text of a few words for the index")] == [1]
+    damaged = bytearray(data)
+    damaged[-1] ^= 1
+    with pytest.raises(seen.BadChecksumError):
+        seen.MinhashIndex.from_bytes(damaged, key=key)
+    with pytest.raises(seen.TruncatedError):
+        seen.MinhashIndex.from_bytes(data[:100], key=key)
+    with pytest.raises(seen.WrongKindError):
+        seen.MinhashIndex.from_bytes(seen.SimhashIndex().to_bytes())
+    with pytest.raises(seen.SeenIOError):
+        seen.MinhashIndex.open(tmp_path / "missing.seen")
