@@ -19,9 +19,9 @@ constexpr uint32_t kOpenModes[] = {SEEN_OPEN_READ_ONLY, SEEN_OPEN_READ_ONLY | SE
                                    SEEN_OPEN_READ_WRITE, SEEN_OPEN_READ_WRITE | SEEN_OPEN_NO_VERIFY};
 
 // The kinds, each with its own fuzz target (SEEN_FUZZ_TARGET is its number here).
-enum class Target { kBloom, kCounting, kScalable, kWindow, kStore, kSimhashIndex };
-constexpr Target kTargets[] = {Target::kBloom,  Target::kCounting, Target::kScalable,
-                               Target::kWindow, Target::kStore,    Target::kSimhashIndex};
+enum class Target { kBloom, kCounting, kScalable, kWindow, kStore, kSimhashIndex, kMinhashIndex };
+constexpr Target kTargets[] = {Target::kBloom,  Target::kCounting, Target::kScalable,     Target::kWindow,
+                               Target::kStore,  Target::kSimhashIndex, Target::kMinhashIndex};
 
 // The first status equal to `watch` any call returned, so a caller can tell a refusal by
 // validation from one by exhaustion; SEEN_OK if none did.
@@ -87,6 +87,15 @@ class Exercise {
     seen_simhash_index_free(index);
   }
 
+  void Minhash(seen_minhash_index* index) {
+    if (index == nullptr) return;
+    static const char kText[] = "a text to query and to add";
+    size_t found = 0;
+    (*this)(seen_minhash_index_query_text(index, kText, sizeof kText - 1, nullptr, nullptr, 0, &found));
+    (*this)(seen_minhash_index_add_text(index, 1, kText, sizeof kText - 1));
+    seen_minhash_index_free(index);
+  }
+
   void Store(seen_store* s) {
     if (s == nullptr) return;
     uint8_t out[4];
@@ -124,6 +133,17 @@ class Exercise {
         (*this)(seen_simhash_index_view(data, size, SEEN_OPEN_NO_VERIFY, &index));
         Index(index);
         EachMode(data, size, path, true, seen_simhash_index_open, &Exercise::Index);
+        break;
+      }
+      case Target::kMinhashIndex: {
+        seen_minhash_index* index = nullptr;
+        (*this)(seen_minhash_index_deserialize(data, size, nullptr, 0, &index));
+        Minhash(index);
+        if (!Write(data, size, path)) break;
+        index = nullptr;
+        (*this)(seen_minhash_index_open(path.c_str(), nullptr, 0, &index));
+        Minhash(index);
+        std::remove(path.c_str());
         break;
       }
     }

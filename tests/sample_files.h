@@ -96,6 +96,16 @@ inline std::vector<Sample> SampleFiles(const std::string& scratch_path) {
                        seen_simhash_index_serialize(index, b, c, w);
                      })});
   seen_simhash_index_free(index);
+  seen_minhash_index* texts = nullptr;
+  seen_minhash_index_create(nullptr, &texts);
+  for (uint64_t i = 0; i < 20; ++i) {
+    const std::string text = "sample text number " + std::to_string(i) + " of a few more words";
+    seen_minhash_index_add_text(texts, i, text.data(), text.size());
+  }
+  samples.push_back({"minhash_index", Target::kMinhashIndex, Serialized([&](uint8_t* b, size_t c, size_t* w) {
+                       seen_minhash_index_serialize(texts, b, c, w);
+                     })});
+  seen_minhash_index_free(texts);
   return samples;
 }
 
