@@ -206,15 +206,7 @@ seen_status seen_bloom_get_stats(const seen_bloom* f, seen_bloom_stats* stats) {
 seen_status seen_bloom_serialize(const seen_bloom* f, uint8_t* buf, size_t cap,
                                  size_t* written) {
   SEEN_REQUIRE(f != nullptr && written != nullptr, "filter or written is NULL");
-  const uint64_t needed = seen::SerializedSize(f->bloom);
-  *written = static_cast<size_t>(needed);
-  if (buf == nullptr) return SEEN_OK;
-  if (cap < needed) {
-    return Fail(SEEN_ERR_BUFFER_TOO_SMALL, "seen_bloom_serialize: needs " +
-                                               std::to_string(needed) + " bytes, cap is " +
-                                               std::to_string(cap));
-  }
-  return Guard([&] { seen::Serialize(f->bloom, buf); });
+  return seen::capi::SerializeInto(__func__, f->bloom, buf, cap, written);
 }
 
 seen_status seen_bloom_deserialize(const uint8_t* buf, size_t len, seen_bloom** out) {

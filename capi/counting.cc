@@ -162,14 +162,7 @@ seen_status seen_counting_get_stats(const seen_counting* f, seen_counting_stats*
 seen_status seen_counting_serialize(const seen_counting* f, uint8_t* buf, size_t cap,
                                     size_t* written) {
   SEEN_REQUIRE(f != nullptr && written != nullptr, "filter or written is NULL");
-  const uint64_t needed = seen::SerializedSize(f->counting);
-  *written = static_cast<size_t>(needed);
-  if (buf == nullptr) return SEEN_OK;
-  if (cap < needed) {
-    return Fail(SEEN_ERR_BUFFER_TOO_SMALL, "seen_counting_serialize: needs " + std::to_string(needed) +
-                                               " bytes, cap is " + std::to_string(cap));
-  }
-  return Guard([&] { seen::Serialize(f->counting, buf); });
+  return seen::capi::SerializeInto(__func__, f->counting, buf, cap, written);
 }
 
 seen_status seen_counting_deserialize(const uint8_t* buf, size_t len, seen_counting** out) {

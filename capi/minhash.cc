@@ -117,17 +117,7 @@ seen_status seen_minhash_index_size(const seen_minhash_index* index, uint64_t* t
 seen_status seen_minhash_index_serialize(const seen_minhash_index* index, uint8_t* buf, size_t cap,
                                          size_t* written) {
   SEEN_REQUIRE(index != nullptr && written != nullptr, "index or written is NULL");
-  bool too_small = false;
-  const seen_status status = Guard([&] {
-    const uint64_t needed = seen::SerializedSize(index->index);
-    *written = static_cast<size_t>(needed);
-    too_small = buf != nullptr && cap < needed;
-    if (buf != nullptr && !too_small) seen::Serialize(index->index, buf);
-  });
-  if (status != SEEN_OK || !too_small) return status;
-  return seen::capi::Fail(SEEN_ERR_BUFFER_TOO_SMALL, "seen_minhash_index_serialize: needs " +
-                                                         std::to_string(*written) + " bytes, cap is " +
-                                                         std::to_string(cap));
+  return seen::capi::SerializeInto(__func__, index->index, buf, cap, written);
 }
 
 seen_status seen_minhash_index_deserialize(const uint8_t* buf, size_t len, const uint8_t* key, size_t key_len,

@@ -124,14 +124,7 @@ seen_status seen_scalable_get_info(const seen_scalable* f, seen_scalable_info* i
 seen_status seen_scalable_serialize(const seen_scalable* f, uint8_t* buf, size_t cap,
                                     size_t* written) {
   SEEN_REQUIRE(f != nullptr && written != nullptr, "filter or written is NULL");
-  const uint64_t needed = seen::SerializedSize(f->scalable);
-  *written = static_cast<size_t>(needed);
-  if (buf == nullptr) return SEEN_OK;
-  if (cap < needed) {
-    return Fail(SEEN_ERR_BUFFER_TOO_SMALL, "seen_scalable_serialize: needs " + std::to_string(needed) +
-                                               " bytes, cap is " + std::to_string(cap));
-  }
-  return Guard([&] { seen::Serialize(f->scalable, buf); });
+  return seen::capi::SerializeInto(__func__, f->scalable, buf, cap, written);
 }
 
 seen_status seen_scalable_deserialize(const uint8_t* buf, size_t len, seen_scalable** out) {

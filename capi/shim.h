@@ -41,6 +41,23 @@ seen_status CreateInto(Handle** out, Make&& make) {
   return Guard([&] { *out = new Handle{make()}; });
 }
 
+// The serialize rule of every kind (seen_bloom_serialize): *written is the size the object
+// needs; a NULL buf asks only that; a smaller cap is SEEN_ERR_BUFFER_TOO_SMALL, naming the
+// function. Guarded, since sizing some objects settles their tables first.
+template <class Object>
+seen_status SerializeInto(const char* function, const Object& object, uint8_t* buf, size_t cap, size_t* written) {
+  uint64_t needed = 0;
+  const seen_status sized = Guard([&] { needed = SerializedSize(object); });
+  if (sized != SEEN_OK) return sized;
+  *written = static_cast<size_t>(needed);
+  if (buf == nullptr) return SEEN_OK;
+  if (cap < needed) {
+    return Fail(SEEN_ERR_BUFFER_TOO_SMALL,
+                std::string(function) + ": needs " + std::to_string(needed) + " bytes, cap is " + std::to_string(cap));
+  }
+  return Guard([&] { Serialize(object, buf); });  // found by argument-dependent lookup
+}
+
 // The key of a *_keyed call: none for (NULL, 0), else 16..64 bytes (kInvalidArgument).
 inline std::optional<SecretKey> OptionalKey(const uint8_t* key, size_t key_len) {
   if (key == nullptr && key_len == 0) return std::nullopt;

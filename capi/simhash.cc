@@ -238,16 +238,7 @@ seen_status seen_simhash_index_get_info(const seen_simhash_index* index,
 seen_status seen_simhash_index_serialize(const seen_simhash_index* index, uint8_t* buf, size_t cap,
                                          size_t* written) {
   SEEN_REQUIRE(index != nullptr && written != nullptr, "index or written is NULL");
-  bool too_small = false;
-  const seen_status status = Guard([&] {
-    const uint64_t needed = seen::SerializedSize(index->index);
-    *written = static_cast<size_t>(needed);
-    too_small = buf != nullptr && cap < needed;
-    if (buf != nullptr && !too_small) seen::Serialize(index->index, buf);
-  });
-  if (status != SEEN_OK || !too_small) return status;
-  return Fail(SEEN_ERR_BUFFER_TOO_SMALL, "seen_simhash_index_serialize: needs " +
-                                             std::to_string(*written) + " bytes, cap is " + std::to_string(cap));
+  return seen::capi::SerializeInto(__func__, index->index, buf, cap, written);
 }
 
 seen_status seen_simhash_index_deserialize(const uint8_t* buf, size_t len, seen_simhash_index** out) {
