@@ -28,6 +28,19 @@ static go_result go_minhash_index_query_text(const seen_minhash_index* x, const 
 static go_result go_minhash_index_size(const seen_minhash_index* x, uint64_t* texts, uint64_t* bytes) {
 	return go_result_of(seen_minhash_index_size(x, texts, bytes));
 }
+static go_result go_minhash_index_serialize(const seen_minhash_index* x, uint8_t* buf, size_t cap, size_t* written) {
+	return go_result_of(seen_minhash_index_serialize(x, buf, cap, written));
+}
+static go_result go_minhash_index_deserialize(const uint8_t* buf, size_t len, const uint8_t* key, size_t key_len,
+                                              seen_minhash_index** out) {
+	return go_result_of(seen_minhash_index_deserialize(buf, len, key, key_len, out));
+}
+static go_result go_minhash_index_save(const seen_minhash_index* x, const char* path) {
+	return go_result_of(seen_minhash_index_save(x, path));
+}
+static go_result go_minhash_index_open(const char* path, const uint8_t* key, size_t key_len, seen_minhash_index** out) {
+	return go_result_of(seen_minhash_index_open(path, key, key_len, out));
+}
 */
 import "C"
 
@@ -71,4 +84,27 @@ func cMinhashSize(c *cMinhash) (texts, bytes uint64, err error) {
 	var t, b C.uint64_t
 	err = check(C.go_minhash_index_size(c, &t, &b))
 	return uint64(t), uint64(b), err
+}
+
+func cMinhashMarshal(c *cMinhash) ([]byte, error) {
+	return serialized(func(buf *C.uint8_t, n C.size_t, written *C.size_t) C.go_result {
+		return C.go_minhash_index_serialize(c, buf, n, written)
+	})
+}
+
+func cMinhashDeserialize(b, key []byte) (c *cMinhash, err error) {
+	err = check(C.go_minhash_index_deserialize((*C.uint8_t)(bytesPtr(b)), C.size_t(len(b)),
+		(*C.uint8_t)(bytesPtr(key)), C.size_t(len(key)), &c))
+	return c, err
+}
+
+func cMinhashSave(c *cMinhash, path string) error {
+	return withPath(path, func(p *C.char) C.go_result { return C.go_minhash_index_save(c, p) })
+}
+
+func cMinhashOpen(path string, key []byte) (c *cMinhash, err error) {
+	err = withPath(path, func(p *C.char) C.go_result {
+		return C.go_minhash_index_open(p, (*C.uint8_t)(bytesPtr(key)), C.size_t(len(key)), &c)
+	})
+	return c, err
 }

@@ -37,8 +37,24 @@ func NewKeyedMinHashIndex(threshold float64, key []byte) (*MinHashIndex, error) 
 	return newMinHash(threshold, key)
 }
 
+// UnmarshalMinHashIndex is a writable index copied from the bytes of MarshalBinary (kind 7
+// of the container format), after checking them. A keyed index needs its key (else
+// ErrIncompatible); nil is no key. The threshold comes from the bytes.
+func UnmarshalMinHashIndex(data, key []byte) (*MinHashIndex, error) {
+	return adoptMinHash(cMinhashDeserialize(data, key))
+}
+
+// OpenMinHashIndex reads a file Save wrote into a writable index, with the key rule of
+// UnmarshalMinHashIndex.
+func OpenMinHashIndex(path string, key []byte) (*MinHashIndex, error) {
+	return adoptMinHash(cMinhashOpen(path, key))
+}
+
 func newMinHash(threshold float64, key []byte) (*MinHashIndex, error) {
-	c, err := cMinhashCreate(threshold, key)
+	return adoptMinHash(cMinhashCreate(threshold, key))
+}
+
+func adoptMinHash(c *cMinhash, err error) (*MinHashIndex, error) {
 	if err != nil {
 		return nil, err
 	}
@@ -106,6 +122,18 @@ func (x *MinHashIndex) Len() (int, error) {
 	defer runtime.KeepAlive(h)
 	texts, _, err := cMinhashSize(h.c)
 	return int(texts), err
+}
+
+// MarshalBinary is the index's serialized form, kind 7 of the container format
+// (encoding.BinaryMarshaler): the same bytes in every language and in the files of Save.
+func (x *MinHashIndex) MarshalBinary() ([]byte, error) {
+	return withLiveValue(x.live, func(h *minhashHandle) ([]byte, error) { return cMinhashMarshal(h.c) })
+}
+
+// Save writes the index to path crash-safely (a temporary file, fsync, then rename), so the
+// previous file survives a failure.
+func (x *MinHashIndex) Save(path string) error {
+	return withLive(x.live, func(h *minhashHandle) error { return cMinhashSave(h.c, path) })
 }
 
 // Close frees the index. Closing twice is a no-op; any other use after Close returns

@@ -2,6 +2,9 @@ package seen
 
 import (
 	"errors"
+	"fmt"
+	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -47,3 +50,65 @@ func TestMinHashIndex(t *testing.T) {
 		t.Errorf("query on a closed index: %v, want ErrClosed", err)
 	}
 }
+
+// A saved index answers as the original, in bytes and in files; keys are kept; damaged bytes
+// are refused.
+func TestMinHashIndexSaveAndOpen(t *testing.T) {
+	x, err := NewMinHashIndex(0.7)
+	must(t, err)
+	defer x.Close()
+	texts := make([]string, 200)
+	for i := range texts {
+		words := make([]string, 40)
+		for w := range words {
+			words[w] = fmt.Sprintf("w%d", (i*7919+w*104729)%3001)
+		}
+		texts[i] = strings.Join(words, " ")
+		must(t, x.Add(uint64(i), texts[i]))
+	}
+	if _, err := x.Remove(3); err != nil {
+		t.Fatal(err)
+	}
+	data, err := x.MarshalBinary()
+	must(t, err)
+	path := filepath.Join(t.TempDir(), "m.seen")
+	must(t, x.Save(path))
+	opened, err := OpenMinHashIndex(path, nil)
+	must(t, err)
+	defer opened.Close()
+	copied, err := UnmarshalMinHashIndex(data, nil)
+	must(t, err)
+	defer copied.Close()
+	for _, text := range texts {
+		want, _ := x.Query(text)
+		a, _ := opened.Query(text)
+		b, _ := copied.Query(text)
+		if !reflect.DeepEqual(a, want) || !reflect.DeepEqual(b, want) {
+			t.Fatalf("saved indexes answer %v and %v, the original %v", a, b, want)
+		}
+	}
+	if n, _ := opened.Len(); n != 199 {
+		t.Errorf("opened holds %d texts, not 199", n)
+	}
+	data[len(data)-1] ^= 1
+	if _, err := UnmarshalMinHashIndex(data, nil); !errors.Is(err, ErrBadChecksum) {
+		t.Errorf("damaged bytes: %v", err)
+	}
+	key := []byte("a secret key of 32 bytes, no less")
+	keyed, err := NewKeyedMinHashIndex(0.8, key)
+	must(t, err)
+	defer keyed.Close()
+	must(t, keyed.Add(1, texts[0]))
+	secret, err := keyed.MarshalBinary()
+	must(t, err)
+	if _, err := UnmarshalMinHashIndex(secret, nil); !errors.Is(err, ErrIncompatible) {
+		t.Errorf("a keyed index without its key: %v", err)
+	}
+	back, err := UnmarshalMinHashIndex(secret, key)
+	must(t, err)
+	defer back.Close()
+	if m, _ := back.Query(texts[0]); len(m) != 1 || m[0].ID != 1 {
+		t.Errorf("the keyed copy answers %v", m)
+	}
+}
+
