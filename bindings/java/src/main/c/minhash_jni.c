@@ -72,3 +72,63 @@ JNI(jlong, size)(JNIEnv* env, jclass cls, jlong h) {
   seen_status s = seen_minhash_index_size(INDEX(h), &texts, NULL);
   return s == SEEN_OK ? (jlong)texts : -(jlong)s;
 }
+
+/* Bytes needed to serialize, or -status. */
+JNI(jlong, serializedSize)(JNIEnv* env, jclass cls, jlong h) {
+  size_t written = 0;
+  seen_status s = seen_minhash_index_serialize(INDEX(h), NULL, 0, &written);
+  return s == SEEN_OK ? (jlong)written : -(jlong)s;
+}
+
+JNI(jint, serialize)(JNIEnv* env, jclass cls, jlong h, jbyteArray out) {
+  jbyte* p = (*env)->GetByteArrayElements(env, out, NULL);
+  if (p == NULL) return JAVA_EXCEPTION_PENDING;
+  size_t written = 0;
+  seen_status s = seen_minhash_index_serialize(INDEX(h), (uint8_t*)p, (size_t)(*env)->GetArrayLength(env, out),
+                                               &written);
+  (*env)->ReleaseByteArrayElements(env, out, p, 0);
+  return s;
+}
+
+/* key may be null (no key). */
+JNI(jint, deserialize)(JNIEnv* env, jclass cls, jbyteArray buf, jbyteArray key, jlongArray out) {
+  jbyte* b = (*env)->GetByteArrayElements(env, buf, NULL);
+  if (b == NULL) return JAVA_EXCEPTION_PENDING;
+  jbyte* k = key == NULL ? NULL : (*env)->GetByteArrayElements(env, key, NULL);
+  if (key != NULL && k == NULL) {
+    (*env)->ReleaseByteArrayElements(env, buf, b, JNI_ABORT);
+    return JAVA_EXCEPTION_PENDING;
+  }
+  seen_minhash_index* x = NULL;
+  seen_status s = seen_minhash_index_deserialize((const uint8_t*)b, (size_t)(*env)->GetArrayLength(env, buf),
+                                                 (const uint8_t*)k,
+                                                 key == NULL ? 0 : (size_t)(*env)->GetArrayLength(env, key), &x);
+  if (k != NULL) (*env)->ReleaseByteArrayElements(env, key, k, JNI_ABORT);
+  (*env)->ReleaseByteArrayElements(env, buf, b, JNI_ABORT);
+  return handle_out(env, out, s, x);
+}
+
+JNI(jint, save)(JNIEnv* env, jclass cls, jlong h, jbyteArray path) {
+  jbyte* p = (*env)->GetByteArrayElements(env, path, NULL);
+  if (p == NULL) return JAVA_EXCEPTION_PENDING;
+  seen_status s = seen_minhash_index_save(INDEX(h), (const char*)p);
+  (*env)->ReleaseByteArrayElements(env, path, p, JNI_ABORT);
+  return s;
+}
+
+/* path is NUL-terminated UTF-8; key may be null (no key). */
+JNI(jint, open)(JNIEnv* env, jclass cls, jbyteArray path, jbyteArray key, jlongArray out) {
+  jbyte* p = (*env)->GetByteArrayElements(env, path, NULL);
+  if (p == NULL) return JAVA_EXCEPTION_PENDING;
+  jbyte* k = key == NULL ? NULL : (*env)->GetByteArrayElements(env, key, NULL);
+  if (key != NULL && k == NULL) {
+    (*env)->ReleaseByteArrayElements(env, path, p, JNI_ABORT);
+    return JAVA_EXCEPTION_PENDING;
+  }
+  seen_minhash_index* x = NULL;
+  seen_status s = seen_minhash_index_open((const char*)p, (const uint8_t*)k,
+                                          key == NULL ? 0 : (size_t)(*env)->GetArrayLength(env, key), &x);
+  if (k != NULL) (*env)->ReleaseByteArrayElements(env, key, k, JNI_ABORT);
+  (*env)->ReleaseByteArrayElements(env, path, p, JNI_ABORT);
+  return handle_out(env, out, s, x);
+}

@@ -1,5 +1,6 @@
 package io.seen;
 
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -106,6 +107,35 @@ public final class MinHashIndex implements AutoCloseable {
       out.add(new Match(ids[i], similarities[i]));
     }
     return out;
+  }
+
+  /** The serialized form (docs/FORMAT.md, kind 7), the same bytes every binding writes. */
+  public byte[] toByteArray() {
+    return Serialized.toByteArray(
+        handle.get(), NativeMinHash::serializedSize, NativeMinHash::serialize, Serialized.USE_SAVE);
+  }
+
+  /** Saves crash-safely: a temporary file, fsync, then a rename over {@code path}. */
+  public void save(Path path) {
+    SeenException.check(NativeMinHash.save(handle.get(), Utf8.nulTerminated(path)));
+  }
+
+  /**
+   * A writable index from the serialized form, after full validation; its threshold comes from
+   * the bytes. {@code key} is null for an unkeyed index; a keyed one needs its key (else
+   * INCOMPATIBLE).
+   */
+  public static MinHashIndex fromBytes(byte[] bytes, byte[] key) {
+    long[] out = new long[1];
+    SeenException.check(NativeMinHash.deserialize(bytes, key, out));
+    return new MinHashIndex(out[0]);
+  }
+
+  /** A writable index read from a file {@link #save(Path)} wrote, with the key rule of fromBytes. */
+  public static MinHashIndex open(Path path, byte[] key) {
+    long[] out = new long[1];
+    SeenException.check(NativeMinHash.open(Utf8.nulTerminated(path), key, out));
+    return new MinHashIndex(out[0]);
   }
 
   /** Texts stored. */

@@ -27,4 +27,18 @@ final class NativeMinHash {
 
   /** Texts stored, or below 0 the negated status. */
   static native long size(long h);
+
+  /** Bytes the serialized index takes, or below 0 the negated status. */
+  static native long serializedSize(long h);
+
+  static native int serialize(long h, byte[] out);
+
+  /** The handle goes to out[0]; key may be null (no key). */
+  static native int deserialize(byte[] buf, byte[] key, long[] out);
+
+  /** path is NUL-terminated UTF-8. */
+  static native int save(long h, byte[] path);
+
+  /** path is NUL-terminated UTF-8; the handle goes to out[0]; key may be null (no key). */
+  static native int open(byte[] path, byte[] key, long[] out);
 }
