@@ -2,7 +2,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
+#include <mutex>
 #include <string>
+#include <tuple>
 
 #include "core/error.h"
 
@@ -29,6 +32,16 @@ double Integral(F&& f, double from, double to) {
 }  // namespace
 
 LshShape ChooseLshShape(uint32_t bins, double threshold, double recall) {
+  // Every index made or opened asks, and the search takes up to millions of pow calls:
+  // remember the last answers (a few, so hostile files of many thresholds hold no memory).
+  constexpr size_t kRemembered = 16;
+  static std::mutex lock;
+  static std::map<std::tuple<uint32_t, double, double>, LshShape> known;
+  const auto key = std::make_tuple(bins, threshold, recall);
+  {
+    std::lock_guard guard(lock);
+    if (const auto it = known.find(key); it != known.end()) return it->second;
+  }
   LshShape best;
   double best_candidates = 2;
   for (uint32_t bands = 1; bands <= bins; ++bands) {
@@ -38,6 +51,9 @@ LshShape ChooseLshShape(uint32_t bins, double threshold, double recall) {
       if (candidates < best_candidates) best_candidates = candidates, best = {bands, rows};
     }
   }
+  std::lock_guard guard(lock);
+  if (known.size() >= kRemembered) known.clear();
+  known.emplace(key, best);
   return best;
 }
 
