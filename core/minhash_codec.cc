@@ -52,7 +52,7 @@ Encoded Encode(const MinhashIndex& index) {
   for (const auto& band : t.bands) {
     for (const auto& [key, slot] : band) StoreLe32(p, key), StoreLe32(p + 4, slot), p += kBandEntryBytes;
   }
-  std::memcpy(p, t.low_bytes.data(), t.low_bytes.size());
+  if (!t.low_bytes.empty()) std::memcpy(p, t.low_bytes.data(), t.low_bytes.size());  // no NULL to memcpy
   return e;
 }
 
