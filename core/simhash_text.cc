@@ -102,7 +102,7 @@ class Fingerprinter {
 
   void EndWord() {
     if (word_.empty()) return;
-    Word(reinterpret_cast<const uint8_t*>(word_.data()), word_.size(), text::IsStopWord(word_));
+    Word(reinterpret_cast<const uint8_t*>(word_.data()), word_.size());
     word_.clear();
   }
 
@@ -139,12 +139,13 @@ class Fingerprinter {
     if (++batch_ == kBatch) Flush();
   }
 
-  void Word(const uint8_t* bytes, size_t n, bool stop) {
+  // What a word is (stop word, IDF weight) is looked up once, at its first appearance.
+  void Word(const uint8_t* bytes, size_t n) {
     const uint64_t hash = FeatureHash(bytes, n);
     TalliedToken& word = tally_.Add(hash);
     ++features_;
     if (word.count > 1) return;
-    word.stop = stop;
+    word.stop = text::IsStopWord(std::string_view(reinterpret_cast<const char*>(bytes), n));
     if (options_.idf) word.weight = IdfWeight(hash, bytes, n);
   }
 
