@@ -90,13 +90,13 @@ bool MakeRoom(const WindowParams& p, uint8_t* state, WindowGrowth& growth, uint6
   for (uint32_t back = p.segments - 1; back > 0 && !fits(); --back) {
     const int64_t bucket = start - int64_t{back} * p.segment_span;
     if (bucket + p.segment_span <= LoadLe32(state + kKeptSinceAt)) continue;  // given up already
-    ClearSegment(p, state + kGrowingHeaderBytes, (current + p.segments - back) % p.segments);
+    ClearSegment(BaseShape(p), state + kGrowingHeaderBytes, (current + p.segments - back) % p.segments);
     EraseRecords(growth, [&](const Record& r) { return r.bucket_start == bucket; });
     StoreLe32(state + kKeptSinceAt, static_cast<uint32_t>(bucket + p.segment_span));
     ++given_up;
   }
   if (fits()) return true;
-  ClearSegment(p, state + kGrowingHeaderBytes, current);
+  ClearSegment(BaseShape(p), state + kGrowingHeaderBytes, current);
   EraseRecords(growth, [&](const Record& r) { return r.bucket_start == start; });
   StoreLe32(state + kItemsAt, 0);
   StoreLe32(state + kKeptSinceAt, now == UINT32_MAX ? now : now + 1);
@@ -149,7 +149,7 @@ uint32_t GrowingAdd(const WindowParams& p, uint8_t* state, WindowGrowth& growth,
   for (size_t i = 0; i < n; ++i) {
     const uint32_t items = LoadLe32(state + kItemsAt);
     if (items < p.segment_items || !AddToGrowth(p, state, growth, hashes[i], now, given_up)) {
-      AddToSegment(p, cells, LoadLe32(state + 4), hashes[i]);
+      AddToSegment(BaseShape(p), cells, LoadLe32(state + 4), hashes[i]);
     }
     const uint32_t added = LoadLe32(state + kItemsAt);
     if (added != UINT32_MAX) StoreLe32(state + kItemsAt, added + 1);
@@ -161,7 +161,7 @@ void GrowingContains(const WindowParams& p, const uint8_t* state, const WindowGr
                      const uint64_t* hashes, size_t n, uint32_t now, uint8_t* out) {
   const uint8_t* cells = state + kGrowingHeaderBytes;
   const uint32_t live = LiveSegments(p, state, now);
-  for (size_t i = 0; i < n; ++i) out[i] = SegmentsHolding(p, cells, live, hashes[i]) != 0;
+  for (size_t i = 0; i < n; ++i) out[i] = SegmentsHolding(BaseShape(p), cells, live, hashes[i]) != 0;
   if (growth == nullptr || growth->empty()) return;
   // What the base did not find goes through each live sub-filter in turn: a heavy user's
   // sub-filters are too big for the cache, so the next candidates' first two words (a
@@ -194,7 +194,7 @@ void GrowingContains(const WindowParams& p, const uint8_t* state, const WindowGr
 
 WindowSaturation GrowingSaturation(const WindowParams& p, const uint8_t* state,
                                    const WindowGrowth* growth, uint32_t now) {
-  WindowSaturation sat = SegmentsSaturation(p, state + kGrowingHeaderBytes, LiveSegments(p, state, now));
+  WindowSaturation sat = SegmentsSaturation(BaseShape(p), state + kGrowingHeaderBytes, LiveSegments(p, state, now));
   const int64_t oldest = OldestLiveStart(p, state, now);
   double none_match = 1 - sat.rate;
   for (uint64_t at = 0; growth != nullptr && at < growth->size();) {
