@@ -1,7 +1,8 @@
 // bench_window_query: one window's batch query, in ns per candidate, by layout and by how
 // far a growing window grew. Candidates are fresh (never added), as most of a recall
-// request's are, so every segment and level must reject them. Hashing is outside the
-// timing: this is the probe alone (issue 15's "window sliced layout" figure).
+// request's are, so every segment and level must reject them; each batch has new ones, so the
+// branch predictor cannot learn a batch's answers. Hashing is outside the timing: this is the
+// probe alone (issue 15's "window sliced layout" figure).
 // One JSON object per line.
 //
 //   bench_window_query [--candidates C] [--reps R]
@@ -34,13 +35,16 @@ void Run(const Case& c, size_t candidates, int reps) {
     const auto now = static_cast<uint32_t>(span == 0 ? 0 : i * span / c.items);
     seen::WindowAdd(p, state.data(), &growth, &hash, 1, now);
   }
-  std::vector<uint64_t> hashes(candidates);
-  for (size_t i = 0; i < candidates; ++i) hashes[i] = Mix((uint64_t{1} << 60) + i);
+  // Batches of new candidates, hashed beforehand; many more than the predictor could learn.
+  constexpr size_t kBatches = 256;
+  std::vector<uint64_t> hashes(candidates * kBatches);
+  for (size_t i = 0; i < hashes.size(); ++i) hashes[i] = Mix((uint64_t{1} << 60) + i);
   std::vector<uint8_t> out(candidates);
   const uint32_t now = span;
-  uint64_t found = 0;
+  uint64_t found = 0, batch = 0;
   const double ns = seen::bench::MedianNs(reps, candidates, [&] {
-    seen::WindowContains(p, state.data(), &growth, hashes.data(), candidates, now, out.data());
+    const uint64_t* fresh = hashes.data() + (batch++ % kBatches) * candidates;
+    seen::WindowContains(p, state.data(), &growth, fresh, candidates, now, out.data());
     for (uint8_t o : out) found += o;
   });
   std::printf("{\"bench\": \"window_query\", \"case\": \"%s\", \"items\": %llu, \"bytes\": %llu, "

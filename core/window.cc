@@ -49,8 +49,8 @@ void SlicedAdd(const WindowParams& p, uint8_t* state, const uint64_t* hashes, si
 void SlicedContains(const WindowParams& p, const uint8_t* state, const uint64_t* hashes,
                     size_t n, uint32_t now, uint8_t* out) {
   const uint8_t* cells = state + kSlicedHeaderBytes;
-  std::memset(out, 0, n);
-  MarkHeld(BaseShape(p), cells, LiveSegments(p, state, now), hashes, n, out);
+  const LiveCells base{BaseShape(p), cells, LiveSegments(p, state, now)};
+  MarkHeld(&base, 1, hashes, n, out);
 }
 
 }  // namespace

@@ -20,10 +20,20 @@ constexpr uint64_t kPositionSalt[kMaxWindowK] = {
     0x27e47ffc284a2d4fULL, 0xc35d7d3b92e4016fULL, 0x79f74d60ac03031fULL, 0x06e7df8e1eb1c66fULL,
     0x817af708207473b7ULL, 0x2e09e4b8245edebdULL, 0x1f07a223563ebc39ULL, 0xb7c039842be38ecdULL};
 
+// An item's i-th position before it is scaled to an array: the same for every array (a
+// window's base and its growth levels), so a batch computes it once for all of them.
+inline uint32_t MixOf(uint64_t hash, uint32_t i) {
+  return static_cast<uint32_t>((hash * kPositionSalt[i]) >> 32);
+}
+
+// A mixed position scaled onto `bits` positions.
+inline uint32_t ScaledPosition(uint32_t bits, uint32_t mixed) {
+  return static_cast<uint32_t>((static_cast<uint64_t>(mixed) * bits) >> 32);
+}
+
 // The i-th bit position of an item among `bits`.
 inline uint32_t PositionOf(uint32_t bits, uint64_t hash, uint32_t i) {
-  const auto mixed = static_cast<uint32_t>((hash * kPositionSalt[i]) >> 32);
-  return static_cast<uint32_t>((static_cast<uint64_t>(mixed) * bits) >> 32);
+  return ScaledPosition(bits, MixOf(hash, i));
 }
 
 // The shape of one array of sliced cells: `bits` positions of `segments` bits each, and k

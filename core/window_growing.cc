@@ -241,15 +241,15 @@ uint32_t GrowingAdd(const WindowParams& p, uint8_t* state, WindowGrowth& growth,
 void GrowingContains(const WindowParams& p, const uint8_t* state, const WindowGrowth* growth,
                      const uint64_t* hashes, size_t n, uint32_t now, uint8_t* out) {
   const uint32_t live = LiveSegments(p, state, now);
-  std::memset(out, 0, n);
-  MarkHeld(BaseShape(p), state + kGrowingHeaderBytes, live, hashes, n, out);
-  if (growth == nullptr) return;
   // Each level answers for all its segments at once: a query costs one pass per level
   // (a handful, as each holds 4x the last), not one per segment and generation.
-  for (const Level& level : Levels(*growth)) {
-    const uint32_t slots = SlotsOf(live, level.segments);
-    if (slots != 0) MarkHeld(level.shape, level.cells(*growth), slots, hashes, n, out);
+  std::array<LiveCells, 1 + kMaxGeneration> arrays;
+  arrays[0] = {BaseShape(p), state + kGrowingHeaderBytes, live};
+  size_t count = 1;
+  if (growth != nullptr) {
+    for (const Level& level : Levels(*growth)) arrays[count++] = {level.shape, level.cells(*growth), SlotsOf(live, level.segments)};
   }
+  MarkHeld(arrays.data(), count, hashes, n, out);
 }
 
 WindowSaturation GrowingSaturation(const WindowParams& p, const uint8_t* state,
