@@ -92,11 +92,32 @@ void Reslot(WindowGrowth& growth, uint64_t at, uint64_t old_bytes, const Level& 
     level.assign(LevelBytes(shape), 0);
     const uint32_t head[4] = {generation, shape.bits, shape.k, segments};
     for (int i = 0; i < 4; ++i) StoreLe32(level.data() + 4 * i, head[i]);
-    for (uint32_t kept = old.segments & segments; kept != 0; kept &= kept - 1) {
+    // Where each kept segment's bit moves: from its old slot to its new one.
+    uint32_t from[kMaxWindowSegments], to[kMaxWindowSegments], moves = 0;
+    for (uint32_t kept = old.segments & segments; kept != 0; kept &= kept - 1, ++moves) {
       const auto s = static_cast<uint32_t>(__builtin_ctz(kept));
-      const uint32_t from = SlotOf(s, old.segments), to = SlotOf(s, segments);
+      from[moves] = SlotOf(s, old.segments), to[moves] = SlotOf(s, segments);
+    }
+    // Cell by cell into a bit stream: a heavy user's level has millions of positions, and it is
+    // rewritten whenever a segment takes a slot in it or leaves it.
+    if (moves > 0) {
+      uint8_t* out = level.data() + kLevelHeadBytes;
+      uint64_t pending = 0;
+      uint32_t pending_bits = 0;
       for (uint32_t pos = 0; pos < shape.bits; ++pos) {
-        if ((CellAt(old.shape, old.cells(growth), pos) >> from) & 1) SetCellBit(shape, level.data() + kLevelHeadBytes, pos, to);
+        const uint32_t cell = CellAt(old.shape, old.cells(growth), pos);
+        uint64_t moved = 0;
+        for (uint32_t m = 0; m < moves; ++m) moved |= uint64_t{(cell >> from[m]) & 1} << to[m];
+        pending |= moved << pending_bits;
+        pending_bits += shape.segments;
+        if (pending_bits >= 32) {
+          StoreLe32(out, static_cast<uint32_t>(pending));
+          out += 4, pending >>= 32, pending_bits -= 32;
+        }
+      }
+      for (; pending_bits > 0; pending_bits = pending_bits > 8 ? pending_bits - 8 : 0) {
+        *out++ = static_cast<uint8_t>(pending);
+        pending >>= 8;
       }
     }
   }
