@@ -22,7 +22,7 @@ JNI(jint, versionNumber)(JNIEnv* env, jclass cls) {
 JNI(jint, create)(JNIEnv* env, jclass cls, jlong expected, jdouble fpp, jlong seed,
                   jlongArray out) {
   seen_bloom* f = NULL;
-  seen_status s = seen_bloom_create((uint64_t)expected, fpp, (uint64_t)seed, &f);
+  seen_status s = seen_bloom_create((uint64_t)expected, fpp, (uint64_t)seed, &f, NULL);
   return handle_out(env, out, s, f);
 }
 
@@ -33,7 +33,7 @@ JNI(jint, createKeyed)(JNIEnv* env, jclass cls, jlong expected, jdouble fpp, jby
   if (k == NULL) return JAVA_EXCEPTION_PENDING;
   seen_bloom* f = NULL;
   seen_status s = seen_bloom_create_keyed((uint64_t)expected, fpp, (const uint8_t*)k,
-                                          (size_t)(*env)->GetArrayLength(env, key), &f);
+                                          (size_t)(*env)->GetArrayLength(env, key), &f, NULL);
   (*env)->ReleaseByteArrayElements(env, key, k, JNI_ABORT);
   return handle_out(env, out, s, f);
 }
@@ -49,7 +49,7 @@ JNI(jint, openKeyed)(JNIEnv* env, jclass cls, jbyteArray path, jint flags, jbyte
   }
   seen_bloom* f = NULL;
   seen_status s = seen_bloom_open_keyed((const char*)p, (uint32_t)flags, (const uint8_t*)k,
-                                        (size_t)(*env)->GetArrayLength(env, key), &f);
+                                        (size_t)(*env)->GetArrayLength(env, key), &f, NULL);
   (*env)->ReleaseByteArrayElements(env, key, k, JNI_ABORT);
   (*env)->ReleaseByteArrayElements(env, path, p, JNI_ABORT);
   return handle_out(env, out, s, f);
@@ -66,7 +66,7 @@ JNI(jint, deserializeKeyed)(JNIEnv* env, jclass cls, jbyteArray buf, jint len, j
   }
   seen_bloom* f = NULL;
   seen_status s = seen_bloom_deserialize_keyed((const uint8_t*)b, (size_t)len, (const uint8_t*)k,
-                                               (size_t)(*env)->GetArrayLength(env, key), &f);
+                                               (size_t)(*env)->GetArrayLength(env, key), &f, NULL);
   (*env)->ReleaseByteArrayElements(env, key, k, JNI_ABORT);
   (*env)->ReleaseByteArrayElements(env, buf, b, JNI_ABORT);
   return handle_out(env, out, s, f);

@@ -14,7 +14,7 @@ enum { OP_ADD = 0, OP_REMOVE = 1, OP_CONTAINS = 2 };
 JNI(jint, create)(JNIEnv* env, jclass cls, jlong expected, jdouble fpp, jlong seed,
                   jlongArray out) {
   seen_counting* f = NULL;
-  seen_status s = seen_counting_create((uint64_t)expected, fpp, (uint64_t)seed, &f);
+  seen_status s = seen_counting_create((uint64_t)expected, fpp, (uint64_t)seed, &f, NULL);
   return handle_out(env, out, s, f);
 }
 

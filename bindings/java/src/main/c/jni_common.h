@@ -112,7 +112,7 @@ static inline void window_info_out(JNIEnv* env, const seen_window_info* info, jl
     jbyte* p = (*env)->GetPrimitiveArrayCritical(env, buf, NULL);                             \
     if (p == NULL) return JAVA_EXCEPTION_PENDING;                                             \
     kind* made = NULL;                                                                        \
-    seen_status s = kind##_deserialize((const uint8_t*)p, (size_t)len, &made);                \
+    seen_status s = kind##_deserialize((const uint8_t*)p, (size_t)len, &made, NULL);                \
     (*env)->ReleasePrimitiveArrayCritical(env, buf, p, JNI_ABORT);                            \
     return handle_out(env, out, s, made);                                                     \
   }
@@ -124,7 +124,7 @@ static inline void window_info_out(JNIEnv* env, const seen_window_info* info, jl
     jbyte* p = (*env)->GetByteArrayElements(env, path, NULL);                             \
     if (p == NULL) return JAVA_EXCEPTION_PENDING;                                         \
     kind* opened = NULL;                                                                  \
-    seen_status s = kind##_open((const char*)p, (uint32_t)flags, &opened);                \
+    seen_status s = kind##_open((const char*)p, (uint32_t)flags, &opened, NULL);                \
     (*env)->ReleaseByteArrayElements(env, path, p, JNI_ABORT);                            \
     return handle_out(env, out, s, opened);                                               \
   }                                                                                       \

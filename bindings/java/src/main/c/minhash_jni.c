@@ -20,7 +20,7 @@ JNI(jint, create)(JNIEnv* env, jclass cls, jdouble threshold, jbyteArray key, jl
     o.key_len = (size_t)(*env)->GetArrayLength(env, key);
   }
   seen_minhash_index* x = NULL;
-  seen_status s = seen_minhash_index_create(&o, &x);
+  seen_status s = seen_minhash_index_create(&o, &x, NULL);
   if (k != NULL) (*env)->ReleaseByteArrayElements(env, key, k, JNI_ABORT);
   return handle_out(env, out, s, x);
 }
@@ -102,7 +102,7 @@ JNI(jint, deserialize)(JNIEnv* env, jclass cls, jbyteArray buf, jbyteArray key, 
   seen_minhash_index* x = NULL;
   seen_status s = seen_minhash_index_deserialize((const uint8_t*)b, (size_t)(*env)->GetArrayLength(env, buf),
                                                  (const uint8_t*)k,
-                                                 key == NULL ? 0 : (size_t)(*env)->GetArrayLength(env, key), &x);
+                                                 key == NULL ? 0 : (size_t)(*env)->GetArrayLength(env, key), &x, NULL);
   if (k != NULL) (*env)->ReleaseByteArrayElements(env, key, k, JNI_ABORT);
   (*env)->ReleaseByteArrayElements(env, buf, b, JNI_ABORT);
   return handle_out(env, out, s, x);
@@ -127,7 +127,7 @@ JNI(jint, open)(JNIEnv* env, jclass cls, jbyteArray path, jbyteArray key, jlongA
   }
   seen_minhash_index* x = NULL;
   seen_status s = seen_minhash_index_open((const char*)p, (const uint8_t*)k,
-                                          key == NULL ? 0 : (size_t)(*env)->GetArrayLength(env, key), &x);
+                                          key == NULL ? 0 : (size_t)(*env)->GetArrayLength(env, key), &x, NULL);
   if (k != NULL) (*env)->ReleaseByteArrayElements(env, key, k, JNI_ABORT);
   (*env)->ReleaseByteArrayElements(env, path, p, JNI_ABORT);
   return handle_out(env, out, s, x);

@@ -17,7 +17,7 @@ JNI(jint, create)(JNIEnv* env, jclass cls, jlong initial_capacity, jdouble fpp, 
   o.tightening = tightening;
   o.seed = (uint64_t)seed;
   seen_scalable* f = NULL;
-  seen_status s = seen_scalable_create(&o, &f);
+  seen_status s = seen_scalable_create(&o, &f, NULL);
   return handle_out(env, out, s, f);
 }
 

@@ -109,7 +109,7 @@ JNI(jint, text)(JNIEnv* env, jclass cls, jbyteArray text, jint off, jint len, ji
   if (p == NULL) return JAVA_EXCEPTION_PENDING;
   seen_simhash_options o = text_options(ngram, seed, idf);
   seen_simhash_fingerprint fp = {.size = sizeof fp};
-  seen_status s = seen_simhash_text((const char*)p, (size_t)len, &o, &fp);
+  seen_status s = seen_simhash_text((const char*)p, (size_t)len, &o, &fp, NULL);
   free(p);
   if (s != SEEN_OK) return s;
   jlong v[4] = {(jlong)fp.simhash, (jlong)fp.exact_high, (jlong)fp.exact_low, (jlong)fp.features};
@@ -146,7 +146,7 @@ JNI(jint, textBatch)(JNIEnv* env, jclass cls, jbyteArray data, jintArray offsets
     (*env)->GetByteArrayRegion(env, data, narrow[0], (jsize)bytes, (jbyte*)buf);
     if ((*env)->ExceptionCheck(env)) break;
     for (jint i = 0; i <= n; i++) wide[i] = (uint64_t)(narrow[i] - narrow[0]);
-    s = seen_simhash_text_batch(buf, wide, (size_t)n, &o, sims, exact == NULL ? NULL : halves);
+    s = seen_simhash_text_batch(buf, wide, (size_t)n, &o, sims, exact == NULL ? NULL : halves, NULL);
     if (s != SEEN_OK) break;
     (*env)->SetLongArrayRegion(env, simhashes, out_off + done, n, (const jlong*)sims);
     if (exact != NULL) {
@@ -171,7 +171,7 @@ JNI(jint, hashes)(JNIEnv* env, jclass cls, jlongArray hashes, jfloatArray weight
     return JAVA_EXCEPTION_PENDING;
   }
   uint64_t fp = 0;
-  seen_status s = seen_simhash_hashes(h, w, (size_t)len, &fp);
+  seen_status s = seen_simhash_hashes(h, w, (size_t)len, &fp, NULL);
   free(w);
   free(h);
   if (s == SEEN_OK) (*env)->SetLongArrayRegion(env, out, 0, 1, (const jlong*)&fp);
@@ -189,7 +189,7 @@ JNI(jint, strings)(JNIEnv* env, jclass cls, jbyteArray data, jintArray offsets, 
   float* w = copy_weights(env, weights, 0, count, &failed);
   seen_status s = SEEN_OK;
   uint64_t fp = 0;
-  if (!failed) s = seen_simhash_strings(bytes, wide, w, (size_t)count, (uint64_t)seed, &fp);
+  if (!failed) s = seen_simhash_strings(bytes, wide, w, (size_t)count, (uint64_t)seed, &fp, NULL);
   free(w);
   free(wide);
   free(bytes);
@@ -208,7 +208,7 @@ JNI(jint, idfCreate)(JNIEnv* env, jclass cls, jbyteArray data, jintArray offsets
   float* w = copy_weights(env, weights, 0, count, &failed);
   seen_simhash_idf* idf = NULL;
   seen_status s = SEEN_OK;
-  if (!failed) s = seen_simhash_idf_create(bytes, wide, w, (size_t)count, default_weight, &idf);
+  if (!failed) s = seen_simhash_idf_create(bytes, wide, w, (size_t)count, default_weight, &idf, NULL);
   free(w);
   free(wide);
   free(bytes);
@@ -224,7 +224,7 @@ JNI(void, idfFree)(JNIEnv* env, jclass cls, jlong h) {
 
 JNI(jint, indexCreate)(JNIEnv* env, jclass cls, jint max_k, jlongArray out) {
   seen_simhash_index* index = NULL;
-  seen_status s = seen_simhash_index_create((uint32_t)max_k, &index);
+  seen_status s = seen_simhash_index_create((uint32_t)max_k, &index, NULL);
   return handle_out(env, out, s, index);
 }
 
@@ -433,7 +433,7 @@ JNI(jint, deserialize)(JNIEnv* env, jclass cls, jbyteArray buf, jint len, jlongA
   uint8_t* p = copy_bytes(env, buf, 0, len);
   if (p == NULL) return JAVA_EXCEPTION_PENDING;
   seen_simhash_index* index = NULL;
-  seen_status s = seen_simhash_index_deserialize(p, (size_t)len, &index);
+  seen_status s = seen_simhash_index_deserialize(p, (size_t)len, &index, NULL);
   free(p);
   return handle_out(env, out, s, index);
 }

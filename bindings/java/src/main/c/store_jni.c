@@ -29,7 +29,7 @@ JNI(jint, create)(JNIEnv* env, jclass cls, jint mode, jint span, jint expected_i
   so.max_bytes = (uint64_t)max_bytes;
   so.expected_users = (uint64_t)expected_users;
   seen_store* s = NULL;
-  seen_status status = seen_store_create(&so, &s);
+  seen_status status = seen_store_create(&so, &s, NULL);
   return handle_out(env, out, status, s);
 }
 

@@ -13,7 +13,7 @@ JNI(jint, create)(JNIEnv* env, jclass cls, jint mode, jint span, jint expected_i
   seen_window_options o =
       window_options(mode, span, expected_items, fpr, max_slack, seed, max_bytes);
   seen_window* w = NULL;
-  seen_status s = seen_window_create(&o, (uint64_t)now, &w);
+  seen_status s = seen_window_create(&o, (uint64_t)now, &w, NULL);
   return handle_out(env, out, s, w);
 }
 
