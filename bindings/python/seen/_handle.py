@@ -10,7 +10,7 @@ import threading
 from typing import Any, Callable, Tuple, TypeVar, Union
 
 from ._native import ffi, lib
-from .errors import check
+from .errors import call, check
 
 PathLike = Union[str, bytes, "os.PathLike[str]", "os.PathLike[bytes]"]
 Self = TypeVar("Self", bound="ClosesOnExit")
@@ -46,9 +46,9 @@ def sized(struct: str) -> Any:
 def serialize(serialize_fn: Callable[..., int], handle: Any) -> bytes:
     """The handle's serialized bytes: one call for the size, one to write them."""
     size = ffi.new("size_t*")
-    check(serialize_fn(handle, ffi.NULL, 0, size))
+    check(serialize_fn(handle, ffi.NULL, 0, size), handle)
     buf = ffi.new("uint8_t[]", size[0])
-    check(serialize_fn(handle, buf, size[0], size))
+    check(serialize_fn(handle, buf, size[0], size), handle)
     data: bytes = ffi.buffer(buf, size[0])[:]
     return data
 
@@ -57,7 +57,7 @@ def deserialize(deserialize_fn: Callable[..., int], handle_type: str, data: Any)
     """The out-pointer (handle_type*) of a writable handle copied from bytes-like data."""
     src = ffi.from_buffer("uint8_t[]", data)
     out = ffi.new(handle_type + "*")
-    check(deserialize_fn(src, len(src), out))
+    call(deserialize_fn, src, len(src), out)
     return out
 
 
@@ -67,7 +67,7 @@ def view(view_fn: Callable[..., int], handle_type: str, buffer: Any,
     caller keeps the buffer alive as long as the handle."""
     src = ffi.from_buffer("uint8_t[]", buffer)
     out = ffi.new(handle_type + "*")
-    check(view_fn(src, len(src), 0 if verify else lib.SEEN_OPEN_NO_VERIFY, out))
+    call(view_fn, src, len(src), 0 if verify else lib.SEEN_OPEN_NO_VERIFY, out)
     return out, src
 
 
@@ -86,7 +86,7 @@ def release(owner: Any, sync_fn: Callable[[Any], int] = lambda handle: 0) -> Non
         return
     handle, owner._h = owner._h, ffi.NULL
     try:
-        check(sync_fn(handle))
+        check(sync_fn(handle), handle)
     finally:
         ffi.release(handle)
 
