@@ -43,7 +43,7 @@ public final class ExposureStore implements AutoCloseable {
 
   private ExposureStore(long handle, boolean readOnly) {
     this.readOnly = readOnly;
-    this.handle = new NativeHandle(this, handle, NativeStore::free);
+    this.handle = new NativeHandle(this, handle, NativeStore::free, NativeStore::lastError);
   }
 
   /** Counters of a store at one moment. */
@@ -142,9 +142,9 @@ public final class ExposureStore implements AutoCloseable {
 
     public ExposureStore build() {
       long[] out = new long[1];
-      SeenException.check(NativeStore.create(window.unit.code, window.span,
+      NativeStore.create(window.unit.code, window.span,
           window.expectedItems, window.fpr, window.maxSlack, window.seed, window.maxBytes,
-          idleTimeout, maxBytes, expectedUsers, out));
+          idleTimeout, maxBytes, expectedUsers, out);
       return new ExposureStore(out[0], false);
     }
   }
@@ -171,7 +171,7 @@ public final class ExposureStore implements AutoCloseable {
   public static ExposureStore open(Path path, Mode mode, boolean verify) {
     long[] out = new long[1];
     int flags = mode.flags | (verify ? 0 : Mode.NO_VERIFY);
-    SeenException.check(NativeStore.open(Utf8.nulTerminated(path), flags, out));
+    NativeStore.open(Utf8.nulTerminated(path), flags, out);
     return new ExposureStore(out[0], mode == Mode.READ_ONLY);
   }
 
@@ -185,7 +185,7 @@ public final class ExposureStore implements AutoCloseable {
     Objects.checkFromIndexSize(off, len, candidates.length);
     Batches.checkOut(len, unseen);
     try {
-      SeenException.check(
+      handle.check(
           NativeStore.filter(handle.get(), user, candidates, off, len, now, unseen, 0));
     } finally {
       Reference.reachabilityFence(this);
@@ -203,7 +203,7 @@ public final class ExposureStore implements AutoCloseable {
   public void mark(long user, long[] items, int off, int len, long now) {
     Objects.checkFromIndexSize(off, len, items.length);
     try {
-      SeenException.check(NativeStore.mark(handle.get(), user, items, off, len, now));
+      handle.check(NativeStore.mark(handle.get(), user, items, off, len, now));
     } finally {
       Reference.reachabilityFence(this);
     }
@@ -235,7 +235,7 @@ public final class ExposureStore implements AutoCloseable {
       long count =
           NativeStore.take(handle.get(), user, candidates, off, len, want, now, taken, takenOff);
       if (count < 0) {
-        SeenException.check((int) -count);
+        handle.check((int) -count);
       }
       return (int) count;
     } finally {
@@ -263,7 +263,7 @@ public final class ExposureStore implements AutoCloseable {
     long n = Batches.longsIn(candidates, "candidates");
     Batches.checkOut(n, unseen);
     try {
-      SeenException.check(NativeStore.filterDirect(
+      handle.check(NativeStore.filterDirect(
           handle.get(), user, candidates, candidates.position(), n, now,
           unseen, unseen.position()));
     } finally {
@@ -275,7 +275,7 @@ public final class ExposureStore implements AutoCloseable {
   public void mark(long user, ByteBuffer items, long now) {
     long n = Batches.longsIn(items, "items");
     try {
-      SeenException.check(
+      handle.check(
           NativeStore.markDirect(handle.get(), user, items, items.position(), n, now));
     } finally {
       Reference.reachabilityFence(this);
@@ -302,7 +302,7 @@ public final class ExposureStore implements AutoCloseable {
           handle.get(), user, candidates, candidates.position(), n, want,
           now, taken, taken.position());
       if (count < 0) {
-        SeenException.check((int) -count);
+        handle.check((int) -count);
       }
       return (int) count;
     } finally {
@@ -315,7 +315,7 @@ public final class ExposureStore implements AutoCloseable {
     try {
       long dropped = NativeStore.expire(handle.get(), now);
       if (dropped < 0) {
-        SeenException.check((int) -dropped);
+        handle.check((int) -dropped);
       }
       return dropped;
     } finally {
@@ -326,7 +326,7 @@ public final class ExposureStore implements AutoCloseable {
   public Stats stats() {
     long[] v = new long[4];
     try {
-      SeenException.check(NativeStore.stats(handle.get(), v));
+      handle.check(NativeStore.stats(handle.get(), v));
     } finally {
       Reference.reachabilityFence(this);
     }
@@ -337,7 +337,7 @@ public final class ExposureStore implements AutoCloseable {
   public WindowInfo windowInfo() {
     long[] v = WindowInfo.buffer();
     try {
-      SeenException.check(NativeStore.windowInfo(handle.get(), v));
+      handle.check(NativeStore.windowInfo(handle.get(), v));
     } finally {
       Reference.reachabilityFence(this);
     }
@@ -357,7 +357,7 @@ public final class ExposureStore implements AutoCloseable {
    */
   public void save(Path path) {
     try {
-      SeenException.check(NativeStore.save(handle.get(), Utf8.nulTerminated(path)));
+      handle.check(NativeStore.save(handle.get(), Utf8.nulTerminated(path)));
     } finally {
       Reference.reachabilityFence(this);
     }

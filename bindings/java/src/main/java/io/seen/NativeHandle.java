@@ -2,6 +2,7 @@ package io.seen;
 
 import java.lang.ref.Cleaner;
 import java.util.function.LongConsumer;
+import java.util.function.LongFunction;
 
 /**
  * The native handle behind a public object, released by {@link #close()} or, once the owner is
@@ -14,13 +15,29 @@ final class NativeHandle {
 
   private final String owner;
   private volatile long handle;
+  private final LongFunction<String> lastError;
   private final Cleaner.Cleanable cleanable;
 
-  /** {@code free} must not reference the owner, or the owner would never be cleaned. */
-  NativeHandle(Object owner, long handle, LongConsumer free) {
+  /**
+   * {@code free} must not reference the owner, or the owner would never be cleaned.
+   * {@code lastError} reads the message of the last failed call on a handle of this kind
+   * (seen_<kind>_last_error), or is null for a kind whose calls cannot fail.
+   */
+  NativeHandle(Object owner, long handle, LongConsumer free, LongFunction<String> lastError) {
     this.owner = owner.getClass().getSimpleName();
     this.handle = handle;
+    this.lastError = lastError;
     this.cleanable = CLEANER.register(owner, () -> free.accept(handle));
+  }
+
+  /**
+   * Throws for a failed status of a call on this handle, with the message the handle keeps:
+   * it does not depend on the calling thread (docs/errors.md).
+   */
+  void check(int code) {
+    if (code != 0) {
+      throw new SeenException(code, lastError.apply(handle));
+    }
   }
 
   /** The live handle, or an exception if closed. */
