@@ -186,11 +186,7 @@ public final class BloomFilter implements AutoCloseable {
   /** Adds {@code ids[off .. off+len)} in one native call. */
   public void putAll(long[] ids, int off, int len) {
     Objects.checkFromIndexSize(off, len, ids.length);
-    try {
-      handle.check(NativeBloom.addLongs(handle.get(), ids, off, len));
-    } finally {
-      Reference.reachabilityFence(this);
-    }
+    handle.run(this, h -> NativeBloom.addLongs(h, ids, off, len));
   }
 
   public void mightContainAll(long[] ids, boolean[] out) {
@@ -201,11 +197,7 @@ public final class BloomFilter implements AutoCloseable {
   public void mightContainAll(long[] ids, int off, int len, boolean[] out) {
     Objects.checkFromIndexSize(off, len, ids.length);
     Batches.checkOut(len, out);
-    try {
-      handle.check(NativeBloom.testLongs(handle.get(), ids, off, len, out, 0));
-    } finally {
-      Reference.reachabilityFence(this);
-    }
+    handle.run(this, h -> NativeBloom.testLongs(h, ids, off, len, out, 0));
   }
 
   /** Adds every key; they are packed into one buffer first, so prefer the offsets form when hot. */
@@ -226,22 +218,14 @@ public final class BloomFilter implements AutoCloseable {
    */
   public void putAll(byte[] data, int[] offsets, int first, int count) {
     Batches.checkOffsets(data.length, offsets, first, count);
-    try {
-      handle.check(NativeBloom.addKeys(handle.get(), data, offsets, first, count));
-    } finally {
-      Reference.reachabilityFence(this);
-    }
+    handle.run(this, h -> NativeBloom.addKeys(h, data, offsets, first, count));
   }
 
   /** As {@link #putAll(byte[], int[], int, int)}; {@code out[i]} answers key {@code first + i}. */
   public void mightContainAll(byte[] data, int[] offsets, int first, int count, boolean[] out) {
     Batches.checkOffsets(data.length, offsets, first, count);
     Batches.checkOut(count, out);
-    try {
-      handle.check(NativeBloom.testKeys(handle.get(), data, offsets, first, count, out, 0));
-    } finally {
-      Reference.reachabilityFence(this);
-    }
+    handle.run(this, h -> NativeBloom.testKeys(h, data, offsets, first, count, out, 0));
   }
 
   /**
@@ -251,23 +235,15 @@ public final class BloomFilter implements AutoCloseable {
    */
   public void putAll(ByteBuffer ids) {
     long n = Batches.longsIn(ids, "ids");
-    try {
-      handle.check(NativeBloom.addLongsDirect(handle.get(), ids, ids.position(), n));
-    } finally {
-      Reference.reachabilityFence(this);
-    }
+    handle.run(this, h -> NativeBloom.addLongsDirect(h, ids, ids.position(), n));
   }
 
   /** As {@link #putAll(ByteBuffer)}; writes one byte per id (1 = might contain, 0 = not) from out's position. */
   public void mightContainAll(ByteBuffer ids, ByteBuffer out) {
     long n = Batches.longsIn(ids, "ids");
     Batches.checkOut(n, out);
-    try {
-      handle.check(
-          NativeBloom.testLongsDirect(handle.get(), ids, ids.position(), n, out, out.position()));
-    } finally {
-      Reference.reachabilityFence(this);
-    }
+    handle.run(this, h -> NativeBloom.testLongsDirect(h, ids, ids.position(), n, out,
+        out.position()));
   }
 
   /**
@@ -277,25 +253,16 @@ public final class BloomFilter implements AutoCloseable {
    */
   public void putAll(ByteBuffer data, ByteBuffer offsets) {
     long n = Batches.checkOffsets(data, offsets);
-    try {
-      handle.check(NativeBloom.addKeysDirect(
-          handle.get(), data, data.position(), offsets, offsets.position(), n));
-    } finally {
-      Reference.reachabilityFence(this);
-    }
+    handle.run(this, h -> NativeBloom.addKeysDirect(h, data, data.position(), offsets,
+        offsets.position(), n));
   }
 
   /** As {@link #putAll(ByteBuffer, ByteBuffer)}; writes one byte per key from out's position. */
   public void mightContainAll(ByteBuffer data, ByteBuffer offsets, ByteBuffer out) {
     long n = Batches.checkOffsets(data, offsets);
     Batches.checkOut(n, out);
-    try {
-      handle.check(NativeBloom.testKeysDirect(
-          handle.get(), data, data.position(), offsets, offsets.position(), n,
-          out, out.position()));
-    } finally {
-      Reference.reachabilityFence(this);
-    }
+    handle.run(this, h -> NativeBloom.testKeysDirect(h, data, data.position(), offsets,
+        offsets.position(), n, out, out.position()));
   }
 
   /**
@@ -367,21 +334,13 @@ public final class BloomFilter implements AutoCloseable {
 
   private long[] params() {
     long[] out = new long[7];
-    try {
-      handle.check(NativeBloom.params(handle.get(), out));
-    } finally {
-      Reference.reachabilityFence(this);
-    }
+    handle.run(this, h -> NativeBloom.params(h, out));
     return out;
   }
 
   private double[] stats() {
     double[] out = new double[3];
-    try {
-      handle.check(NativeBloom.stats(handle.get(), out));
-    } finally {
-      Reference.reachabilityFence(this);
-    }
+    handle.run(this, h -> NativeBloom.stats(h, out));
     return out;
   }
 
@@ -440,20 +399,12 @@ public final class BloomFilter implements AutoCloseable {
 
   /** Saves crash-safely: a temporary file, fsync, then a rename over {@code path}. */
   public void save(Path path) {
-    try {
-      handle.check(NativeBloom.save(handle.get(), Utf8.nulTerminated(path)));
-    } finally {
-      Reference.reachabilityFence(this);
-    }
+    handle.run(this, h -> NativeBloom.save(h, Utf8.nulTerminated(path)));
   }
 
   /** For a {@link Mode#READ_WRITE} mapping: updates the checksums and flushes to the file. */
   public void sync() {
-    try {
-      handle.check(NativeBloom.sync(handle.get()));
-    } finally {
-      Reference.reachabilityFence(this);
-    }
+    handle.run(this, h -> NativeBloom.sync(h));
   }
 
   /** Releases the native memory (a read-write mapping is synced first). Idempotent. */

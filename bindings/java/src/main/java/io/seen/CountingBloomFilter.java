@@ -94,11 +94,7 @@ public final class CountingBloomFilter implements AutoCloseable {
 
   /** Adds an id (once more, if it was put before). */
   public void put(long id) {
-    try {
-      handle.check(NativeCounting.putLong(handle.get(), id));
-    } finally {
-      Reference.reachabilityFence(this);
-    }
+    handle.run(this, h -> NativeCounting.putLong(h, id));
   }
 
   public void put(byte[] key) {
@@ -121,11 +117,7 @@ public final class CountingBloomFilter implements AutoCloseable {
    * See the remove rule above: remove only ids that were put.
    */
   public void remove(long id) {
-    try {
-      handle.check(NativeCounting.removeLong(handle.get(), id));
-    } finally {
-      Reference.reachabilityFence(this);
-    }
+    handle.run(this, h -> NativeCounting.removeLong(h, id));
   }
 
   public void remove(byte[] key) {
@@ -392,11 +384,7 @@ public final class CountingBloomFilter implements AutoCloseable {
 
   /** Resets every counter to zero. Needs exclusive access. */
   public void clear() {
-    try {
-      handle.check(NativeCounting.clear(handle.get()));
-    } finally {
-      Reference.reachabilityFence(this);
-    }
+    handle.run(this, h -> NativeCounting.clear(h));
   }
 
   /**
@@ -452,21 +440,13 @@ public final class CountingBloomFilter implements AutoCloseable {
 
   private long[] params() {
     long[] out = new long[8];
-    try {
-      handle.check(NativeCounting.params(handle.get(), out));
-    } finally {
-      Reference.reachabilityFence(this);
-    }
+    handle.run(this, h -> NativeCounting.params(h, out));
     return out;
   }
 
   private double[] stats() {
     double[] out = new double[4];
-    try {
-      handle.check(NativeCounting.stats(handle.get(), out));
-    } finally {
-      Reference.reachabilityFence(this);
-    }
+    handle.run(this, h -> NativeCounting.stats(h, out));
     return out;
   }
 
@@ -488,20 +468,12 @@ public final class CountingBloomFilter implements AutoCloseable {
 
   /** Saves crash-safely: a temporary file, fsync, then a rename over {@code path}. */
   public void save(Path path) {
-    try {
-      handle.check(NativeCounting.save(handle.get(), Utf8.nulTerminated(path)));
-    } finally {
-      Reference.reachabilityFence(this);
-    }
+    handle.run(this, h -> NativeCounting.save(h, Utf8.nulTerminated(path)));
   }
 
   /** For a {@link Mode#READ_WRITE} mapping: updates the checksums and flushes to the file. */
   public void sync() {
-    try {
-      handle.check(NativeCounting.sync(handle.get()));
-    } finally {
-      Reference.reachabilityFence(this);
-    }
+    handle.run(this, h -> NativeCounting.sync(h));
   }
 
   /** Releases the native memory (a read-write mapping is synced first). Idempotent. */

@@ -184,12 +184,7 @@ public final class ExposureStore implements AutoCloseable {
   public void filter(long user, long[] candidates, int off, int len, long now, boolean[] unseen) {
     Objects.checkFromIndexSize(off, len, candidates.length);
     Batches.checkOut(len, unseen);
-    try {
-      handle.check(
-          NativeStore.filter(handle.get(), user, candidates, off, len, now, unseen, 0));
-    } finally {
-      Reference.reachabilityFence(this);
-    }
+    handle.run(this, h -> NativeStore.filter(h, user, candidates, off, len, now, unseen, 0));
   }
 
   /** One answer per candidate: true if unseen. */
@@ -202,11 +197,7 @@ public final class ExposureStore implements AutoCloseable {
   /** Records that {@code items[off .. off+len)} were shown to the user at {@code now}. */
   public void mark(long user, long[] items, int off, int len, long now) {
     Objects.checkFromIndexSize(off, len, items.length);
-    try {
-      handle.check(NativeStore.mark(handle.get(), user, items, off, len, now));
-    } finally {
-      Reference.reachabilityFence(this);
-    }
+    handle.run(this, h -> NativeStore.mark(h, user, items, off, len, now));
   }
 
   public void mark(long user, long[] items, long now) {
@@ -262,24 +253,14 @@ public final class ExposureStore implements AutoCloseable {
   public void filter(long user, ByteBuffer candidates, long now, ByteBuffer unseen) {
     long n = Batches.longsIn(candidates, "candidates");
     Batches.checkOut(n, unseen);
-    try {
-      handle.check(NativeStore.filterDirect(
-          handle.get(), user, candidates, candidates.position(), n, now,
-          unseen, unseen.position()));
-    } finally {
-      Reference.reachabilityFence(this);
-    }
+    handle.run(this, h -> NativeStore.filterDirect(h, user, candidates, candidates.position(), n,
+        now, unseen, unseen.position()));
   }
 
   /** As {@link #mark(long, long[], int, int, long)} for the ids of a direct buffer. */
   public void mark(long user, ByteBuffer items, long now) {
     long n = Batches.longsIn(items, "items");
-    try {
-      handle.check(
-          NativeStore.markDirect(handle.get(), user, items, items.position(), n, now));
-    } finally {
-      Reference.reachabilityFence(this);
-    }
+    handle.run(this, h -> NativeStore.markDirect(h, user, items, items.position(), n, now));
   }
 
   /**
@@ -325,22 +306,14 @@ public final class ExposureStore implements AutoCloseable {
 
   public Stats stats() {
     long[] v = new long[4];
-    try {
-      handle.check(NativeStore.stats(handle.get(), v));
-    } finally {
-      Reference.reachabilityFence(this);
-    }
+    handle.run(this, h -> NativeStore.stats(h, v));
     return new Stats(v);
   }
 
   /** What every user's window is: layout, span, slack, state bytes, predicted rate. */
   public WindowInfo windowInfo() {
     long[] v = WindowInfo.buffer();
-    try {
-      handle.check(NativeStore.windowInfo(handle.get(), v));
-    } finally {
-      Reference.reachabilityFence(this);
-    }
+    handle.run(this, h -> NativeStore.windowInfo(h, v));
     return WindowInfo.of(v);
   }
 
@@ -356,11 +329,7 @@ public final class ExposureStore implements AutoCloseable {
    * calls wait.
    */
   public void save(Path path) {
-    try {
-      handle.check(NativeStore.save(handle.get(), Utf8.nulTerminated(path)));
-    } finally {
-      Reference.reachabilityFence(this);
-    }
+    handle.run(this, h -> NativeStore.save(h, Utf8.nulTerminated(path)));
   }
 
   /** Releases the native memory or the mapping. Idempotent; needs exclusive access. */

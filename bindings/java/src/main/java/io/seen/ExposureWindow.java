@@ -109,11 +109,7 @@ public final class ExposureWindow implements AutoCloseable {
 
   /** Records that the item was shown at {@code now}. */
   public void put(long id, long now) {
-    try {
-      handle.check(NativeWindow.putLong(handle.get(), id, now));
-    } finally {
-      Reference.reachabilityFence(this);
-    }
+    handle.run(this, h -> NativeWindow.putLong(h, id, now));
   }
 
   public void put(byte[] key, long now) {
@@ -123,11 +119,7 @@ public final class ExposureWindow implements AutoCloseable {
   /** Records the key {@code key[off .. off+len)}. */
   public void put(byte[] key, int off, int len, long now) {
     Objects.checkFromIndexSize(off, len, key.length);
-    try {
-      handle.check(NativeWindow.putBytes(handle.get(), key, off, len, now));
-    } finally {
-      Reference.reachabilityFence(this);
-    }
+    handle.run(this, h -> NativeWindow.putBytes(h, key, off, len, now));
   }
 
   /** Records the UTF-8 bytes of {@code key}. */
@@ -215,22 +207,14 @@ public final class ExposureWindow implements AutoCloseable {
   /** Records {@code ids[off .. off+len)}, in order, in one native call. */
   public void putAll(long[] ids, int off, int len, long now) {
     Objects.checkFromIndexSize(off, len, ids.length);
-    try {
-      handle.check(NativeWindow.addLongs(handle.get(), ids, off, len, now));
-    } finally {
-      Reference.reachabilityFence(this);
-    }
+    handle.run(this, h -> NativeWindow.addLongs(h, ids, off, len, now));
   }
 
   /** Sets {@code out[i] = mightContain(ids[off + i], now)} for i in 0 .. len, in one native call. */
   public void mightContainAll(long[] ids, int off, int len, long now, boolean[] out) {
     Objects.checkFromIndexSize(off, len, ids.length);
     Batches.checkOut(len, out);
-    try {
-      handle.check(NativeWindow.testLongs(handle.get(), ids, off, len, now, out, 0));
-    } finally {
-      Reference.reachabilityFence(this);
-    }
+    handle.run(this, h -> NativeWindow.testLongs(h, ids, off, len, now, out, 0));
   }
 
   /**
@@ -240,23 +224,15 @@ public final class ExposureWindow implements AutoCloseable {
    */
   public void putAll(ByteBuffer ids, long now) {
     long n = Batches.longsIn(ids, "ids");
-    try {
-      handle.check(NativeWindow.addLongsDirect(handle.get(), ids, ids.position(), n, now));
-    } finally {
-      Reference.reachabilityFence(this);
-    }
+    handle.run(this, h -> NativeWindow.addLongsDirect(h, ids, ids.position(), n, now));
   }
 
   /** As {@link #putAll(ByteBuffer, long)}; writes one byte per id (1 = might contain) from out's position. */
   public void mightContainAll(ByteBuffer ids, long now, ByteBuffer out) {
     long n = Batches.longsIn(ids, "ids");
     Batches.checkOut(n, out);
-    try {
-      handle.check(NativeWindow.testLongsDirect(
-          handle.get(), ids, ids.position(), n, now, out, out.position()));
-    } finally {
-      Reference.reachabilityFence(this);
-    }
+    handle.run(this, h -> NativeWindow.testLongsDirect(h, ids, ids.position(), n, now, out,
+        out.position()));
   }
 
   /** Records every key, in order; they are packed first, so prefer the offsets form when hot. */
@@ -278,11 +254,7 @@ public final class ExposureWindow implements AutoCloseable {
    */
   public void putAll(byte[] data, int[] offsets, int first, int count, long now) {
     Batches.checkOffsets(data.length, offsets, first, count);
-    try {
-      handle.check(NativeWindow.addKeys(handle.get(), data, offsets, first, count, now));
-    } finally {
-      Reference.reachabilityFence(this);
-    }
+    handle.run(this, h -> NativeWindow.addKeys(h, data, offsets, first, count, now));
   }
 
   /** As {@link #putAll(byte[], int[], int, int, long)}; {@code out[i]} answers key {@code first + i}. */
@@ -290,12 +262,7 @@ public final class ExposureWindow implements AutoCloseable {
       boolean[] out) {
     Batches.checkOffsets(data.length, offsets, first, count);
     Batches.checkOut(count, out);
-    try {
-      handle.check(
-          NativeWindow.testKeys(handle.get(), data, offsets, first, count, now, out, 0));
-    } finally {
-      Reference.reachabilityFence(this);
-    }
+    handle.run(this, h -> NativeWindow.testKeys(h, data, offsets, first, count, now, out, 0));
   }
 
   /** What the window became: layout, span, slack, memory, predicted rate. */

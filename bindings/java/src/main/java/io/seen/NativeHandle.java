@@ -1,8 +1,10 @@
 package io.seen;
 
 import java.lang.ref.Cleaner;
+import java.lang.ref.Reference;
 import java.util.function.LongConsumer;
 import java.util.function.LongFunction;
+import java.util.function.LongToIntFunction;
 
 /**
  * The native handle behind a public object, released by {@link #close()} or, once the owner is
@@ -51,6 +53,19 @@ final class NativeHandle {
 
   boolean isClosed() {
     return handle == 0;
+  }
+
+  /**
+   * Calls {@code call} with the live handle and checks the status it returns. {@code owner},
+   * the object this handle belongs to, stays reachable until the call returns, so that the
+   * Cleaner cannot free the handle while native code uses it.
+   */
+  void run(Object owner, LongToIntFunction call) {
+    try {
+      check(call.applyAsInt(get()));
+    } finally {
+      Reference.reachabilityFence(owner);
+    }
   }
 
   /** Frees the handle at most once; later get() calls throw. */

@@ -162,11 +162,7 @@ public final class ScalableBloomFilter implements AutoCloseable {
    */
   public void putAll(long[] ids, int off, int len) {
     Objects.checkFromIndexSize(off, len, ids.length);
-    try {
-      handle.check(NativeScalable.longs(handle.get(), ids, off, len, null, 0));
-    } finally {
-      Reference.reachabilityFence(this);
-    }
+    handle.run(this, h -> NativeScalable.longs(h, ids, off, len, null, 0));
   }
 
   public void mightContainAll(long[] ids, boolean[] out) {
@@ -177,11 +173,7 @@ public final class ScalableBloomFilter implements AutoCloseable {
   public void mightContainAll(long[] ids, int off, int len, boolean[] out) {
     Objects.checkFromIndexSize(off, len, ids.length);
     Batches.checkOut(len, out);
-    try {
-      handle.check(NativeScalable.longs(handle.get(), ids, off, len, out, 0));
-    } finally {
-      Reference.reachabilityFence(this);
-    }
+    handle.run(this, h -> NativeScalable.longs(h, ids, off, len, out, 0));
   }
 
   /** Adds every key; they are packed into one buffer first, so prefer the offsets form when hot. */
@@ -202,22 +194,14 @@ public final class ScalableBloomFilter implements AutoCloseable {
    */
   public void putAll(byte[] data, int[] offsets, int first, int count) {
     Batches.checkOffsets(data.length, offsets, first, count);
-    try {
-      handle.check(NativeScalable.keys(handle.get(), data, offsets, first, count, null, 0));
-    } finally {
-      Reference.reachabilityFence(this);
-    }
+    handle.run(this, h -> NativeScalable.keys(h, data, offsets, first, count, null, 0));
   }
 
   /** As {@link #putAll(byte[], int[], int, int)}; {@code out[i]} answers key {@code first + i}. */
   public void mightContainAll(byte[] data, int[] offsets, int first, int count, boolean[] out) {
     Batches.checkOffsets(data.length, offsets, first, count);
     Batches.checkOut(count, out);
-    try {
-      handle.check(NativeScalable.keys(handle.get(), data, offsets, first, count, out, 0));
-    } finally {
-      Reference.reachabilityFence(this);
-    }
+    handle.run(this, h -> NativeScalable.keys(h, data, offsets, first, count, out, 0));
   }
 
   /**
@@ -227,24 +211,15 @@ public final class ScalableBloomFilter implements AutoCloseable {
    */
   public void putAll(ByteBuffer ids) {
     long n = Batches.longsIn(ids, "ids");
-    try {
-      handle.check(
-          NativeScalable.longsDirect(handle.get(), ids, ids.position(), n, null, 0));
-    } finally {
-      Reference.reachabilityFence(this);
-    }
+    handle.run(this, h -> NativeScalable.longsDirect(h, ids, ids.position(), n, null, 0));
   }
 
   /** As {@link #putAll(ByteBuffer)}; writes one byte per id (1 = might contain, 0 = not) from out's position. */
   public void mightContainAll(ByteBuffer ids, ByteBuffer out) {
     long n = Batches.longsIn(ids, "ids");
     Batches.checkOut(n, out);
-    try {
-      handle.check(
-          NativeScalable.longsDirect(handle.get(), ids, ids.position(), n, out, out.position()));
-    } finally {
-      Reference.reachabilityFence(this);
-    }
+    handle.run(this, h -> NativeScalable.longsDirect(h, ids, ids.position(), n, out,
+        out.position()));
   }
 
   /**
@@ -254,25 +229,16 @@ public final class ScalableBloomFilter implements AutoCloseable {
    */
   public void putAll(ByteBuffer data, ByteBuffer offsets) {
     long n = Batches.checkOffsets(data, offsets);
-    try {
-      handle.check(NativeScalable.keysDirect(
-          handle.get(), data, data.position(), offsets, offsets.position(), n, null, 0));
-    } finally {
-      Reference.reachabilityFence(this);
-    }
+    handle.run(this, h -> NativeScalable.keysDirect(h, data, data.position(), offsets,
+        offsets.position(), n, null, 0));
   }
 
   /** As {@link #putAll(ByteBuffer, ByteBuffer)}; writes one byte per key from out's position. */
   public void mightContainAll(ByteBuffer data, ByteBuffer offsets, ByteBuffer out) {
     long n = Batches.checkOffsets(data, offsets);
     Batches.checkOut(n, out);
-    try {
-      handle.check(NativeScalable.keysDirect(
-          handle.get(), data, data.position(), offsets, offsets.position(), n,
-          out, out.position()));
-    } finally {
-      Reference.reachabilityFence(this);
-    }
+    handle.run(this, h -> NativeScalable.keysDirect(h, data, data.position(), offsets,
+        offsets.position(), n, out, out.position()));
   }
 
   /** Distinct keys put so far: the puts that changed the filter (low by the false positives met). */
@@ -326,11 +292,7 @@ public final class ScalableBloomFilter implements AutoCloseable {
 
   private long[] info() {
     long[] out = new long[10];
-    try {
-      handle.check(NativeScalable.info(handle.get(), out));
-    } finally {
-      Reference.reachabilityFence(this);
-    }
+    handle.run(this, h -> NativeScalable.info(h, out));
     return out;
   }
 
@@ -352,11 +314,7 @@ public final class ScalableBloomFilter implements AutoCloseable {
 
   /** Saves crash-safely: a temporary file, fsync, then a rename over {@code path}. */
   public void save(Path path) {
-    try {
-      handle.check(NativeScalable.save(handle.get(), Utf8.nulTerminated(path)));
-    } finally {
-      Reference.reachabilityFence(this);
-    }
+    handle.run(this, h -> NativeScalable.save(h, Utf8.nulTerminated(path)));
   }
 
   /** Releases the native memory or the mapping. Idempotent. */

@@ -276,22 +276,14 @@ public final class SimHashIndex implements AutoCloseable {
 
   /** Adds the pair (id, fingerprint). An id already in the index gets a second pair. */
   public void add(long id, long fingerprint) {
-    try {
-      handle.check(NativeSimHash.addOne(handle.get(), id, fingerprint));
-    } finally {
-      Reference.reachabilityFence(this);
-    }
+    handle.run(this, h -> NativeSimHash.addOne(h, id, fingerprint));
   }
 
   /** Adds the pairs {@code (ids[off + i], fingerprints[off + i])} for i in 0 .. len. */
   public void addAll(long[] ids, long[] fingerprints, int off, int len) {
     Objects.checkFromIndexSize(off, len, ids.length);
     Objects.checkFromIndexSize(off, len, fingerprints.length);
-    try {
-      handle.check(NativeSimHash.add(handle.get(), ids, fingerprints, off, len));
-    } finally {
-      Reference.reachabilityFence(this);
-    }
+    handle.run(this, h -> NativeSimHash.add(h, ids, fingerprints, off, len));
   }
 
   /**
@@ -305,12 +297,8 @@ public final class SimHashIndex implements AutoCloseable {
     if (Batches.longsIn(fingerprints, "fingerprints") != n) {
       throw new IllegalArgumentException("ids and fingerprints hold different counts");
     }
-    try {
-      handle.check(NativeSimHash.addDirect(
-          handle.get(), ids, ids.position(), fingerprints, fingerprints.position(), n));
-    } finally {
-      Reference.reachabilityFence(this);
-    }
+    handle.run(this, h -> NativeSimHash.addDirect(h, ids, ids.position(), fingerprints,
+        fingerprints.position(), n));
   }
 
   /** Removes every pair of {@code id}; returns how many (0 if the id is not in the index). */
@@ -337,11 +325,7 @@ public final class SimHashIndex implements AutoCloseable {
 
   /** Rebuilds the tables now if pairs were added or removed since; needs exclusive access. */
   public void build() {
-    try {
-      handle.check(NativeSimHash.build(handle.get()));
-    } finally {
-      Reference.reachabilityFence(this);
-    }
+    handle.run(this, h -> NativeSimHash.build(h));
   }
 
   /** Every pair within {@link #maxK()} of {@code fingerprint}, sorted by distance, then id. */
@@ -424,11 +408,7 @@ public final class SimHashIndex implements AutoCloseable {
     checkK(k);
     Objects.checkFromIndexSize(off, len, fingerprints.length);
     Batches.checkOut(len, out);
-    try {
-      handle.check(NativeSimHash.any(handle.get(), fingerprints, off, len, k, out, 0));
-    } finally {
-      Reference.reachabilityFence(this);
-    }
+    handle.run(this, h -> NativeSimHash.any(h, fingerprints, off, len, k, out, 0));
   }
 
   /**
@@ -440,12 +420,8 @@ public final class SimHashIndex implements AutoCloseable {
     checkK(k);
     long n = Batches.longsIn(fingerprints, "fingerprints");
     Batches.checkOut(n, out);
-    try {
-      handle.check(NativeSimHash.anyDirect(
-          handle.get(), fingerprints, fingerprints.position(), n, k, out, out.position()));
-    } finally {
-      Reference.reachabilityFence(this);
-    }
+    handle.run(this, h -> NativeSimHash.anyDirect(h, fingerprints, fingerprints.position(), n, k,
+        out, out.position()));
   }
 
   /** Every match of each of {@code fingerprints[off .. off+len)} within k, in one native call. */
@@ -453,11 +429,7 @@ public final class SimHashIndex implements AutoCloseable {
     checkK(k);
     Objects.checkFromIndexSize(off, len, fingerprints.length);
     Object[] out = new Object[3];
-    try {
-      handle.check(NativeSimHash.queryBatch(handle.get(), fingerprints, off, len, k, out));
-    } finally {
-      Reference.reachabilityFence(this);
-    }
+    handle.run(this, h -> NativeSimHash.queryBatch(h, fingerprints, off, len, k, out));
     return new BatchMatches((int[]) out[0], (long[]) out[1], (int[]) out[2]);
   }
 
@@ -475,21 +447,13 @@ public final class SimHashIndex implements AutoCloseable {
   public Clusters clusters(int k) {
     checkK(k);
     Object[] out = new Object[2];
-    try {
-      handle.check(NativeSimHash.clusters(handle.get(), k, out));
-    } finally {
-      Reference.reachabilityFence(this);
-    }
+    handle.run(this, h -> NativeSimHash.clusters(h, k, out));
     return new Clusters((long[]) out[0], (int[]) out[1]);
   }
 
   private long[] info() {
     long[] out = new long[4];
-    try {
-      handle.check(NativeSimHash.info(handle.get(), out));
-    } finally {
-      Reference.reachabilityFence(this);
-    }
+    handle.run(this, h -> NativeSimHash.info(h, out));
     return out;
   }
 
@@ -532,11 +496,7 @@ public final class SimHashIndex implements AutoCloseable {
 
   /** Saves crash-safely: a temporary file, fsync, then a rename over {@code path}. */
   public void save(Path path) {
-    try {
-      handle.check(NativeSimHash.save(handle.get(), Utf8.nulTerminated(path)));
-    } finally {
-      Reference.reachabilityFence(this);
-    }
+    handle.run(this, h -> NativeSimHash.save(h, Utf8.nulTerminated(path)));
   }
 
   /** Releases the native memory or mapping. Idempotent. */
