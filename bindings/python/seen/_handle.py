@@ -6,27 +6,18 @@ Each kind passes its own C functions; locking stays with the caller, since only 
 take a lock.
 """
 import os
-import threading
 from typing import Any, Callable, Tuple, TypeVar, Union
 
 from ._native import ffi, lib
-from .errors import call, check
+from .errors import call, check, thread_slot
 
 PathLike = Union[str, bytes, "os.PathLike[str]", "os.PathLike[bytes]"]
 Self = TypeVar("Self", bound="ClosesOnExit")
 
 
-_per_thread = threading.local()
-
-
 def was_present_slot() -> Any:
-    """This thread's uint8_t for a put's was_present: cffi releases the GIL during the call,
-    so threads need their own, and allocating one per call costs as much as the put."""
-    try:
-        return _per_thread.was_present
-    except AttributeError:
-        _per_thread.was_present = ffi.new("uint8_t*")
-        return _per_thread.was_present
+    """This thread's uint8_t for a put's was_present (errors.thread_slot)."""
+    return thread_slot("was_present", "uint8_t*")
 
 
 def c_path(path: PathLike) -> bytes:

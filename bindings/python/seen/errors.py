@@ -116,15 +116,21 @@ _BY_STATUS: Dict[int, Type[SeenError]] = {
 _per_thread = threading.local()
 
 
+def thread_slot(name: str, ctype: str) -> Any:
+    """This thread's own cdata of ctype, made at its first use: cffi releases the GIL during
+    a C call, so threads need their own, and allocating one per call costs as much as the
+    call."""
+    try:
+        return getattr(_per_thread, name)
+    except AttributeError:
+        setattr(_per_thread, name, ffi.new(ctype))
+        return getattr(_per_thread, name)
+
+
 def error_slot() -> Any:
     """This thread's seen_error, passed to the C calls that have no handle: filled only when
-    the call fails, and read right after by the same thread. One per thread, since cffi
-    releases the GIL during the call, and allocating one per call costs more than a call."""
-    try:
-        return _per_thread.error
-    except AttributeError:
-        _per_thread.error = ffi.new("seen_error*")
-        return _per_thread.error
+    the call fails, and read right after by the same thread."""
+    return thread_slot("error", "seen_error*")
 
 
 def _message(source: Any) -> str:
