@@ -46,13 +46,8 @@ static void* fail_repeatedly(void* arg) {
 }
 
 static seen_window* count_window(void) {
-  seen_window_options o;
-  memset(&o, 0, sizeof o);
-  o.size = sizeof o;
-  o.mode = SEEN_WINDOW_COUNT;
-  o.span = 1000;
-  o.expected_items = 1000;
-  o.fpr = 0.01;
+  const seen_window_options o = {
+      .size = sizeof o, .mode = SEEN_WINDOW_COUNT, .span = 1000, .expected_items = 1000, .fpr = 0.01};
   seen_window* w = NULL;
   return seen_window_create(&o, 0, &w, NULL) == SEEN_OK ? w : NULL;
 }
