@@ -3,7 +3,9 @@
  *
  * Conventions that hold for every function below unless its comment says otherwise:
  *  - Every fallible call returns seen_status. SEEN_OK is 0; numeric values never change.
- *    On failure, seen_last_error() describes it (which file, which field, what was expected).
+ *    On failure, a message describes it (which file, which field, what was expected): the
+ *    handle the call was made on keeps it, or the call's last `seen_error* err` receives it
+ *    (see seen_error below).
  *  - Handles are opaque. Creation returns them through an out-parameter, which is set to
  *    NULL on failure. seen_*_free(NULL) is a no-op.
  *  - Pointers passed in stay owned by the caller; the library keeps none of them after the
@@ -88,8 +90,9 @@ typedef struct seen_error {
 } seen_error;
 
 /* Two channels report a failure's message, neither bound to the calling thread:
- *  - a call on a handle reports to that handle: seen_bloom_last_error(f, &err) and its
- *    per-kind siblings copy the last failure on it;
+ *  - a call on a handle reports to that handle (its first argument: merge reports to dst,
+ *    copy to the source): seen_bloom_last_error(f, &err) and its per-kind siblings copy the
+ *    last failure on it;
  *  - a call that has no handle yet (create, open, deserialize, view, sizing, fingerprints)
  *    takes a last `seen_error* err`, filled when it fails and left alone when it succeeds;
  *    NULL asks for no copy.
