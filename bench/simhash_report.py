@@ -3,11 +3,15 @@ usage: simhash_report.py RESULTS.jsonl OUT.md OUT.png"""
 import json
 import sys
 import time
+from pathlib import Path
 
 import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from page import machine  # noqa: E402
 
 
 def main(src, out_md, out_png):
@@ -22,7 +26,7 @@ def main(src, out_md, out_png):
     recall2 = [r for r in by("recall") if r["ngram"] == 2]
     false2 = [r for r in by("false_match") if r["ngram"] == 2]
     md = ["# SimHash benchmark results", ""]
-    md.append(f"Run {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())} on this 2-core machine by "
+    md.append(f"Run {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())} on {machine()} by "
               "`bench/simhash_run` (bench/bench_simhash.cc); SIMD target " + fp["target"] + ". "
               "Load average (1, 5, 15 min) when it started: " + open(src.replace(".jsonl", "_load.txt")).read().strip()
               + "; other jobs sharing the 2 cores make every time an upper bound.")
@@ -42,7 +46,7 @@ def main(src, out_md, out_png):
     md.append("| zero mismatches vs brute force, 10^5 queries | 0 | 0 (tests/test_simhash_index.cc) |")
     md += ["", "## Index against brute force, same run", "",
            "Queries: half near a stored fingerprint (0-4 bits), half random. Scans: a popcnt loop "
-           "and a whole-vector (Highway, AVX2 here) scan over the same fingerprints.", "",
+           "and a whole-vector (Highway, " + fp["target"] + " here) scan over the same fingerprints.", "",
            "| n | k | query µs | any µs | popcnt scan µs | vector scan µs | speed-up vs vector scan | B/fp | build s |",
            "|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
     for r in k3:

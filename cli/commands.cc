@@ -24,11 +24,12 @@ const std::vector<CommandSpec>& Commands() {
         {"key-file", "PATH", "the key of a keyed filter, 16 to 64 bytes raw or as hex (docs/SECURITY.md)"},},
        Query},
       {"info", "FILE [--json] [--now T] [--key-file PATH]",
-       "Prints the parameters and fill of a Bloom filter, window or store file; for windows and "
-       "stores, the false-positive rate at their fill and the users above target.",
+       "Prints the kind, parameters and size of a Bloom filter, window, store, SimHash index or "
+       "MinHash index file once its checksums are verified; for filters, windows and stores, the "
+       "fill and the false-positive rate at it, and the users above target.",
        {{"json", nullptr, "one JSON object instead of a table"},
         {"now", "T", "the time (Unix seconds) time windows are measured at (default: now)"},
-        {"key-file", "PATH", "the key of a keyed filter, 16 to 64 bytes raw or as hex (docs/SECURITY.md)"},},
+        {"key-file", "PATH", "the key of a keyed filter or MinHash index, 16 to 64 bytes raw or as hex (docs/SECURITY.md)"},},
        Info},
       {"merge", "A B -o C [--key-file PATH]", "Writes the union of two filter files of the same shape and seed (or key).",
        {{"output", "FILE", "the merged filter file (also -o FILE)"},

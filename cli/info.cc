@@ -1,8 +1,9 @@
-// seen info (parameters and fill of a Bloom filter, window or store file) and seen merge
-// (A | B into C).
+// seen info: the kind, parameters, size and fill of a Bloom filter, window, store, SimHash
+// index or MinHash index file, after its checksums were verified.
 #include <algorithm>
 #include <cstdio>
 #include <ctime>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -14,6 +15,8 @@
 #include "core/error.h"
 #include "core/file.h"
 #include "core/format.h"
+#include "core/minhash_codec.h"
+#include "core/simhash_codec.h"
 #include "core/store.h"
 #include "core/window_codec.h"
 
@@ -114,6 +117,21 @@ std::vector<Field> StoreFields(const std::string& path, uint32_t now, bool json)
   return fields;
 }
 
+std::vector<Field> SimhashIndexFields(const std::string& path) {
+  const SimhashIndex index = OpenSimhashIndex(path, true);
+  const SimhashLayout& l = index.layout();
+  return {Count("documents", l.count), Count("max_k", l.max_k), Count("blocks", l.blocks),
+          Count("primary_bits", l.primary_bits), Count("bytes", index.bytes())};
+}
+
+std::vector<Field> MinhashIndexFields(const std::string& path, const std::optional<SecretKey>& key, bool json) {
+  const MinhashIndex index = OpenMinhashIndex(path, key);
+  const MinhashOptions& o = index.options();
+  return {Count("documents", index.size()), Count("bins", o.bins), Count("shingle", o.shingle),
+          Count("seed", o.seed), Text("keyed", o.key ? "yes" : "no"), Real("threshold", index.threshold(), json),
+          Count("bands", index.shape().bands), Count("rows", index.shape().rows), Count("bytes", index.bytes())};
+}
+
 }  // namespace
 
 int Info(const Args& args) {
@@ -124,7 +142,8 @@ int Info(const Args& args) {
   if (now > UINT32_MAX) throw UsageError{"--now is past 2^32 - 1 seconds"};
   const Region file = MapFile(path, false, false);
   const uint32_t kind = ContainerKind(file.data(), file.size(), path);
-  std::vector<Field> fields = {Text("file", path), Text("kind", KindName(kind))};
+  // Every kind below is opened with its payload checksum checked: a mismatch is an error.
+  std::vector<Field> fields = {Text("file", path), Text("kind", KindName(kind)), Text("checksum", "verified")};
   std::vector<Field> more;
   if (kind == static_cast<uint32_t>(Kind::kBloom)) {
     more = BloomFields(path, KeyFile(args), json);
@@ -132,28 +151,16 @@ int Info(const Args& args) {
     more = WindowFields(file, path, static_cast<uint32_t>(now), json);
   } else if (kind == static_cast<uint32_t>(Kind::kStore)) {
     more = StoreFields(path, static_cast<uint32_t>(now), json);
+  } else if (kind == static_cast<uint32_t>(Kind::kSimhashIndex)) {
+    more = SimhashIndexFields(path);
+  } else if (kind == static_cast<uint32_t>(Kind::kMinhashIndex)) {
+    more = MinhashIndexFields(path, KeyFile(args), json);
   } else {
     throw Error(Code::kWrongKind, path + ": holds a " + KindName(kind) +
-                                      "; seen info reads Bloom filter, window and store files");
+                                      "; seen info reads Bloom filter, window, store, SimHash index and MinHash index files");
   }
   fields.insert(fields.end(), more.begin(), more.end());
   Print(fields, json);
-  return kExitOk;
-}
-
-int Merge(const Args& args) {
-  if (args.positional().size() != 2) throw UsageError{"merge needs two input files: A B -o C"};
-  const std::string output = args.require("output");
-  const std::optional<SecretKey> key = KeyFile(args);
-  Bloom merged = Open(args.positional()[0], false, true, key).Copy();
-  try {
-    merged.Merge(Open(args.positional()[1], false, true, key));
-  } catch (const Error& e) {
-    throw Error(e.code(), args.positional()[0] + " and " + args.positional()[1] + ": " + e.what());
-  }
-  Save(merged, output);
-  std::printf("merged %s and %s into %s\n", args.positional()[0].c_str(),
-              args.positional()[1].c_str(), output.c_str());
   return kExitOk;
 }
 

@@ -10,6 +10,8 @@
 #include <hwy/highway.h>
 #include <hwy/cache_control.h>
 
+#include "core/simd_mul-inl.h"
+
 #include <utility>
 
 #include "core/block.h"
@@ -24,26 +26,6 @@ namespace hn = hwy::HWY_NAMESPACE;
 // At most 8 lanes of u64: one block is then a whole number of vectors on every target.
 using D64 = hn::CappedTag<uint64_t, kBlockWords>;
 using V64 = hn::Vec<D64>;
-
-// (a mod 2^32) * (b mod 2^32), lane by lane, as 64-bit products.
-HWY_INLINE V64 MulLow32(V64 a, V64 b) {
-#if HWY_TARGET == HWY_SCALAR
-  // One-lane vectors cannot be reinterpreted as u32 pairs.
-  const D64 d;
-  return hn::Set(d, (hn::GetLane(a) & 0xFFFFFFFFu) * (hn::GetLane(b) & 0xFFFFFFFFu));
-#else
-  const hn::Repartition<uint32_t, D64> d32;
-  return hn::MulEven(hn::BitCast(d32, a), hn::BitCast(d32, b));
-#endif
-}
-
-// a * b mod 2^64 from 32x32->64 multiplies (no target before AVX-512 has a 64-bit one).
-HWY_INLINE V64 Mul64(V64 a, V64 b) {
-  const V64 lo_lo = MulLow32(a, b);
-  const V64 hi_lo = MulLow32(hn::ShiftRight<32>(a), b);
-  const V64 lo_hi = MulLow32(a, hn::ShiftRight<32>(b));
-  return hn::Add(lo_lo, hn::ShiftLeft<32>(hn::Add(hi_lo, lo_hi)));
-}
 
 template <int kBits>
 HWY_INLINE V64 Rotl64(V64 v) {

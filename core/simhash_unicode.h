@@ -67,7 +67,7 @@ inline size_t Encode(uint32_t cp, uint8_t* out) {
 
 // Full-width ASCII to ASCII, the ideographic space to a space, then simple case folding of
 // Latin (ASCII, Latin-1, Latin Extended-A), Greek and Cyrillic capitals.
-inline uint32_t Fold(uint32_t cp) {
+constexpr uint32_t Fold(uint32_t cp) {
   if (cp >= 0xFF01 && cp <= 0xFF5E) cp -= 0xFEE0;
   if (cp == 0x3000) return 0x20;
   if (cp < 0x80) return (cp >= 'A' && cp <= 'Z') ? cp + 32 : cp;
@@ -89,7 +89,7 @@ enum class Class { kSeparator, kWord, kCjk };
 // The class of a folded code point: CJK characters (Han, kana, Hangul) become character
 // n-grams; word characters form Latin-style words; separators (ASCII punctuation and
 // controls, NUL included, punctuation and symbol blocks, emoji, invalid bytes) split words.
-inline Class Classify(uint32_t cp) {
+constexpr Class Classify(uint32_t cp) {
   if (cp < 0x80) {
     const bool alnum = (cp >= '0' && cp <= '9') || (cp >= 'a' && cp <= 'z') || (cp >= 'A' && cp <= 'Z');
     return alnum ? Class::kWord : Class::kSeparator;

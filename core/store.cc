@@ -416,8 +416,7 @@ Store Store::Open(const std::string& path, bool writable, bool verify_payload,
     for (const auto& [user, grown] : impl->shards[s]->users.growths()) {
       const int64_t slot = impl->shards[s]->users.Find(user);
       if (slot < 0) bad(Code::kInconsistent, shard + ": growth of user " + std::to_string(user) + ", who is not in it");
-      ValidateGrowth(options.window, impl->shards[s]->users.window(static_cast<uint64_t>(slot)), grown,
-                     path + ": user " + std::to_string(user));
+      ValidateGrowth(options.window, grown, path + ": user " + std::to_string(user));
     }
   }
   if (cursor != end) {

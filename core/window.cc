@@ -10,6 +10,7 @@
 #include "core/format.h"
 #include "core/window_cells.h"
 #include "core/window_growing.h"
+#include "core/window_kernels.h"
 
 namespace seen {
 using namespace window_cells;
@@ -41,20 +42,20 @@ void SlicedAdd(const WindowParams& p, uint8_t* state, const uint64_t* hashes, si
       }
       StoreLe32(state, LoadLe32(state) + 1);
     }
-    AddToSegment(p, cells, LoadLe32(state + 4), hashes[i]);
+    AddToSegment(BaseShape(p), cells, LoadLe32(state + 4), hashes[i]);
   }
 }
 
 void SlicedContains(const WindowParams& p, const uint8_t* state, const uint64_t* hashes,
                     size_t n, uint32_t now, uint8_t* out) {
   const uint8_t* cells = state + kSlicedHeaderBytes;
-  const uint32_t live = LiveSegments(p, state, now);
-  for (size_t i = 0; i < n; ++i) out[i] = SegmentsHolding(p, cells, live, hashes[i]) != 0;
+  const LiveCells base{BaseShape(p), cells, LiveSegments(p, state, now)};
+  MarkHeld(&base, 1, hashes, n, out);
 }
 
 }  // namespace
 
-WindowSaturation window_cells::SegmentsSaturation(const WindowParams& p, const uint8_t* cells,
+WindowSaturation window_cells::SegmentsSaturation(const CellShape& p, const uint8_t* cells,
                                                   uint32_t live) {
   std::vector<uint64_t> set_bits(p.segments, 0);
   for (uint32_t pos = 0; pos < p.bits; ++pos) {
@@ -370,7 +371,7 @@ WindowSaturation MeasureWindowSaturation(const WindowParams& p, const uint8_t* s
   if (p.layout == WindowLayout::kGrowing) return GrowingSaturation(p, state, growth, now);
   WindowSaturation sat = p.layout == WindowLayout::kRing
                              ? RingSaturation(p, state)
-                             : SegmentsSaturation(p, state + kSlicedHeaderBytes, LiveSegments(p, state, now));
+                             : SegmentsSaturation(BaseShape(p), state + kSlicedHeaderBytes, LiveSegments(p, state, now));
   sat.effective_span = p.span;
   return sat;
 }

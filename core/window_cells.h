@@ -20,11 +20,31 @@ constexpr uint64_t kPositionSalt[kMaxWindowK] = {
     0x27e47ffc284a2d4fULL, 0xc35d7d3b92e4016fULL, 0x79f74d60ac03031fULL, 0x06e7df8e1eb1c66fULL,
     0x817af708207473b7ULL, 0x2e09e4b8245edebdULL, 0x1f07a223563ebc39ULL, 0xb7c039842be38ecdULL};
 
-// The i-th bit position of an item among `bits`.
-inline uint32_t PositionOf(uint32_t bits, uint64_t hash, uint32_t i) {
-  const auto mixed = static_cast<uint32_t>((hash * kPositionSalt[i]) >> 32);
+// An item's i-th position before it is scaled to an array: the same for every array (a
+// window's base and its growth levels), so a batch computes it once for all of them.
+inline uint32_t MixOf(uint64_t hash, uint32_t i) {
+  return static_cast<uint32_t>((hash * kPositionSalt[i]) >> 32);
+}
+
+// A mixed position scaled onto `bits` positions.
+inline uint32_t ScaledPosition(uint32_t bits, uint32_t mixed) {
   return static_cast<uint32_t>((static_cast<uint64_t>(mixed) * bits) >> 32);
 }
+
+// The i-th bit position of an item among `bits`.
+inline uint32_t PositionOf(uint32_t bits, uint64_t hash, uint32_t i) {
+  return ScaledPosition(bits, MixOf(hash, i));
+}
+
+// The shape of one array of sliced cells: `bits` positions of `segments` bits each, and k
+// positions per item. A window's base has its params' shape; a growth level has its own.
+struct CellShape {
+  uint32_t bits;
+  uint32_t segments;
+  uint32_t k;
+};
+
+inline CellShape BaseShape(const WindowParams& p) { return {p.bits, p.segments, p.k}; }
 
 // The sliced cells are read 4 bytes at a time at any bit offset: pad so the last read fits.
 constexpr uint64_t kCellPadding = 3;
@@ -34,17 +54,17 @@ inline uint64_t CellBytes(uint32_t bits, uint32_t segments) {
 }
 
 // The S segment bits of position `pos`, as the low S bits.
-inline uint32_t CellAt(const WindowParams& p, const uint8_t* cells, uint32_t pos) {
+inline uint32_t CellAt(const CellShape& p, const uint8_t* cells, uint32_t pos) {
   const uint64_t bit = static_cast<uint64_t>(pos) * p.segments;
   return (LoadLe32(cells + bit / 8) >> (bit % 8)) & ((1u << p.segments) - 1);
 }
 
-inline void SetCellBit(const WindowParams& p, uint8_t* cells, uint32_t pos, uint32_t segment) {
+inline void SetCellBit(const CellShape& p, uint8_t* cells, uint32_t pos, uint32_t segment) {
   const uint64_t bit = static_cast<uint64_t>(pos) * p.segments + segment;
   cells[bit / 8] |= static_cast<uint8_t>(1u << (bit % 8));
 }
 
-inline void ClearSegment(const WindowParams& p, uint8_t* cells, uint32_t segment) {
+inline void ClearSegment(const CellShape& p, uint8_t* cells, uint32_t segment) {
   for (uint32_t pos = 0; pos < p.bits; ++pos) {
     const uint64_t bit = static_cast<uint64_t>(pos) * p.segments + segment;
     cells[bit / 8] &= static_cast<uint8_t>(~(1u << (bit % 8)));
@@ -52,13 +72,13 @@ inline void ClearSegment(const WindowParams& p, uint8_t* cells, uint32_t segment
 }
 
 // Sets the k positions of each item in `segment`.
-inline void AddToSegment(const WindowParams& p, uint8_t* cells, uint32_t segment, uint64_t hash) {
+inline void AddToSegment(const CellShape& p, uint8_t* cells, uint32_t segment, uint64_t hash) {
   for (uint32_t i = 0; i < p.k; ++i) SetCellBit(p, cells, PositionOf(p.bits, hash, i), segment);
 }
 
 // The segments among `live` whose k bits are all set for the item: one AND per position,
 // stopping once no segment can hold the item (most candidates are unseen).
-inline uint32_t SegmentsHolding(const WindowParams& p, const uint8_t* cells, uint32_t live,
+inline uint32_t SegmentsHolding(const CellShape& p, const uint8_t* cells, uint32_t live,
                                 uint64_t hash) {
   for (uint32_t i = 0; i < p.k && live != 0; ++i) live &= CellAt(p, cells, PositionOf(p.bits, hash, i));
   return live;
@@ -82,7 +102,7 @@ inline void Rotate(const WindowParams& p, uint8_t* state, uint8_t* cells, uint32
   uint32_t current = LoadLe32(state + 4);
   for (uint32_t i = 0; i < std::min(times, p.segments); ++i) {
     current = (current + 1) % p.segments;
-    ClearSegment(p, cells, current);
+    ClearSegment(BaseShape(p), cells, current);
   }
   StoreLe32(state + 4, current);
 }
@@ -113,7 +133,7 @@ inline uint32_t LiveSegments(const WindowParams& p, const uint8_t* state, uint32
 // The saturation of the live segments: a fresh item is a false positive when, in some live
 // segment, all k of its bits are set; with segment s a fraction f_s full that happens with
 // probability f_s^k, independently. Fill is the share of the live segments' bits set.
-WindowSaturation SegmentsSaturation(const WindowParams& p, const uint8_t* cells, uint32_t live);
+WindowSaturation SegmentsSaturation(const CellShape& p, const uint8_t* cells, uint32_t live);
 
 // Bloom rate of m positions holding c items with k positions each.
 double BloomFpr(double c, double m, uint32_t k);

@@ -114,7 +114,7 @@ Window DeserializeWindow(const uint8_t* data, uint64_t len, const std::optional<
   }
   window.state.assign(c.payload, c.payload + state_bytes);
   window.growth.assign(c.payload + state_bytes, c.payload + c.payload_size);
-  if (grows) ValidateGrowth(window.params, window.state.data(), window.growth, "buffer");
+  if (grows) ValidateGrowth(window.params, window.growth, "buffer");
   return window;
 }
 

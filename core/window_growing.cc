@@ -1,6 +1,7 @@
 #include "core/window_growing.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -9,6 +10,7 @@
 #include "core/error.h"
 #include "core/format.h"
 #include "core/window_cells.h"
+#include "core/window_kernels.h"
 
 namespace seen {
 using namespace window_cells;
@@ -18,70 +20,146 @@ namespace {
 // Header fields past the sliced ones (segment start at 0, current segment at 4).
 constexpr uint64_t kItemsAt = 8;
 constexpr uint64_t kKeptSinceAt = 12;
-constexpr uint64_t kRecordHeadBytes = 20;
-// 4^15 times the base's items is far past any max_bytes; a deeper generation is corrupt.
+constexpr uint64_t kLevelHeadBytes = 16;
+// 4^15 times the base's items is far past any max_bytes; a deeper level is corrupt.
 constexpr uint32_t kMaxGeneration = 15;
 constexpr uint64_t kNoRoom = std::numeric_limits<uint64_t>::max();
-// Candidates ahead whose first word a query prefetches: about one memory latency of checks.
-constexpr size_t kPrefetchAhead = 8;
 
-struct Record {
-  uint32_t bucket_start, generation, items, bits, k;
+// A level has one slot per segment holding items in it, in the order of the segments: its
+// cells are `slots` bits wide, so memory follows the segments that grew, not all S.
+struct Level {
+  uint32_t generation;
+  uint32_t segments;  // mask of the segments with a slot
+  CellShape shape;    // shape.segments: the slots
+  uint64_t at;        // where its head starts in the growth
+  const uint8_t* cells(const WindowGrowth& g) const { return g.data() + at + kLevelHeadBytes; }
+  uint8_t* cells(WindowGrowth& g) const { return g.data() + at + kLevelHeadBytes; }
 };
 
-Record ReadRecord(const uint8_t* at) {
-  return {LoadLe32(at), LoadLe32(at + 4), LoadLe32(at + 8), LoadLe32(at + 12), LoadLe32(at + 16)};
+uint64_t LevelBytes(const CellShape& shape) {
+  return kLevelHeadBytes + (CellBytes(shape.bits, shape.segments) + 3) / 4 * 4;
 }
 
-uint64_t RecordBytes(uint32_t bits) { return kRecordHeadBytes + (uint64_t{bits} + 31) / 32 * 4; }
+// At most what one more slot adds to a level of `bits` positions.
+uint64_t SlotBytes(uint32_t bits) { return (uint64_t{bits} + 7) / 8 + 4; }
+
+Level ReadLevel(const WindowGrowth& g, uint64_t at) {
+  const uint8_t* head = g.data() + at;
+  const uint32_t segments = LoadLe32(head + 12);
+  return {LoadLe32(head), segments,
+          {LoadLe32(head + 4), static_cast<uint32_t>(__builtin_popcount(segments)), LoadLe32(head + 8)}, at};
+}
+
+// A validated growth's levels (at most one per generation), without allocating: adds and
+// queries list them on every call.
+struct LevelList {
+  std::array<Level, kMaxGeneration> items;
+  size_t size = 0;
+  const Level* begin() const { return items.data(); }
+  const Level* end() const { return items.data() + size; }
+};
+
+LevelList Levels(const WindowGrowth& g) {
+  LevelList levels;
+  for (uint64_t at = 0; at < g.size() && levels.size < kMaxGeneration; at += LevelBytes(levels.items[levels.size++].shape)) {
+    levels.items[levels.size] = ReadLevel(g, at);
+  }
+  return levels;
+}
+
+// The slots of the segments in `mask` within a level's `segments`.
+uint32_t SlotsOf(uint32_t mask, uint32_t segments) {
+  uint32_t slots = 0;
+  for (uint32_t slot = 0; segments != 0; segments &= segments - 1, ++slot) {
+    if (mask & segments & -segments) slots |= 1u << slot;
+  }
+  return slots;
+}
+
+// The slot of segment s within `segments` (which holds it).
+uint32_t SlotOf(uint32_t s, uint32_t segments) {
+  return static_cast<uint32_t>(__builtin_popcount(segments & ((1u << s) - 1)));
+}
+
+// Rewrites a level (or, at `at` past the last, writes a new one) with slots for `segments`,
+// keeping the cells of segments it already had; for no segments the level goes. The growth
+// is rebuilt at its exact size, so memory follows the slots held.
+void Reslot(WindowGrowth& growth, uint64_t at, uint64_t old_bytes, const Level& old, uint32_t generation,
+            const CellShape& base_shape, uint32_t segments) {
+  std::vector<uint8_t> level;
+  if (segments != 0) {
+    const CellShape shape{base_shape.bits, static_cast<uint32_t>(__builtin_popcount(segments)), base_shape.k};
+    level.assign(LevelBytes(shape), 0);
+    const uint32_t head[4] = {generation, shape.bits, shape.k, segments};
+    for (int i = 0; i < 4; ++i) StoreLe32(level.data() + 4 * i, head[i]);
+    for (uint32_t kept = old.segments & segments; kept != 0; kept &= kept - 1) {
+      const auto s = static_cast<uint32_t>(__builtin_ctz(kept));
+      const uint32_t from = SlotOf(s, old.segments), to = SlotOf(s, segments);
+      for (uint32_t pos = 0; pos < shape.bits; ++pos) {
+        if ((CellAt(old.shape, old.cells(growth), pos) >> from) & 1) SetCellBit(shape, level.data() + kLevelHeadBytes, pos, to);
+      }
+    }
+  }
+  WindowGrowth next;
+  next.reserve(growth.size() - old_bytes + level.size());  // exactly: no doubling past max_bytes
+  next.insert(next.end(), growth.begin(), growth.begin() + static_cast<std::ptrdiff_t>(at));
+  next.insert(next.end(), level.begin(), level.end());
+  next.insert(next.end(), growth.begin() + static_cast<std::ptrdiff_t>(at + old_bytes), growth.end());
+  growth.swap(next);
+}
 
 uint64_t Capacity(const WindowParams& p, uint32_t generation) {
   return uint64_t{p.segment_items} << (2 * generation);
 }
 
-// Generation g takes the growth share / 2^g of the segment's budget: all generations
-// together take at most the growth share.
-BloomShape GenerationShape(const WindowParams& p, uint32_t generation) {
+// Where the next item of a segment that already took `items` goes: 0 is the base, g the level
+// whose share of the segment's items holds it; kMaxGeneration + 1 if none could.
+uint32_t LevelOf(const WindowParams& p, uint64_t items) {
+  uint64_t end = p.segment_items;
+  uint32_t generation = 0;
+  while (items >= end && generation <= kMaxGeneration) end += Capacity(p, ++generation);
+  return generation;
+}
+
+// Level g takes the growth share / 2^g of each segment's budget: all levels together take
+// at most the growth share. Bits 0 when no shape reaches it.
+CellShape LevelShape(const WindowParams& p, uint32_t generation) {
   const uint64_t capacity = Capacity(p, generation);
-  if (generation > kMaxGeneration || capacity > UINT32_MAX) return {};
+  if (generation > kMaxGeneration || capacity > UINT32_MAX) return {0, 1, 0};
   const double segment_fpr = 1.0 - std::pow(1.0 - p.target_fpr, 1.0 / p.segments);
   const double fpr = segment_fpr * kGrowingGrowthShare * std::ldexp(1.0, -static_cast<int>(generation));
   const BloomShape shape = SmallestBloom(static_cast<uint32_t>(capacity), fpr);
-  return shape.bits <= (1u << 28) ? shape : BloomShape{};
+  if (shape.bits > (1u << 28)) return {0, 1, 0};
+  return {shape.bits, 1, shape.k};
 }
 
-bool RecordHolds(const Record& r, const uint8_t* bits, uint64_t hash) {
-  for (uint32_t i = 0; i < r.k; ++i) {
-    const uint32_t pos = PositionOf(r.bits, hash, i);
-    if (((bits[pos / 8] >> (pos % 8)) & 1) == 0) return false;
+// Takes the segments in `mask` out of every level (their slots go; a level left with none
+// goes). The base's cells are the caller's.
+void DropFromLevels(WindowGrowth& growth, uint32_t mask) {
+  const LevelList levels = Levels(growth);
+  for (size_t i = levels.size; i-- > 0;) {  // later offsets first
+    const Level& level = levels.items[i];
+    if ((level.segments & mask) == 0) continue;
+    Reslot(growth, level.at, LevelBytes(level.shape), level, level.generation, level.shape, level.segments & ~mask);
   }
-  return true;
 }
 
-// The start of the oldest segment still live at `now` (pending rotations clear the oldest).
-int64_t OldestLiveStart(const WindowParams& p, const uint8_t* state, uint32_t now) {
-  const int64_t pending = PendingRotations(p, state, now);
-  return int64_t{LoadLe32(state)} + (pending - (p.segments - 1)) * int64_t{p.segment_span};
-}
-
-template <class Drop>
-void EraseRecords(WindowGrowth& growth, Drop&& drop) {
-  uint64_t kept = 0;
-  for (uint64_t at = 0; at < growth.size();) {
-    const uint64_t bytes = RecordBytes(ReadRecord(growth.data() + at).bits);
-    if (!drop(ReadRecord(growth.data() + at))) {
-      std::memmove(growth.data() + kept, growth.data() + at, bytes);
-      kept += bytes;
-    }
-    at += bytes;
+void GiveUp(const WindowParams& p, uint8_t* state, WindowGrowth& growth, uint32_t mask) {
+  for (uint32_t s = 0; s < p.segments; ++s) {
+    if ((mask >> s) & 1) ClearSegment(BaseShape(p), state + kGrowingHeaderBytes, s);
   }
-  growth.resize(kept);
-  // Memory follows the records held: max_bytes bounds what is allocated, not only used.
-  growth.shrink_to_fit();
+  DropFromLevels(growth, mask);
 }
 
-// Gives up the oldest time until `need` more bytes fit in max_bytes. False if the current
-// segment had to start over (the caller then adds to the base).
+uint32_t SegmentMask(const WindowParams& p, uint32_t first, uint32_t count) {
+  uint32_t mask = 0;
+  for (uint32_t i = 0; i < std::min(count, p.segments); ++i) mask |= 1u << ((first + i) % p.segments);
+  return mask;
+}
+
+// Gives up the oldest segments, fewest first, until `need` more bytes fit in max_bytes. If
+// all older ones are not enough, the current segment is given up too and starts over: false,
+// and the caller adds to the base.
 bool MakeRoom(const WindowParams& p, uint8_t* state, WindowGrowth& growth, uint64_t need,
               uint32_t now, uint32_t& given_up) {
   auto fits = [&] { return need != kNoRoom && p.state_bytes() + growth.size() + need <= p.max_bytes; };
@@ -90,49 +168,51 @@ bool MakeRoom(const WindowParams& p, uint8_t* state, WindowGrowth& growth, uint6
   for (uint32_t back = p.segments - 1; back > 0 && !fits(); --back) {
     const int64_t bucket = start - int64_t{back} * p.segment_span;
     if (bucket + p.segment_span <= LoadLe32(state + kKeptSinceAt)) continue;  // given up already
-    ClearSegment(p, state + kGrowingHeaderBytes, (current + p.segments - back) % p.segments);
-    EraseRecords(growth, [&](const Record& r) { return r.bucket_start == bucket; });
+    GiveUp(p, state, growth, 1u << ((current + p.segments - back) % p.segments));
     StoreLe32(state + kKeptSinceAt, static_cast<uint32_t>(bucket + p.segment_span));
     ++given_up;
   }
   if (fits()) return true;
-  ClearSegment(p, state + kGrowingHeaderBytes, current);
-  EraseRecords(growth, [&](const Record& r) { return r.bucket_start == start; });
+  GiveUp(p, state, growth, 1u << current);
   StoreLe32(state + kItemsAt, 0);
   StoreLe32(state + kKeptSinceAt, now == UINT32_MAX ? now : now + 1);
   ++given_up;
   return false;
 }
 
-// Adds an item past the base's capacity to the current segment's newest sub-filter, opening
-// the next generation when it is full. False if the current segment started over instead.
-bool AddToGrowth(const WindowParams& p, uint8_t* state, WindowGrowth& growth, uint64_t hash,
-                 uint32_t now, uint32_t& given_up) {
-  const uint32_t start = LoadLe32(state);
-  uint64_t last = kNoRoom;
-  for (uint64_t at = 0; at < growth.size(); at += RecordBytes(ReadRecord(growth.data() + at).bits)) last = at;
-  uint32_t generation = 1;
-  if (last != kNoRoom && ReadRecord(growth.data() + last).bucket_start == start) {
-    const Record r = ReadRecord(growth.data() + last);
-    if (r.items < Capacity(p, r.generation)) {
-      StoreLe32(growth.data() + last + 8, r.items + 1);
-      uint8_t* bits = growth.data() + last + kRecordHeadBytes;
-      for (uint32_t i = 0; i < r.k; ++i) {
-        const uint32_t pos = PositionOf(r.bits, hash, i);
-        bits[pos / 8] |= static_cast<uint8_t>(1u << (pos % 8));
-      }
-      return true;
-    }
-    generation = r.generation + 1;
+const Level* Find(const LevelList& levels, uint32_t generation) {
+  for (const Level& level : levels) {
+    if (level.generation == generation) return &level;
   }
-  const BloomShape shape = GenerationShape(p, generation);
-  if (!MakeRoom(p, state, growth, shape.bits == 0 ? kNoRoom : RecordBytes(shape.bits), now, given_up)) return false;
-  const uint64_t at = growth.size();
-  growth.reserve(at + RecordBytes(shape.bits));  // exactly: no doubling past max_bytes
-  growth.resize(at + RecordBytes(shape.bits), 0);
-  const uint32_t head[5] = {start, generation, 0, shape.bits, shape.k};
-  for (int i = 0; i < 5; ++i) StoreLe32(growth.data() + at + 4 * i, head[i]);
-  return AddToGrowth(p, state, growth, hash, now, given_up);
+  return nullptr;
+}
+
+// Adds an item to the current segment in level `generation`, giving the segment a slot there
+// first (opening the level if no segment had one). False if the window started over instead.
+bool AddToLevel(const WindowParams& p, uint8_t* state, WindowGrowth& growth, uint32_t generation,
+                uint64_t hash, uint32_t now, uint32_t& given_up) {
+  const uint32_t current = LoadLe32(state + 4);
+  LevelList levels = Levels(growth);
+  const Level* level = Find(levels, generation);
+  if (level == nullptr || ((level->segments >> current) & 1) == 0) {
+    const CellShape shape = LevelShape(p, generation);
+    const uint64_t need = shape.bits == 0 ? kNoRoom : level == nullptr ? LevelBytes(shape) : SlotBytes(shape.bits);
+    if (!MakeRoom(p, state, growth, need, now, given_up)) return false;
+    levels = Levels(growth);  // giving up moved them
+    uint64_t at = 0;  // levels stay in order of generation
+    for (const Level& l : levels) {
+      if (l.generation < generation) at = l.at + LevelBytes(l.shape);
+    }
+    const Level* existing = Find(levels, generation);
+    const Level none{generation, 0, shape, at};
+    const Level& old = existing != nullptr ? *existing : none;
+    Reslot(growth, at, existing != nullptr ? LevelBytes(old.shape) : 0, old, generation, shape,
+           old.segments | 1u << current);
+    levels = Levels(growth);
+    level = Find(levels, generation);
+  }
+  AddToSegment(level->shape, level->cells(growth), SlotOf(current, level->segments), hash);
+  return true;
 }
 
 }  // namespace
@@ -141,15 +221,16 @@ uint32_t GrowingAdd(const WindowParams& p, uint8_t* state, WindowGrowth& growth,
                     const uint64_t* hashes, size_t n, uint32_t now) {
   uint32_t given_up = 0;
   uint8_t* cells = state + kGrowingHeaderBytes;
-  if (CatchUpClock(p, state, cells, now) > 0) {
+  const uint32_t before = LoadLe32(state + 4);
+  const uint32_t rotated = CatchUpClock(p, state, cells, now);
+  if (rotated > 0) {
     StoreLe32(state + kItemsAt, 0);
-    const int64_t oldest = OldestLiveStart(p, state, now);
-    EraseRecords(growth, [&](const Record& r) { return r.bucket_start < oldest; });
+    DropFromLevels(growth, SegmentMask(p, before + 1, rotated));
   }
   for (size_t i = 0; i < n; ++i) {
-    const uint32_t items = LoadLe32(state + kItemsAt);
-    if (items < p.segment_items || !AddToGrowth(p, state, growth, hashes[i], now, given_up)) {
-      AddToSegment(p, cells, LoadLe32(state + 4), hashes[i]);
+    const uint32_t generation = LevelOf(p, LoadLe32(state + kItemsAt));
+    if (generation == 0 || !AddToLevel(p, state, growth, generation, hashes[i], now, given_up)) {
+      AddToSegment(BaseShape(p), cells, LoadLe32(state + 4), hashes[i]);
     }
     const uint32_t added = LoadLe32(state + kItemsAt);
     if (added != UINT32_MAX) StoreLe32(state + kItemsAt, added + 1);
@@ -159,53 +240,28 @@ uint32_t GrowingAdd(const WindowParams& p, uint8_t* state, WindowGrowth& growth,
 
 void GrowingContains(const WindowParams& p, const uint8_t* state, const WindowGrowth* growth,
                      const uint64_t* hashes, size_t n, uint32_t now, uint8_t* out) {
-  const uint8_t* cells = state + kGrowingHeaderBytes;
   const uint32_t live = LiveSegments(p, state, now);
-  for (size_t i = 0; i < n; ++i) out[i] = SegmentsHolding(p, cells, live, hashes[i]) != 0;
-  if (growth == nullptr || growth->empty()) return;
-  // What the base did not find goes through each live sub-filter in turn: a heavy user's
-  // sub-filters are too big for the cache, so the next candidates' first two words (a
-  // half-full filter rejects a fresh item within two probes on average) are prefetched
-  // while one is checked.
-  thread_local std::vector<size_t> pending;
-  pending.clear();
-  for (size_t i = 0; i < n; ++i) {
-    if (!out[i]) pending.push_back(i);
+  // Each level answers for all its segments at once: a query costs one pass per level
+  // (a handful, as each holds 4x the last), not one per segment and generation.
+  std::array<LiveCells, 1 + kMaxGeneration> arrays;
+  arrays[0] = {BaseShape(p), state + kGrowingHeaderBytes, live};
+  size_t count = 1;
+  if (growth != nullptr) {
+    for (const Level& level : Levels(*growth)) arrays[count++] = {level.shape, level.cells(*growth), SlotsOf(live, level.segments)};
   }
-  const int64_t oldest = OldestLiveStart(p, state, now);
-  for (uint64_t at = 0; at < growth->size() && !pending.empty();) {
-    const Record r = ReadRecord(growth->data() + at);
-    const uint8_t* bits = growth->data() + at + kRecordHeadBytes;
-    at += RecordBytes(r.bits);
-    if (r.bucket_start < oldest) continue;
-    size_t still = 0;
-    for (size_t j = 0; j < pending.size(); ++j) {
-      if (j + kPrefetchAhead < pending.size()) {
-        const uint64_t ahead = hashes[pending[j + kPrefetchAhead]];
-        __builtin_prefetch(bits + PositionOf(r.bits, ahead, 0) / 8);
-        if (r.k > 1) __builtin_prefetch(bits + PositionOf(r.bits, ahead, 1) / 8);
-      }
-      if (RecordHolds(r, bits, hashes[pending[j]])) out[pending[j]] = 1;
-      else pending[still++] = pending[j];
-    }
-    pending.resize(still);
-  }
+  MarkHeld(arrays.data(), count, hashes, n, out);
 }
 
 WindowSaturation GrowingSaturation(const WindowParams& p, const uint8_t* state,
                                    const WindowGrowth* growth, uint32_t now) {
-  WindowSaturation sat = SegmentsSaturation(p, state + kGrowingHeaderBytes, LiveSegments(p, state, now));
-  const int64_t oldest = OldestLiveStart(p, state, now);
+  const uint32_t live = LiveSegments(p, state, now);
+  WindowSaturation sat = SegmentsSaturation(BaseShape(p), state + kGrowingHeaderBytes, live);
   double none_match = 1 - sat.rate;
-  for (uint64_t at = 0; growth != nullptr && at < growth->size();) {
-    const Record r = ReadRecord(growth->data() + at);
-    if (r.bucket_start >= oldest) {
-      uint64_t set = 0;
-      const uint8_t* bits = growth->data() + at + kRecordHeadBytes;
-      for (uint64_t b = 0; b < (uint64_t{r.bits} + 7) / 8; ++b) set += static_cast<uint64_t>(__builtin_popcount(bits[b]));
-      none_match *= 1 - std::pow(static_cast<double>(set) / r.bits, r.k);
+  if (growth != nullptr) {
+    for (const Level& level : Levels(*growth)) {
+      const uint32_t slots = SlotsOf(live, level.segments);
+      if (slots != 0) none_match *= 1 - SegmentsSaturation(level.shape, level.cells(*growth), slots).rate;
     }
-    at += RecordBytes(r.bits);
   }
   sat.rate = 1 - none_match;
   sat.effective_span = GrowingEffectiveSpan(p, state, now);
@@ -218,22 +274,21 @@ uint32_t GrowingEffectiveSpan(const WindowParams& p, const uint8_t* state, uint3
   return static_cast<uint32_t>(std::min<int64_t>(p.span, std::max<int64_t>(0, int64_t{now} - kept_since)));
 }
 
-void ValidateGrowth(const WindowParams& p, const uint8_t* state, const WindowGrowth& growth,
-                    const std::string& source) {
+void ValidateGrowth(const WindowParams& p, const WindowGrowth& growth, const std::string& source) {
   auto bad = [&](const std::string& what) { throw Error(Code::kInconsistent, source + ": window growth " + what); };
   if (p.state_bytes() + growth.size() > p.max_bytes) bad("is past max_bytes");
-  int64_t previous = -1;
+  uint32_t previous = 0;
   for (uint64_t at = 0; at < growth.size();) {
-    if (growth.size() - at < kRecordHeadBytes) bad("ends inside a record head");
-    const Record r = ReadRecord(growth.data() + at);
-    if (r.generation < 1 || r.generation > kMaxGeneration) bad("has a generation outside 1..15");
-    if (r.k < 1 || r.k > kMaxWindowK) bad("has k outside 1..16");
-    if (r.bits < 1 || r.bits > (1u << 28)) bad("has bits outside 1..2^28");
-    if (RecordBytes(r.bits) > growth.size() - at) bad("record runs past its end");
-    if (r.items > Capacity(p, r.generation)) bad("record holds more than its generation's capacity");
-    if (r.bucket_start < previous || r.bucket_start > LoadLe32(state)) bad("records are out of order");
-    previous = r.bucket_start;
-    at += RecordBytes(r.bits);
+    if (growth.size() - at < kLevelHeadBytes) bad("ends inside a level head");
+    const Level level = ReadLevel(growth, at);
+    if (level.generation < 1 || level.generation > kMaxGeneration) bad("has a generation outside 1..15");
+    if (level.generation <= previous) bad("levels are out of order");
+    if (level.shape.k < 1 || level.shape.k > kMaxWindowK) bad("has k outside 1..16");
+    if (level.shape.bits < 1 || level.shape.bits > (1u << 28)) bad("has bits outside 1..2^28");
+    if (LevelBytes(level.shape) > growth.size() - at) bad("level runs past its end");
+    if (level.segments == 0 || level.segments >> p.segments != 0) bad("level has slots for no segment, or for one past S");
+    previous = level.generation;
+    at += LevelBytes(level.shape);
   }
 }
 

@@ -1,17 +1,24 @@
 // Growing time windows (layout 3): sliced segments in time whose base holds a quarter of the
-// expected items per segment (at least 8). A segment given more opens growth sub-filters of its own, as a
-// scalable filter does: generation g holds 4^g times the base's items at a rate halved each
-// generation, so all of a segment's sub-filters together stay within its share of the
-// target, however many items it takes. Light users stay at the base; heavy ones grow.
+// expected items per segment (at least 8). A segment given more goes on into growth levels,
+// as a scalable filter does: level g holds 4^g times the base's items per segment at a rate
+// halved each level, so all levels together stay within each segment's share of the target,
+// however many items it takes. Light users stay at the base; heavy ones grow.
+//
+// A level is sliced like the base, with cells of S bits, one per segment: one pass over a
+// level answers a candidate for every segment at once, so a query costs one pass per level
+// (a handful), not one per segment and generation. A level is opened for all segments when
+// the first one needs it, and goes when none holds items in it.
 //
 // State: kGrowingHeaderBytes (the current segment's start time and index, the items it took,
-// and `kept_since`), then the base cells. Growth: records, oldest first, each a 20-byte head
-// (bucket start, generation, items, bits, k as u32) and its bit array padded to 4 bytes.
+// and `kept_since`), then the base cells. Growth: levels in order of generation, each a
+// 16-byte head (generation, bits, k, and the mask of segments holding items in it, as u32)
+// and its cells padded to 4 bytes.
 //
-// When state and growth would pass max_bytes, the window gives up time, never rate: it clears
-// its oldest segment with its growth and `kept_since` moves to the next segment's start; a
-// current segment that alone is too big starts over (kept_since = now). Every item added
-// at or after kept_since and within the span is found.
+// When state and growth would pass max_bytes, the window gives up time, never rate: the
+// fewest oldest segments whose levels then free enough, and kept_since moves to the next
+// segment's start; when no such segments exist, every segment, and the current one starts
+// over (kept_since = now + 1). Every item added at or after kept_since and within the span is
+// found.
 #pragma once
 
 #include <cstddef>
@@ -24,7 +31,7 @@ namespace seen {
 
 constexpr uint64_t kGrowingHeaderBytes = 16;
 // The base holds this fraction of the expected items per segment (most users never reach
-// it), but at least kGrowingMinStartItems: smaller sub-filters would cost more in heads.
+// it), but at least kGrowingMinStartItems: smaller levels would cost more in heads.
 constexpr uint32_t kGrowingStartShare = 4;
 constexpr uint32_t kGrowingMinStartItems = 8;
 // The shares of each segment's rate budget: the base's, and all growth generations'
@@ -42,9 +49,8 @@ void GrowingContains(const WindowParams& p, const uint8_t* state, const WindowGr
 WindowSaturation GrowingSaturation(const WindowParams& p, const uint8_t* state,
                                    const WindowGrowth* growth, uint32_t now);
 uint32_t GrowingEffectiveSpan(const WindowParams& p, const uint8_t* state, uint32_t now);
-// Throws Error(kInconsistent) naming `source` unless the growth's records are well formed,
-// belong to live segments of `state` in order, and fit in max_bytes with the state.
-void ValidateGrowth(const WindowParams& p, const uint8_t* state, const WindowGrowth& growth,
-                    const std::string& source);
+// Throws Error(kInconsistent) naming `source` unless the growth's levels are well formed, in
+// order, and fit in max_bytes with the state.
+void ValidateGrowth(const WindowParams& p, const WindowGrowth& growth, const std::string& source);
 
 }  // namespace seen

@@ -7,12 +7,14 @@
 
 #include <algorithm>
 #include <cstring>
+#include <random>
 #include <set>
 #include <vector>
 
 #include "core/bloom.h"
 #include "core/hash.h"
 #include "core/kernels.h"
+#include "core/window_kernels.h"
 #include "tests/bloom_vectors.h"
 #include "tests/reference_filter.h"
 #include "tests/support.h"
@@ -104,6 +106,42 @@ TEST_P(Target, MatchesTheFormatSpecification) {
 }
 
 TEST_P(Target, BuildsTheSharedVectors) { EXPECT_GT(test::CheckBloomVectors(), 800); }
+
+// The window kernel answers exactly as the scalar definition of docs/FORMAT.md
+// (window_cells::SegmentsHolding, for any of several arrays), for shapes from one position to
+// 2^17, every segment count, k and live mask (none live too), at cell densities from sparse
+// to full, and batches with tails, past one chunk. Cells are held at exactly their size, so a
+// read past them shows under ASan.
+TEST_P(Target, WindowCellsAnswerAsTheirDefinition) {
+  std::mt19937_64 rng(20261125);
+  for (int round = 0; round < 200; ++round) {
+    const size_t count = 1 + rng() % 3;
+    std::vector<std::vector<uint8_t>> cells(count);
+    std::vector<LiveCells> arrays(count);
+    for (size_t a = 0; a < count; ++a) {
+      const window_cells::CellShape shape{
+          static_cast<uint32_t>(1 + rng() % (round % 3 == 0 ? 8 : (1u << 17))),
+          static_cast<uint32_t>(2 + rng() % (kMaxWindowSegments - 1)),
+          static_cast<uint32_t>(1 + rng() % kMaxWindowK)};
+      cells[a].resize(window_cells::CellBytes(shape.bits, shape.segments));
+      const uint64_t density = rng() % 4;  // each byte ORs density + 1 random bytes
+      for (uint8_t& c : cells[a]) {
+        for (uint64_t j = 0; j <= density; ++j) c |= static_cast<uint8_t>(rng());
+      }
+      arrays[a] = {shape, cells[a].data(), static_cast<uint32_t>(rng() & ((1u << shape.segments) - 1))};
+    }
+    const size_t n = 1 + rng() % 700;
+    std::vector<uint64_t> hashes(n);
+    for (uint64_t& h : hashes) h = rng();
+    std::vector<uint8_t> out(n, 7);
+    MarkHeld(arrays.data(), count, hashes.data(), n, out.data());
+    for (size_t i = 0; i < n; ++i) {
+      bool held = false;
+      for (const LiveCells& a : arrays) held |= window_cells::SegmentsHolding(a.shape, a.cells, a.live, hashes[i]) != 0;
+      ASSERT_EQ(out[i], held ? 1 : 0) << "round " << round << ", candidate " << i;
+    }
+  }
+}
 
 INSTANTIATE_TEST_SUITE_P(SimdTargets, Target, testing::ValuesIn(TargetsToCompare()),
                          [](const testing::TestParamInfo<int64_t>& info) {

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "core/error.h"
+#include "core/format.h"
 #include "core/store.h"
 #include "core/window_codec.h"
 #include "core/window_growing.h"
@@ -175,6 +176,60 @@ TEST(GrowingWindow, MemoryStaysUnderTheCapAndRoundTrips) {
   bad.growth.resize(bad.growth.size() - 4);
   const std::vector<uint8_t> bad_bytes = SerializeWindow(bad);
   EXPECT_THROW(DeserializeWindow(bad_bytes.data(), bad_bytes.size()), Error);
+}
+
+// A level has slots only for the segments that grew: one heavy segment costs one slot per
+// level, and the levels go once that segment leaves the window.
+TEST(GrowingWindow, LevelsHoldSlotsOnlyForSegmentsThatGrew) {
+  const WindowParams p = SizeTimeWindow(5 * 3600, 100, 0.01, 0.25, 3, 0);
+  Window heavy = Window::Create(p, 0);
+  std::vector<uint64_t> items(5000);
+  for (uint64_t i = 0; i < items.size(); ++i) items[i] = i * 0x9E3779B97F4A7C15ULL + 5;
+  heavy.AddU64(items.data(), items.size(), 10);
+  ASSERT_FALSE(heavy.growth.empty());
+  // Each level's fourth u32 is its mask of segments: one segment grew, so one slot each.
+  uint64_t levels = 0;
+  for (uint64_t at = 0; at < heavy.growth.size(); ++levels) {
+    EXPECT_EQ(LoadLe32(heavy.growth.data() + at + 12), 1u) << "level " << levels;
+    const uint64_t bits = LoadLe32(heavy.growth.data() + at + 4);
+    at += 16 + ((bits + 7) / 8 + 3 + 3) / 4 * 4;
+  }
+  EXPECT_GE(levels, 3u);
+  std::vector<uint8_t> found(items.size());
+  heavy.ContainsU64(items.data(), items.size(), p.span, found.data());
+  EXPECT_EQ(std::count(found.begin(), found.end(), 0), 0) << "within the span";
+  // Past the span the grown segment is cleared by the next add, with every level.
+  const uint64_t later = 1;
+  heavy.AddU64(&later, 1, 2 * p.span);
+  EXPECT_TRUE(heavy.growth.empty());
+}
+
+// Each field of a level's head, made wrong, is refused by name, never read.
+TEST(GrowingWindow, CorruptLevelHeadsAreRefused) {
+  const WindowParams p = SizeTimeWindow(3600, 100, 0.01, 0.25, 3, 0);
+  Window window = Window::Create(p, 0);
+  std::vector<uint64_t> items(3000);
+  for (uint64_t i = 0; i < items.size(); ++i) items[i] = i * 0x9E3779B97F4A7C15ULL + 9;
+  window.AddU64(items.data(), items.size(), 10);
+  ASSERT_FALSE(window.growth.empty());
+  const struct {
+    uint64_t at;
+    uint32_t value;
+    const char* refusal;
+  } cases[] = {{0, 0, "generation"}, {0, 16, "generation"}, {4, 0, "bits"}, {4, (1u << 28) + 1, "bits"},
+               {8, 0, "k outside"}, {8, 17, "k outside"}, {12, 0, "slots"}, {12, 1u << p.segments, "slots"},
+               {4, 1u << 20, "past its end"}};
+  for (const auto& c : cases) {
+    Window bad = window;
+    StoreLe32(bad.growth.data() + c.at, c.value);
+    const std::vector<uint8_t> bytes = SerializeWindow(bad);
+    try {
+      DeserializeWindow(bytes.data(), bytes.size());
+      ADD_FAILURE() << "field at " << c.at << " = " << c.value << " was accepted";
+    } catch (const Error& e) {
+      EXPECT_NE(std::string(e.what()).find(c.refusal), std::string::npos) << e.what();
+    }
+  }
 }
 
 // A store file keeps each grown user's growth: the reopened store answers as the saved one.

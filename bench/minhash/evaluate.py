@@ -1,14 +1,18 @@
 #!/usr/bin/env python3
-"""Near-duplicate detection on real text with known edits: seen's MinHash index and SimHash
-index beside datasketch's MinHashLSH, on the same passages and the same copies.
+"""Near-duplicate detection on real text with known edits: seen's SimHash and MinHash indexes
+beside datasketch's MinHashLSH and the `simhash` package (bench/minhash/methods.py), on the
+same texts and the same copies.
 
-Corpora, from Debian packages the bench installs: Chinese passages of 300-600 characters
-from manpages-zh, English passages of 500-1,000 characters from the licenses and copyright
-files under /usr/share. Copies, from a fixed seed: 1, 3 and 5 edits (characters for Chinese,
-words for English), a 15-character advert inserted (Chinese), a 20-word header or footer
-(English). A copy is found when its passage is among its matches. A false pair is a match
-whose exact shingle Jaccard with the copy is below 0.5 (natural duplicates among the
-passages, such as repeated license text, are neither true nor false).
+Corpora, from Debian packages the bench installs, one per length bucket: Chinese passages of
+300-600 characters from manpages-zh and texts of about 3,150 characters (seven consecutive
+passages); English passages of 500-1,000 characters and texts of 3,000-6,000 characters from
+the licenses and copyright files under /usr/share. Copies of the first 200 texts of each, from
+a fixed seed: 1, 3, 5, 10 and 20 edits (characters for Chinese, words for English), the
+sentences reordered (texts of two or more sentences), a 15-character advert inserted
+(Chinese), a 20-word header or footer (English). A copy is found when its text is among its
+matches. A false pair is a match whose exact shingle Jaccard with the copy is below 0.5
+(natural duplicates among the texts, such as repeated license text, are neither true nor
+false). Precision of a kind: found / (found + false pairs).
 
 usage: bench/minhash/evaluate.py OUT_DIR     writes OUT_DIR/minhash.json"""
 import gzip
@@ -20,27 +24,18 @@ import sys
 import time
 from pathlib import Path
 
-import seen
-from datasketch import MinHash, MinHashLSH
+from methods import all_methods, shingles, tokens  # noqa: F401  (tokens: for the sibling scripts)
 
 # 0.8 is the usual default; 0.7 is what the English targets need: 5 edited words change up to
 # 10 word pairs, and a 20-word header adds about 20, which puts an 80-word passage (500
 # characters) near J = 0.78, and an estimate of 128 bins varies by about 0.04 there.
 THRESHOLDS = (0.8, 0.7)
-SIMHASH_K = 3
+EDITS = (1, 3, 5, 10, 20)
 BASES = 200
 CJK = re.compile(r"[\u4e00-\u9fff]")
-TOKEN = re.compile(r"[\u4e00-\u9fff]|[^\W_]+")
 AD = "点击链接立即领取限时免费优惠券"
-
-
-def tokens(text):
-    return TOKEN.findall(text.lower())
-
-
-def shingles(text):
-    t = tokens(text)
-    return {" ".join(t[i:i + 2]) for i in range(max(1, len(t) - 1))}
+# Chinese man pages end sentences with full-width marks, and sometimes with ASCII ones.
+SENTENCE_END = {"zh": re.compile(r"(?<=[。！？；.!?])\s*"), "en": re.compile(r"(?<=[.!?;])\s+")}
 
 
 def jaccard(a, b):
@@ -101,116 +96,89 @@ def edit_english(rng, text, edits, vocabulary):
     return " ".join(words)
 
 
+def edit_kind(lang, edits):
+    unit = "edit" if lang == "zh" else "word edit"
+    return f"{edits} {unit}{'s' if edits > 1 else ''}"
+
+
+def reorder_sentences(rng, lang, text):
+    """The text's sentences in another order, or None for a text of one sentence."""
+    sentences = [s for s in SENTENCE_END[lang].split(text) if s]
+    if len(sentences) < 2:
+        return None
+    order = sentences[:]
+    rng.shuffle(order)
+    if order == sentences:
+        order.reverse()
+    return ("" if lang == "zh" else " ").join(order)
+
+
 def copies(lang, rng, passages):
     """(kind, base index, copy) for the first BASES passages."""
     out = []
     if lang == "zh":
         alphabet = sorted({c for p in passages for c in p if CJK.match(c)})
-        for i in range(min(BASES, len(passages))):
-            for edits in (1, 3, 5):
-                out.append((f"{edits} edits", i, edit_chinese(rng, passages[i], edits, alphabet)))
-            at = rng.randrange(len(passages[i]))
-            out.append(("15-character advert", i, passages[i][:at] + AD + passages[i][at:]))
+        edit = lambda text, n: edit_chinese(rng, text, n, alphabet)  # noqa: E731
     else:
         # Plain words: a raw "word" such as an e-mail address is several tokens.
         vocabulary = sorted({w for p in passages for w in re.findall(r"[A-Za-z]{2,}", p)})
-        for i in range(min(BASES, len(passages))):
-            for edits in (1, 3, 5):
-                out.append((f"{edits} word edits", i, edit_english(rng, passages[i], edits, vocabulary)))
+        edit = lambda text, n: edit_english(rng, text, n, vocabulary)  # noqa: E731
+    for i, text in enumerate(passages[:BASES]):
+        out += [(edit_kind(lang, n), i, edit(text, n)) for n in EDITS]
+        reordered = reorder_sentences(rng, lang, text)
+        if reordered is not None:
+            out.append(("sentence reorder", i, reordered))
+        if lang == "zh":
+            at = rng.randrange(len(text))
+            out.append(("15-character advert", i, text[:at] + AD + text[at:]))
+        else:
             extra = " ".join(rng.choice(vocabulary) for _ in range(20))
-            out.append(("20-word header", i, extra + " " + passages[i]))
-            out.append(("20-word footer", i, passages[i] + " " + extra))
+            out += [("20-word header", i, extra + " " + text), ("20-word footer", i, text + " " + extra)]
     return out
-
-
-class SeenMinhash:
-    def __init__(self, threshold):
-        self.name = f"seen MinHash (128 bins, t = {threshold})"
-        self.index = seen.MinhashIndex(threshold=threshold)
-
-    def add(self, i, text):
-        self.index.add(i, text)
-
-    def query(self, text):
-        return [i for i, _ in self.index.query(text)]
-
-    def bytes(self):
-        return self.index.bytes
-
-
-class SeenSimhash:
-    name = f"seen SimHash (k = {SIMHASH_K})"
-
-    def __init__(self):
-        self.index = seen.SimhashIndex(k=SIMHASH_K)
-
-    def add(self, i, text):
-        self.index.add(i, seen.simhash(text))
-
-    def query(self, text):
-        return [i for i, _ in self.index.query(seen.simhash(text))]
-
-    def bytes(self):
-        return None
-
-
-class Datasketch:
-    def __init__(self, threshold):
-        self.name = f"datasketch MinHashLSH (128 permutations, t = {threshold})"
-        self.index = MinHashLSH(threshold=threshold, num_perm=128)
-
-    @staticmethod
-    def sketch(text):
-        m = MinHash(num_perm=128)
-        for s in shingles(text):
-            m.update(s.encode())
-        return m
-
-    def add(self, i, text):
-        self.index.insert(i, self.sketch(text))
-
-    def query(self, text):
-        return self.index.query(self.sketch(text))
-
-    def bytes(self):
-        return None
 
 
 def evaluate(lang, passages, rng):
     base_shingles = [shingles(p) for p in passages]
     queries = copies(lang, rng, passages)
     results = {}
-    methods = [SeenSimhash()] + [m for t in THRESHOLDS for m in (SeenMinhash(t), Datasketch(t))]
-    for method in methods:
-        start = time.perf_counter()
+    for method in all_methods(THRESHOLDS):
+        began = time.perf_counter()
         for i, p in enumerate(passages):
             method.add(i, p)
-        build_s = time.perf_counter() - start
-        found, totals, false_pairs, micros = {}, {}, 0, []
+        build_s = time.perf_counter() - began
+        totals, found, false_pairs, micros = {}, {}, {}, []
         for kind, base, text in queries:
             start = time.perf_counter()
             matches = method.query(text)
             micros.append(1e6 * (time.perf_counter() - start))
+            copy = shingles(text)
             totals[kind] = totals.get(kind, 0) + 1
             found[kind] = found.get(kind, 0) + (base in matches)
-            copy = shingles(text)
-            false_pairs += sum(1 for m in matches if m != base and jaccard(copy, base_shingles[m]) < 0.5)
+            false_pairs[kind] = false_pairs.get(kind, 0) + sum(
+                1 for m in matches if m != base and jaccard(copy, base_shingles[m]) < 0.5)
         results[method.name] = {
             "recall": {k: found[k] / totals[k] for k in totals},
-            "false_pairs": false_pairs,
+            "false_pairs_by_kind": false_pairs,
+            "precision": {k: found[k] / (found[k] + false_pairs[k]) if found[k] + false_pairs[k] else None
+                          for k in totals},
+            "false_pairs": sum(false_pairs.values()),
             "pairs_checked": len(queries) * len(passages),
             "query_median_us": statistics.median(micros),
             "build_s": build_s,
             "bytes": method.bytes(),
         }
-    return {"passages": len(passages), "queries": len(queries), "methods": results}
+        print(f"{lang} {len(passages)} texts: {method.name} in {time.perf_counter() - began:.1f} s",
+              file=sys.stderr, flush=True)
+    return {"passages": len(passages), "queries": len(queries), "copies": totals, "methods": results}
 
 
 def main():
     out = Path(sys.argv[1])
     rng = random.Random(20261124)
+    zh = chinese_passages(2000)
     report = {"thresholds": THRESHOLDS,
-              "zh": evaluate("zh", chinese_passages(2000), rng),
+              "zh": evaluate("zh", zh, rng),
+              "zh_long": evaluate("zh", ["".join(zh[i:i + 7]) for i in range(0, len(zh) - 6, 7)], rng),
               "en": evaluate("en", english_passages(2000), rng),
               "en_long": evaluate("en", english_passages(400, 3000, 6000), rng)}
     (out / "minhash.json").write_text(json.dumps(report, indent=1))

@@ -59,7 +59,7 @@ const (
 	// one bit per segment; slack 1/(Segments-1).
 	SlicedLayout WindowLayout = 2
 	// GrowingLayout is sliced segments in time whose base holds a quarter of ExpectedItems; a
-	// segment given more opens sub-filters that keep the rate for any number of items, up to
+	// segment given more goes on into growth levels that keep the rate for any number of items, up to
 	// MaxBytes, past which the window gives up its oldest time, never its rate.
 	GrowingLayout WindowLayout = 3
 )

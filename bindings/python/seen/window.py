@@ -106,7 +106,7 @@ class WindowSpec:
 class WindowInfo:
     """What a window became once sized: its layout ("ring": the last items' fingerprints;
     "sliced": Bloom segments rotated together; "growing": sliced segments in time that open
-    sub-filters as they get more items), its exact span (time spans round up to whole
+    growth levels as they get more items), its exact span (time spans round up to whole
     segments), its slack (items may linger up to span * (1 + slack)), the bytes of its state
     (for a growing window, its start), the false-positive rate predicted once it is full and,
     for a growing window, the most bytes it may take (else 0)."""

@@ -1,0 +1,30 @@
+// seen merge: the union of two Bloom filter files of one shape and seed (or key), A | B into C.
+#include <cstdio>
+#include <optional>
+#include <string>
+
+#include "cli/cli.h"
+#include "cli/key_file.h"
+#include "core/bloom.h"
+#include "core/bloom_codec.h"
+#include "core/error.h"
+
+namespace seen::cli {
+
+int Merge(const Args& args) {
+  if (args.positional().size() != 2) throw UsageError{"merge needs two input files: A B -o C"};
+  const std::string output = args.require("output");
+  const std::optional<SecretKey> key = KeyFile(args);
+  Bloom merged = Open(args.positional()[0], false, true, key).Copy();
+  try {
+    merged.Merge(Open(args.positional()[1], false, true, key));
+  } catch (const Error& e) {
+    throw Error(e.code(), args.positional()[0] + " and " + args.positional()[1] + ": " + e.what());
+  }
+  Save(merged, output);
+  std::printf("merged %s and %s into %s\n", args.positional()[0].c_str(),
+              args.positional()[1].c_str(), output.c_str());
+  return kExitOk;
+}
+
+}  // namespace seen::cli
