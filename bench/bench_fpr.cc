@@ -32,7 +32,7 @@ int main(int argc, char** argv) {
   std::vector<uint8_t> out(n);
   for (double target : {0.1, 0.01, 0.001}) {
     seen_bloom* f = nullptr;
-    seen_bloom_create(n, target, 3, &f);
+    seen_bloom_create(n, target, 3, &f, nullptr);
     seen_bloom_add_u64(f, present.data(), n);
     seen_bloom_contains_u64(f, absent.data(), n, out.data());
     uint64_t hits = 0;

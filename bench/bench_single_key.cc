@@ -69,7 +69,7 @@ int main(int argc, char** argv) {
   }
   std::vector<uint8_t> out(n);
   seen_bloom* f = nullptr;
-  if (seen_bloom_create(n, kFpr, 1, &f) != SEEN_OK) {
+  if (seen_bloom_create(n, kFpr, 1, &f, nullptr) != SEEN_OK) {
     std::fprintf(stderr, "create: %s\n", seen_last_error());
     return 1;
   }

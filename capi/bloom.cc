@@ -11,6 +11,7 @@
 
 struct seen_bloom {
   seen::Bloom bloom;
+  mutable seen::capi::ErrorSlot error{};  // its last failure (report.h)
 };
 
 using seen::capi::CreateInto;
@@ -26,7 +27,8 @@ uint32_t OpenMode(uint32_t flags) { return flags & (SEEN_OPEN_READ_ONLY | SEEN_O
 extern "C" {
 
 seen_status seen_bloom_size_for(uint64_t expected_items, double fpr, uint64_t* bytes,
-                                uint32_t* k) {
+                                uint32_t* k, seen_error* err) {
+  const seen::capi::ReportTo report(err);
   SEEN_REQUIRE(bytes != nullptr && k != nullptr, "bytes or k is NULL");
   return Guard([&] {
     const seen::Sizing sizing = seen::SizeFor(expected_items, fpr);
@@ -36,7 +38,8 @@ seen_status seen_bloom_size_for(uint64_t expected_items, double fpr, uint64_t* b
 }
 
 seen_status seen_bloom_predict_fpr(uint64_t expected_items, uint64_t bytes, double* fpr,
-                                   uint32_t* k) {
+                                   uint32_t* k, seen_error* err) {
+  const seen::capi::ReportTo report(err);
   SEEN_REQUIRE(fpr != nullptr, "fpr is NULL");
   return Guard([&] {
     const uint64_t blocks = seen::BlocksForBytes(bytes);
@@ -47,30 +50,37 @@ seen_status seen_bloom_predict_fpr(uint64_t expected_items, uint64_t bytes, doub
 }
 
 seen_status seen_bloom_create(uint64_t expected_items, double fpr, uint64_t seed,
-                              seen_bloom** out) {
+                              seen_bloom** out, seen_error* err) {
+  const seen::capi::ReportTo report(err);
   return CreateInto<seen_bloom>(out, [&] { return seen::Bloom::Create(expected_items, fpr, seed); });
 }
 
 seen_status seen_bloom_create_keyed(uint64_t expected_items, double fpr, const uint8_t* key,
-                                    size_t key_len, seen_bloom** out) {
+                                    size_t key_len, seen_bloom** out, seen_error* err) {
+  const seen::capi::ReportTo report(err);
   return CreateInto<seen_bloom>(out, [&] {
     return seen::Bloom::Create(expected_items, fpr, 0, seen::SecretKey::FromBytes(key, key_len));
   });
 }
 
 seen_status seen_bloom_create_bytes(uint64_t expected_items, uint64_t bytes, uint64_t seed,
-                                    seen_bloom** out) {
+                                    seen_bloom** out, seen_error* err) {
+  const seen::capi::ReportTo report(err);
   return CreateInto<seen_bloom>(out, [&] { return seen::Bloom::CreateBytes(expected_items, bytes, seed); });
 }
 
 seen_status seen_bloom_copy(const seen_bloom* f, seen_bloom** out) {
+  const seen::capi::ReportTo report(f);
   SEEN_REQUIRE(f != nullptr, "filter is NULL");
   return CreateInto<seen_bloom>(out, [&] { return f->bloom.Copy(); });
 }
 
 void seen_bloom_free(seen_bloom* f) { delete f; }
 
+void seen_bloom_last_error(const seen_bloom* f, seen_error* err) { seen::capi::CopyLastError(f, err); }
+
 seen_status seen_bloom_add_u64(seen_bloom* f, const uint64_t* ids, size_t n) {
+  const seen::capi::ReportTo report(f);
   SEEN_REQUIRE(f != nullptr, "filter is NULL");
   SEEN_REQUIRE(ids != nullptr || n == 0, "ids is NULL");
   return Guard([&] { f->bloom.AddU64(ids, n); });
@@ -78,6 +88,7 @@ seen_status seen_bloom_add_u64(seen_bloom* f, const uint64_t* ids, size_t n) {
 
 seen_status seen_bloom_contains_u64(const seen_bloom* f, const uint64_t* ids, size_t n,
                                     uint8_t* out) {
+  const seen::capi::ReportTo report(f);
   SEEN_REQUIRE(f != nullptr, "filter is NULL");
   SEEN_REQUIRE((ids != nullptr && out != nullptr) || n == 0, "ids or out is NULL");
   return Guard([&] { f->bloom.ContainsU64(ids, n, out); });
@@ -85,6 +96,7 @@ seen_status seen_bloom_contains_u64(const seen_bloom* f, const uint64_t* ids, si
 
 seen_status seen_bloom_add_keys(seen_bloom* f, const uint8_t* data, const uint64_t* offsets,
                                 size_t n) {
+  const seen::capi::ReportTo report(f);
   SEEN_REQUIRE(f != nullptr, "filter is NULL");
   SEEN_REQUIRE(offsets != nullptr || n == 0, "offsets is NULL");
   SEEN_REQUIRE(data != nullptr || n == 0 || offsets[n] == offsets[0], "data is NULL");
@@ -93,6 +105,7 @@ seen_status seen_bloom_add_keys(seen_bloom* f, const uint8_t* data, const uint64
 
 seen_status seen_bloom_contains_keys(const seen_bloom* f, const uint8_t* data,
                                      const uint64_t* offsets, size_t n, uint8_t* out) {
+  const seen::capi::ReportTo report(f);
   SEEN_REQUIRE(f != nullptr, "filter is NULL");
   SEEN_REQUIRE((offsets != nullptr && out != nullptr) || n == 0, "offsets or out is NULL");
   SEEN_REQUIRE(data != nullptr || n == 0 || offsets[n] == offsets[0], "data is NULL");
@@ -100,12 +113,14 @@ seen_status seen_bloom_contains_keys(const seen_bloom* f, const uint8_t* data,
 }
 
 seen_status seen_bloom_set_exclusive_adds(seen_bloom* f, int exclusive) {
+  const seen::capi::ReportTo report(f);
   SEEN_REQUIRE(f != nullptr, "filter is NULL");
   f->bloom.set_exclusive_adds(exclusive != 0);
   return SEEN_OK;
 }
 
 seen_status seen_bloom_put_u64(seen_bloom* f, uint64_t id, uint8_t* was_present) {
+  const seen::capi::ReportTo report(f);
   SEEN_REQUIRE(f != nullptr, "filter is NULL");
   return Guard([&] {
     const bool present = f->bloom.PutU64(id);
@@ -115,6 +130,7 @@ seen_status seen_bloom_put_u64(seen_bloom* f, uint64_t id, uint8_t* was_present)
 
 seen_status seen_bloom_put_key(seen_bloom* f, const void* key, size_t len,
                                uint8_t* was_present) {
+  const seen::capi::ReportTo report(f);
   SEEN_REQUIRE(f != nullptr, "filter is NULL");
   SEEN_REQUIRE(key != nullptr || len == 0, "key is NULL");
   return Guard([&] {
@@ -136,12 +152,14 @@ int seen_bloom_test_key(const seen_bloom* f, const void* key, size_t len) {
 }
 
 seen_status seen_bloom_merge(seen_bloom* dst, const seen_bloom* src) {
+  const seen::capi::ReportTo report(dst);
   SEEN_REQUIRE(dst != nullptr && src != nullptr, "dst or src is NULL");
   return Guard([&] { dst->bloom.Merge(src->bloom); });
 }
 
 seen_status seen_bloom_blocks_of_u64(const seen_bloom* f, const uint64_t* ids, size_t n,
                                      uint64_t* blocks) {
+  const seen::capi::ReportTo report(f);
   SEEN_REQUIRE(f != nullptr, "filter is NULL");
   SEEN_REQUIRE((ids != nullptr && blocks != nullptr) || n == 0, "ids or blocks is NULL");
   return Guard([&] { f->bloom.BlocksOfU64(ids, n, blocks); });
@@ -149,6 +167,7 @@ seen_status seen_bloom_blocks_of_u64(const seen_bloom* f, const uint64_t* ids, s
 
 seen_status seen_bloom_blocks_of_keys(const seen_bloom* f, const uint8_t* data,
                                       const uint64_t* offsets, size_t n, uint64_t* blocks) {
+  const seen::capi::ReportTo report(f);
   SEEN_REQUIRE(f != nullptr, "filter is NULL");
   SEEN_REQUIRE((offsets != nullptr && blocks != nullptr) || n == 0, "offsets or blocks is NULL");
   SEEN_REQUIRE(data != nullptr || n == 0 || offsets[n] == offsets[0], "data is NULL");
@@ -157,6 +176,7 @@ seen_status seen_bloom_blocks_of_keys(const seen_bloom* f, const uint8_t* data,
 
 seen_status seen_bloom_read_blocks(const seen_bloom* f, uint64_t first, uint64_t count,
                                    uint8_t* out) {
+  const seen::capi::ReportTo report(f);
   SEEN_REQUIRE(f != nullptr, "filter is NULL");
   SEEN_REQUIRE(out != nullptr || count == 0, "out is NULL");
   const uint64_t blocks = f->bloom.params().blocks;
@@ -169,17 +189,20 @@ seen_status seen_bloom_read_blocks(const seen_bloom* f, uint64_t first, uint64_t
 
 seen_status seen_bloom_or_blocks(seen_bloom* f, uint64_t first, uint64_t count,
                                  const uint8_t* blocks) {
+  const seen::capi::ReportTo report(f);
   SEEN_REQUIRE(f != nullptr, "filter is NULL");
   SEEN_REQUIRE(blocks != nullptr || count == 0, "blocks is NULL");
   return Guard([&] { f->bloom.OrBlocks(first, count, blocks); });
 }
 
 seen_status seen_bloom_clear(seen_bloom* f) {
+  const seen::capi::ReportTo report(f);
   SEEN_REQUIRE(f != nullptr, "filter is NULL");
   return Guard([&] { f->bloom.Clear(); });
 }
 
 seen_status seen_bloom_get_params(const seen_bloom* f, seen_bloom_params* params) {
+  const seen::capi::ReportTo report(f);
   SEEN_REQUIRE(f != nullptr && params != nullptr, "filter or params is NULL");
   SEEN_REQUIRE(params->size >= sizeof(size_t), "params->size is not set");
   const seen::BloomParams& p = f->bloom.params();
@@ -193,6 +216,7 @@ seen_status seen_bloom_get_params(const seen_bloom* f, seen_bloom_params* params
 }
 
 seen_status seen_bloom_get_stats(const seen_bloom* f, seen_bloom_stats* stats) {
+  const seen::capi::ReportTo report(f);
   SEEN_REQUIRE(f != nullptr && stats != nullptr, "filter or stats is NULL");
   SEEN_REQUIRE(stats->size >= sizeof(size_t), "stats->size is not set");
   const seen::BloomStats s = f->bloom.Stats();
@@ -205,24 +229,30 @@ seen_status seen_bloom_get_stats(const seen_bloom* f, seen_bloom_stats* stats) {
 
 seen_status seen_bloom_serialize(const seen_bloom* f, uint8_t* buf, size_t cap,
                                  size_t* written) {
+  const seen::capi::ReportTo report(f);
   SEEN_REQUIRE(f != nullptr && written != nullptr, "filter or written is NULL");
   return seen::capi::SerializeInto(__func__, f->bloom, buf, cap, written);
 }
 
-seen_status seen_bloom_deserialize(const uint8_t* buf, size_t len, seen_bloom** out) {
+seen_status seen_bloom_deserialize(const uint8_t* buf, size_t len, seen_bloom** out,
+                                   seen_error* err) {
+  const seen::capi::ReportTo report(err);
   SEEN_REQUIRE(buf != nullptr || len == 0, "buf is NULL");
   return CreateInto<seen_bloom>(out, [&] { return seen::Deserialize(buf, len); });
 }
 
 seen_status seen_bloom_deserialize_keyed(const uint8_t* buf, size_t len, const uint8_t* key,
-                                         size_t key_len, seen_bloom** out) {
+                                         size_t key_len, seen_bloom** out, seen_error* err) {
+  const seen::capi::ReportTo report(err);
   SEEN_REQUIRE(buf != nullptr || len == 0, "buf is NULL");
   return CreateInto<seen_bloom>(out, [&] {
     return seen::Deserialize(buf, len, seen::SecretKey::FromBytes(key, key_len));
   });
 }
 
-seen_status seen_bloom_view(const uint8_t* buf, size_t len, uint32_t flags, seen_bloom** out) {
+seen_status seen_bloom_view(const uint8_t* buf, size_t len, uint32_t flags, seen_bloom** out,
+                            seen_error* err) {
+  const seen::capi::ReportTo report(err);
   SEEN_REQUIRE(buf != nullptr || len == 0, "buf is NULL");
   SEEN_REQUIRE((flags & ~SEEN_OPEN_NO_VERIFY) == 0, "flags may only hold SEEN_OPEN_NO_VERIFY");
   return CreateInto<seen_bloom>(out, [&] {
@@ -231,16 +261,18 @@ seen_status seen_bloom_view(const uint8_t* buf, size_t len, uint32_t flags, seen
 }
 
 seen_status seen_bloom_save(const seen_bloom* f, const char* path) {
+  const seen::capi::ReportTo report(f);
   SEEN_REQUIRE(f != nullptr && path != nullptr, "filter or path is NULL");
   return Guard([&] { seen::Save(f->bloom, path); });
 }
 
-seen_status seen_bloom_open(const char* path, uint32_t flags, seen_bloom** out) {
-  return seen_bloom_open_keyed(path, flags, nullptr, 0, out);
+seen_status seen_bloom_open(const char* path, uint32_t flags, seen_bloom** out, seen_error* err) {
+  return seen_bloom_open_keyed(path, flags, nullptr, 0, out, err);
 }
 
 seen_status seen_bloom_open_keyed(const char* path, uint32_t flags, const uint8_t* key,
-                                  size_t key_len, seen_bloom** out) {
+                                  size_t key_len, seen_bloom** out, seen_error* err) {
+  const seen::capi::ReportTo report(err);
   SEEN_REQUIRE(path != nullptr, "path is NULL");
   SEEN_REQUIRE(OpenMode(flags) == SEEN_OPEN_READ_ONLY || OpenMode(flags) == SEEN_OPEN_READ_WRITE,
                "flags need exactly one of SEEN_OPEN_READ_ONLY and SEEN_OPEN_READ_WRITE");
@@ -253,6 +285,7 @@ seen_status seen_bloom_open_keyed(const char* path, uint32_t flags, const uint8_
 }
 
 seen_status seen_bloom_sync(seen_bloom* f) {
+  const seen::capi::ReportTo report(f);
   SEEN_REQUIRE(f != nullptr, "filter is NULL");
   return Guard([&] { f->bloom.Sync(); });
 }

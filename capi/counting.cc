@@ -10,6 +10,7 @@
 
 struct seen_counting {
   seen::Counting counting;
+  mutable seen::capi::ErrorSlot error{};  // its last failure (report.h)
 };
 
 using seen::capi::CreateInto;
@@ -30,12 +31,14 @@ seen_status NotFound(const char* function, uint64_t absent) {
 extern "C" {
 
 seen_status seen_counting_create(uint64_t expected_items, double fpr, uint64_t seed,
-                                 seen_counting** out) {
+                                 seen_counting** out, seen_error* err) {
+  const seen::capi::ReportTo report(err);
   return CreateInto<seen_counting>(out, [&] { return seen::Counting::Create(expected_items, fpr, seed); });
 }
 
 seen_status seen_counting_create_keyed(uint64_t expected_items, double fpr, const uint8_t* key,
-                                       size_t key_len, seen_counting** out) {
+                                       size_t key_len, seen_counting** out, seen_error* err) {
+  const seen::capi::ReportTo report(err);
   return CreateInto<seen_counting>(out, [&] {
     return seen::Counting::Create(expected_items, fpr, 0, seen::SecretKey::FromBytes(key, key_len));
   });
@@ -43,7 +46,10 @@ seen_status seen_counting_create_keyed(uint64_t expected_items, double fpr, cons
 
 void seen_counting_free(seen_counting* f) { delete f; }
 
+void seen_counting_last_error(const seen_counting* f, seen_error* err) { seen::capi::CopyLastError(f, err); }
+
 seen_status seen_counting_add_u64(seen_counting* f, const uint64_t* ids, size_t n) {
+  const seen::capi::ReportTo report(f);
   SEEN_REQUIRE(f != nullptr, "filter is NULL");
   SEEN_REQUIRE(ids != nullptr || n == 0, "ids is NULL");
   return Guard([&] { f->counting.AddU64(ids, n); });
@@ -51,6 +57,7 @@ seen_status seen_counting_add_u64(seen_counting* f, const uint64_t* ids, size_t 
 
 seen_status seen_counting_remove_u64(seen_counting* f, const uint64_t* ids, size_t n,
                                      uint8_t* removed) {
+  const seen::capi::ReportTo report(f);
   SEEN_REQUIRE(f != nullptr, "filter is NULL");
   SEEN_REQUIRE(ids != nullptr || n == 0, "ids is NULL");
   uint64_t absent = 0;
@@ -60,6 +67,7 @@ seen_status seen_counting_remove_u64(seen_counting* f, const uint64_t* ids, size
 
 seen_status seen_counting_contains_u64(const seen_counting* f, const uint64_t* ids, size_t n,
                                        uint8_t* out) {
+  const seen::capi::ReportTo report(f);
   SEEN_REQUIRE(f != nullptr, "filter is NULL");
   SEEN_REQUIRE((ids != nullptr && out != nullptr) || n == 0, "ids or out is NULL");
   return Guard([&] { f->counting.ContainsU64(ids, n, out); });
@@ -67,6 +75,7 @@ seen_status seen_counting_contains_u64(const seen_counting* f, const uint64_t* i
 
 seen_status seen_counting_add_keys(seen_counting* f, const uint8_t* data, const uint64_t* offsets,
                                    size_t n) {
+  const seen::capi::ReportTo report(f);
   SEEN_REQUIRE(f != nullptr, "filter is NULL");
   SEEN_REQUIRE(offsets != nullptr || n == 0, "offsets is NULL");
   SEEN_REQUIRE(data != nullptr || n == 0 || offsets[n] == offsets[0], "data is NULL");
@@ -75,6 +84,7 @@ seen_status seen_counting_add_keys(seen_counting* f, const uint8_t* data, const 
 
 seen_status seen_counting_remove_keys(seen_counting* f, const uint8_t* data,
                                       const uint64_t* offsets, size_t n, uint8_t* removed) {
+  const seen::capi::ReportTo report(f);
   SEEN_REQUIRE(f != nullptr, "filter is NULL");
   SEEN_REQUIRE(offsets != nullptr || n == 0, "offsets is NULL");
   SEEN_REQUIRE(data != nullptr || n == 0 || offsets[n] == offsets[0], "data is NULL");
@@ -85,6 +95,7 @@ seen_status seen_counting_remove_keys(seen_counting* f, const uint8_t* data,
 
 seen_status seen_counting_contains_keys(const seen_counting* f, const uint8_t* data,
                                         const uint64_t* offsets, size_t n, uint8_t* out) {
+  const seen::capi::ReportTo report(f);
   SEEN_REQUIRE(f != nullptr, "filter is NULL");
   SEEN_REQUIRE((offsets != nullptr && out != nullptr) || n == 0, "offsets or out is NULL");
   SEEN_REQUIRE(data != nullptr || n == 0 || offsets[n] == offsets[0], "data is NULL");
@@ -92,17 +103,20 @@ seen_status seen_counting_contains_keys(const seen_counting* f, const uint8_t* d
 }
 
 seen_status seen_counting_put_u64(seen_counting* f, uint64_t id) {
+  const seen::capi::ReportTo report(f);
   SEEN_REQUIRE(f != nullptr, "filter is NULL");
   return Guard([&] { f->counting.PutU64(id); });
 }
 
 seen_status seen_counting_put_key(seen_counting* f, const void* key, size_t len) {
+  const seen::capi::ReportTo report(f);
   SEEN_REQUIRE(f != nullptr, "filter is NULL");
   SEEN_REQUIRE(key != nullptr || len == 0, "key is NULL");
   return Guard([&] { f->counting.PutKey(key, len); });
 }
 
 seen_status seen_counting_delete_u64(seen_counting* f, uint64_t id) {
+  const seen::capi::ReportTo report(f);
   SEEN_REQUIRE(f != nullptr, "filter is NULL");
   bool removed = false;
   const seen_status status = Guard([&] { removed = f->counting.DeleteU64(id); });
@@ -110,6 +124,7 @@ seen_status seen_counting_delete_u64(seen_counting* f, uint64_t id) {
 }
 
 seen_status seen_counting_delete_key(seen_counting* f, const void* key, size_t len) {
+  const seen::capi::ReportTo report(f);
   SEEN_REQUIRE(f != nullptr, "filter is NULL");
   SEEN_REQUIRE(key != nullptr || len == 0, "key is NULL");
   bool removed = false;
@@ -130,11 +145,13 @@ int seen_counting_test_key(const seen_counting* f, const void* key, size_t len) 
 }
 
 seen_status seen_counting_clear(seen_counting* f) {
+  const seen::capi::ReportTo report(f);
   SEEN_REQUIRE(f != nullptr, "filter is NULL");
   return Guard([&] { f->counting.Clear(); });
 }
 
 seen_status seen_counting_get_params(const seen_counting* f, seen_counting_params* params) {
+  const seen::capi::ReportTo report(f);
   SEEN_REQUIRE(f != nullptr && params != nullptr, "filter or params is NULL");
   SEEN_REQUIRE(params->size >= sizeof(size_t), "params->size is not set");
   const seen::CountingParams& p = f->counting.params();
@@ -148,6 +165,7 @@ seen_status seen_counting_get_params(const seen_counting* f, seen_counting_param
 }
 
 seen_status seen_counting_get_stats(const seen_counting* f, seen_counting_stats* stats) {
+  const seen::capi::ReportTo report(f);
   SEEN_REQUIRE(f != nullptr && stats != nullptr, "filter or stats is NULL");
   SEEN_REQUIRE(stats->size >= sizeof(size_t), "stats->size is not set");
   const seen::CountingStats s = f->counting.Stats();
@@ -161,24 +179,30 @@ seen_status seen_counting_get_stats(const seen_counting* f, seen_counting_stats*
 
 seen_status seen_counting_serialize(const seen_counting* f, uint8_t* buf, size_t cap,
                                     size_t* written) {
+  const seen::capi::ReportTo report(f);
   SEEN_REQUIRE(f != nullptr && written != nullptr, "filter or written is NULL");
   return seen::capi::SerializeInto(__func__, f->counting, buf, cap, written);
 }
 
-seen_status seen_counting_deserialize(const uint8_t* buf, size_t len, seen_counting** out) {
+seen_status seen_counting_deserialize(const uint8_t* buf, size_t len, seen_counting** out,
+                                      seen_error* err) {
+  const seen::capi::ReportTo report(err);
   SEEN_REQUIRE(buf != nullptr || len == 0, "buf is NULL");
   return CreateInto<seen_counting>(out, [&] { return seen::DeserializeCounting(buf, len); });
 }
 
 seen_status seen_counting_deserialize_keyed(const uint8_t* buf, size_t len, const uint8_t* key,
-                                            size_t key_len, seen_counting** out) {
+                                            size_t key_len, seen_counting** out, seen_error* err) {
+  const seen::capi::ReportTo report(err);
   SEEN_REQUIRE(buf != nullptr || len == 0, "buf is NULL");
   return CreateInto<seen_counting>(out, [&] {
     return seen::DeserializeCounting(buf, len, seen::SecretKey::FromBytes(key, key_len));
   });
 }
 
-seen_status seen_counting_view(const uint8_t* buf, size_t len, uint32_t flags, seen_counting** out) {
+seen_status seen_counting_view(const uint8_t* buf, size_t len, uint32_t flags, seen_counting** out,
+                               seen_error* err) {
+  const seen::capi::ReportTo report(err);
   SEEN_REQUIRE(buf != nullptr || len == 0, "buf is NULL");
   SEEN_REQUIRE((flags & ~SEEN_OPEN_NO_VERIFY) == 0, "flags may only hold SEEN_OPEN_NO_VERIFY");
   return CreateInto<seen_counting>(out, [&] {
@@ -187,16 +211,19 @@ seen_status seen_counting_view(const uint8_t* buf, size_t len, uint32_t flags, s
 }
 
 seen_status seen_counting_save(const seen_counting* f, const char* path) {
+  const seen::capi::ReportTo report(f);
   SEEN_REQUIRE(f != nullptr && path != nullptr, "filter or path is NULL");
   return Guard([&] { seen::Save(f->counting, path); });
 }
 
-seen_status seen_counting_open(const char* path, uint32_t flags, seen_counting** out) {
-  return seen_counting_open_keyed(path, flags, nullptr, 0, out);
+seen_status seen_counting_open(const char* path, uint32_t flags, seen_counting** out,
+                               seen_error* err) {
+  return seen_counting_open_keyed(path, flags, nullptr, 0, out, err);
 }
 
 seen_status seen_counting_open_keyed(const char* path, uint32_t flags, const uint8_t* key,
-                                     size_t key_len, seen_counting** out) {
+                                     size_t key_len, seen_counting** out, seen_error* err) {
+  const seen::capi::ReportTo report(err);
   SEEN_REQUIRE(path != nullptr, "path is NULL");
   SEEN_REQUIRE(OpenMode(flags) == SEEN_OPEN_READ_ONLY || OpenMode(flags) == SEEN_OPEN_READ_WRITE,
                "flags need exactly one of SEEN_OPEN_READ_ONLY and SEEN_OPEN_READ_WRITE");
@@ -209,6 +236,7 @@ seen_status seen_counting_open_keyed(const char* path, uint32_t flags, const uin
 }
 
 seen_status seen_counting_sync(seen_counting* f) {
+  const seen::capi::ReportTo report(f);
   SEEN_REQUIRE(f != nullptr, "filter is NULL");
   return Guard([&] { f->counting.Sync(); });
 }

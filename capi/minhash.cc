@@ -12,6 +12,7 @@
 
 struct seen_minhash_index {
   seen::MinhashIndex index;
+  mutable seen::capi::ErrorSlot error{};  // its last failure (report.h)
 };
 
 using seen::capi::CreateInto;
@@ -44,7 +45,8 @@ Settings SettingsFrom(const seen_minhash_options* given) {
 extern "C" {
 
 seen_status seen_minhash_sketch_text(const char* text, size_t len, const seen_minhash_options* opts,
-                                     uint32_t* out, size_t cap) {
+                                     uint32_t* out, size_t cap, seen_error* err) {
+  const seen::capi::ReportTo report(err);
   SEEN_REQUIRE(text != nullptr || len == 0, "text is NULL");
   SEEN_REQUIRE(out != nullptr, "out is NULL");
   return Guard([&] {
@@ -63,7 +65,9 @@ double seen_minhash_similarity(const uint32_t* a, const uint32_t* b, size_t bins
   return seen::EstimateJaccard(a, b, bins);
 }
 
-seen_status seen_minhash_index_create(const seen_minhash_options* opts, seen_minhash_index** out) {
+seen_status seen_minhash_index_create(const seen_minhash_options* opts, seen_minhash_index** out,
+                                      seen_error* err) {
+  const seen::capi::ReportTo report(err);
   return CreateInto<seen_minhash_index>(out, [&] {
     const Settings s = SettingsFrom(opts);
     return seen::MinhashIndex(s.sketch, s.threshold);
@@ -72,14 +76,18 @@ seen_status seen_minhash_index_create(const seen_minhash_options* opts, seen_min
 
 void seen_minhash_index_free(seen_minhash_index* index) { delete index; }
 
+void seen_minhash_index_last_error(const seen_minhash_index* index, seen_error* err) { seen::capi::CopyLastError(index, err); }
+
 seen_status seen_minhash_index_add_text(seen_minhash_index* index, uint64_t id, const char* text,
                                         size_t len) {
+  const seen::capi::ReportTo report(index);
   SEEN_REQUIRE(index != nullptr, "index is NULL");
   SEEN_REQUIRE(text != nullptr || len == 0, "text is NULL");
   return Guard([&] { index->index.Add(id, seen::SketchText(text, len, index->index.options())); });
 }
 
 seen_status seen_minhash_index_remove(seen_minhash_index* index, uint64_t id, int* removed) {
+  const seen::capi::ReportTo report(index);
   SEEN_REQUIRE(index != nullptr, "index is NULL");
   return Guard([&] {
     const bool was = index->index.Remove(id);
@@ -90,6 +98,7 @@ seen_status seen_minhash_index_remove(seen_minhash_index* index, uint64_t id, in
 seen_status seen_minhash_index_query_text(const seen_minhash_index* index, const char* text,
                                           size_t len, uint64_t* ids, double* similarities,
                                           size_t cap, size_t* found) {
+  const seen::capi::ReportTo report(index);
   SEEN_REQUIRE(index != nullptr && found != nullptr, "index or found is NULL");
   SEEN_REQUIRE(text != nullptr || len == 0, "text is NULL");
   SEEN_REQUIRE(ids != nullptr || cap == 0, "ids is NULL");
@@ -108,6 +117,7 @@ seen_status seen_minhash_index_query_text(const seen_minhash_index* index, const
 }
 
 seen_status seen_minhash_index_size(const seen_minhash_index* index, uint64_t* texts, uint64_t* bytes) {
+  const seen::capi::ReportTo report(index);
   SEEN_REQUIRE(index != nullptr, "index is NULL");
   if (texts != nullptr) *texts = index->index.size();
   if (bytes != nullptr) *bytes = index->index.bytes();
@@ -116,12 +126,14 @@ seen_status seen_minhash_index_size(const seen_minhash_index* index, uint64_t* t
 
 seen_status seen_minhash_index_serialize(const seen_minhash_index* index, uint8_t* buf, size_t cap,
                                          size_t* written) {
+  const seen::capi::ReportTo report(index);
   SEEN_REQUIRE(index != nullptr && written != nullptr, "index or written is NULL");
   return seen::capi::SerializeInto(__func__, index->index, buf, cap, written);
 }
 
 seen_status seen_minhash_index_deserialize(const uint8_t* buf, size_t len, const uint8_t* key, size_t key_len,
-                                           seen_minhash_index** out) {
+                                           seen_minhash_index** out, seen_error* err) {
+  const seen::capi::ReportTo report(err);
   SEEN_REQUIRE(buf != nullptr || len == 0, "buf is NULL");
   return CreateInto<seen_minhash_index>(out, [&] {
     return seen::DeserializeMinhashIndex(buf, len, seen::capi::OptionalKey(key, key_len));
@@ -129,11 +141,14 @@ seen_status seen_minhash_index_deserialize(const uint8_t* buf, size_t len, const
 }
 
 seen_status seen_minhash_index_save(const seen_minhash_index* index, const char* path) {
+  const seen::capi::ReportTo report(index);
   SEEN_REQUIRE(index != nullptr && path != nullptr, "index or path is NULL");
   return Guard([&] { seen::Save(index->index, path); });
 }
 
-seen_status seen_minhash_index_open(const char* path, const uint8_t* key, size_t key_len, seen_minhash_index** out) {
+seen_status seen_minhash_index_open(const char* path, const uint8_t* key, size_t key_len, seen_minhash_index** out,
+                                    seen_error* err) {
+  const seen::capi::ReportTo report(err);
   SEEN_REQUIRE(path != nullptr, "path is NULL");
   return CreateInto<seen_minhash_index>(out, [&] {
     return seen::OpenMinhashIndex(path, seen::capi::OptionalKey(key, key_len));

@@ -13,6 +13,7 @@
 
 struct seen_scalable {
   seen::Scalable scalable;
+  mutable seen::capi::ErrorSlot error{};  // its last failure (report.h)
 };
 
 using seen::capi::CreateInto;
@@ -41,13 +42,18 @@ seen::ScalableOptions OptionsFrom(const seen_scalable_options* given) {
 
 extern "C" {
 
-seen_status seen_scalable_create(const seen_scalable_options* opts, seen_scalable** out) {
+seen_status seen_scalable_create(const seen_scalable_options* opts, seen_scalable** out,
+                                 seen_error* err) {
+  const seen::capi::ReportTo report(err);
   return CreateInto<seen_scalable>(out, [&] { return seen::Scalable::Create(OptionsFrom(opts)); });
 }
 
 void seen_scalable_free(seen_scalable* f) { delete f; }
 
+void seen_scalable_last_error(const seen_scalable* f, seen_error* err) { seen::capi::CopyLastError(f, err); }
+
 seen_status seen_scalable_add_u64(seen_scalable* f, const uint64_t* ids, size_t n) {
+  const seen::capi::ReportTo report(f);
   SEEN_REQUIRE(f != nullptr, "filter is NULL");
   SEEN_REQUIRE(ids != nullptr || n == 0, "ids is NULL");
   return Guard([&] { f->scalable.AddU64(ids, n); });
@@ -55,6 +61,7 @@ seen_status seen_scalable_add_u64(seen_scalable* f, const uint64_t* ids, size_t 
 
 seen_status seen_scalable_contains_u64(const seen_scalable* f, const uint64_t* ids, size_t n,
                                        uint8_t* out) {
+  const seen::capi::ReportTo report(f);
   SEEN_REQUIRE(f != nullptr, "filter is NULL");
   SEEN_REQUIRE((ids != nullptr && out != nullptr) || n == 0, "ids or out is NULL");
   return Guard([&] { f->scalable.ContainsU64(ids, n, out); });
@@ -62,6 +69,7 @@ seen_status seen_scalable_contains_u64(const seen_scalable* f, const uint64_t* i
 
 seen_status seen_scalable_add_keys(seen_scalable* f, const uint8_t* data, const uint64_t* offsets,
                                    size_t n) {
+  const seen::capi::ReportTo report(f);
   SEEN_REQUIRE(f != nullptr, "filter is NULL");
   SEEN_REQUIRE(offsets != nullptr || n == 0, "offsets is NULL");
   SEEN_REQUIRE(data != nullptr || n == 0 || offsets[n] == offsets[0], "data is NULL");
@@ -70,6 +78,7 @@ seen_status seen_scalable_add_keys(seen_scalable* f, const uint8_t* data, const 
 
 seen_status seen_scalable_contains_keys(const seen_scalable* f, const uint8_t* data,
                                         const uint64_t* offsets, size_t n, uint8_t* out) {
+  const seen::capi::ReportTo report(f);
   SEEN_REQUIRE(f != nullptr, "filter is NULL");
   SEEN_REQUIRE((offsets != nullptr && out != nullptr) || n == 0, "offsets or out is NULL");
   SEEN_REQUIRE(data != nullptr || n == 0 || offsets[n] == offsets[0], "data is NULL");
@@ -77,6 +86,7 @@ seen_status seen_scalable_contains_keys(const seen_scalable* f, const uint8_t* d
 }
 
 seen_status seen_scalable_put_u64(seen_scalable* f, uint64_t id, uint8_t* was_present) {
+  const seen::capi::ReportTo report(f);
   SEEN_REQUIRE(f != nullptr, "filter is NULL");
   return Guard([&] {
     const bool present = f->scalable.PutU64(id);
@@ -86,6 +96,7 @@ seen_status seen_scalable_put_u64(seen_scalable* f, uint64_t id, uint8_t* was_pr
 
 seen_status seen_scalable_put_key(seen_scalable* f, const void* key, size_t len,
                                   uint8_t* was_present) {
+  const seen::capi::ReportTo report(f);
   SEEN_REQUIRE(f != nullptr, "filter is NULL");
   SEEN_REQUIRE(key != nullptr || len == 0, "key is NULL");
   return Guard([&] {
@@ -107,6 +118,7 @@ int seen_scalable_test_key(const seen_scalable* f, const void* key, size_t len) 
 }
 
 seen_status seen_scalable_get_info(const seen_scalable* f, seen_scalable_info* info) {
+  const seen::capi::ReportTo report(f);
   SEEN_REQUIRE(f != nullptr && info != nullptr, "filter or info is NULL");
   SEEN_REQUIRE(info->size >= sizeof(size_t), "info->size is not set");
   const seen::Scalable& s = f->scalable;
@@ -123,17 +135,21 @@ seen_status seen_scalable_get_info(const seen_scalable* f, seen_scalable_info* i
 
 seen_status seen_scalable_serialize(const seen_scalable* f, uint8_t* buf, size_t cap,
                                     size_t* written) {
+  const seen::capi::ReportTo report(f);
   SEEN_REQUIRE(f != nullptr && written != nullptr, "filter or written is NULL");
   return seen::capi::SerializeInto(__func__, f->scalable, buf, cap, written);
 }
 
-seen_status seen_scalable_deserialize(const uint8_t* buf, size_t len, seen_scalable** out) {
+seen_status seen_scalable_deserialize(const uint8_t* buf, size_t len, seen_scalable** out,
+                                      seen_error* err) {
+  const seen::capi::ReportTo report(err);
   SEEN_REQUIRE(buf != nullptr || len == 0, "buf is NULL");
   return CreateInto<seen_scalable>(out, [&] { return seen::DeserializeScalable(buf, len); });
 }
 
 seen_status seen_scalable_deserialize_keyed(const uint8_t* buf, size_t len, const uint8_t* key,
-                                            size_t key_len, seen_scalable** out) {
+                                            size_t key_len, seen_scalable** out, seen_error* err) {
+  const seen::capi::ReportTo report(err);
   SEEN_REQUIRE(buf != nullptr || len == 0, "buf is NULL");
   return CreateInto<seen_scalable>(out, [&] {
     return seen::DeserializeScalable(buf, len, seen::SecretKey::FromBytes(key, key_len));
@@ -141,16 +157,19 @@ seen_status seen_scalable_deserialize_keyed(const uint8_t* buf, size_t len, cons
 }
 
 seen_status seen_scalable_save(const seen_scalable* f, const char* path) {
+  const seen::capi::ReportTo report(f);
   SEEN_REQUIRE(f != nullptr && path != nullptr, "filter or path is NULL");
   return Guard([&] { seen::Save(f->scalable, path); });
 }
 
-seen_status seen_scalable_open(const char* path, uint32_t flags, seen_scalable** out) {
-  return seen_scalable_open_keyed(path, flags, nullptr, 0, out);
+seen_status seen_scalable_open(const char* path, uint32_t flags, seen_scalable** out,
+                               seen_error* err) {
+  return seen_scalable_open_keyed(path, flags, nullptr, 0, out, err);
 }
 
 seen_status seen_scalable_open_keyed(const char* path, uint32_t flags, const uint8_t* key,
-                                     size_t key_len, seen_scalable** out) {
+                                     size_t key_len, seen_scalable** out, seen_error* err) {
+  const seen::capi::ReportTo report(err);
   SEEN_REQUIRE(path != nullptr, "path is NULL");
   SEEN_REQUIRE(OpenMode(flags) == SEEN_OPEN_READ_ONLY || OpenMode(flags) == SEEN_OPEN_READ_WRITE,
                "flags need exactly one of SEEN_OPEN_READ_ONLY and SEEN_OPEN_READ_WRITE");

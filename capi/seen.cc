@@ -1,9 +1,11 @@
-// The C shim's shared parts: status names, the last error, the version.
+// The C shim's shared parts: status names, failing (to this thread's last error and to the
+// call's own target, report.h), the version.
 #include "capi/seen.h"
 
 #include <string>
 #include <utility>
 
+#include "capi/report.h"
 #include "capi/shim.h"
 #include "core/error.h"
 
@@ -17,6 +19,7 @@ thread_local std::string last_error;
 }  // namespace
 
 seen_status Fail(seen_status status, std::string message) {
+  ReportTo::Report(status, message);
   last_error = std::move(message);
   return status;
 }

@@ -3,7 +3,9 @@
  *
  * Conventions that hold for every function below unless its comment says otherwise:
  *  - Every fallible call returns seen_status. SEEN_OK is 0; numeric values never change.
- *    On failure, seen_last_error() describes it (which file, which field, what was expected).
+ *    On failure, a message describes it (which file, which field, what was expected): the
+ *    handle the call was made on keeps it, or the call's last `seen_error* err` receives it
+ *    (see seen_error below).
  *  - Handles are opaque. Creation returns them through an out-parameter, which is set to
  *    NULL on failure. seen_*_free(NULL) is a no-op.
  *  - Pointers passed in stay owned by the caller; the library keeps none of them after the
@@ -79,8 +81,26 @@ typedef enum seen_status {
 /* A static, never-NULL name for a status, e.g. "SEEN_ERR_TRUNCATED". Thread-safe. */
 SEEN_API const char* seen_status_string(seen_status s);
 
-/* The message of this thread's last failed call, or "" if none failed yet. The pointer is
- * valid until this thread's next failing call. Never NULL. Thread-safe (thread-local). */
+/* A failure's status and message, in memory the caller owns, so that any thread may read it
+ * (docs/errors.md). A message longer than the buffer is cut, always NUL-terminated. The
+ * layout never grows: a longer message would come as a seen_error_v2. */
+typedef struct seen_error {
+  seen_status status;
+  char message[1024];
+} seen_error;
+
+/* Two channels report a failure's message, neither bound to the calling thread:
+ *  - a call on a handle reports to that handle (its first argument: merge reports to dst,
+ *    copy to the source): seen_bloom_last_error(f, &err) and its per-kind siblings copy the
+ *    last failure on it;
+ *  - a call that has no handle yet (create, open, deserialize, view, sizing, fingerprints)
+ *    takes a last `seen_error* err`, filled when it fails and left alone when it succeeds;
+ *    NULL asks for no copy.
+ * When several threads fail on one shared handle at once, its last error is one of theirs. */
+
+/* The message of this thread's last failed call, or "" if none failed yet: a convenience for
+ * callers that stay on one thread (C, JNI, cffi), not for Go. The pointer is valid until this
+ * thread's next failing call. Never NULL. Thread-safe (thread-local). */
 SEEN_API const char* seen_last_error(void);
 
 /* SEEN_VERSION_NUMBER of the library actually loaded (may differ from the header's). */
@@ -100,19 +120,19 @@ typedef struct seen_bloom seen_bloom;
  * in (0, 1): the bytes and bits per key (k) that this blocked layout needs to really deliver
  * fpr once filled to expected_items. */
 SEEN_API seen_status seen_bloom_size_for(uint64_t expected_items, double fpr, uint64_t* bytes,
-                                         uint32_t* k);
+                                         uint32_t* k, seen_error* err);
 
 /* The other way round: the false-positive rate predicted for expected_items in a filter of
  * `bytes` bytes (rounded up to whole 64-byte blocks), with the best k, which goes to *k
  * (k may be NULL). */
 SEEN_API seen_status seen_bloom_predict_fpr(uint64_t expected_items, uint64_t bytes,
-                                            double* fpr, uint32_t* k);
+                                            double* fpr, uint32_t* k, seen_error* err);
 
 /* A new, empty filter sized by seen_bloom_size_for. Keys hash with XXH3-64 and the seed,
  * which the file stores: deterministic and mergeable, no protection against chosen keys
  * (docs/SECURITY.md). expected_items 0 is treated as 1. */
 SEEN_API seen_status seen_bloom_create(uint64_t expected_items, double fpr, uint64_t seed,
-                                       seen_bloom** out);
+                                       seen_bloom** out, seen_error* err);
 
 /* Keyed mode (docs/SECURITY.md): keys hash with SipHash-1-3 under a secret key of 16 to 64
  * bytes, which no file holds. Someone who chooses the keys but lacks the secret cannot aim
@@ -121,17 +141,18 @@ SEEN_API seen_status seen_bloom_create(uint64_t expected_items, double fpr, uint
  * missing or different key with SEEN_ERR_INCOMPATIBLE; an unkeyed file refuses a key the
  * same way. Keyed filters merge only with filters of the same key. */
 SEEN_API seen_status seen_bloom_create_keyed(uint64_t expected_items, double fpr,
-                                             const uint8_t* key, size_t key_len, seen_bloom** out);
+                                             const uint8_t* key, size_t key_len, seen_bloom** out,
+                                             seen_error* err);
 SEEN_API seen_status seen_bloom_open_keyed(const char* path, uint32_t flags, const uint8_t* key,
-                                           size_t key_len, seen_bloom** out);
+                                           size_t key_len, seen_bloom** out, seen_error* err);
 SEEN_API seen_status seen_bloom_deserialize_keyed(const uint8_t* buf, size_t len,
                                                   const uint8_t* key, size_t key_len,
-                                                  seen_bloom** out);
+                                                  seen_bloom** out, seen_error* err);
 
 /* A new, empty filter of a memory budget: `bytes` rounded up to whole 64-byte blocks, with
  * the k that minimises the predicted fpr at expected_items. */
 SEEN_API seen_status seen_bloom_create_bytes(uint64_t expected_items, uint64_t bytes,
-                                             uint64_t seed, seen_bloom** out);
+                                             uint64_t seed, seen_bloom** out, seen_error* err);
 
 /* A new, writable filter with the same parameters and bits as f (of any kind: created,
  * mapped read-only, or a view). Thread-safe against concurrent contains. */
@@ -140,6 +161,10 @@ SEEN_API seen_status seen_bloom_copy(const seen_bloom* f, seen_bloom** out);
 /* Frees the filter. A read-write mapped filter is synced first (errors are lost: call
  * seen_bloom_sync before to see them). NULL is a no-op. */
 SEEN_API void seen_bloom_free(seen_bloom* f);
+
+/* Copies the last failure of a call on f into *err (status SEEN_OK and "" if none failed yet).
+ * NULL err is a no-op; NULL f gives SEEN_ERR_INVALID_ARGUMENT in *err. Thread-safe. */
+SEEN_API void seen_bloom_last_error(const seen_bloom* f, seen_error* err);
 
 /* Batch adds and queries. out[i] is 1 if key i may have been added, else 0. out has n bytes
  * and is owned by the caller. */
@@ -239,11 +264,12 @@ SEEN_API seen_status seen_bloom_get_stats(const seen_bloom* f, seen_bloom_stats*
 SEEN_API seen_status seen_bloom_serialize(const seen_bloom* f, uint8_t* buf, size_t cap,
                                           size_t* written);
 /* A new writable filter copied from buf, after full validation. */
-SEEN_API seen_status seen_bloom_deserialize(const uint8_t* buf, size_t len, seen_bloom** out);
+SEEN_API seen_status seen_bloom_deserialize(const uint8_t* buf, size_t len, seen_bloom** out,
+                                            seen_error* err);
 /* A read-only filter that uses buf in place, with no copy: buf must stay valid and unchanged
  * until seen_bloom_free. Validated like deserialize (flags: 0 or SEEN_OPEN_NO_VERIFY). */
 SEEN_API seen_status seen_bloom_view(const uint8_t* buf, size_t len, uint32_t flags,
-                                     seen_bloom** out);
+                                     seen_bloom** out, seen_error* err);
 
 /* Crash-safe save: writes an unnamed temporary (O_TMPFILE) beside path, or a path.tmp-*
  * file where the file system has no O_TMPFILE, fsyncs it, renames it over path, fsyncs the
@@ -254,7 +280,8 @@ SEEN_API seen_status seen_bloom_save(const seen_bloom* f, const char* path);
 
 /* Maps a saved filter. flags: SEEN_OPEN_READ_ONLY or SEEN_OPEN_READ_WRITE, optionally
  * | SEEN_OPEN_NO_VERIFY. Large filters get MADV_HUGEPAGE where the kernel allows it. */
-SEEN_API seen_status seen_bloom_open(const char* path, uint32_t flags, seen_bloom** out);
+SEEN_API seen_status seen_bloom_open(const char* path, uint32_t flags, seen_bloom** out,
+                                     seen_error* err);
 
 /* For a read-write mapped filter: updates the checksums and flushes to the file (msync).
  * For any other filter: SEEN_OK, nothing to do. Not thread-safe against adds. */
@@ -315,8 +342,12 @@ typedef struct seen_window_info {
 
 /* A new, empty window sized from opts; `now` starts the clock of a time window. */
 SEEN_API seen_status seen_window_create(const seen_window_options* opts, uint64_t now,
-                                        seen_window** out);
+                                        seen_window** out, seen_error* err);
 SEEN_API void seen_window_free(seen_window* w);
+
+/* Copies the last failure of a call on w into *err (status SEEN_OK and "" if none failed yet).
+ * NULL err is a no-op; NULL w gives SEEN_ERR_INVALID_ARGUMENT in *err. Thread-safe. */
+SEEN_API void seen_window_last_error(const seen_window* w, seen_error* err);
 /* Adds are not thread-safe; contains may run concurrently with each other, not with adds. */
 SEEN_API seen_status seen_window_add_u64(seen_window* w, const uint64_t* items, size_t n,
                                          uint64_t now);
@@ -349,11 +380,12 @@ SEEN_API seen_status seen_window_get_saturation(const seen_window* w, uint64_t n
 /* The container format, kind 4; same buffer rules as seen_bloom_serialize. */
 SEEN_API seen_status seen_window_serialize(const seen_window* w, uint8_t* buf, size_t cap,
                                            size_t* written);
-SEEN_API seen_status seen_window_deserialize(const uint8_t* buf, size_t len, seen_window** out);
+SEEN_API seen_status seen_window_deserialize(const uint8_t* buf, size_t len, seen_window** out,
+                                             seen_error* err);
 /* A keyed window's bytes, with its key (SEEN_ERR_INCOMPATIBLE for a missing or wrong one). */
 SEEN_API seen_status seen_window_deserialize_keyed(const uint8_t* buf, size_t len,
                                                    const uint8_t* key, size_t key_len,
-                                                   seen_window** out);
+                                                   seen_window** out, seen_error* err);
 
 /* ------------------------------------------------------------------------------------------
  * The exposure store: one window per user id, for millions of users, in one compact arena
@@ -385,8 +417,13 @@ typedef struct seen_store_stats {
   uint64_t span_drops;  /* times a window gave up its oldest time to its max_bytes */
 } seen_store_stats;
 
-SEEN_API seen_status seen_store_create(const seen_store_options* opts, seen_store** out);
+SEEN_API seen_status seen_store_create(const seen_store_options* opts, seen_store** out,
+                                       seen_error* err);
 SEEN_API void seen_store_free(seen_store* s);
+
+/* Copies the last failure of a call on s into *err (status SEEN_OK and "" if none failed yet).
+ * NULL err is a no-op; NULL s gives SEEN_ERR_INVALID_ARGUMENT in *err. Thread-safe. */
+SEEN_API void seen_store_last_error(const seen_store* s, seen_error* err);
 /* out_unseen[i] = 1 if candidate i was not shown to the user (in their window), else 0. A
  * user the store has never seen has seen nothing. Does not count as activity. */
 SEEN_API seen_status seen_store_filter(const seen_store* s, uint64_t user,
@@ -434,10 +471,11 @@ SEEN_API seen_status seen_store_save(const seen_store* s, const char* path);
  * SEEN_OPEN_READ_WRITE: writes stay in memory until the next save (the file is never
  * written in place). | SEEN_OPEN_NO_VERIFY skips the payload checksum: a 10 GB store then
  * opens in about a second, and a corrupt window is refused when its user is touched. */
-SEEN_API seen_status seen_store_open(const char* path, uint32_t flags, seen_store** out);
+SEEN_API seen_status seen_store_open(const char* path, uint32_t flags, seen_store** out,
+                                     seen_error* err);
 /* A keyed store's file, with its key (SEEN_ERR_INCOMPATIBLE for a missing or wrong one). */
 SEEN_API seen_status seen_store_open_keyed(const char* path, uint32_t flags, const uint8_t* key,
-                                           size_t key_len, seen_store** out);
+                                           size_t key_len, seen_store** out, seen_error* err);
 
 /* ------------------------------------------------------------------------------------------
  * SimHash near-duplicates (docs/simhash.md): 64-bit fingerprints of text or weighted
@@ -476,23 +514,23 @@ typedef struct seen_simhash_fingerprint {
  * constant whatever len is. SEEN_ERR_INVALID_ARGUMENT for ngram > 8 or a bad size. */
 SEEN_API seen_status seen_simhash_text(const char* text, size_t len,
                                        const seen_simhash_options* options,
-                                       seen_simhash_fingerprint* out);
+                                       seen_simhash_fingerprint* out, seen_error* err);
 
 /* n texts at once: text i is data[offsets[i] .. offsets[i+1]). simhashes has room for n;
  * exact (may be NULL) for 2n values, exact[2i] the high and exact[2i+1] the low half. */
 SEEN_API seen_status seen_simhash_text_batch(const uint8_t* data, const uint64_t* offsets,
                                              size_t n, const seen_simhash_options* options,
-                                             uint64_t* simhashes, uint64_t* exact);
+                                             uint64_t* simhashes, uint64_t* exact, seen_error* err);
 
 /* The fingerprint of n caller-made features: hashes[i] with weights[i] (weights NULL: all
  * 1). Weights must be finite (else SEEN_ERR_INVALID_ARGUMENT). n == 0 gives *out = 0. */
 SEEN_API seen_status seen_simhash_hashes(const uint64_t* hashes, const float* weights,
-                                         size_t n, uint64_t* out);
+                                         size_t n, uint64_t* out, seen_error* err);
 
 /* The same with byte features (data + offsets), each hashed with XXH3-64 and seed. */
 SEEN_API seen_status seen_simhash_strings(const uint8_t* data, const uint64_t* offsets,
                                           const float* weights, size_t n, uint64_t seed,
-                                          uint64_t* out);
+                                          uint64_t* out, seen_error* err);
 
 /* The Hamming distance: the number of differing bits, 0..64. */
 SEEN_API uint32_t seen_simhash_distance(uint64_t a, uint64_t b);
@@ -503,7 +541,8 @@ SEEN_API uint32_t seen_simhash_distance(uint64_t a, uint64_t b);
  * be shared by any number of threads; it must outlive the calls that use it. */
 SEEN_API seen_status seen_simhash_idf_create(const uint8_t* data, const uint64_t* offsets,
                                              const float* weights, size_t n,
-                                             float default_weight, seen_simhash_idf** out);
+                                             float default_weight, seen_simhash_idf** out,
+                                             seen_error* err);
 SEEN_API void seen_simhash_idf_free(seen_simhash_idf* idf);
 
 /* A new, empty index for queries with k up to max_k (0..7). max_k sets the tables: up to 3,
@@ -515,8 +554,13 @@ SEEN_API void seen_simhash_idf_free(seen_simhash_idf* idf);
  * serialize, save) may run concurrently from any number of threads; add, remove and free
  * need exclusive access. Adds are staged; the first query after them rebuilds the tables in
  * O(n) (thread-safe, once), or call seen_simhash_index_build to do it up front. */
-SEEN_API seen_status seen_simhash_index_create(uint32_t max_k, seen_simhash_index** out);
+SEEN_API seen_status seen_simhash_index_create(uint32_t max_k, seen_simhash_index** out,
+                                               seen_error* err);
 SEEN_API void seen_simhash_index_free(seen_simhash_index* index);
+
+/* Copies the last failure of a call on index into *err (status SEEN_OK and "" if none failed yet).
+ * NULL err is a no-op; NULL index gives SEEN_ERR_INVALID_ARGUMENT in *err. Thread-safe. */
+SEEN_API void seen_simhash_index_last_error(const seen_simhash_index* index, seen_error* err);
 
 /* Adds n pairs (fingerprints[i], ids[i]). SEEN_ERR_READ_ONLY on a mapped or viewed index;
  * SEEN_ERR_TOO_LARGE past 2^32 - 1 pairs. */
@@ -582,18 +626,18 @@ SEEN_API seen_status seen_simhash_index_serialize(const seen_simhash_index* inde
                                                   size_t cap, size_t* written);
 /* A new writable index copied from buf, after full validation. */
 SEEN_API seen_status seen_simhash_index_deserialize(const uint8_t* buf, size_t len,
-                                                    seen_simhash_index** out);
+                                                    seen_simhash_index** out, seen_error* err);
 /* A read-only index using buf in place (no copy): buf must stay valid and unchanged until
  * free. flags: 0 or SEEN_OPEN_NO_VERIFY. */
 SEEN_API seen_status seen_simhash_index_view(const uint8_t* buf, size_t len, uint32_t flags,
-                                             seen_simhash_index** out);
+                                             seen_simhash_index** out, seen_error* err);
 /* Crash-safe save, like seen_bloom_save. */
 SEEN_API seen_status seen_simhash_index_save(const seen_simhash_index* index, const char* path);
 /* Maps a saved index read-only and queries it in place. flags: SEEN_OPEN_READ_ONLY, optionally
  * | SEEN_OPEN_NO_VERIFY (bucket offsets are still checked, so a damaged file cannot make a
  * query read outside it). To change it, deserialize a copy. */
 SEEN_API seen_status seen_simhash_index_open(const char* path, uint32_t flags,
-                                             seen_simhash_index** out);
+                                             seen_simhash_index** out, seen_error* err);
 
 /* ------------------------------------------------------------------------------------------
  * Counting filter (docs/counting.md): the blocked Bloom filter with a 4-bit saturating
@@ -619,11 +663,15 @@ typedef struct seen_counting seen_counting;
  * SEEN_ERR_INVALID_ARGUMENT for fpr outside (0, 1), SEEN_ERR_TOO_LARGE past 16 TiB of
  * counters. expected_items 0 is treated as 1. The caller frees *out with seen_counting_free. */
 SEEN_API seen_status seen_counting_create(uint64_t expected_items, double fpr, uint64_t seed,
-                                          seen_counting** out);
+                                          seen_counting** out, seen_error* err);
 
 /* Frees the filter (a read-write mapped one is synced first; errors are lost: call
  * seen_counting_sync before). NULL is a no-op. */
 SEEN_API void seen_counting_free(seen_counting* f);
+
+/* Copies the last failure of a call on f into *err (status SEEN_OK and "" if none failed yet).
+ * NULL err is a no-op; NULL f gives SEEN_ERR_INVALID_ARGUMENT in *err. Thread-safe. */
+SEEN_API void seen_counting_last_error(const seen_counting* f, seen_error* err);
 
 /* Batch adds, removes and queries, in key order (a key repeated in a batch counts each time).
  * out[i] is 1 if key i may be present, else 0; out has n bytes, owned by the caller.
@@ -691,26 +739,27 @@ SEEN_API seen_status seen_counting_serialize(const seen_counting* f, uint8_t* bu
                                              size_t* written);
 /* A new writable filter copied from buf, after full validation. */
 SEEN_API seen_status seen_counting_deserialize(const uint8_t* buf, size_t len,
-                                               seen_counting** out);
+                                               seen_counting** out, seen_error* err);
 /* A read-only filter using buf in place (no copy): buf must stay valid and unchanged until
  * free. flags: 0 or SEEN_OPEN_NO_VERIFY. */
 SEEN_API seen_status seen_counting_view(const uint8_t* buf, size_t len, uint32_t flags,
-                                        seen_counting** out);
+                                        seen_counting** out, seen_error* err);
 /* Crash-safe save, like seen_bloom_save. */
 SEEN_API seen_status seen_counting_save(const seen_counting* f, const char* path);
 /* Maps a saved filter, with the flags of seen_bloom_open: READ_ONLY refuses every add and
  * remove (SEEN_ERR_READ_ONLY); READ_WRITE changes the file on sync and free. */
-SEEN_API seen_status seen_counting_open(const char* path, uint32_t flags, seen_counting** out);
+SEEN_API seen_status seen_counting_open(const char* path, uint32_t flags, seen_counting** out,
+                                        seen_error* err);
 /* Keyed mode, as for seen_bloom_create_keyed and its open and deserialize. */
 SEEN_API seen_status seen_counting_create_keyed(uint64_t expected_items, double fpr,
                                                 const uint8_t* key, size_t key_len,
-                                                seen_counting** out);
+                                                seen_counting** out, seen_error* err);
 SEEN_API seen_status seen_counting_open_keyed(const char* path, uint32_t flags,
                                               const uint8_t* key, size_t key_len,
-                                              seen_counting** out);
+                                              seen_counting** out, seen_error* err);
 SEEN_API seen_status seen_counting_deserialize_keyed(const uint8_t* buf, size_t len,
                                                      const uint8_t* key, size_t key_len,
-                                                     seen_counting** out);
+                                                     seen_counting** out, seen_error* err);
 /* For a read-write mapped filter: updates the checksums and flushes (msync). Otherwise
  * SEEN_OK, nothing to do. Exclusive access. */
 SEEN_API seen_status seen_counting_sync(seen_counting* f);
@@ -760,9 +809,13 @@ typedef struct seen_scalable_info {
 /* A new filter with one empty sub-filter. SEEN_ERR_INVALID_ARGUMENT names an option out of
  * range (or opts NULL, or opts->size too small). The caller frees *out. */
 SEEN_API seen_status seen_scalable_create(const seen_scalable_options* opts,
-                                          seen_scalable** out);
+                                          seen_scalable** out, seen_error* err);
 /* NULL is a no-op. */
 SEEN_API void seen_scalable_free(seen_scalable* f);
+
+/* Copies the last failure of a call on f into *err (status SEEN_OK and "" if none failed yet).
+ * NULL err is a no-op; NULL f gives SEEN_ERR_INVALID_ARGUMENT in *err. Thread-safe. */
+SEEN_API void seen_scalable_last_error(const seen_scalable* f, seen_error* err);
 
 /* Batch adds and queries over every sub-filter; out[i] is 1 if key i may have been added.
  * An add past 64 sub-filters returns SEEN_ERR_TOO_LARGE (keys before it stay added).
@@ -791,22 +844,23 @@ SEEN_API seen_status seen_scalable_serialize(const seen_scalable* f, uint8_t* bu
                                              size_t* written);
 /* A new writable filter copied from buf, after full validation. */
 SEEN_API seen_status seen_scalable_deserialize(const uint8_t* buf, size_t len,
-                                               seen_scalable** out);
+                                               seen_scalable** out, seen_error* err);
 /* Crash-safe save, like seen_bloom_save. */
 SEEN_API seen_status seen_scalable_save(const seen_scalable* f, const char* path);
 /* Opens a saved filter. SEEN_OPEN_READ_ONLY maps it and queries in place; adds return
  * SEEN_ERR_READ_ONLY. SEEN_OPEN_READ_WRITE reads a private copy that may grow; the file
  * changes only on the next seen_scalable_save. | SEEN_OPEN_NO_VERIFY skips the payload
  * checksum. */
-SEEN_API seen_status seen_scalable_open(const char* path, uint32_t flags, seen_scalable** out);
+SEEN_API seen_status seen_scalable_open(const char* path, uint32_t flags, seen_scalable** out,
+                                        seen_error* err);
 /* A keyed filter's bytes or file, with its key (SEEN_ERR_INCOMPATIBLE for a missing or wrong
  * one). */
 SEEN_API seen_status seen_scalable_deserialize_keyed(const uint8_t* buf, size_t len,
                                                      const uint8_t* key, size_t key_len,
-                                                     seen_scalable** out);
+                                                     seen_scalable** out, seen_error* err);
 SEEN_API seen_status seen_scalable_open_keyed(const char* path, uint32_t flags,
                                               const uint8_t* key, size_t key_len,
-                                              seen_scalable** out);
+                                              seen_scalable** out, seen_error* err);
 
 /* ------------------------------------------------------------------------------------------
  * MinHash near-duplicates (docs/minhash.md): the Jaccard similarity of two texts' shingle
@@ -831,13 +885,17 @@ typedef struct seen_minhash_options {
  * be NULL for the defaults. SEEN_ERR_BUFFER_TOO_SMALL if cap is under the bins. */
 SEEN_API seen_status seen_minhash_sketch_text(const char* text, size_t len,
                                               const seen_minhash_options* opts, uint32_t* out,
-                                              size_t cap);
+                                              size_t cap, seen_error* err);
 /* The Jaccard estimate of two sketches of `bins` bins (0 for an empty text's). */
 SEEN_API double seen_minhash_similarity(const uint32_t* a, const uint32_t* b, size_t bins);
 
 SEEN_API seen_status seen_minhash_index_create(const seen_minhash_options* opts,
-                                               seen_minhash_index** out);
+                                               seen_minhash_index** out, seen_error* err);
 SEEN_API void seen_minhash_index_free(seen_minhash_index* index);
+
+/* Copies the last failure of a call on index into *err (status SEEN_OK and "" if none failed yet).
+ * NULL err is a no-op; NULL index gives SEEN_ERR_INVALID_ARGUMENT in *err. Thread-safe. */
+SEEN_API void seen_minhash_index_last_error(const seen_minhash_index* index, seen_error* err);
 /* Adds a text under id, replacing what id held. */
 SEEN_API seen_status seen_minhash_index_add_text(seen_minhash_index* index, uint64_t id,
                                                  const char* text, size_t len);
@@ -865,13 +923,13 @@ SEEN_API seen_status seen_minhash_index_serialize(const seen_minhash_index* inde
  * (key_len bytes; NULL and 0 for an unkeyed one): else SEEN_ERR_INCOMPATIBLE. */
 SEEN_API seen_status seen_minhash_index_deserialize(const uint8_t* buf, size_t len,
                                                     const uint8_t* key, size_t key_len,
-                                                    seen_minhash_index** out);
+                                                    seen_minhash_index** out, seen_error* err);
 /* Crash-safe save, as seen_bloom_save. */
 SEEN_API seen_status seen_minhash_index_save(const seen_minhash_index* index, const char* path);
 /* A new writable index read from a saved file (its tables are copied, not mapped), with the
  * key rule of seen_minhash_index_deserialize. */
 SEEN_API seen_status seen_minhash_index_open(const char* path, const uint8_t* key, size_t key_len,
-                                             seen_minhash_index** out);
+                                             seen_minhash_index** out, seen_error* err);
 
 #ifdef __cplusplus
 }

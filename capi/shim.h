@@ -7,13 +7,15 @@
 #include <string>
 #include <utility>
 
+#include "capi/report.h"
 #include "capi/seen.h"
 #include "core/error.h"
 #include "core/hash.h"
 
 namespace seen::capi {
 
-// Records this thread's seen_last_error() message and returns status.
+// Records the message for this thread's seen_last_error() and for the current call's
+// ReportTo target (report.h), and returns status.
 seen_status Fail(seen_status status, std::string message);
 
 // Runs body, mapping every exception to a status; nothing escapes into C.

@@ -16,6 +16,7 @@ struct seen_simhash_idf {
 
 struct seen_simhash_index {
   seen::SimhashIndex index;
+  mutable seen::capi::ErrorSlot error{};  // its last failure (report.h)
 };
 
 using seen::capi::CreateInto;
@@ -52,7 +53,8 @@ std::vector<seen::SimhashMatch> Sorted(const seen::SimhashIndex& index, uint64_t
 extern "C" {
 
 seen_status seen_simhash_text(const char* text, size_t len, const seen_simhash_options* options,
-                              seen_simhash_fingerprint* out) {
+                              seen_simhash_fingerprint* out, seen_error* err) {
+  const seen::capi::ReportTo report(err);
   SEEN_REQUIRE(text != nullptr || len == 0, "text is NULL");
   SEEN_REQUIRE(out != nullptr && out->size >= sizeof(size_t), "out is NULL or out->size is not set");
   SEEN_REQUIRE(options == nullptr || options->size >= sizeof(size_t), "options->size is not set");
@@ -67,7 +69,8 @@ seen_status seen_simhash_text(const char* text, size_t len, const seen_simhash_o
 
 seen_status seen_simhash_text_batch(const uint8_t* data, const uint64_t* offsets, size_t n,
                                     const seen_simhash_options* options, uint64_t* simhashes,
-                                    uint64_t* exact) {
+                                    uint64_t* exact, seen_error* err) {
+  const seen::capi::ReportTo report(err);
   SEEN_REQUIRE((offsets != nullptr && simhashes != nullptr) || n == 0, "offsets or simhashes is NULL");
   SEEN_REQUIRE(data != nullptr || n == 0 || offsets[n] == offsets[0], "data is NULL");
   SEEN_REQUIRE(options == nullptr || options->size >= sizeof(size_t), "options->size is not set");
@@ -88,14 +91,16 @@ seen_status seen_simhash_text_batch(const uint8_t* data, const uint64_t* offsets
 }
 
 seen_status seen_simhash_hashes(const uint64_t* hashes, const float* weights, size_t n,
-                                uint64_t* out) {
+                                uint64_t* out, seen_error* err) {
+  const seen::capi::ReportTo report(err);
   SEEN_REQUIRE(out != nullptr, "out is NULL");
   SEEN_REQUIRE(hashes != nullptr || n == 0, "hashes is NULL");
   return Guard([&] { *out = seen::SimhashHashes(hashes, weights, n); });
 }
 
 seen_status seen_simhash_strings(const uint8_t* data, const uint64_t* offsets, const float* weights,
-                                 size_t n, uint64_t seed, uint64_t* out) {
+                                 size_t n, uint64_t seed, uint64_t* out, seen_error* err) {
+  const seen::capi::ReportTo report(err);
   SEEN_REQUIRE(out != nullptr, "out is NULL");
   SEEN_REQUIRE(offsets != nullptr || n == 0, "offsets is NULL");
   SEEN_REQUIRE(data != nullptr || n == 0 || offsets[n] == offsets[0], "data is NULL");
@@ -106,7 +111,8 @@ uint32_t seen_simhash_distance(uint64_t a, uint64_t b) { return seen::Hamming(a,
 
 seen_status seen_simhash_idf_create(const uint8_t* data, const uint64_t* offsets,
                                     const float* weights, size_t n, float default_weight,
-                                    seen_simhash_idf** out) {
+                                    seen_simhash_idf** out, seen_error* err) {
+  const seen::capi::ReportTo report(err);
   SEEN_REQUIRE((offsets != nullptr && weights != nullptr) || n == 0, "offsets or weights is NULL");
   SEEN_REQUIRE(data != nullptr || n == 0 || offsets[n] == offsets[0], "data is NULL");
   return CreateInto<seen_simhash_idf>(out, [&] {
@@ -116,14 +122,18 @@ seen_status seen_simhash_idf_create(const uint8_t* data, const uint64_t* offsets
 
 void seen_simhash_idf_free(seen_simhash_idf* idf) { delete idf; }
 
-seen_status seen_simhash_index_create(uint32_t max_k, seen_simhash_index** out) {
+seen_status seen_simhash_index_create(uint32_t max_k, seen_simhash_index** out, seen_error* err) {
+  const seen::capi::ReportTo report(err);
   return CreateInto<seen_simhash_index>(out, [&] { return seen::SimhashIndex(max_k); });
 }
 
 void seen_simhash_index_free(seen_simhash_index* index) { delete index; }
 
+void seen_simhash_index_last_error(const seen_simhash_index* index, seen_error* err) { seen::capi::CopyLastError(index, err); }
+
 seen_status seen_simhash_index_add(seen_simhash_index* index, const uint64_t* fingerprints,
                                    const uint64_t* ids, size_t n) {
+  const seen::capi::ReportTo report(index);
   SEEN_REQUIRE(index != nullptr, "index is NULL");
   SEEN_REQUIRE((fingerprints != nullptr && ids != nullptr) || n == 0, "fingerprints or ids is NULL");
   return Guard([&] { index->index.Add(fingerprints, ids, n); });
@@ -131,6 +141,7 @@ seen_status seen_simhash_index_add(seen_simhash_index* index, const uint64_t* fi
 
 seen_status seen_simhash_index_remove(seen_simhash_index* index, const uint64_t* ids, size_t n,
                                       uint64_t* removed) {
+  const seen::capi::ReportTo report(index);
   SEEN_REQUIRE(index != nullptr, "index is NULL");
   SEEN_REQUIRE(ids != nullptr || n == 0, "ids is NULL");
   return Guard([&] {
@@ -140,6 +151,7 @@ seen_status seen_simhash_index_remove(seen_simhash_index* index, const uint64_t*
 }
 
 seen_status seen_simhash_index_build(seen_simhash_index* index) {
+  const seen::capi::ReportTo report(index);
   SEEN_REQUIRE(index != nullptr, "index is NULL");
   return Guard([&] { index->index.Build(); });
 }
@@ -147,6 +159,7 @@ seen_status seen_simhash_index_build(seen_simhash_index* index) {
 seen_status seen_simhash_index_query(const seen_simhash_index* index, uint64_t fingerprint,
                                      uint32_t k, uint64_t* ids, uint32_t* distances, size_t cap,
                                      size_t* found) {
+  const seen::capi::ReportTo report(index);
   SEEN_REQUIRE(index != nullptr && found != nullptr, "index or found is NULL");
   SEEN_REQUIRE(ids != nullptr || cap == 0, "ids is NULL");
   bool truncated = false;
@@ -167,6 +180,7 @@ seen_status seen_simhash_index_query(const seen_simhash_index* index, uint64_t f
 
 seen_status seen_simhash_index_any(const seen_simhash_index* index, const uint64_t* fingerprints,
                                    size_t n, uint32_t k, uint8_t* out) {
+  const seen::capi::ReportTo report(index);
   SEEN_REQUIRE(index != nullptr, "index is NULL");
   SEEN_REQUIRE((fingerprints != nullptr && out != nullptr) || n == 0, "fingerprints or out is NULL");
   return Guard([&] {
@@ -178,6 +192,7 @@ seen_status seen_simhash_index_query_batch(const seen_simhash_index* index,
                                            const uint64_t* fingerprints, size_t n, uint32_t k,
                                            uint64_t* offsets, uint64_t* ids, uint32_t* distances,
                                            size_t cap) {
+  const seen::capi::ReportTo report(index);
   SEEN_REQUIRE(index != nullptr && offsets != nullptr, "index or offsets is NULL");
   SEEN_REQUIRE(fingerprints != nullptr || n == 0, "fingerprints is NULL");
   SEEN_REQUIRE(ids != nullptr || cap == 0, "ids is NULL");
@@ -204,6 +219,7 @@ seen_status seen_simhash_index_query_batch(const seen_simhash_index* index,
 
 seen_status seen_simhash_index_clusters(const seen_simhash_index* index, uint32_t k, uint64_t* ids,
                                         uint32_t* groups, size_t cap, size_t* count) {
+  const seen::capi::ReportTo report(index);
   SEEN_REQUIRE(index != nullptr && count != nullptr, "index or count is NULL");
   SEEN_REQUIRE((ids != nullptr && groups != nullptr) || cap == 0, "ids or groups is NULL");
   const uint64_t size = index->index.size();
@@ -224,6 +240,7 @@ seen_status seen_simhash_index_clusters(const seen_simhash_index* index, uint32_
 
 seen_status seen_simhash_index_get_info(const seen_simhash_index* index,
                                         seen_simhash_index_info* info) {
+  const seen::capi::ReportTo report(index);
   SEEN_REQUIRE(index != nullptr && info != nullptr, "index or info is NULL");
   SEEN_REQUIRE(info->size >= sizeof(size_t), "info->size is not set");
   return Guard([&] {
@@ -237,17 +254,21 @@ seen_status seen_simhash_index_get_info(const seen_simhash_index* index,
 
 seen_status seen_simhash_index_serialize(const seen_simhash_index* index, uint8_t* buf, size_t cap,
                                          size_t* written) {
+  const seen::capi::ReportTo report(index);
   SEEN_REQUIRE(index != nullptr && written != nullptr, "index or written is NULL");
   return seen::capi::SerializeInto(__func__, index->index, buf, cap, written);
 }
 
-seen_status seen_simhash_index_deserialize(const uint8_t* buf, size_t len, seen_simhash_index** out) {
+seen_status seen_simhash_index_deserialize(const uint8_t* buf, size_t len, seen_simhash_index** out,
+                                           seen_error* err) {
+  const seen::capi::ReportTo report(err);
   SEEN_REQUIRE(buf != nullptr || len == 0, "buf is NULL");
   return CreateInto<seen_simhash_index>(out, [&] { return seen::DeserializeSimhashIndex(buf, len); });
 }
 
 seen_status seen_simhash_index_view(const uint8_t* buf, size_t len, uint32_t flags,
-                                    seen_simhash_index** out) {
+                                    seen_simhash_index** out, seen_error* err) {
+  const seen::capi::ReportTo report(err);
   SEEN_REQUIRE(buf != nullptr || len == 0, "buf is NULL");
   SEEN_REQUIRE((flags & ~SEEN_OPEN_NO_VERIFY) == 0, "flags may only hold SEEN_OPEN_NO_VERIFY");
   return CreateInto<seen_simhash_index>(out, [&] {
@@ -256,11 +277,14 @@ seen_status seen_simhash_index_view(const uint8_t* buf, size_t len, uint32_t fla
 }
 
 seen_status seen_simhash_index_save(const seen_simhash_index* index, const char* path) {
+  const seen::capi::ReportTo report(index);
   SEEN_REQUIRE(index != nullptr && path != nullptr, "index or path is NULL");
   return Guard([&] { seen::Save(index->index, path); });
 }
 
-seen_status seen_simhash_index_open(const char* path, uint32_t flags, seen_simhash_index** out) {
+seen_status seen_simhash_index_open(const char* path, uint32_t flags, seen_simhash_index** out,
+                                    seen_error* err) {
+  const seen::capi::ReportTo report(err);
   SEEN_REQUIRE(path != nullptr, "path is NULL");
   SEEN_REQUIRE((flags & ~SEEN_OPEN_NO_VERIFY) == SEEN_OPEN_READ_ONLY,
                "flags need SEEN_OPEN_READ_ONLY, optionally with SEEN_OPEN_NO_VERIFY");

@@ -13,6 +13,7 @@
 
 struct seen_store {
   seen::Store store;
+  mutable seen::capi::ErrorSlot error{};  // its last failure (report.h)
 };
 
 using seen::capi::CreateInto;
@@ -44,15 +45,19 @@ seen::StoreOptions StoreOptionsFrom(const seen_store_options* caller) {
 
 extern "C" {
 
-seen_status seen_store_create(const seen_store_options* opts, seen_store** out) {
+seen_status seen_store_create(const seen_store_options* opts, seen_store** out, seen_error* err) {
+  const seen::capi::ReportTo report(err);
   SEEN_REQUIRE(opts != nullptr, "opts is NULL");
   return CreateInto<seen_store>(out, [&] { return seen::Store(StoreOptionsFrom(opts)); });
 }
 
 void seen_store_free(seen_store* s) { delete s; }
 
+void seen_store_last_error(const seen_store* s, seen_error* err) { seen::capi::CopyLastError(s, err); }
+
 seen_status seen_store_filter(const seen_store* s, uint64_t user, const uint64_t* candidates,
                               size_t n, uint64_t now, uint8_t* out_unseen) {
+  const seen::capi::ReportTo report(s);
   SEEN_REQUIRE(s != nullptr, "store is NULL");
   SEEN_REQUIRE((candidates != nullptr && out_unseen != nullptr) || n == 0,
                "candidates or out_unseen is NULL");
@@ -62,6 +67,7 @@ seen_status seen_store_filter(const seen_store* s, uint64_t user, const uint64_t
 
 seen_status seen_store_mark(seen_store* s, uint64_t user, const uint64_t* items, size_t n,
                             uint64_t now) {
+  const seen::capi::ReportTo report(s);
   SEEN_REQUIRE(s != nullptr, "store is NULL");
   SEEN_REQUIRE(items != nullptr || n == 0, "items is NULL");
   SEEN_REQUIRE(now <= UINT32_MAX, "now is past 2^32 - 1 seconds");
@@ -70,6 +76,7 @@ seen_status seen_store_mark(seen_store* s, uint64_t user, const uint64_t* items,
 
 seen_status seen_store_take(seen_store* s, uint64_t user, const uint64_t* candidates, size_t n,
                             size_t want, uint64_t now, uint64_t* out_taken, size_t* out_count) {
+  const seen::capi::ReportTo report(s);
   SEEN_REQUIRE(s != nullptr && out_count != nullptr, "store or out_count is NULL");
   SEEN_REQUIRE(candidates != nullptr || n == 0, "candidates is NULL");
   SEEN_REQUIRE(out_taken != nullptr || want == 0, "out_taken is NULL");
@@ -81,6 +88,7 @@ seen_status seen_store_take(seen_store* s, uint64_t user, const uint64_t* candid
 }
 
 seen_status seen_store_expire(seen_store* s, uint64_t now, uint64_t* dropped) {
+  const seen::capi::ReportTo report(s);
   SEEN_REQUIRE(s != nullptr, "store is NULL");
   SEEN_REQUIRE(now <= UINT32_MAX, "now is past 2^32 - 1 seconds");
   return Guard([&] {
@@ -90,6 +98,7 @@ seen_status seen_store_expire(seen_store* s, uint64_t now, uint64_t* dropped) {
 }
 
 seen_status seen_store_get_stats(const seen_store* s, seen_store_stats* stats) {
+  const seen::capi::ReportTo report(s);
   SEEN_REQUIRE(s != nullptr && stats != nullptr, "store or stats is NULL");
   SEEN_REQUIRE(stats->size >= sizeof(size_t), "stats->size is not set");
   const seen::StoreStats st = s->store.Stats();
@@ -103,6 +112,7 @@ seen_status seen_store_get_stats(const seen_store* s, seen_store_stats* stats) {
 
 seen_status seen_store_get_saturation(const seen_store* s, uint64_t now,
                                       seen_store_saturation* sat) {
+  const seen::capi::ReportTo report(s);
   SEEN_REQUIRE(s != nullptr && sat != nullptr, "store or sat is NULL");
   SEEN_REQUIRE(sat->size >= sizeof(size_t), "sat->size is not set");
   SEEN_REQUIRE(now <= UINT32_MAX, "now is past 2^32 - 1 seconds");
@@ -118,6 +128,7 @@ seen_status seen_store_get_saturation(const seen_store* s, uint64_t now,
 
 seen_status seen_store_get_user_saturation(const seen_store* s, uint64_t user, uint64_t now,
                                            seen_window_saturation* sat) {
+  const seen::capi::ReportTo report(s);
   SEEN_REQUIRE(s != nullptr && sat != nullptr, "store or sat is NULL");
   SEEN_REQUIRE(sat->size >= sizeof(size_t), "sat->size is not set");
   SEEN_REQUIRE(now <= UINT32_MAX, "now is past 2^32 - 1 seconds");
@@ -129,21 +140,24 @@ seen_status seen_store_get_user_saturation(const seen_store* s, uint64_t user, u
 }
 
 seen_status seen_store_get_window_info(const seen_store* s, seen_window_info* info) {
+  const seen::capi::ReportTo report(s);
   SEEN_REQUIRE(s != nullptr, "store is NULL");
   return seen::capi::FillWindowInfo(s->store.options().window, info);
 }
 
 seen_status seen_store_save(const seen_store* s, const char* path) {
+  const seen::capi::ReportTo report(s);
   SEEN_REQUIRE(s != nullptr && path != nullptr, "store or path is NULL");
   return Guard([&] { s->store.Save(path); });
 }
 
-seen_status seen_store_open(const char* path, uint32_t flags, seen_store** out) {
-  return seen_store_open_keyed(path, flags, nullptr, 0, out);
+seen_status seen_store_open(const char* path, uint32_t flags, seen_store** out, seen_error* err) {
+  return seen_store_open_keyed(path, flags, nullptr, 0, out, err);
 }
 
 seen_status seen_store_open_keyed(const char* path, uint32_t flags, const uint8_t* key,
-                                  size_t key_len, seen_store** out) {
+                                  size_t key_len, seen_store** out, seen_error* err) {
+  const seen::capi::ReportTo report(err);
   SEEN_REQUIRE(path != nullptr, "path is NULL");
   const uint32_t mode = flags & (SEEN_OPEN_READ_ONLY | SEEN_OPEN_READ_WRITE);
   SEEN_REQUIRE(mode == SEEN_OPEN_READ_ONLY || mode == SEEN_OPEN_READ_WRITE,

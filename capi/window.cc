@@ -10,6 +10,7 @@
 
 struct seen_window {
   seen::Window window;
+  mutable seen::capi::ErrorSlot error{};  // its last failure (report.h)
 };
 
 using seen::capi::CreateInto;
@@ -18,7 +19,9 @@ using seen::capi::Guard;
 
 extern "C" {
 
-seen_status seen_window_create(const seen_window_options* opts, uint64_t now, seen_window** out) {
+seen_status seen_window_create(const seen_window_options* opts, uint64_t now, seen_window** out,
+                               seen_error* err) {
+  const seen::capi::ReportTo report(err);
   SEEN_REQUIRE(now <= UINT32_MAX, "now is past 2^32 - 1 seconds");
   return CreateInto<seen_window>(out, [&] {
     return seen::Window::Create(seen::capi::WindowParamsFrom(opts), static_cast<uint32_t>(now));
@@ -27,7 +30,10 @@ seen_status seen_window_create(const seen_window_options* opts, uint64_t now, se
 
 void seen_window_free(seen_window* w) { delete w; }
 
+void seen_window_last_error(const seen_window* w, seen_error* err) { seen::capi::CopyLastError(w, err); }
+
 seen_status seen_window_add_u64(seen_window* w, const uint64_t* items, size_t n, uint64_t now) {
+  const seen::capi::ReportTo report(w);
   SEEN_REQUIRE(w != nullptr, "window is NULL");
   SEEN_REQUIRE(items != nullptr || n == 0, "items is NULL");
   SEEN_REQUIRE(now <= UINT32_MAX, "now is past 2^32 - 1 seconds");
@@ -36,6 +42,7 @@ seen_status seen_window_add_u64(seen_window* w, const uint64_t* items, size_t n,
 
 seen_status seen_window_contains_u64(const seen_window* w, const uint64_t* items, size_t n,
                                      uint64_t now, uint8_t* out) {
+  const seen::capi::ReportTo report(w);
   SEEN_REQUIRE(w != nullptr, "window is NULL");
   SEEN_REQUIRE((items != nullptr && out != nullptr) || n == 0, "items or out is NULL");
   SEEN_REQUIRE(now <= UINT32_MAX, "now is past 2^32 - 1 seconds");
@@ -44,6 +51,7 @@ seen_status seen_window_contains_u64(const seen_window* w, const uint64_t* items
 
 seen_status seen_window_add_keys(seen_window* w, const uint8_t* data, const uint64_t* offsets,
                                  size_t n, uint64_t now) {
+  const seen::capi::ReportTo report(w);
   SEEN_REQUIRE(w != nullptr, "window is NULL");
   SEEN_REQUIRE(offsets != nullptr || n == 0, "offsets is NULL");
   SEEN_REQUIRE(data != nullptr || n == 0 || offsets[n] == offsets[0], "data is NULL");
@@ -54,6 +62,7 @@ seen_status seen_window_add_keys(seen_window* w, const uint8_t* data, const uint
 seen_status seen_window_contains_keys(const seen_window* w, const uint8_t* data,
                                       const uint64_t* offsets, size_t n, uint64_t now,
                                       uint8_t* out) {
+  const seen::capi::ReportTo report(w);
   SEEN_REQUIRE(w != nullptr, "window is NULL");
   SEEN_REQUIRE((offsets != nullptr && out != nullptr) || n == 0, "offsets or out is NULL");
   SEEN_REQUIRE(data != nullptr || n == 0 || offsets[n] == offsets[0], "data is NULL");
@@ -62,12 +71,14 @@ seen_status seen_window_contains_keys(const seen_window* w, const uint8_t* data,
 }
 
 seen_status seen_window_get_info(const seen_window* w, seen_window_info* info) {
+  const seen::capi::ReportTo report(w);
   SEEN_REQUIRE(w != nullptr, "window is NULL");
   return seen::capi::FillWindowInfo(w->window.params, info);
 }
 
 seen_status seen_window_get_saturation(const seen_window* w, uint64_t now,
                                        seen_window_saturation* sat) {
+  const seen::capi::ReportTo report(w);
   SEEN_REQUIRE(w != nullptr && sat != nullptr, "window or sat is NULL");
   SEEN_REQUIRE(sat->size >= sizeof(size_t), "sat->size is not set");
   SEEN_REQUIRE(now <= UINT32_MAX, "now is past 2^32 - 1 seconds");
@@ -80,6 +91,7 @@ seen_status seen_window_get_saturation(const seen_window* w, uint64_t now,
 
 seen_status seen_window_serialize(const seen_window* w, uint8_t* buf, size_t cap,
                                   size_t* written) {
+  const seen::capi::ReportTo report(w);
   SEEN_REQUIRE(w != nullptr && written != nullptr, "window or written is NULL");
   return Guard([&] {
     const std::vector<uint8_t> bytes = seen::SerializeWindow(w->window);
@@ -93,13 +105,16 @@ seen_status seen_window_serialize(const seen_window* w, uint8_t* buf, size_t cap
   });
 }
 
-seen_status seen_window_deserialize(const uint8_t* buf, size_t len, seen_window** out) {
+seen_status seen_window_deserialize(const uint8_t* buf, size_t len, seen_window** out,
+                                    seen_error* err) {
+  const seen::capi::ReportTo report(err);
   SEEN_REQUIRE(buf != nullptr || len == 0, "buf is NULL");
   return CreateInto<seen_window>(out, [&] { return seen::DeserializeWindow(buf, len); });
 }
 
 seen_status seen_window_deserialize_keyed(const uint8_t* buf, size_t len, const uint8_t* key,
-                                          size_t key_len, seen_window** out) {
+                                          size_t key_len, seen_window** out, seen_error* err) {
+  const seen::capi::ReportTo report(err);
   SEEN_REQUIRE(buf != nullptr || len == 0, "buf is NULL");
   return CreateInto<seen_window>(out, [&] {
     return seen::DeserializeWindow(buf, len, seen::SecretKey::FromBytes(key, key_len));

@@ -56,7 +56,7 @@ class Exercise {
   void FlatKind(const uint8_t* data, size_t size, const std::string& path) {
     Deserialized(data, size, Api::deserialize, &Exercise::Flat<Api>);
     typename Api::Handle* f = nullptr;
-    (*this)(Api::view(data, size, SEEN_OPEN_NO_VERIFY, &f));
+    (*this)(Api::view(data, size, SEEN_OPEN_NO_VERIFY, &f, nullptr));
     Flat<Api>(f);
     EachMode(data, size, path, false, Api::open, &Exercise::Flat<Api>);
   }
@@ -130,18 +130,18 @@ class Exercise {
       case Target::kSimhashIndex: {
         Deserialized(data, size, seen_simhash_index_deserialize, &Exercise::Index);
         seen_simhash_index* index = nullptr;
-        (*this)(seen_simhash_index_view(data, size, SEEN_OPEN_NO_VERIFY, &index));
+        (*this)(seen_simhash_index_view(data, size, SEEN_OPEN_NO_VERIFY, &index, nullptr));
         Index(index);
         EachMode(data, size, path, true, seen_simhash_index_open, &Exercise::Index);
         break;
       }
       case Target::kMinhashIndex: {
         seen_minhash_index* index = nullptr;
-        (*this)(seen_minhash_index_deserialize(data, size, nullptr, 0, &index));
+        (*this)(seen_minhash_index_deserialize(data, size, nullptr, 0, &index, nullptr));
         Minhash(index);
         if (!Write(data, size, path)) break;
         index = nullptr;
-        (*this)(seen_minhash_index_open(path.c_str(), nullptr, 0, &index));
+        (*this)(seen_minhash_index_open(path.c_str(), nullptr, 0, &index, nullptr));
         Minhash(index);
         std::remove(path.c_str());
         break;
@@ -159,10 +159,10 @@ class Exercise {
 
   // Deserializes the bytes and hands what loads to `use`.
   template <class Handle>
-  void Deserialized(const uint8_t* data, size_t size, seen_status (*deserialize)(const uint8_t*, size_t, Handle**),
+  void Deserialized(const uint8_t* data, size_t size, seen_status (*deserialize)(const uint8_t*, size_t, Handle**, seen_error*),
                     void (Exercise::*use)(Handle*)) {
     Handle* loaded = nullptr;
-    (*this)(deserialize(data, size, &loaded));
+    (*this)(deserialize(data, size, &loaded, nullptr));
     (this->*use)(loaded);
   }
 
@@ -171,12 +171,12 @@ class Exercise {
   // read_only_modes: the kind opens only for reading.
   template <class Handle>
   void EachMode(const uint8_t* data, size_t size, const std::string& path, bool read_only_modes,
-                seen_status (*open)(const char*, uint32_t, Handle**), void (Exercise::*use)(Handle*)) {
+                seen_status (*open)(const char*, uint32_t, Handle**, seen_error*), void (Exercise::*use)(Handle*)) {
     for (uint32_t mode : kOpenModes) {
       if (read_only_modes && (mode & SEEN_OPEN_READ_ONLY) == 0) continue;
       if (!Write(data, size, path)) return;
       Handle* loaded = nullptr;
-      (*this)(open(path.c_str(), mode, &loaded));
+      (*this)(open(path.c_str(), mode, &loaded, nullptr));
       (this->*use)(loaded);
     }
     std::remove(path.c_str());

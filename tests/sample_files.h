@@ -50,20 +50,20 @@ inline std::vector<Sample> SampleFiles(const std::string& scratch_path) {
   const std::vector<uint64_t> ids = SampleIds(300);
   std::vector<Sample> samples;
   seen_bloom* bloom = nullptr;
-  seen_bloom_create(200, 0.01, 1, &bloom);
+  seen_bloom_create(200, 0.01, 1, &bloom, nullptr);
   seen_bloom_add_u64(bloom, ids.data(), 150);
   samples.push_back(
       {"bloom", Target::kBloom, Serialized([&](uint8_t* b, size_t c, size_t* w) { seen_bloom_serialize(bloom, b, c, w); })});
   seen_bloom_free(bloom);
   seen_counting* counting = nullptr;
-  seen_counting_create(100, 0.01, 2, &counting);
+  seen_counting_create(100, 0.01, 2, &counting, nullptr);
   seen_counting_add_u64(counting, ids.data(), 80);
   samples.push_back({"counting", Target::kCounting,
                      Serialized([&](uint8_t* b, size_t c, size_t* w) { seen_counting_serialize(counting, b, c, w); })});
   seen_counting_free(counting);
   seen_scalable_options scalable_options = {sizeof scalable_options, 30, 0.01, 2, 0.5, 3, nullptr, 0};
   seen_scalable* scalable = nullptr;
-  seen_scalable_create(&scalable_options, &scalable);
+  seen_scalable_create(&scalable_options, &scalable, nullptr);
   seen_scalable_add_u64(scalable, ids.data(), 150);  // three sub-filters, the newest part full
   samples.push_back({"scalable", Target::kScalable,
                      Serialized([&](uint8_t* b, size_t c, size_t* w) { seen_scalable_serialize(scalable, b, c, w); })});
@@ -75,7 +75,7 @@ inline std::vector<Sample> SampleFiles(const std::string& scratch_path) {
       {sizeof(seen_window_options), SEEN_WINDOW_TIME, 3600, 100, 0, 0.01, 0, 6, 0, nullptr, 0}};
   for (int i = 0; i < 3; ++i) {
     seen_window* window = nullptr;
-    seen_window_create(&windows[i], 1000, &window);
+    seen_window_create(&windows[i], 1000, &window, nullptr);
     seen_window_add_u64(window, ids.data(), 60, 1100);
     samples.push_back({window_names[i], Target::kWindow,
                        Serialized([&](uint8_t* b, size_t c, size_t* w) { seen_window_serialize(window, b, c, w); })});
@@ -83,21 +83,21 @@ inline std::vector<Sample> SampleFiles(const std::string& scratch_path) {
   }
   seen_store_options store_options = {sizeof store_options, &windows[0], 0, 0, 0, 1000};
   seen_store* store = nullptr;
-  seen_store_create(&store_options, &store);
+  seen_store_create(&store_options, &store, nullptr);
   for (uint64_t user = 0; user < 20; ++user) seen_store_mark(store, user, ids.data() + user, 3, 100);
   seen_store_save(store, scratch_path.c_str());
   seen_store_free(store);
   samples.push_back({"store", Target::kStore, ReadFile(scratch_path)});
   std::remove(scratch_path.c_str());
   seen_simhash_index* index = nullptr;
-  seen_simhash_index_create(3, &index);
+  seen_simhash_index_create(3, &index, nullptr);
   seen_simhash_index_add(index, ids.data(), ids.data() + 100, 50);
   samples.push_back({"simhash_index", Target::kSimhashIndex, Serialized([&](uint8_t* b, size_t c, size_t* w) {
                        seen_simhash_index_serialize(index, b, c, w);
                      })});
   seen_simhash_index_free(index);
   seen_minhash_index* texts = nullptr;
-  seen_minhash_index_create(nullptr, &texts);
+  seen_minhash_index_create(nullptr, &texts, nullptr);
   for (uint64_t i = 0; i < 20; ++i) {
     const std::string text = "sample text number " + std::to_string(i) + " of a few more words";
     seen_minhash_index_add_text(texts, i, text.data(), text.size());

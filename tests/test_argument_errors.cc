@@ -31,7 +31,7 @@ seen_window_options Window(uint32_t mode, uint32_t span) {
 
 seen_status CreateWindow(seen_window_options o) {
   seen_window* w = nullptr;
-  const seen_status status = seen_window_create(&o, 0, &w);
+  const seen_status status = seen_window_create(&o, 0, &w, nullptr);
   seen_window_free(w);
   return status;
 }
@@ -39,7 +39,7 @@ seen_status CreateWindow(seen_window_options o) {
 seen_status CreateScalable(uint64_t capacity, double fpr, double growth, double tightening) {
   seen_scalable_options o = {sizeof o, capacity, fpr, growth, tightening, 0, nullptr, 0};
   seen_scalable* f = nullptr;
-  const seen_status status = seen_scalable_create(&o, &f);
+  const seen_status status = seen_scalable_create(&o, &f, nullptr);
   seen_scalable_free(f);
   return status;
 }
@@ -62,12 +62,12 @@ TEST(ArgumentErrors, NameTheArgument) {
       {"window slack -1", [] { auto o = Window(SEEN_WINDOW_COUNT, 100); o.max_slack = -1; return CreateWindow(o); },
        SEEN_ERR_INVALID_ARGUMENT, "max_slack"},
       {"window mode 7", [] { return CreateWindow(Window(7, 100)); }, SEEN_ERR_INVALID_ARGUMENT, "mode"},
-      {"bloom fpr NaN", [&] { return seen_bloom_create(100, NAN, 0, &bloom); }, SEEN_ERR_INVALID_ARGUMENT, "fpr"},
-      {"bloom 2^64-1 items", [&] { return seen_bloom_create(UINT64_MAX, 0.01, 0, &bloom); }, SEEN_ERR_TOO_LARGE,
+      {"bloom fpr NaN", [&] { return seen_bloom_create(100, NAN, 0, &bloom, nullptr); }, SEEN_ERR_INVALID_ARGUMENT, "fpr"},
+      {"bloom 2^64-1 items", [&] { return seen_bloom_create(UINT64_MAX, 0.01, 0, &bloom, nullptr); }, SEEN_ERR_TOO_LARGE,
        "items"},
-      {"bloom 0 bytes", [&] { return seen_bloom_create_bytes(100, 0, 0, &bloom); }, SEEN_ERR_INVALID_ARGUMENT,
+      {"bloom 0 bytes", [&] { return seen_bloom_create_bytes(100, 0, 0, &bloom, nullptr); }, SEEN_ERR_INVALID_ARGUMENT,
        "byte"},
-      {"counting fpr 1.5", [&] { return seen_counting_create(100, 1.5, 0, &counting); }, SEEN_ERR_INVALID_ARGUMENT,
+      {"counting fpr 1.5", [&] { return seen_counting_create(100, 1.5, 0, &counting, nullptr); }, SEEN_ERR_INVALID_ARGUMENT,
        "fpr"},
       {"scalable capacity 0", [] { return CreateScalable(0, 0.01, 2, 0.5); }, SEEN_ERR_INVALID_ARGUMENT,
        "capacity"},
@@ -75,7 +75,7 @@ TEST(ArgumentErrors, NameTheArgument) {
        "growth"},
       {"scalable tightening 1.5", [] { return CreateScalable(100, 0.01, 2, 1.5); }, SEEN_ERR_INVALID_ARGUMENT,
        "tightening"},
-      {"simhash max_k 100", [&] { return seen_simhash_index_create(100, &index); }, SEEN_ERR_INVALID_ARGUMENT,
+      {"simhash max_k 100", [&] { return seen_simhash_index_create(100, &index, nullptr); }, SEEN_ERR_INVALID_ARGUMENT,
        "max_k"},
   };
   for (const Case& c : cases) {

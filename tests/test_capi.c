@@ -20,15 +20,15 @@ static void test_null_arguments(void) {
   seen_bloom* f = (seen_bloom*)1;
   uint8_t out[1];
   uint64_t id = 1;
-  check(seen_bloom_create(10, 0.01, 0, NULL) == SEEN_ERR_INVALID_ARGUMENT, "create with NULL out");
-  check(seen_bloom_create(10, 1.5, 0, &f) == SEEN_ERR_INVALID_ARGUMENT && f == NULL,
+  check(seen_bloom_create(10, 0.01, 0, NULL, NULL) == SEEN_ERR_INVALID_ARGUMENT, "create with NULL out");
+  check(seen_bloom_create(10, 1.5, 0, &f, NULL) == SEEN_ERR_INVALID_ARGUMENT && f == NULL,
         "bad fpr sets out to NULL");
   check(strstr(seen_last_error(), "fpr") != NULL, "last error names the field");
   check(seen_bloom_add_u64(NULL, &id, 1) == SEEN_ERR_INVALID_ARGUMENT, "add to NULL filter");
   check(seen_bloom_contains_u64(NULL, &id, 1, out) == SEEN_ERR_INVALID_ARGUMENT, "contains on NULL filter");
   check(seen_bloom_test_u64(NULL, 1) == -1, "test on NULL filter is -1");
-  check(seen_bloom_open(NULL, SEEN_OPEN_READ_ONLY, &f) == SEEN_ERR_INVALID_ARGUMENT, "open NULL path");
-  check(seen_bloom_deserialize(NULL, 10, &f) == SEEN_ERR_INVALID_ARGUMENT, "deserialize NULL buffer");
+  check(seen_bloom_open(NULL, SEEN_OPEN_READ_ONLY, &f, NULL) == SEEN_ERR_INVALID_ARGUMENT, "open NULL path");
+  check(seen_bloom_deserialize(NULL, 10, &f, NULL) == SEEN_ERR_INVALID_ARGUMENT, "deserialize NULL buffer");
   seen_bloom_free(NULL);
   check(1, "free(NULL) is a no-op");
 }
@@ -41,7 +41,7 @@ static void test_batches_and_single_keys(void) {
   size_t i, hits = 0;
   uint8_t was = 9;
   for (i = 0; i < N; ++i) { ids[i] = mix(2 * i); absent[i] = mix(2 * i + 1); }
-  check(seen_bloom_create(N, 0.01, 17, &f) == SEEN_OK && f != NULL, "create");
+  check(seen_bloom_create(N, 0.01, 17, &f, NULL) == SEEN_OK && f != NULL, "create");
   check(seen_bloom_add_u64(f, ids, N) == SEEN_OK, "batch add");
   check(seen_bloom_add_u64(f, NULL, 0) == SEEN_OK, "n == 0 with NULL is a no-op");
   check(seen_bloom_contains_u64(f, ids, N, out) == SEEN_OK, "batch contains");
@@ -88,11 +88,11 @@ static void test_sizing_params_stats(void) {
   seen_bloom* f = NULL;
   seen_bloom_params params;
   seen_bloom_stats stats;
-  check(seen_bloom_size_for(1000000, 0.01, &bytes, &k) == SEEN_OK && bytes > 0 && k >= 1 && k <= 8,
+  check(seen_bloom_size_for(1000000, 0.01, &bytes, &k, NULL) == SEEN_OK && bytes > 0 && k >= 1 && k <= 8,
         "size_for");
-  check(seen_bloom_predict_fpr(1000000, bytes, &fpr, NULL) == SEEN_OK && fpr <= 0.01 && fpr > 0.005,
+  check(seen_bloom_predict_fpr(1000000, bytes, &fpr, NULL, NULL) == SEEN_OK && fpr <= 0.01 && fpr > 0.005,
         "predict_fpr inverts size_for");
-  check(seen_bloom_create_bytes(1000, 4096, 3, &f) == SEEN_OK, "create_bytes");
+  check(seen_bloom_create_bytes(1000, 4096, 3, &f, NULL) == SEEN_OK, "create_bytes");
   params.size = sizeof params;
   check(seen_bloom_get_params(f, &params) == SEEN_OK && params.bytes == 4096 && params.blocks == 64 &&
             params.seed == 3 && params.read_only == 0,
@@ -113,7 +113,7 @@ static void test_serialization(void) {
   size_t need = 0, written = 0;
   uint8_t* buf;
   uint8_t small[16];
-  seen_bloom_create(1000, 0.01, 1, &f);
+  seen_bloom_create(1000, 0.01, 1, &f, NULL);
   seen_bloom_put_u64(f, 99, NULL);
   check(seen_bloom_serialize(f, NULL, 0, &need) == SEEN_OK && need > 128, "size query");
   check(seen_bloom_serialize(f, small, sizeof small, &written) == SEEN_ERR_BUFFER_TOO_SMALL &&
@@ -121,9 +121,9 @@ static void test_serialization(void) {
         "too small a buffer");
   buf = (uint8_t*)malloc(need);
   check(seen_bloom_serialize(f, buf, need, &written) == SEEN_OK && written == need, "serialize");
-  check(seen_bloom_deserialize(buf, need, &copy) == SEEN_OK && seen_bloom_test_u64(copy, 99) == 1,
+  check(seen_bloom_deserialize(buf, need, &copy, NULL) == SEEN_OK && seen_bloom_test_u64(copy, 99) == 1,
         "deserialize");
-  check(seen_bloom_view(buf, need, 0, &view) == SEEN_OK && seen_bloom_test_u64(view, 99) == 1, "view");
+  check(seen_bloom_view(buf, need, 0, &view, NULL) == SEEN_OK && seen_bloom_test_u64(view, 99) == 1, "view");
   check(seen_bloom_put_u64(view, 5, NULL) == SEEN_ERR_READ_ONLY, "a view is read-only");
   check(seen_bloom_merge(copy, f) == SEEN_OK, "merge equal parameters");
   {
@@ -133,12 +133,12 @@ static void test_serialization(void) {
           "a copy of a view is writable and keeps the bits");
     seen_bloom_free(writable);
   }
-  seen_bloom_create(2000, 0.01, 1, &other);
+  seen_bloom_create(2000, 0.01, 1, &other, NULL);
   check(seen_bloom_merge(copy, other) == SEEN_ERR_INCOMPATIBLE, "merge different sizes");
   seen_bloom_free(view); /* before buf goes: the view borrows it */
   buf[0] = 'X';
-  check(seen_bloom_deserialize(buf, need, &bad) == SEEN_ERR_BAD_MAGIC && bad == NULL, "bad magic");
-  check(seen_bloom_deserialize(buf, 10, &bad) == SEEN_ERR_TRUNCATED, "truncated");
+  check(seen_bloom_deserialize(buf, need, &bad, NULL) == SEEN_ERR_BAD_MAGIC && bad == NULL, "bad magic");
+  check(seen_bloom_deserialize(buf, 10, &bad, NULL) == SEEN_ERR_TRUNCATED, "truncated");
   free(buf);
   seen_bloom_free(f);
   seen_bloom_free(copy);

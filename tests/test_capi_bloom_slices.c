@@ -29,11 +29,11 @@ int main(void) {
   int in_range = 1, ranges_ok = 1;
 
   for (i = 0; i < N; ++i) ids[i] = mix(i);
-  check(seen_bloom_create(N, 0.01, 9, &whole) == SEEN_OK, "create the whole filter");
+  check(seen_bloom_create(N, 0.01, 9, &whole, NULL) == SEEN_OK, "create the whole filter");
   seen_bloom_add_u64(whole, ids, N);
   seen_bloom_add_keys(whole, key_data, key_offsets, 3);
-  seen_bloom_create(N, 0.01, 9, &route);
-  seen_bloom_create(N, 0.01, 9, &assembled);
+  seen_bloom_create(N, 0.01, 9, &route, NULL);
+  seen_bloom_create(N, 0.01, 9, &assembled, NULL);
   memset(&p, 0, sizeof p);
   p.size = sizeof p;
   seen_bloom_get_params(route, &p);
@@ -53,7 +53,7 @@ int main(void) {
     for (i = 0; i < N; ++i) {
       if (blocks[i] >= first && blocks[i] < first + count) range_ids[n++] = ids[i];
     }
-    seen_bloom_create(N, 0.01, 9, &part);
+    seen_bloom_create(N, 0.01, 9, &part, NULL);
     seen_bloom_add_u64(part, range_ids, n);
     for (i = 0; i < 3; ++i) {
       if (key_blocks[i] >= first && key_blocks[i] < first + count) {

@@ -29,16 +29,16 @@ static void test_counting_basics(void) {
             strcmp(seen_status_string(SEEN_ERR_NOT_FOUND), "SEEN_ERR_NOT_FOUND") == 0 &&
             SEEN_ERR_NOT_FOUND == 15,
         "SEEN_ERR_NOT_FOUND is 15 and has a name");
-  check(seen_counting_create(10, 1.5, 0, &f) == SEEN_ERR_INVALID_ARGUMENT && f == NULL,
+  check(seen_counting_create(10, 1.5, 0, &f, NULL) == SEEN_ERR_INVALID_ARGUMENT && f == NULL,
         "bad fpr sets out to NULL");
-  check(seen_counting_create(10, 0.01, 0, NULL) == SEEN_ERR_INVALID_ARGUMENT, "create with NULL out");
+  check(seen_counting_create(10, 0.01, 0, NULL, NULL) == SEEN_ERR_INVALID_ARGUMENT, "create with NULL out");
   check(seen_counting_add_u64(NULL, &id, 1) == SEEN_ERR_INVALID_ARGUMENT, "add to NULL");
   check(seen_counting_remove_u64(NULL, &id, 1, NULL) == SEEN_ERR_INVALID_ARGUMENT, "remove on NULL");
   check(seen_counting_test_u64(NULL, 1) == -1, "test on NULL is -1");
   seen_counting_free(NULL);
 
   for (i = 0; i < N; ++i) { ids[i] = mix(2 * i); absent[i] = mix(2 * i + 1); }
-  check(seen_counting_create(N, 0.01, 17, &f) == SEEN_OK && f != NULL, "create");
+  check(seen_counting_create(N, 0.01, 17, &f, NULL) == SEEN_OK && f != NULL, "create");
   check(seen_counting_add_u64(f, ids, N) == SEEN_OK, "batch add");
   check(seen_counting_add_u64(f, NULL, 0) == SEEN_OK && seen_counting_remove_u64(f, NULL, 0, NULL) == SEEN_OK,
         "n == 0 with NULL is a no-op");
@@ -88,7 +88,7 @@ static void test_counting_saturation_and_stats(void) {
   seen_counting_params params;
   seen_counting_stats stats;
   int i, all_removed = 1;
-  seen_counting_create(1000, 0.01, 3, &f);
+  seen_counting_create(1000, 0.01, 3, &f, NULL);
   params.size = sizeof params;
   check(seen_counting_get_params(f, &params) == SEEN_OK && params.counter_bits == 4 &&
             params.bytes == params.blocks * 320 && params.seed == 3 && params.read_only == 0,
@@ -96,7 +96,7 @@ static void test_counting_saturation_and_stats(void) {
   {
     uint64_t bloom_bytes = 0;
     uint32_t k = 0;
-    seen_bloom_size_for(1000, 0.01, &bloom_bytes, &k);
+    seen_bloom_size_for(1000, 0.01, &bloom_bytes, &k, NULL);
     check(params.bytes == 5 * bloom_bytes && params.k == k, "5x the blocked filter's memory, same k");
   }
   for (i = 0; i < 100; ++i) seen_counting_put_u64(f, 42);
@@ -120,42 +120,42 @@ static void test_counting_serialization(void) {
   uint8_t small[16];
   char path[] = "/tmp/seen-capi-counting-XXXXXX";
   int fd = mkstemp(path);
-  seen_counting_create(1000, 0.01, 1, &f);
+  seen_counting_create(1000, 0.01, 1, &f, NULL);
   seen_counting_put_u64(f, 99);
   check(seen_counting_serialize(f, NULL, 0, &need) == SEEN_OK && need > 128, "size query");
   check(seen_counting_serialize(f, small, sizeof small, &written) == SEEN_ERR_BUFFER_TOO_SMALL && written == need,
         "too small a buffer");
   buf = (uint8_t*)malloc(need);
   check(seen_counting_serialize(f, buf, need, &written) == SEEN_OK && written == need, "serialize");
-  check(seen_counting_deserialize(buf, need, &copy) == SEEN_OK && seen_counting_test_u64(copy, 99) == 1,
+  check(seen_counting_deserialize(buf, need, &copy, NULL) == SEEN_OK && seen_counting_test_u64(copy, 99) == 1,
         "deserialize");
-  check(seen_counting_view(buf, need, 0, &view) == SEEN_OK && seen_counting_test_u64(view, 99) == 1, "view");
+  check(seen_counting_view(buf, need, 0, &view, NULL) == SEEN_OK && seen_counting_test_u64(view, 99) == 1, "view");
   check(seen_counting_delete_u64(view, 99) == SEEN_ERR_READ_ONLY, "a view is read-only");
-  check(seen_bloom_deserialize(buf, need, &bloom) == SEEN_ERR_WRONG_KIND && bloom == NULL,
+  check(seen_bloom_deserialize(buf, need, &bloom, NULL) == SEEN_ERR_WRONG_KIND && bloom == NULL,
         "a Bloom reader refuses kind 2");
   seen_counting_free(view);
   close(fd);
   check(seen_counting_save(f, path) == SEEN_OK, "save");
-  check(seen_counting_open(path, SEEN_OPEN_READ_ONLY, &reader) == SEEN_OK &&
+  check(seen_counting_open(path, SEEN_OPEN_READ_ONLY, &reader, NULL) == SEEN_OK &&
             seen_counting_test_u64(reader, 99) == 1,
         "open read-only");
   check(seen_counting_put_u64(reader, 1) == SEEN_ERR_READ_ONLY &&
             seen_counting_remove_u64(reader, ids, 1, NULL) == SEEN_ERR_READ_ONLY,
         "the query role refuses writes");
   seen_counting_free(reader);
-  check(seen_counting_open(path, SEEN_OPEN_READ_WRITE, &writer) == SEEN_OK &&
+  check(seen_counting_open(path, SEEN_OPEN_READ_WRITE, &writer, NULL) == SEEN_OK &&
             seen_counting_delete_u64(writer, 99) == SEEN_OK && seen_counting_sync(writer) == SEEN_OK,
         "open read-write, remove, sync");
   seen_counting_free(writer);
-  check(seen_counting_open(path, SEEN_OPEN_READ_ONLY, &reader) == SEEN_OK &&
+  check(seen_counting_open(path, SEEN_OPEN_READ_ONLY, &reader, NULL) == SEEN_OK &&
             seen_counting_test_u64(reader, 99) == 0,
         "the remove reached the file");
   seen_counting_free(reader);
-  check(seen_counting_open(path, 0, &reader) == SEEN_ERR_INVALID_ARGUMENT, "open needs a role");
+  check(seen_counting_open(path, 0, &reader, NULL) == SEEN_ERR_INVALID_ARGUMENT, "open needs a role");
   unlink(path);
   buf[0] = 'X';
-  check(seen_counting_deserialize(buf, need, &bad) == SEEN_ERR_BAD_MAGIC && bad == NULL, "bad magic");
-  check(seen_counting_deserialize(buf, 10, &bad) == SEEN_ERR_TRUNCATED, "truncated");
+  check(seen_counting_deserialize(buf, need, &bad, NULL) == SEEN_ERR_BAD_MAGIC && bad == NULL, "bad magic");
+  check(seen_counting_deserialize(buf, 10, &bad, NULL) == SEEN_ERR_TRUNCATED, "truncated");
   free(buf);
   seen_counting_free(f);
   seen_counting_free(copy);
@@ -175,13 +175,13 @@ static void test_scalable(void) {
   opts.initial_capacity = 200;
   opts.fpr = 0.01;
   opts.seed = 7;
-  check(seen_scalable_create(NULL, &f) == SEEN_ERR_INVALID_ARGUMENT && f == NULL, "NULL options");
+  check(seen_scalable_create(NULL, &f, NULL) == SEEN_ERR_INVALID_ARGUMENT && f == NULL, "NULL options");
   opts.fpr = 0;
-  check(seen_scalable_create(&opts, &f) == SEEN_ERR_INVALID_ARGUMENT && strstr(seen_last_error(), "fpr") != NULL,
+  check(seen_scalable_create(&opts, &f, NULL) == SEEN_ERR_INVALID_ARGUMENT && strstr(seen_last_error(), "fpr") != NULL,
         "fpr 0 is refused, by name");
   opts.fpr = 0.01;
   opts.size = offsetof(seen_scalable_options, key) - 1;
-  check(seen_scalable_create(&opts, &f) == SEEN_ERR_INVALID_ARGUMENT && f == NULL &&
+  check(seen_scalable_create(&opts, &f, NULL) == SEEN_ERR_INVALID_ARGUMENT && f == NULL &&
             strstr(seen_last_error(), "scalable options") != NULL,
         "a size below the first layout is refused, by name");
   {
@@ -195,16 +195,16 @@ static void test_scalable(void) {
     memset(&newer, 0, sizeof newer);
     newer.known = opts;
     newer.known.size = sizeof newer;
-    check(seen_scalable_create(&newer.known, &g) == SEEN_OK && g != NULL, "a newer, larger struct is read");
+    check(seen_scalable_create(&newer.known, &g, NULL) == SEEN_OK && g != NULL, "a newer, larger struct is read");
     seen_scalable_free(g);
     g = NULL;
     newer.added_later = 1;
-    check(seen_scalable_create(&newer.known, &g) == SEEN_ERR_INVALID_ARGUMENT && g == NULL &&
+    check(seen_scalable_create(&newer.known, &g, NULL) == SEEN_ERR_INVALID_ARGUMENT && g == NULL &&
               strstr(seen_last_error(), "cannot honour") != NULL,
           "a newer field this build does not know is refused when set");
   }
   opts.size = sizeof opts;
-  check(seen_scalable_create(&opts, &f) == SEEN_OK, "create with default growth and tightening");
+  check(seen_scalable_create(&opts, &f, NULL) == SEEN_OK, "create with default growth and tightening");
   check(seen_scalable_add_u64(f, ids, N) == SEEN_OK, "add 100x the initial capacity");
   check(seen_scalable_contains_u64(f, ids, N, out) == SEEN_OK && count_yes(out, N) == N, "no false negatives");
   seen_scalable_contains_u64(f, absent, N, out);
@@ -228,21 +228,21 @@ static void test_scalable(void) {
   check(seen_scalable_serialize(f, NULL, 0, &need) == SEEN_OK && need > 128, "size query");
   buf = (uint8_t*)malloc(need);
   check(seen_scalable_serialize(f, buf, need, &written) == SEEN_OK && written == need, "serialize");
-  check(seen_scalable_deserialize(buf, need, &copy) == SEEN_OK && seen_scalable_test_u64(copy, ids[5]) == 1,
+  check(seen_scalable_deserialize(buf, need, &copy, NULL) == SEEN_OK && seen_scalable_test_u64(copy, ids[5]) == 1,
         "deserialize");
   buf[200] ^= 1;
   {
     seen_scalable* bad = NULL;
-    check(seen_scalable_deserialize(buf, need, &bad) == SEEN_ERR_BAD_CHECKSUM && bad == NULL, "corrupt params");
+    check(seen_scalable_deserialize(buf, need, &bad, NULL) == SEEN_ERR_BAD_CHECKSUM && bad == NULL, "corrupt params");
   }
   close(fd);
   check(seen_scalable_save(f, path) == SEEN_OK, "save");
-  check(seen_scalable_open(path, SEEN_OPEN_READ_ONLY, &reader) == SEEN_OK &&
+  check(seen_scalable_open(path, SEEN_OPEN_READ_ONLY, &reader, NULL) == SEEN_OK &&
             seen_scalable_test_u64(reader, ids[7]) == 1 && seen_scalable_add_u64(reader, absent, 1) == SEEN_ERR_READ_ONLY,
         "open read-only: queries in place, refuses adds");
   seen_scalable_free(reader);
   reader = NULL;
-  check(seen_scalable_open(path, SEEN_OPEN_READ_WRITE, &reader) == SEEN_OK &&
+  check(seen_scalable_open(path, SEEN_OPEN_READ_WRITE, &reader, NULL) == SEEN_OK &&
             seen_scalable_add_u64(reader, absent, 100) == SEEN_OK,
         "open read-write: a private copy that grows");
   unlink(path);

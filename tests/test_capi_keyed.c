@@ -53,34 +53,34 @@ static void test_windows_and_stores(void) {
   wo.fpr = 0.01;
   wo.key = kKey;
   wo.key_len = sizeof kKey;
-  check(seen_window_create(&wo, 0, &w) == SEEN_OK && seen_window_add_u64(w, items, 3, 0) == SEEN_OK &&
+  check(seen_window_create(&wo, 0, &w, NULL) == SEEN_OK && seen_window_add_u64(w, items, 3, 0) == SEEN_OK &&
             seen_window_contains_u64(w, items, 3, 0, found) == SEEN_OK && found[0] && found[1] && found[2],
         "a keyed window finds its items");
   check(seen_window_serialize(w, buf, sizeof buf, &size) == SEEN_OK, "serialize the keyed window");
-  check(seen_window_deserialize(buf, size, &back) == SEEN_ERR_INCOMPATIBLE && back == NULL,
+  check(seen_window_deserialize(buf, size, &back, NULL) == SEEN_ERR_INCOMPATIBLE && back == NULL,
         "its bytes need the key");
-  check(seen_window_deserialize_keyed(buf, size, kKey, sizeof kKey, &back) == SEEN_OK &&
+  check(seen_window_deserialize_keyed(buf, size, kKey, sizeof kKey, &back, NULL) == SEEN_OK &&
             seen_window_contains_u64(back, items, 3, 0, found) == SEEN_OK && found[0] && found[1] && found[2],
         "with it they answer");
   seen_window_free(back);
   wo.key_len = 8;
-  check(seen_window_create(&wo, 0, &back) == SEEN_ERR_INVALID_ARGUMENT && back == NULL, "a short key is refused");
+  check(seen_window_create(&wo, 0, &back, NULL) == SEEN_ERR_INVALID_ARGUMENT && back == NULL, "a short key is refused");
 
   wo.key_len = sizeof kKey;
   memset(&so, 0, sizeof so);
   so.size = sizeof so;
   so.window = &wo;
-  check(seen_store_create(&so, &s) == SEEN_OK && seen_store_mark(s, 7, items, 3, 0) == SEEN_OK,
+  check(seen_store_create(&so, &s, NULL) == SEEN_OK && seen_store_mark(s, 7, items, 3, 0) == SEEN_OK,
         "a keyed store marks");
   fd = mkstemp(path);
   close(fd);
   check(seen_store_save(s, path) == SEEN_OK, "and saves");
-  check(seen_store_open(path, SEEN_OPEN_READ_ONLY, &reopened) == SEEN_ERR_INCOMPATIBLE && reopened == NULL,
+  check(seen_store_open(path, SEEN_OPEN_READ_ONLY, &reopened, NULL) == SEEN_ERR_INCOMPATIBLE && reopened == NULL,
         "its file needs the key");
-  check(seen_store_open_keyed(path, SEEN_OPEN_READ_ONLY, kOtherKey, sizeof kOtherKey, &reopened) ==
+  check(seen_store_open_keyed(path, SEEN_OPEN_READ_ONLY, kOtherKey, sizeof kOtherKey, &reopened, NULL) ==
             SEEN_ERR_INCOMPATIBLE,
         "another key is refused");
-  check(seen_store_open_keyed(path, SEEN_OPEN_READ_ONLY, kKey, sizeof kKey, &reopened) == SEEN_OK &&
+  check(seen_store_open_keyed(path, SEEN_OPEN_READ_ONLY, kKey, sizeof kKey, &reopened, NULL) == SEEN_OK &&
             seen_store_filter(reopened, 7, items, 3, 0, unseen) == SEEN_OK && !unseen[0] && !unseen[1] &&
             !unseen[2],
         "with it the user's items are seen");
@@ -98,13 +98,13 @@ static void test_counting_and_scalable(void) {
   size_t size = 0;
   char path[] = "/tmp/seen-keyed-scalable-XXXXXX";
   int fd;
-  check(seen_counting_create_keyed(1000, 0.01, kKey, sizeof kKey, &c) == SEEN_OK &&
+  check(seen_counting_create_keyed(1000, 0.01, kKey, sizeof kKey, &c, NULL) == SEEN_OK &&
             seen_counting_add_u64(c, ids, 1000) == SEEN_OK,
         "a keyed counting filter");
   check(seen_counting_serialize(c, buf, sizeof buf, &size) == SEEN_OK &&
-            seen_counting_deserialize(buf, size, &c2) == SEEN_ERR_INCOMPATIBLE,
+            seen_counting_deserialize(buf, size, &c2, NULL) == SEEN_ERR_INCOMPATIBLE,
         "its bytes need the key");
-  check(seen_counting_deserialize_keyed(buf, size, kKey, sizeof kKey, &c2) == SEEN_OK &&
+  check(seen_counting_deserialize_keyed(buf, size, kKey, sizeof kKey, &c2, NULL) == SEEN_OK &&
             seen_counting_contains_u64(c2, ids, 1000, out) == SEEN_OK && count_yes(1000) == 1000,
         "with it every key is found");
   memset(&so, 0, sizeof so);
@@ -113,14 +113,14 @@ static void test_counting_and_scalable(void) {
   so.fpr = 0.01;
   so.key = kKey;
   so.key_len = sizeof kKey;
-  check(seen_scalable_create(&so, &sc) == SEEN_OK && seen_scalable_add_u64(sc, ids, 5000) == SEEN_OK,
+  check(seen_scalable_create(&so, &sc, NULL) == SEEN_OK && seen_scalable_add_u64(sc, ids, 5000) == SEEN_OK,
         "a keyed scalable filter grows");
   fd = mkstemp(path);
   close(fd);
   check(seen_scalable_save(sc, path) == SEEN_OK &&
-            seen_scalable_open(path, SEEN_OPEN_READ_ONLY, &sc2) == SEEN_ERR_INCOMPATIBLE && sc2 == NULL,
+            seen_scalable_open(path, SEEN_OPEN_READ_ONLY, &sc2, NULL) == SEEN_ERR_INCOMPATIBLE && sc2 == NULL,
         "its file needs the key");
-  check(seen_scalable_open_keyed(path, SEEN_OPEN_READ_ONLY, kKey, sizeof kKey, &sc2) == SEEN_OK &&
+  check(seen_scalable_open_keyed(path, SEEN_OPEN_READ_ONLY, kKey, sizeof kKey, &sc2, NULL) == SEEN_OK &&
             seen_scalable_contains_u64(sc2, ids, 5000, out) == SEEN_OK && count_yes(5000) == 5000,
         "with it every key is found");
   unlink(path);
@@ -139,11 +139,11 @@ int main(void) {
   int fd;
   for (i = 0; i < N; ++i) { ids[i] = mix(2 * i); absent[i] = mix(2 * i + 1); }
 
-  check(seen_bloom_create_keyed(N, 0.01, kKey, 15, &f) == SEEN_ERR_INVALID_ARGUMENT && f == NULL &&
+  check(seen_bloom_create_keyed(N, 0.01, kKey, 15, &f, NULL) == SEEN_ERR_INVALID_ARGUMENT && f == NULL &&
             has_text("16 to 64 bytes"),
         "a key under 16 bytes is refused, saying why");
-  check(seen_bloom_create_keyed(N, 0.01, NULL, 16, &f) == SEEN_ERR_INVALID_ARGUMENT, "a NULL key is refused");
-  check(seen_bloom_create_keyed(N, 0.01, kKey, sizeof kKey, &f) == SEEN_OK, "create keyed");
+  check(seen_bloom_create_keyed(N, 0.01, NULL, 16, &f, NULL) == SEEN_ERR_INVALID_ARGUMENT, "a NULL key is refused");
+  check(seen_bloom_create_keyed(N, 0.01, kKey, sizeof kKey, &f, NULL) == SEEN_OK, "create keyed");
   check(seen_bloom_add_u64(f, ids, N) == SEEN_OK && seen_bloom_contains_u64(f, ids, N, out) == SEEN_OK &&
             count_yes(N) == N,
         "every key added is found");
@@ -158,18 +158,18 @@ int main(void) {
   bytes = (uint8_t*)malloc(size);
   check(seen_bloom_serialize(f, bytes, size, &size) == SEEN_OK, "serialize");
   check(!holds(bytes, size, kKey, sizeof kKey), "the key is nowhere in the bytes");
-  check(seen_bloom_deserialize(bytes, size, &g) == SEEN_ERR_INCOMPATIBLE && g == NULL &&
+  check(seen_bloom_deserialize(bytes, size, &g, NULL) == SEEN_ERR_INCOMPATIBLE && g == NULL &&
             has_text("with a secret key"),
         "without the key the bytes are refused, saying why");
-  check(seen_bloom_deserialize_keyed(bytes, size, kOtherKey, sizeof kOtherKey, &g) == SEEN_ERR_INCOMPATIBLE &&
+  check(seen_bloom_deserialize_keyed(bytes, size, kOtherKey, sizeof kOtherKey, &g, NULL) == SEEN_ERR_INCOMPATIBLE &&
             has_text("another secret key"),
         "another key is refused");
-  check(seen_bloom_deserialize_keyed(bytes, size, kKey, sizeof kKey, &g) == SEEN_OK, "the key opens them");
+  check(seen_bloom_deserialize_keyed(bytes, size, kKey, sizeof kKey, &g, NULL) == SEEN_OK, "the key opens them");
   seen_bloom_contains_u64(g, ids, N, out);
   check(count_yes(N) == N, "the copy finds every key");
   check(seen_bloom_merge(g, f) == SEEN_OK, "keyed filters of one key merge");
 
-  check(seen_bloom_create(N, 0.01, 0, &plain) == SEEN_OK, "an unkeyed filter");
+  check(seen_bloom_create(N, 0.01, 0, &plain, NULL) == SEEN_OK, "an unkeyed filter");
   check(seen_bloom_merge(plain, f) == SEEN_ERR_INCOMPATIBLE && has_text("keyed"),
         "keyed and unkeyed filters do not merge");
 
@@ -178,18 +178,18 @@ int main(void) {
   check(seen_bloom_save(f, path) == SEEN_OK, "save keyed");
   seen_bloom_free(g);
   g = NULL;
-  check(seen_bloom_open(path, SEEN_OPEN_READ_ONLY, &g) == SEEN_ERR_INCOMPATIBLE && g == NULL,
+  check(seen_bloom_open(path, SEEN_OPEN_READ_ONLY, &g, NULL) == SEEN_ERR_INCOMPATIBLE && g == NULL,
         "open without the key is refused");
-  check(seen_bloom_open_keyed(path, SEEN_OPEN_READ_ONLY, kKey, sizeof kKey, &g) == SEEN_OK, "open with the key");
+  check(seen_bloom_open_keyed(path, SEEN_OPEN_READ_ONLY, kKey, sizeof kKey, &g, NULL) == SEEN_OK, "open with the key");
   seen_bloom_contains_u64(g, ids, N, out);
   check(count_yes(N) == N, "the opened file finds every key");
   seen_bloom_free(g);
   g = NULL;
   check(seen_bloom_save(plain, path) == SEEN_OK &&
-            seen_bloom_open_keyed(path, SEEN_OPEN_READ_ONLY, kKey, sizeof kKey, &g) == SEEN_ERR_INCOMPATIBLE &&
+            seen_bloom_open_keyed(path, SEEN_OPEN_READ_ONLY, kKey, sizeof kKey, &g, NULL) == SEEN_ERR_INCOMPATIBLE &&
             has_text("without a secret key"),
         "an unkeyed file refuses a key");
-  check(seen_bloom_open_keyed(path, SEEN_OPEN_READ_ONLY, NULL, 0, &g) == SEEN_OK, "and opens without one");
+  check(seen_bloom_open_keyed(path, SEEN_OPEN_READ_ONLY, NULL, 0, &g, NULL) == SEEN_OK, "and opens without one");
   unlink(path);
   free(bytes);
   seen_bloom_free(g);

@@ -28,22 +28,22 @@ int main(void) {
   double sims[4];
   size_t found = 0;
   int removed = -1;
-  check(seen_minhash_sketch_text(kBase, strlen(kBase), NULL, a, 128) == SEEN_OK &&
-            seen_minhash_sketch_text(kEdited, strlen(kEdited), NULL, b, 128) == SEEN_OK,
+  check(seen_minhash_sketch_text(kBase, strlen(kBase), NULL, a, 128, NULL) == SEEN_OK &&
+            seen_minhash_sketch_text(kEdited, strlen(kEdited), NULL, b, 128, NULL) == SEEN_OK,
         "sketches with the defaults");
   check(seen_minhash_similarity(a, b, 128) > 0.7 && seen_minhash_similarity(a, a, 128) == 1.0,
         "an edited copy is similar, a text to itself exactly");
-  check(seen_minhash_sketch_text(kBase, strlen(kBase), NULL, a, 64) == SEEN_ERR_BUFFER_TOO_SMALL,
+  check(seen_minhash_sketch_text(kBase, strlen(kBase), NULL, a, 64, NULL) == SEEN_ERR_BUFFER_TOO_SMALL,
         "a short buffer is refused");
   memset(&opts, 0, sizeof opts);
   opts.size = sizeof opts;
   opts.bins = 100;
-  check(seen_minhash_sketch_text(kBase, strlen(kBase), &opts, a, 128) == SEEN_ERR_INVALID_ARGUMENT &&
+  check(seen_minhash_sketch_text(kBase, strlen(kBase), &opts, a, 128, NULL) == SEEN_ERR_INVALID_ARGUMENT &&
             strstr(seen_last_error(), "bins") != NULL,
         "bins not a power of two is refused by name");
   opts.bins = 0;
   opts.threshold = 0.7;
-  check(seen_minhash_index_create(&opts, &index) == SEEN_OK, "an index at 0.7");
+  check(seen_minhash_index_create(&opts, &index, NULL) == SEEN_OK, "an index at 0.7");
   check(seen_minhash_index_add_text(index, 1, kBase, strlen(kBase)) == SEEN_OK &&
             seen_minhash_index_add_text(index, 2, kOther, strlen(kOther)) == SEEN_OK,
         "two texts added");
@@ -71,21 +71,21 @@ int main(void) {
   seen_minhash_index* copy = NULL;
   check(seen_minhash_index_serialize(index, buf, needed - 1, &written) == SEEN_ERR_BUFFER_TOO_SMALL &&
             seen_minhash_index_serialize(index, buf, needed, &written) == SEEN_OK && written == needed &&
-            seen_minhash_index_deserialize(buf, written, NULL, 0, &copy) == SEEN_OK,
+            seen_minhash_index_deserialize(buf, written, NULL, 0, &copy, NULL) == SEEN_OK,
         "serialize and deserialize");
   check(seen_minhash_index_query_text(copy, kOther, strlen(kOther), ids, sims, 4, &found) == SEEN_OK &&
             found == 1 && ids[0] == 2 && seen_minhash_index_size(copy, &texts, NULL) == SEEN_OK && texts == 1,
         "the copy holds what the index held, and not the removed text");
   buf[written - 1] ^= 1;
   seen_minhash_index* damaged = NULL;
-  check(seen_minhash_index_deserialize(buf, written, NULL, 0, &damaged) == SEEN_ERR_BAD_CHECKSUM && damaged == NULL,
+  check(seen_minhash_index_deserialize(buf, written, NULL, 0, &damaged, NULL) == SEEN_ERR_BAD_CHECKSUM && damaged == NULL,
         "a damaged copy is refused");
-  check(seen_minhash_index_deserialize(buf, 100, NULL, 0, &damaged) == SEEN_ERR_TRUNCATED, "a cut one too");
+  check(seen_minhash_index_deserialize(buf, 100, NULL, 0, &damaged, NULL) == SEEN_ERR_TRUNCATED, "a cut one too");
   free(buf);
   char path[64];
   snprintf(path, sizeof path, "/tmp/seen_capi_minhash_%d.seen", (int)getpid());
   seen_minhash_index* opened = NULL;
-  check(seen_minhash_index_save(copy, path) == SEEN_OK && seen_minhash_index_open(path, NULL, 0, &opened) == SEEN_OK &&
+  check(seen_minhash_index_save(copy, path) == SEEN_OK && seen_minhash_index_open(path, NULL, 0, &opened, NULL) == SEEN_OK &&
             seen_minhash_index_add_text(opened, 3, kBase, strlen(kBase)) == SEEN_OK &&
             seen_minhash_index_query_text(opened, kEdited, strlen(kEdited), ids, sims, 4, &found) == SEEN_OK &&
             found == 1 && ids[0] == 3,
@@ -95,16 +95,16 @@ int main(void) {
   keyed.key = key;
   keyed.key_len = sizeof key;
   seen_minhash_index* secret = NULL;
-  check(seen_minhash_index_create(&keyed, &secret) == SEEN_OK &&
+  check(seen_minhash_index_create(&keyed, &secret, NULL) == SEEN_OK &&
             seen_minhash_index_add_text(secret, 1, kBase, strlen(kBase)) == SEEN_OK &&
             seen_minhash_index_save(secret, path) == SEEN_OK,
         "a keyed index saved");
   seen_minhash_index_free(opened);
   opened = NULL;
-  check(seen_minhash_index_open(path, NULL, 0, &opened) == SEEN_ERR_INCOMPATIBLE && opened == NULL &&
-            seen_minhash_index_open(path, key, sizeof key, &opened) == SEEN_OK,
+  check(seen_minhash_index_open(path, NULL, 0, &opened, NULL) == SEEN_ERR_INCOMPATIBLE && opened == NULL &&
+            seen_minhash_index_open(path, key, sizeof key, &opened, NULL) == SEEN_OK,
         "a keyed file opens only with its key");
-  check(seen_minhash_index_open(NULL, NULL, 0, &damaged) == SEEN_ERR_INVALID_ARGUMENT &&
+  check(seen_minhash_index_open(NULL, NULL, 0, &damaged, NULL) == SEEN_ERR_INVALID_ARGUMENT &&
             seen_minhash_index_save(NULL, path) == SEEN_ERR_INVALID_ARGUMENT &&
             seen_minhash_index_serialize(NULL, NULL, 0, &needed) == SEEN_ERR_INVALID_ARGUMENT,
         "NULL arguments to the file calls are refused");
@@ -114,7 +114,7 @@ int main(void) {
   seen_minhash_index_free(copy);
   opts.threshold = 1.5;
   seen_minhash_index* bad = NULL;
-  check(seen_minhash_index_create(&opts, &bad) == SEEN_ERR_INVALID_ARGUMENT && bad == NULL,
+  check(seen_minhash_index_create(&opts, &bad, NULL) == SEEN_ERR_INVALID_ARGUMENT && bad == NULL,
         "a threshold above 1 is refused");
   seen_minhash_index_free(index);
   seen_minhash_index_free(NULL);

@@ -13,7 +13,7 @@ static seen_simhash_fingerprint text(const char* s) {
   seen_simhash_fingerprint f;
   memset(&f, 0, sizeof f);
   f.size = sizeof f;
-  seen_simhash_text(s, strlen(s), NULL, &f);
+  seen_simhash_text(s, strlen(s), NULL, &f, NULL);
   return f;
 }
 
@@ -31,29 +31,29 @@ static void test_fingerprints(void) {
   check(a.features == 2, "two word tokens");
   check(empty.simhash == 0 && empty.features == 0, "empty text: simhash 0, no features");
   small.size = 0;
-  check(seen_simhash_text("abc", 3, NULL, &small) == SEEN_ERR_INVALID_ARGUMENT, "out->size unset is refused");
+  check(seen_simhash_text("abc", 3, NULL, &small, NULL) == SEEN_ERR_INVALID_ARGUMENT, "out->size unset is refused");
   small.size = sizeof(size_t) + sizeof(uint64_t);
-  check(seen_simhash_text("abc", 3, NULL, &small) == SEEN_OK && small.size == sizeof(size_t) + 8 &&
+  check(seen_simhash_text("abc", 3, NULL, &small, NULL) == SEEN_OK && small.size == sizeof(size_t) + 8 &&
             small.simhash == text("abc").simhash,
         "a short out struct gets only what fits");
-  check(seen_simhash_text(NULL, 5, NULL, &small) == SEEN_ERR_INVALID_ARGUMENT, "NULL text with len > 0");
-  check(seen_simhash_text(NULL, 0, NULL, &small) == SEEN_OK, "NULL text with len 0");
+  check(seen_simhash_text(NULL, 5, NULL, &small, NULL) == SEEN_ERR_INVALID_ARGUMENT, "NULL text with len > 0");
+  check(seen_simhash_text(NULL, 0, NULL, &small, NULL) == SEEN_OK, "NULL text with len 0");
   memset(&options, 0, sizeof options);
   options.size = sizeof options;
   options.ngram = 9;
-  check(seen_simhash_text("x", 1, &options, &small) == SEEN_ERR_INVALID_ARGUMENT &&
+  check(seen_simhash_text("x", 1, &options, &small, NULL) == SEEN_ERR_INVALID_ARGUMENT &&
             strstr(seen_last_error(), "ngram") != NULL,
         "ngram 9 is refused, naming ngram");
   options.ngram = 3;
-  check(seen_simhash_text("你好世界", strlen("你好世界"), &options, &small) == SEEN_OK &&
+  check(seen_simhash_text("你好世界", strlen("你好世界"), &options, &small, NULL) == SEEN_OK &&
             small.simhash != text("你好世界").simhash,
         "ngram changes CJK fingerprints");
-  check(seen_simhash_text("\xff\x00\xfe", 3, NULL, &small) == SEEN_OK && small.simhash == 0,
+  check(seen_simhash_text("\xff\x00\xfe", 3, NULL, &small, NULL) == SEEN_OK && small.simhash == 0,
         "invalid UTF-8 and NUL are separators, never errors");
-  check(seen_simhash_hashes(hashes, weights, 2, &fp) == SEEN_OK && fp == 0x0F0F,
+  check(seen_simhash_hashes(hashes, weights, 2, &fp, NULL) == SEEN_OK && fp == 0x0F0F,
         "weighted features: the heavier hash wins every disputed bit");
-  check(seen_simhash_hashes(NULL, NULL, 0, &fp) == SEEN_OK && fp == 0, "no features: 0");
-  check(seen_simhash_hashes(hashes, NULL, 2, NULL) == SEEN_ERR_INVALID_ARGUMENT, "NULL out");
+  check(seen_simhash_hashes(NULL, NULL, 0, &fp, NULL) == SEEN_OK && fp == 0, "no features: 0");
+  check(seen_simhash_hashes(hashes, NULL, 2, NULL, NULL) == SEEN_ERR_INVALID_ARGUMENT, "NULL out");
   check(seen_simhash_distance(0, 0xFF) == 8 && seen_simhash_distance(~0ULL, 0) == 64, "distance");
 }
 
@@ -65,19 +65,19 @@ static void test_batch_and_idf(void) {
   seen_simhash_idf* idf = NULL;
   seen_simhash_options options;
   seen_simhash_fingerprint f;
-  check(seen_simhash_text_batch((const uint8_t*)data, offsets, 2, NULL, simhashes, exact) == SEEN_OK,
+  check(seen_simhash_text_batch((const uint8_t*)data, offsets, 2, NULL, simhashes, exact, NULL) == SEEN_OK,
         "text batch");
   check(simhashes[0] == text("hello world").simhash && simhashes[1] == text("你好世界").simhash &&
             exact[1] == text("hello world").exact_low,
         "batch answers as single calls");
-  check(seen_simhash_text_batch(NULL, NULL, 0, NULL, NULL, NULL) == SEEN_OK, "n == 0 batch");
-  check(seen_simhash_idf_create((const uint8_t*)"WORLD", idf_offsets, &weight, 1, 1.0f, &idf) == SEEN_OK,
+  check(seen_simhash_text_batch(NULL, NULL, 0, NULL, NULL, NULL, NULL) == SEEN_OK, "n == 0 batch");
+  check(seen_simhash_idf_create((const uint8_t*)"WORLD", idf_offsets, &weight, 1, 1.0f, &idf, NULL) == SEEN_OK,
         "idf table");
   memset(&options, 0, sizeof options);
   options.size = sizeof options;
   options.idf = idf;
   f.size = sizeof f;
-  check(seen_simhash_text("hello world", 11, &options, &f) == SEEN_OK &&
+  check(seen_simhash_text("hello world", 11, &options, &f, NULL) == SEEN_OK &&
             f.simhash != text("hello world").simhash,
         "idf weights change the fingerprint");
   seen_simhash_idf_free(idf);
@@ -101,8 +101,8 @@ static void test_index(void) {
   size_t i, found = 0, mismatches = 0, total = 0;
   uint64_t removed = 0;
   seen_simhash_index_info info;
-  check(seen_simhash_index_create(8, &index) == SEEN_ERR_INVALID_ARGUMENT && index == NULL, "max_k 8 is refused");
-  check(seen_simhash_index_create(3, &index) == SEEN_OK, "create");
+  check(seen_simhash_index_create(8, &index, NULL) == SEEN_ERR_INVALID_ARGUMENT && index == NULL, "max_k 8 is refused");
+  check(seen_simhash_index_create(3, &index, NULL) == SEEN_OK, "create");
   for (i = 0; i < N; ++i) {
     /* families of four near fingerprints */
     fps[i] = mix(i / 4) ^ (i % 4 ? 1ULL << (mix(i) % 64) : 0) ^ (i % 4 == 3 ? 6ULL : 0);
@@ -169,7 +169,7 @@ static void test_clusters_and_files(void) {
   uint8_t* buf;
   char path[] = "/tmp/seen-capi-simhash-XXXXXX";
   int fd = mkstemp(path);
-  seen_simhash_index_create(3, &index);
+  seen_simhash_index_create(3, &index, NULL);
   seen_simhash_index_add(index, f, i5, 5);
   check(seen_simhash_index_clusters(index, 3, NULL, NULL, 0, &count) == SEEN_ERR_BUFFER_TOO_SMALL && count == 5,
         "clusters report the room they need");
@@ -191,23 +191,23 @@ static void test_clusters_and_files(void) {
   buf = malloc(written);
   check(seen_simhash_index_serialize(index, buf, written - 1, &written) == SEEN_ERR_BUFFER_TOO_SMALL, "cap too small");
   check(seen_simhash_index_serialize(index, buf, written, &written) == SEEN_OK, "serialize");
-  check(seen_simhash_index_deserialize(buf, written, &copy) == SEEN_OK, "deserialize");
-  check(seen_simhash_index_view(buf, written, 0, &view) == SEEN_OK, "view");
+  check(seen_simhash_index_deserialize(buf, written, &copy, NULL) == SEEN_OK, "deserialize");
+  check(seen_simhash_index_view(buf, written, 0, &view, NULL) == SEEN_OK, "view");
   check(seen_simhash_index_add(view, f, i5, 1) == SEEN_ERR_READ_ONLY, "a view is read-only");
   check(seen_simhash_index_query(copy, 0x1111, 0, out_ids, NULL, 8, &found) == SEEN_OK && found == 2,
         "the copy answers");
   buf[written - 1] ^= 1;
-  check(seen_simhash_index_deserialize(buf, written, &bad) == SEEN_ERR_BAD_CHECKSUM && bad == NULL,
+  check(seen_simhash_index_deserialize(buf, written, &bad, NULL) == SEEN_ERR_BAD_CHECKSUM && bad == NULL,
         "a damaged payload is refused");
   check(seen_simhash_index_save(index, path) == SEEN_OK, "save");
-  check(seen_simhash_index_open(path, SEEN_OPEN_READ_WRITE, &mapped) == SEEN_ERR_INVALID_ARGUMENT,
+  check(seen_simhash_index_open(path, SEEN_OPEN_READ_WRITE, &mapped, NULL) == SEEN_ERR_INVALID_ARGUMENT,
         "read-write open is refused");
-  check(seen_simhash_index_open(path, SEEN_OPEN_READ_ONLY, &mapped) == SEEN_OK, "open");
+  check(seen_simhash_index_open(path, SEEN_OPEN_READ_ONLY, &mapped, NULL) == SEEN_OK, "open");
   check(seen_simhash_index_query(mapped, 0x1110, 1, out_ids, NULL, 8, &found) == SEEN_OK && found == 2,
         "the mapped index answers");
   check(seen_simhash_index_remove(mapped, i5, 1, NULL) == SEEN_ERR_READ_ONLY, "mapped is read-only");
   seen_simhash_index_free(mapped);
-  check(seen_simhash_index_open("/nonexistent/x.seen", SEEN_OPEN_READ_ONLY, &mapped) == SEEN_ERR_IO &&
+  check(seen_simhash_index_open("/nonexistent/x.seen", SEEN_OPEN_READ_ONLY, &mapped, NULL) == SEEN_ERR_IO &&
             mapped == NULL,
         "missing file is an I/O error");
   seen_simhash_index_free(index);

@@ -28,7 +28,7 @@ static void test_window(void) {
   uint8_t out[2000];
   size_t i, found = 0, need = 0;
   uint8_t* buf;
-  check(seen_window_create(&o, 0, &w) == SEEN_OK, "create a count window");
+  check(seen_window_create(&o, 0, &w, NULL) == SEEN_OK, "create a count window");
   info.size = sizeof info;
   check(seen_window_get_info(w, &info) == SEEN_OK && info.span == 500 && info.state_bytes <= 1008 &&
             info.predicted_fpr <= 0.01,
@@ -41,7 +41,7 @@ static void test_window(void) {
   check(seen_window_serialize(w, NULL, 0, &need) == SEEN_OK && need > 1000, "serialized size");
   buf = (uint8_t*)malloc(need);
   check(seen_window_serialize(w, buf, need, &need) == SEEN_OK, "serialize");
-  check(seen_window_deserialize(buf, need, &copy) == SEEN_OK, "deserialize");
+  check(seen_window_deserialize(buf, need, &copy, NULL) == SEEN_OK, "deserialize");
   found = 0;
   seen_window_contains_u64(copy, items + 1500, 500, 0, out);
   for (i = 0; i < 500; ++i) found += out[i];
@@ -49,7 +49,7 @@ static void test_window(void) {
   buf[need - 1] ^= 1;
   seen_window_free(copy);
   copy = NULL;
-  check(seen_window_deserialize(buf, need, &copy) == SEEN_ERR_BAD_CHECKSUM && copy == NULL, "corrupt window");
+  check(seen_window_deserialize(buf, need, &copy, NULL) == SEEN_ERR_BAD_CHECKSUM && copy == NULL, "corrupt window");
   free(buf);
   {
     const uint8_t data[] = "abcdef";
@@ -69,11 +69,11 @@ static void test_window(void) {
     check(seen_window_get_saturation(w, 0, &sat) == SEEN_ERR_INVALID_ARGUMENT, "saturation without size");
   }
   o.mode = 9;
-  check(seen_window_create(&o, 0, &copy) == SEEN_ERR_INVALID_ARGUMENT, "unknown mode");
+  check(seen_window_create(&o, 0, &copy, NULL) == SEEN_ERR_INVALID_ARGUMENT, "unknown mode");
   check(strstr(seen_last_error(), "mode") != NULL, "the error names the field");
   o = count_window(500, 0.01);
   o.size = 8;
-  check(seen_window_create(&o, 0, &copy) == SEEN_ERR_INVALID_ARGUMENT, "options without size");
+  check(seen_window_create(&o, 0, &copy, NULL) == SEEN_ERR_INVALID_ARGUMENT, "options without size");
   check(strstr(seen_last_error(), "oldest layout") != NULL, "the error names the size rule");
   {
     /* A caller built against a newer header: a larger struct whose unknown tail is zero. */
@@ -84,7 +84,7 @@ static void test_window(void) {
     memset(&newer, 0, sizeof newer);
     newer.known = count_window(500, 0.01);
     newer.known.size = sizeof newer;
-    check(seen_window_create(&newer.known, 0, &copy) == SEEN_OK, "a newer, larger options struct");
+    check(seen_window_create(&newer.known, 0, &copy, NULL) == SEEN_OK, "a newer, larger options struct");
     seen_window_free(copy);
     copy = NULL;
   }
@@ -108,11 +108,11 @@ static void test_store(void) {
   so.size = sizeof so;
   so.window = &wo;
   so.size = sizeof(size_t);
-  check(seen_store_create(&so, &s) == SEEN_ERR_INVALID_ARGUMENT &&
+  check(seen_store_create(&so, &s, NULL) == SEEN_ERR_INVALID_ARGUMENT &&
             strstr(seen_last_error(), "store options") != NULL,
         "store options below the oldest layout, named");
   so.size = sizeof so;
-  check(seen_store_create(&so, &s) == SEEN_OK, "create a store");
+  check(seen_store_create(&so, &s, NULL) == SEEN_OK, "create a store");
   for (i = 0; i < 100; ++i) candidates[i] = 1000 + i;
   check(seen_store_filter(s, 1, candidates, 100, 10, unseen) == SEEN_OK, "filter, unknown user");
   for (i = 0; i < 100; ++i) n_unseen += unseen[i];
@@ -127,13 +127,13 @@ static void test_store(void) {
   stats.size = sizeof stats;
   check(seen_store_get_stats(s, &stats) == SEEN_OK && stats.users == 2 && stats.bytes > 0, "stats");
   check(seen_store_save(s, path) == SEEN_OK, "save");
-  check(seen_store_open(path, SEEN_OPEN_READ_ONLY, &back) == SEEN_OK, "open read-only");
+  check(seen_store_open(path, SEEN_OPEN_READ_ONLY, &back, NULL) == SEEN_OK, "open read-only");
   seen_store_filter(back, 1, candidates, 100, 10, unseen);
   n_unseen = 0;
   for (i = 0; i < 100; ++i) n_unseen += unseen[i];
   check(n_unseen == 40, "the reopened store remembers both pages");
   check(seen_store_mark(back, 1, candidates, 1, 10) == SEEN_ERR_READ_ONLY, "read-only refuses marks");
-  check(seen_store_open(path, 0, &back) == SEEN_ERR_INVALID_ARGUMENT, "open needs a mode");
+  check(seen_store_open(path, 0, &back, NULL) == SEEN_ERR_INVALID_ARGUMENT, "open needs a mode");
   check(seen_store_take(s, 1, candidates, 100, 1, 10, NULL, &count) == SEEN_ERR_INVALID_ARGUMENT,
         "take without room");
   check(seen_store_expire(s, 10 + 2 * 86400, &taken[0]) == SEEN_OK &&
@@ -171,7 +171,7 @@ static void test_store_saturation(uint64_t max_bytes) {
   memset(&so, 0, sizeof so);
   so.size = sizeof so;
   so.window = &wo;
-  check(seen_store_create(&so, &s) == SEEN_OK, "a store of time windows");
+  check(seen_store_create(&so, &s, NULL) == SEEN_OK, "a store of time windows");
   for (user = 0; user < 13; ++user) {
     const uint64_t n = user < 10 ? 5 : 3000;
     for (i = 0; i < n; ++i) items[i] = user * 1000003 + i;

@@ -69,9 +69,9 @@ void SnapshotsRacing(typename Api::Handle* f, int writers, const std::function<v
     ASSERT_EQ(Api::serialize(f, buf.data(), buf.size(), &written), SEEN_OK);
     typename Api::Handle* from_file = nullptr;
     typename Api::Handle* from_buf = nullptr;
-    ASSERT_EQ(Api::open(path.c_str(), SEEN_OPEN_READ_ONLY, &from_file), SEEN_OK)
+    ASSERT_EQ(Api::open(path.c_str(), SEEN_OPEN_READ_ONLY, &from_file, nullptr), SEEN_OK)
         << "save " << i << ": " << seen_last_error();
-    ASSERT_EQ(Api::deserialize(buf.data(), written, &from_buf), SEEN_OK)
+    ASSERT_EQ(Api::deserialize(buf.data(), written, &from_buf, nullptr), SEEN_OK)
         << "serialize " << i << ": " << seen_last_error();
     for (typename Api::Handle* g : {from_file, from_buf}) {
       std::vector<uint8_t> out(markers.size());
@@ -84,7 +84,7 @@ void SnapshotsRacing(typename Api::Handle* f, int writers, const std::function<v
 
 TEST(Snapshot, BloomSaveAndSerializeRacingTwoAdders) {
   seen_bloom* f = nullptr;
-  ASSERT_EQ(seen_bloom_create(4'000'000, 0.01, 7, &f), SEEN_OK);  // ~4.8 MB: several chunks
+  ASSERT_EQ(seen_bloom_create(4'000'000, 0.01, 7, &f, nullptr), SEEN_OK);  // ~4.8 MB: several chunks
   SnapshotsRacing<BloomApi>(f, 2, [&](int t, uint64_t round) {
     const std::vector<uint64_t> keys = Noise(t, round);
     seen_bloom_add_u64(f, keys.data(), keys.size());
@@ -104,7 +104,7 @@ TEST(Snapshot, StoreSaveRacingTwoMarkers) {
   opts.size = sizeof opts;
   opts.window = &window;
   seen_store* s = nullptr;
-  ASSERT_EQ(seen_store_create(&opts, &s), SEEN_OK);
+  ASSERT_EQ(seen_store_create(&opts, &s, nullptr), SEEN_OK);
   Race(2, [&](int t, uint64_t round) {
     const std::vector<uint64_t> items = Noise(t, round);
     seen_store_mark(s, 1000 + round % 500, items.data(), 8, 100);
@@ -113,7 +113,7 @@ TEST(Snapshot, StoreSaveRacingTwoMarkers) {
     ASSERT_EQ(seen_store_mark(s, static_cast<uint64_t>(i), markers.data(), 16, 100), SEEN_OK);
     ASSERT_EQ(seen_store_save(s, path.c_str()), SEEN_OK) << seen_last_error();
     seen_store* g = nullptr;
-    ASSERT_EQ(seen_store_open(path.c_str(), SEEN_OPEN_READ_ONLY, &g), SEEN_OK)
+    ASSERT_EQ(seen_store_open(path.c_str(), SEEN_OPEN_READ_ONLY, &g, nullptr), SEEN_OK)
         << "save " << i << ": " << seen_last_error();
     std::vector<uint8_t> unseen(16);
     ASSERT_EQ(seen_store_filter(g, static_cast<uint64_t>(i), markers.data(), 16, 100, unseen.data()), SEEN_OK);

@@ -149,7 +149,7 @@ int main(int argc, char** argv) {
     const uint64_t bytes = gib << 30;
     const std::string path = dir + "/seen-spam-" + std::to_string(gib) + "g.seen";
     seen_bloom* f = nullptr;
-    if (seen_bloom_create_bytes(keys, bytes, 7, &f) != SEEN_OK) {
+    if (seen_bloom_create_bytes(keys, bytes, 7, &f, nullptr) != SEEN_OK) {
       std::fprintf(stderr, "%s\n", seen_last_error());
       return 1;
     }
@@ -166,7 +166,7 @@ int main(int argc, char** argv) {
     seen_bloom_free(f);
 
     seen_bloom* mapped = nullptr;
-    const double open_s = Seconds([&] { seen_bloom_open(path.c_str(), SEEN_OPEN_READ_ONLY, &mapped); });
+    const double open_s = Seconds([&] { seen_bloom_open(path.c_str(), SEEN_OPEN_READ_ONLY, &mapped, nullptr); });
     const uint64_t id = 1;
     const int refused = seen_bloom_add_u64(mapped, &id, 1) == SEEN_ERR_READ_ONLY;
     const uint64_t positives = CountPositives(mapped, keys, keys + absent, threads);

@@ -1,126 +1,11 @@
 package seen
 
 // The C calls of the counting and scalable filters (seen_counting_*, seen_scalable_*), kept
-// apart from capi.go so that each family of handles has its own small cgo file. The rules
-// are capi.go's: every fallible call goes through a wrapper below that returns its status
-// with a malloc'd copy of seen_last_error() taken in the same C call, and Go memory is only
-// lent for one call (seen_counting_view, which would keep it, is not used).
+// apart from capi.go so that each family of handles has its own small cgo file, by capi.go's
+// rules (seen_counting_view, which would keep Go memory, is not used).
 
 /*
-#include "go_result.h"
-
-// Counting filters.
-static go_result go_counting_create(uint64_t n, double fpr, uint64_t seed, seen_counting** out) {
-	return go_result_of(seen_counting_create(n, fpr, seed, out));
-}
-static go_result go_counting_open(const char* path, uint32_t flags, seen_counting** out) {
-	return go_result_of(seen_counting_open(path, flags, out));
-}
-static go_result go_counting_deserialize(const uint8_t* buf, size_t len, seen_counting** out) {
-	return go_result_of(seen_counting_deserialize(buf, len, out));
-}
-static go_result go_counting_serialize(const seen_counting* f, uint8_t* buf, size_t cap,
-                                          size_t* written) {
-	return go_result_of(seen_counting_serialize(f, buf, cap, written));
-}
-static go_result go_counting_save(const seen_counting* f, const char* path) {
-	return go_result_of(seen_counting_save(f, path));
-}
-static go_result go_counting_sync(seen_counting* f) { return go_result_of(seen_counting_sync(f)); }
-static go_result go_counting_clear(seen_counting* f) { return go_result_of(seen_counting_clear(f)); }
-static go_result go_counting_params(const seen_counting* f, seen_counting_params* p) {
-	p->size = sizeof *p;
-	return go_result_of(seen_counting_get_params(f, p));
-}
-static go_result go_counting_stats(const seen_counting* f, seen_counting_stats* s) {
-	s->size = sizeof *s;
-	return go_result_of(seen_counting_get_stats(f, s));
-}
-static go_result go_counting_put_u64(seen_counting* f, uint64_t id) {
-	return go_result_of(seen_counting_put_u64(f, id));
-}
-static go_result go_counting_put_key(seen_counting* f, const void* key, size_t len) {
-	return go_result_of(seen_counting_put_key(f, key, len));
-}
-static go_result go_counting_delete_u64(seen_counting* f, uint64_t id) {
-	return go_result_of(seen_counting_delete_u64(f, id));
-}
-static go_result go_counting_delete_key(seen_counting* f, const void* key, size_t len) {
-	return go_result_of(seen_counting_delete_key(f, key, len));
-}
-static go_result go_counting_add_u64(seen_counting* f, const uint64_t* ids, size_t n) {
-	return go_result_of(seen_counting_add_u64(f, ids, n));
-}
-static go_result go_counting_remove_u64(seen_counting* f, const uint64_t* ids, size_t n,
-                                           uint8_t* removed) {
-	return go_result_of(seen_counting_remove_u64(f, ids, n, removed));
-}
-static go_result go_counting_contains_u64(const seen_counting* f, const uint64_t* ids, size_t n,
-                                             uint8_t* out) {
-	return go_result_of(seen_counting_contains_u64(f, ids, n, out));
-}
-static go_result go_counting_add_keys(seen_counting* f, const uint8_t* data,
-                                         const uint64_t* offsets, size_t n) {
-	return go_result_of(seen_counting_add_keys(f, data, offsets, n));
-}
-static go_result go_counting_remove_keys(seen_counting* f, const uint8_t* data,
-                                            const uint64_t* offsets, size_t n, uint8_t* removed) {
-	return go_result_of(seen_counting_remove_keys(f, data, offsets, n, removed));
-}
-static go_result go_counting_contains_keys(const seen_counting* f, const uint8_t* data,
-                                              const uint64_t* offsets, size_t n, uint8_t* out) {
-	return go_result_of(seen_counting_contains_keys(f, data, offsets, n, out));
-}
-
-// Scalable filters. The options struct is Go memory without pointers, lent for one call.
-static go_result go_scalable_create(seen_scalable_options* o, seen_scalable** out) {
-	o->size = sizeof *o;
-	return go_result_of(seen_scalable_create(o, out));
-}
-static go_result go_scalable_open(const char* path, uint32_t flags, seen_scalable** out) {
-	return go_result_of(seen_scalable_open(path, flags, out));
-}
-static go_result go_scalable_deserialize(const uint8_t* buf, size_t len, seen_scalable** out) {
-	return go_result_of(seen_scalable_deserialize(buf, len, out));
-}
-static go_result go_scalable_serialize(const seen_scalable* f, uint8_t* buf, size_t cap,
-                                          size_t* written) {
-	return go_result_of(seen_scalable_serialize(f, buf, cap, written));
-}
-static go_result go_scalable_save(const seen_scalable* f, const char* path) {
-	return go_result_of(seen_scalable_save(f, path));
-}
-static go_result go_scalable_info(const seen_scalable* f, seen_scalable_info* info) {
-	info->size = sizeof *info;
-	return go_result_of(seen_scalable_get_info(f, info));
-}
-static go_result go_scalable_put_u64(seen_scalable* f, uint64_t id) {
-	uint8_t present = 0;
-	go_result r = go_result_of(seen_scalable_put_u64(f, id, &present));
-	r.present = present;
-	return r;
-}
-static go_result go_scalable_put_key(seen_scalable* f, const void* key, size_t len) {
-	uint8_t present = 0;
-	go_result r = go_result_of(seen_scalable_put_key(f, key, len, &present));
-	r.present = present;
-	return r;
-}
-static go_result go_scalable_add_u64(seen_scalable* f, const uint64_t* ids, size_t n) {
-	return go_result_of(seen_scalable_add_u64(f, ids, n));
-}
-static go_result go_scalable_contains_u64(const seen_scalable* f, const uint64_t* ids, size_t n,
-                                             uint8_t* out) {
-	return go_result_of(seen_scalable_contains_u64(f, ids, n, out));
-}
-static go_result go_scalable_add_keys(seen_scalable* f, const uint8_t* data,
-                                         const uint64_t* offsets, size_t n) {
-	return go_result_of(seen_scalable_add_keys(f, data, offsets, n));
-}
-static go_result go_scalable_contains_keys(const seen_scalable* f, const uint8_t* data,
-                                              const uint64_t* offsets, size_t n, uint8_t* out) {
-	return go_result_of(seen_scalable_contains_keys(f, data, offsets, n, out));
-}
+#include <seen/seen.h>
 */
 import "C"
 
@@ -134,37 +19,43 @@ type (
 // Counting filters.
 
 func cCountingCreate(n uint64, fpr float64, seed uint64) (c *cCounting, err error) {
-	err = check(C.go_counting_create(C.uint64_t(n), C.double(fpr), C.uint64_t(seed), &c))
+	err = made(func(e *C.seen_error) C.seen_status {
+		return C.seen_counting_create(C.uint64_t(n), C.double(fpr), C.uint64_t(seed), &c, e)
+	})
 	return c, err
 }
 
 func cCountingOpen(path string, readOnly bool) (c *cCounting, err error) {
-	err = withPath(path, func(p *C.char) C.go_result { return C.go_counting_open(p, openFlags(readOnly), &c) })
+	err = withPath(path, func(p *C.char) error {
+		return made(func(e *C.seen_error) C.seen_status { return C.seen_counting_open(p, openFlags(readOnly), &c, e) })
+	})
 	return c, err
 }
 
 func cCountingDeserialize(b []byte) (c *cCounting, err error) {
-	err = check(C.go_counting_deserialize((*C.uint8_t)(bytesPtr(b)), C.size_t(len(b)), &c))
+	err = made(func(e *C.seen_error) C.seen_status {
+		return C.seen_counting_deserialize((*C.uint8_t)(bytesPtr(b)), C.size_t(len(b)), &c, e)
+	})
 	return c, err
 }
 
 func cCountingMarshal(c *cCounting) ([]byte, error) {
-	return serialized(func(buf *C.uint8_t, n C.size_t, written *C.size_t) C.go_result {
-		return C.go_counting_serialize(c, buf, n, written)
+	return serialized(func(buf *C.uint8_t, n C.size_t, written *C.size_t) error {
+		return checkOn(c, C.seen_counting_serialize(c, buf, n, written))
 	})
 }
 
 func cCountingSave(c *cCounting, path string) error {
-	return withPath(path, func(p *C.char) C.go_result { return C.go_counting_save(c, p) })
+	return withPath(path, func(p *C.char) error { return checkOn(c, C.seen_counting_save(c, p)) })
 }
 
 func cCountingFree(c *cCounting)        { C.seen_counting_free(c) }
-func cCountingSync(c *cCounting) error  { return check(C.go_counting_sync(c)) }
-func cCountingClear(c *cCounting) error { return check(C.go_counting_clear(c)) }
+func cCountingSync(c *cCounting) error  { return checkOn(c, C.seen_counting_sync(c)) }
+func cCountingClear(c *cCounting) error { return checkOn(c, C.seen_counting_clear(c)) }
 
 func cCountingParams(c *cCounting) (CountingParams, error) {
-	var p C.seen_counting_params
-	if err := check(C.go_counting_params(c, &p)); err != nil {
+	p := C.seen_counting_params{size: C.sizeof_seen_counting_params}
+	if err := checkOn(c, C.seen_counting_get_params(c, &p)); err != nil {
 		return CountingParams{}, err
 	}
 	return CountingParams{
@@ -180,8 +71,8 @@ func cCountingParams(c *cCounting) (CountingParams, error) {
 }
 
 func cCountingStats(c *cCounting) (CountingStats, error) {
-	var s C.seen_counting_stats
-	if err := check(C.go_counting_stats(c, &s)); err != nil {
+	s := C.seen_counting_stats{size: C.sizeof_seen_counting_stats}
+	if err := checkOn(c, C.seen_counting_get_stats(c, &s)); err != nil {
 		return CountingStats{}, err
 	}
 	return CountingStats{
@@ -193,19 +84,19 @@ func cCountingStats(c *cCounting) (CountingStats, error) {
 }
 
 func cCountingPutU64(c *cCounting, id uint64) error {
-	return check(C.go_counting_put_u64(c, C.uint64_t(id)))
+	return checkOn(c, C.seen_counting_put_u64(c, C.uint64_t(id)))
 }
 
 func cCountingPutKey(c *cCounting, key unsafe.Pointer, n int) error {
-	return check(C.go_counting_put_key(c, key, C.size_t(n)))
+	return checkOn(c, C.seen_counting_put_key(c, key, C.size_t(n)))
 }
 
 func cCountingDeleteU64(c *cCounting, id uint64) error {
-	return check(C.go_counting_delete_u64(c, C.uint64_t(id)))
+	return checkOn(c, C.seen_counting_delete_u64(c, C.uint64_t(id)))
 }
 
 func cCountingDeleteKey(c *cCounting, key unsafe.Pointer, n int) error {
-	return check(C.go_counting_delete_key(c, key, C.size_t(n)))
+	return checkOn(c, C.seen_counting_delete_key(c, key, C.size_t(n)))
 }
 
 // The single-key tests return -1 only for a NULL filter or key, which the callers rule out.
@@ -218,33 +109,33 @@ func cCountingTestKey(c *cCounting, key unsafe.Pointer, n int) bool {
 }
 
 func cCountingAddU64(c *cCounting, ids []uint64) error {
-	return check(C.go_counting_add_u64(c, (*C.uint64_t)(u64Ptr(ids)), C.size_t(len(ids))))
+	return checkOn(c, C.seen_counting_add_u64(c, (*C.uint64_t)(u64Ptr(ids)), C.size_t(len(ids))))
 }
 
 // cCountingRemoveU64 writes len(ids) flags to removed, or none if removed is nil.
 func cCountingRemoveU64(c *cCounting, ids []uint64, removed unsafe.Pointer) error {
-	return check(C.go_counting_remove_u64(c, (*C.uint64_t)(u64Ptr(ids)), C.size_t(len(ids)),
+	return checkOn(c, C.seen_counting_remove_u64(c, (*C.uint64_t)(u64Ptr(ids)), C.size_t(len(ids)),
 		(*C.uint8_t)(removed)))
 }
 
 func cCountingContainsU64(c *cCounting, ids []uint64, out unsafe.Pointer) error {
-	return check(C.go_counting_contains_u64(c, (*C.uint64_t)(u64Ptr(ids)), C.size_t(len(ids)),
+	return checkOn(c, C.seen_counting_contains_u64(c, (*C.uint64_t)(u64Ptr(ids)), C.size_t(len(ids)),
 		(*C.uint8_t)(out)))
 }
 
 // The key batches take at least one key, with offsets already checked (Keys.validate).
 func cCountingAddKeys(c *cCounting, data []byte, offsets []uint64) error {
-	return check(C.go_counting_add_keys(c, (*C.uint8_t)(keyData(data)),
+	return checkOn(c, C.seen_counting_add_keys(c, (*C.uint8_t)(keyData(data)),
 		(*C.uint64_t)(u64Ptr(offsets)), C.size_t(len(offsets)-1)))
 }
 
 func cCountingRemoveKeys(c *cCounting, data []byte, offsets []uint64, removed unsafe.Pointer) error {
-	return check(C.go_counting_remove_keys(c, (*C.uint8_t)(keyData(data)),
+	return checkOn(c, C.seen_counting_remove_keys(c, (*C.uint8_t)(keyData(data)),
 		(*C.uint64_t)(u64Ptr(offsets)), C.size_t(len(offsets)-1), (*C.uint8_t)(removed)))
 }
 
 func cCountingContainsKeys(c *cCounting, data []byte, offsets []uint64, out unsafe.Pointer) error {
-	return check(C.go_counting_contains_keys(c, (*C.uint8_t)(keyData(data)),
+	return checkOn(c, C.seen_counting_contains_keys(c, (*C.uint8_t)(keyData(data)),
 		(*C.uint64_t)(u64Ptr(offsets)), C.size_t(len(offsets)-1), (*C.uint8_t)(out)))
 }
 
@@ -258,35 +149,40 @@ func cScalableCreate(o ScalableOptions) (c *cScalable, err error) {
 		tightening:       C.double(o.Tightening),
 		seed:             C.uint64_t(o.Seed),
 	}
-	err = check(C.go_scalable_create(&opts, &c))
+	opts.size = C.sizeof_seen_scalable_options
+	err = made(func(e *C.seen_error) C.seen_status { return C.seen_scalable_create(&opts, &c, e) })
 	return c, err
 }
 
 func cScalableOpen(path string, readOnly bool) (c *cScalable, err error) {
-	err = withPath(path, func(p *C.char) C.go_result { return C.go_scalable_open(p, openFlags(readOnly), &c) })
+	err = withPath(path, func(p *C.char) error {
+		return made(func(e *C.seen_error) C.seen_status { return C.seen_scalable_open(p, openFlags(readOnly), &c, e) })
+	})
 	return c, err
 }
 
 func cScalableDeserialize(b []byte) (c *cScalable, err error) {
-	err = check(C.go_scalable_deserialize((*C.uint8_t)(bytesPtr(b)), C.size_t(len(b)), &c))
+	err = made(func(e *C.seen_error) C.seen_status {
+		return C.seen_scalable_deserialize((*C.uint8_t)(bytesPtr(b)), C.size_t(len(b)), &c, e)
+	})
 	return c, err
 }
 
 func cScalableMarshal(c *cScalable) ([]byte, error) {
-	return serialized(func(buf *C.uint8_t, n C.size_t, written *C.size_t) C.go_result {
-		return C.go_scalable_serialize(c, buf, n, written)
+	return serialized(func(buf *C.uint8_t, n C.size_t, written *C.size_t) error {
+		return checkOn(c, C.seen_scalable_serialize(c, buf, n, written))
 	})
 }
 
 func cScalableSave(c *cScalable, path string) error {
-	return withPath(path, func(p *C.char) C.go_result { return C.go_scalable_save(c, p) })
+	return withPath(path, func(p *C.char) error { return checkOn(c, C.seen_scalable_save(c, p)) })
 }
 
 func cScalableFree(c *cScalable) { C.seen_scalable_free(c) }
 
 func cScalableInfo(c *cScalable) (ScalableInfo, error) {
-	var i C.seen_scalable_info
-	if err := check(C.go_scalable_info(c, &i)); err != nil {
+	i := C.seen_scalable_info{size: C.sizeof_seen_scalable_info}
+	if err := checkOn(c, C.seen_scalable_get_info(c, &i)); err != nil {
 		return ScalableInfo{}, err
 	}
 	return ScalableInfo{
@@ -306,13 +202,15 @@ func cScalableInfo(c *cScalable) (ScalableInfo, error) {
 }
 
 func cScalablePutU64(c *cScalable, id uint64) (bool, error) {
-	r := C.go_scalable_put_u64(c, C.uint64_t(id))
-	return r.present != 0, check(r)
+	var present C.uint8_t
+	err := checkOn(c, C.seen_scalable_put_u64(c, C.uint64_t(id), &present))
+	return present != 0, err
 }
 
 func cScalablePutKey(c *cScalable, key unsafe.Pointer, n int) (bool, error) {
-	r := C.go_scalable_put_key(c, key, C.size_t(n))
-	return r.present != 0, check(r)
+	var present C.uint8_t
+	err := checkOn(c, C.seen_scalable_put_key(c, key, C.size_t(n), &present))
+	return present != 0, err
 }
 
 func cScalableTestU64(c *cScalable, id uint64) bool {
@@ -324,20 +222,20 @@ func cScalableTestKey(c *cScalable, key unsafe.Pointer, n int) bool {
 }
 
 func cScalableAddU64(c *cScalable, ids []uint64) error {
-	return check(C.go_scalable_add_u64(c, (*C.uint64_t)(u64Ptr(ids)), C.size_t(len(ids))))
+	return checkOn(c, C.seen_scalable_add_u64(c, (*C.uint64_t)(u64Ptr(ids)), C.size_t(len(ids))))
 }
 
 func cScalableContainsU64(c *cScalable, ids []uint64, out unsafe.Pointer) error {
-	return check(C.go_scalable_contains_u64(c, (*C.uint64_t)(u64Ptr(ids)), C.size_t(len(ids)),
+	return checkOn(c, C.seen_scalable_contains_u64(c, (*C.uint64_t)(u64Ptr(ids)), C.size_t(len(ids)),
 		(*C.uint8_t)(out)))
 }
 
 func cScalableAddKeys(c *cScalable, data []byte, offsets []uint64) error {
-	return check(C.go_scalable_add_keys(c, (*C.uint8_t)(keyData(data)),
+	return checkOn(c, C.seen_scalable_add_keys(c, (*C.uint8_t)(keyData(data)),
 		(*C.uint64_t)(u64Ptr(offsets)), C.size_t(len(offsets)-1)))
 }
 
 func cScalableContainsKeys(c *cScalable, data []byte, offsets []uint64, out unsafe.Pointer) error {
-	return check(C.go_scalable_contains_keys(c, (*C.uint8_t)(keyData(data)),
+	return checkOn(c, C.seen_scalable_contains_keys(c, (*C.uint8_t)(keyData(data)),
 		(*C.uint64_t)(u64Ptr(offsets)), C.size_t(len(offsets)-1), (*C.uint8_t)(out)))
 }

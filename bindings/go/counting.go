@@ -3,7 +3,6 @@ package seen
 import (
 	"fmt"
 	"io"
-	"runtime"
 	"unsafe"
 )
 
@@ -29,10 +28,7 @@ type CountingFilter struct {
 	h *countingHandle // nil once closed
 }
 
-type countingHandle struct {
-	c      *cCounting
-	params CountingParams
-}
+type countingHandle = owned[*cCounting, CountingParams]
 
 // CountingParams are a counting filter's fixed parameters, read once when it is made.
 type CountingParams struct {
@@ -74,29 +70,15 @@ func OpenCounting(path string, readOnly bool) (*CountingFilter, error) {
 }
 
 func adoptCounting(c *cCounting, err error) (*CountingFilter, error) {
-	if err != nil {
-		return nil, err
-	}
-	params, err := cCountingParams(c)
-	if err != nil {
-		cCountingFree(c)
-		return nil, err
-	}
-	h := &countingHandle{c: c, params: params}
-	runtime.SetFinalizer(h, (*countingHandle).free)
-	return &CountingFilter{h: h}, nil
-}
-
-func (h *countingHandle) free() {
-	cCountingFree(h.c)
-	h.c = nil
+	wrap := func(h *countingHandle) *CountingFilter { return &CountingFilter{h: h} }
+	return adoptAs(wrap, c, err, cCountingParams, cCountingFree)
 }
 
 func (f *CountingFilter) live() (*countingHandle, error) {
-	if f == nil || f.h == nil || f.h.c == nil {
+	if f == nil {
 		return nil, ErrClosed
 	}
-	return f.h, nil
+	return f.h.open()
 }
 
 // Params of the filter; the zero CountingParams once closed.
@@ -105,7 +87,7 @@ func (f *CountingFilter) Params() CountingParams {
 	if err != nil {
 		return CountingParams{}
 	}
-	return h.params
+	return h.meta
 }
 
 // Stats reads every counter: O(size), not for hot paths.
@@ -126,18 +108,15 @@ func (f *CountingFilter) Sync() error {
 // Close syncs a read-write mapped filter, then frees the filter. Closing twice is a no-op;
 // any other use after Close returns ErrClosed.
 func (f *CountingFilter) Close() error {
-	if f == nil || f.h == nil || f.h.c == nil {
+	if f == nil {
 		return nil
 	}
-	h := f.h
-	f.h = nil
-	runtime.SetFinalizer(h, nil)
-	var err error
-	if !h.params.ReadOnly {
-		err = cCountingSync(h.c)
-	}
-	h.free()
-	return err
+	return closeOwned(&f.h, func(h *countingHandle) error {
+		if h.meta.ReadOnly {
+			return nil
+		}
+		return cCountingSync(h.c)
+	})
 }
 
 // Clear resets every counter to zero.

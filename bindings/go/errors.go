@@ -27,7 +27,7 @@ const (
 // Error is the name libseen gives the status, e.g. "SEEN_ERR_TRUNCATED".
 func (s Status) Error() string { return statusName(s) }
 
-// Error is a failed call: its status and what seen_last_error() said about it.
+// Error is a failed call: its status and the message libseen gave for it.
 type Error struct {
 	Status  Status
 	Message string

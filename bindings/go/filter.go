@@ -1,7 +1,5 @@
 package seen
 
-import "runtime"
-
 // Filter is a blocked Bloom filter owned by libseen. Its memory lives in C (or in a mapped
 // file), never in the Go heap, so a Filter costs the garbage collector nothing.
 //
@@ -14,13 +12,8 @@ type Filter struct {
 	h *handle // nil once closed
 }
 
-// handle owns the C filter. The finalizer sits on handle rather than on Filter so that a
-// Filter may be embedded or copied into any struct; runtime.KeepAlive(h) after each C call
-// keeps it from running while C still uses the pointer.
-type handle struct {
-	c      *cFilter
-	params Params
-}
+// handle owns the C filter and caches its fixed parameters (handle.go).
+type handle = owned[*cFilter, Params]
 
 // DefaultSeed is the seed of New: the same as the seen CLI's, so files built by either
 // agree byte for byte. Pass a secret seed to NewWithSeed if adversaries choose the keys.
@@ -67,31 +60,15 @@ func Open(path string, readOnly bool) (*Filter, error) {
 
 // adopt wraps a freshly made C filter (or passes its error on), caching its fixed parameters.
 func adopt(c *cFilter, err error) (*Filter, error) {
-	if err != nil {
-		return nil, err
-	}
-	params, err := cParams(c)
-	if err != nil {
-		cFree(c)
-		return nil, err
-	}
-	h := &handle{c: c, params: params}
-	runtime.SetFinalizer(h, (*handle).free)
-	return &Filter{h: h}, nil
+	return adoptAs(func(h *handle) *Filter { return &Filter{h: h} }, c, err, cParams, cFree)
 }
 
-func (h *handle) free() {
-	cFree(h.c)
-	h.c = nil
-}
-
-// live is the open handle, or ErrClosed. h.c is checked too: a copy of a Filter shares
-// its handle, so closing either frees the C filter of both.
+// live is the open handle, or ErrClosed (also for a copy of a closed Filter).
 func (f *Filter) live() (*handle, error) {
-	if f == nil || f.h == nil || f.h.c == nil {
+	if f == nil {
 		return nil, ErrClosed
 	}
-	return f.h, nil
+	return f.h.open()
 }
 
 // Sync writes a read-write mapped filter back to its file (checksums, then msync). For any
@@ -105,16 +82,13 @@ func (f *Filter) Sync() error {
 // Close syncs a read-write mapped filter, then frees the filter. Closing twice is a no-op;
 // any other use after Close returns ErrClosed.
 func (f *Filter) Close() error {
-	if f == nil || f.h == nil || f.h.c == nil {
+	if f == nil {
 		return nil
 	}
-	h := f.h
-	f.h = nil
-	runtime.SetFinalizer(h, nil)
-	var err error
-	if !h.params.ReadOnly {
-		err = cSync(h.c)
-	}
-	h.free()
-	return err
+	return closeOwned(&f.h, func(h *handle) error {
+		if h.meta.ReadOnly {
+			return nil
+		}
+		return cSync(h.c)
+	})
 }

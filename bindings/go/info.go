@@ -28,7 +28,7 @@ func (f *Filter) Params() Params {
 	if err != nil {
 		return Params{}
 	}
-	return h.params
+	return h.meta
 }
 
 // Cap is the size of the filter in bits, 0 once closed.

@@ -3,7 +3,6 @@ package seen
 import (
 	"fmt"
 	"io"
-	"runtime"
 	"unsafe"
 )
 
@@ -24,9 +23,7 @@ type ScalableFilter struct {
 	h *scalableHandle // nil once closed
 }
 
-type scalableHandle struct {
-	c *cScalable
-}
+type scalableHandle = owned[*cScalable, struct{}]
 
 // ScalableOptions describe a scalable filter; the fields mirror seen_scalable_options.
 type ScalableOptions struct {
@@ -61,37 +58,24 @@ func OpenScalable(path string, readOnly bool) (*ScalableFilter, error) {
 }
 
 func adoptScalable(c *cScalable, err error) (*ScalableFilter, error) {
-	if err != nil {
-		return nil, err
-	}
-	h := &scalableHandle{c: c}
-	runtime.SetFinalizer(h, (*scalableHandle).free)
-	return &ScalableFilter{h: h}, nil
-}
-
-func (h *scalableHandle) free() {
-	cScalableFree(h.c)
-	h.c = nil
+	wrap := func(h *scalableHandle) *ScalableFilter { return &ScalableFilter{h: h} }
+	return adoptAs(wrap, c, err, noFacts[*cScalable], cScalableFree)
 }
 
 func (f *ScalableFilter) live() (*scalableHandle, error) {
-	if f == nil || f.h == nil || f.h.c == nil {
+	if f == nil {
 		return nil, ErrClosed
 	}
-	return f.h, nil
+	return f.h.open()
 }
 
 // Close frees the filter. Closing twice is a no-op; any other use after Close returns
 // ErrClosed.
 func (f *ScalableFilter) Close() error {
-	if f == nil || f.h == nil || f.h.c == nil {
+	if f == nil {
 		return nil
 	}
-	h := f.h
-	f.h = nil
-	runtime.SetFinalizer(h, nil)
-	h.free()
-	return nil
+	return closeOwned(&f.h, nil)
 }
 
 // Info says what the filter holds now, O(sub-filters).

@@ -26,11 +26,18 @@ type SimHashIndex struct {
 	h *indexHandle // nil once closed
 }
 
-type indexHandle struct {
-	c        *cIndex
+type indexHandle = owned[*cIndex, indexFacts]
+
+// indexFacts are what an index's handle keeps of it (handle.go).
+type indexFacts struct {
 	k        uint32
 	readOnly bool
 	count    int // pairs, staged ones included; changes only under exclusive access
+}
+
+func indexFactsOf(c *cIndex) (indexFacts, error) {
+	info, err := cIndexInfo(c)
+	return indexFacts{k: uint32(info.K), readOnly: info.ReadOnly, count: info.Len}, err
 }
 
 // Match is one pair found by a query: its id and its distance to the query, 0..K.
@@ -68,43 +75,25 @@ func OpenSimHashIndex(path string, verify bool) (*SimHashIndex, error) {
 }
 
 func adoptIndex(c *cIndex, err error) (*SimHashIndex, error) {
-	if err != nil {
-		return nil, err
-	}
-	info, err := cIndexInfo(c)
-	if err != nil {
-		cIndexFree(c)
-		return nil, err
-	}
-	h := &indexHandle{c: c, k: uint32(info.K), readOnly: info.ReadOnly, count: info.Len}
-	runtime.SetFinalizer(h, (*indexHandle).free)
-	return &SimHashIndex{h: h}, nil
-}
-
-func (h *indexHandle) free() {
-	cIndexFree(h.c)
-	h.c = nil
+	wrap := func(h *indexHandle) *SimHashIndex { return &SimHashIndex{h: h} }
+	return adoptAs(wrap, c, err, indexFactsOf, cIndexFree)
 }
 
 // live is the open handle, or ErrClosed (also for a copy of a closed index).
 func (x *SimHashIndex) live() (*indexHandle, error) {
-	if x == nil || x.h == nil || x.h.c == nil {
+	if x == nil {
 		return nil, ErrClosed
 	}
-	return x.h, nil
+	return x.h.open()
 }
 
 // Close frees the index (and unmaps an opened one). Closing twice is a no-op; any other use
 // after Close returns ErrClosed.
 func (x *SimHashIndex) Close() error {
-	if x == nil || x.h == nil || x.h.c == nil {
+	if x == nil {
 		return nil
 	}
-	h := x.h
-	x.h = nil
-	runtime.SetFinalizer(h, nil)
-	h.free()
-	return nil
+	return closeOwned(&x.h, nil)
 }
 
 // K is the largest distance the index answers, 0 once closed.
@@ -113,7 +102,7 @@ func (x *SimHashIndex) K() int {
 	if err != nil {
 		return 0
 	}
-	return int(h.k)
+	return int(h.meta.k)
 }
 
 // Len is the number of pairs (staged adds included), 0 once closed.
@@ -122,7 +111,7 @@ func (x *SimHashIndex) Len() int {
 	if err != nil {
 		return 0
 	}
-	return h.count
+	return h.meta.count
 }
 
 // Info describes the index; it builds the tables first if pairs were added or removed.
@@ -141,7 +130,7 @@ func (x *SimHashIndex) Add(id, fp uint64) error {
 	err = cIndexAddOne(h.c, fp, id)
 	runtime.KeepAlive(h)
 	if err == nil {
-		h.count++
+		h.meta.count++
 	}
 	return err
 }
@@ -159,7 +148,7 @@ func (x *SimHashIndex) AddMany(ids, fps []uint64) error {
 	err = cIndexAdd(h.c, fps, ids)
 	runtime.KeepAlive(h)
 	if err == nil {
-		h.count += len(ids)
+		h.meta.count += len(ids)
 	}
 	return err
 }
@@ -173,7 +162,7 @@ func (x *SimHashIndex) Remove(ids ...uint64) (int, error) {
 	}
 	removed, err := cIndexRemove(h.c, ids)
 	runtime.KeepAlive(h)
-	h.count -= int(removed)
+	h.meta.count -= int(removed)
 	return int(removed), err
 }
 
@@ -195,7 +184,7 @@ func (x *SimHashIndex) Query(fp uint64) ([]Match, error) {
 	if err != nil {
 		return nil, err
 	}
-	return x.QueryWithin(fp, int(h.k))
+	return x.QueryWithin(fp, int(h.meta.k))
 }
 
 // queryGuess is how many matches a single query makes room for before asking C; a query
@@ -208,7 +197,7 @@ func (x *SimHashIndex) QueryWithin(fp uint64, k int) ([]Match, error) {
 	if err != nil {
 		return nil, err
 	}
-	ck, err := h.checkK(k)
+	ck, err := h.meta.checkK(k)
 	if err != nil {
 		return nil, err
 	}
@@ -233,7 +222,7 @@ func (x *SimHashIndex) Any(fp uint64) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	found, err := cIndexAnyOne(h.c, fp, h.k)
+	found, err := cIndexAnyOne(h.c, fp, h.meta.k)
 	runtime.KeepAlive(h)
 	return found, err
 }
@@ -245,7 +234,7 @@ func (x *SimHashIndex) AnyMany(fps []uint64, out []bool) error {
 		if len(out) < len(fps) {
 			return invalid(fmt.Sprintf("out has %d elements for %d fingerprints", len(out), len(fps)))
 		}
-		return cIndexAny(h.c, fps, h.k, boolsPtr(out))
+		return cIndexAny(h.c, fps, h.meta.k, boolsPtr(out))
 	})
 }
 
@@ -262,7 +251,7 @@ func (x *SimHashIndex) QueryMany(fps []uint64) ([][]Match, error) {
 	room := 4*len(fps) + queryGuess
 	for {
 		ids, distances := make([]uint64, room), make([]uint32, room)
-		err := cIndexQueryBatch(h.c, fps, h.k, offsets, ids, distances)
+		err := cIndexQueryBatch(h.c, fps, h.meta.k, offsets, ids, distances)
 		total := offsets[len(fps)]
 		if err == nil {
 			all := matchesOf(ids[:total], distances[:total])
@@ -294,7 +283,7 @@ func (x *SimHashIndex) Clusters() ([][]uint64, error) {
 	if err != nil {
 		return nil, err
 	}
-	return x.ClustersWithin(int(h.k))
+	return x.ClustersWithin(int(h.meta.k))
 }
 
 // ClustersWithin is Clusters with a smaller distance, 0..K.
@@ -303,12 +292,12 @@ func (x *SimHashIndex) ClustersWithin(k int) ([][]uint64, error) {
 	if err != nil {
 		return nil, err
 	}
-	ck, err := h.checkK(k)
+	ck, err := h.meta.checkK(k)
 	if err != nil {
 		return nil, err
 	}
 	defer runtime.KeepAlive(h)
-	n := h.count
+	n := h.meta.count
 	for {
 		ids, groups := make([]uint64, n), make([]uint32, n)
 		count, err := cIndexClusters(h.c, ck, ids, groups)
@@ -351,9 +340,9 @@ func groupIDs(ids []uint64, groups []uint32) ([][]uint64, error) {
 }
 
 // checkK refuses a k outside 0..K before it reaches C as a uint32.
-func (h *indexHandle) checkK(k int) (uint32, error) {
-	if k < 0 || k > int(h.k) {
-		return 0, invalid(fmt.Sprintf("k is %d; this index answers 0..%d", k, h.k))
+func (f indexFacts) checkK(k int) (uint32, error) {
+	if k < 0 || k > int(f.k) {
+		return 0, invalid(fmt.Sprintf("k is %d; this index answers 0..%d", k, f.k))
 	}
 	return uint32(k), nil
 }

@@ -22,10 +22,7 @@ type Store struct {
 	h *storeHandle // nil once closed
 }
 
-type storeHandle struct {
-	c      *cStore
-	window WindowInfo
-}
+type storeHandle = owned[*cStore, WindowInfo] // its users' window
 
 // StoreOptions configure NewStore; the fields mirror seen_store_options.
 type StoreOptions struct {
@@ -87,42 +84,23 @@ func idleSeconds(d time.Duration) uint32 {
 }
 
 func adoptStore(c *cStore, err error) (*Store, error) {
-	if err != nil {
-		return nil, err
-	}
-	info, err := cStoreWindowInfo(c)
-	if err != nil {
-		cStoreFree(c)
-		return nil, err
-	}
-	h := &storeHandle{c: c, window: info}
-	runtime.SetFinalizer(h, (*storeHandle).free)
-	return &Store{h: h}, nil
-}
-
-func (h *storeHandle) free() {
-	cStoreFree(h.c)
-	h.c = nil
+	return adoptAs(func(h *storeHandle) *Store { return &Store{h: h} }, c, err, cStoreWindowInfo, cStoreFree)
 }
 
 func (s *Store) live() (*storeHandle, error) {
-	if s == nil || s.h == nil || s.h.c == nil {
+	if s == nil {
 		return nil, ErrClosed
 	}
-	return s.h, nil
+	return s.h.open()
 }
 
 // Close frees the store; changes since the last Save are lost. Closing twice is a no-op;
 // any other use after Close returns ErrClosed.
 func (s *Store) Close() error {
-	if s == nil || s.h == nil || s.h.c == nil {
+	if s == nil {
 		return nil
 	}
-	h := s.h
-	s.h = nil
-	runtime.SetFinalizer(h, nil)
-	h.free()
-	return nil
+	return closeOwned(&s.h, nil)
 }
 
 // WindowInfo describes every user's window; the zero WindowInfo once closed.
@@ -131,7 +109,7 @@ func (s *Store) WindowInfo() WindowInfo {
 	if err != nil {
 		return WindowInfo{}
 	}
-	return h.window
+	return h.meta
 }
 
 // Filter sets unseen[i] to whether candidates[i] was not shown to the user (is not in their

@@ -3,7 +3,6 @@ package seen
 import (
 	"fmt"
 	"math"
-	"runtime"
 	"time"
 )
 
@@ -28,10 +27,7 @@ type Window struct {
 	h *windowHandle // nil once closed
 }
 
-type windowHandle struct {
-	c    *cWindow
-	info WindowInfo
-}
+type windowHandle = owned[*cWindow, WindowInfo]
 
 // WindowMode says what a window's span counts.
 type WindowMode uint32
@@ -165,30 +161,15 @@ func NewWindow(o WindowOptions, now uint32) (*Window, error) {
 }
 
 func adoptWindow(c *cWindow, err error) (*Window, error) {
-	if err != nil {
-		return nil, err
-	}
-	info, err := cWindowInfo(c)
-	if err != nil {
-		cWindowFree(c)
-		return nil, err
-	}
-	h := &windowHandle{c: c, info: info}
-	runtime.SetFinalizer(h, (*windowHandle).free)
-	return &Window{h: h}, nil
-}
-
-func (h *windowHandle) free() {
-	cWindowFree(h.c)
-	h.c = nil
+	return adoptAs(func(h *windowHandle) *Window { return &Window{h: h} }, c, err, cWindowInfo, cWindowFree)
 }
 
 // live is the open handle, or ErrClosed (also for a copy of a closed Window).
 func (w *Window) live() (*windowHandle, error) {
-	if w == nil || w.h == nil || w.h.c == nil {
+	if w == nil {
 		return nil, ErrClosed
 	}
-	return w.h, nil
+	return w.h.open()
 }
 
 // Info of the window; the zero WindowInfo once closed.
@@ -197,20 +178,16 @@ func (w *Window) Info() WindowInfo {
 	if err != nil {
 		return WindowInfo{}
 	}
-	return h.info
+	return h.meta
 }
 
 // Close frees the window. Closing twice is a no-op; any other use after Close returns
 // ErrClosed.
 func (w *Window) Close() error {
-	if w == nil || w.h == nil || w.h.c == nil {
+	if w == nil {
 		return nil
 	}
-	h := w.h
-	w.h = nil
-	runtime.SetFinalizer(h, nil)
-	h.free()
-	return nil
+	return closeOwned(&w.h, nil)
 }
 
 // MarshalBinary is the window's serialized form, kind 4 of the container format

@@ -14,7 +14,7 @@ seen_window* CreateWindow(RedisModuleCtx* ctx, RedisModuleKey* key, RedisModuleS
                           const seen_window_options* opts, uint32_t now) {
   seen_window* w = nullptr;
   const seen_status status =
-      opts != nullptr ? seen_window_create(opts, now, &w) : NewDefaultWindow(now, &w);
+      opts != nullptr ? seen_window_create(opts, now, &w, nullptr) : NewDefaultWindow(now, &w);
   if (status != SEEN_OK) {
     ReplySeenError(ctx);
     return nullptr;
@@ -50,7 +50,7 @@ int Load(RedisModuleCtx* ctx, RedisModuleString** argv, int argc) {
   size_t len = 0;
   const char* blob = RedisModule_StringPtrLen(argv[2], &len);
   seen_window* w = nullptr;
-  if (seen_window_deserialize(reinterpret_cast<const uint8_t*>(blob), len, &w) != SEEN_OK)
+  if (seen_window_deserialize(reinterpret_cast<const uint8_t*>(blob), len, &w, nullptr) != SEEN_OK)
     return ReplySeenError(ctx);
   RedisModule_ModuleTypeSetValue(open.key, WindowType(), w);
   RedisModule_ReplicateVerbatim(ctx);

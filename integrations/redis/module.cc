@@ -13,7 +13,7 @@ namespace {
 // Whether the defaults describe a window that can be built; if not, the log says why.
 bool DefaultsValid(RedisModuleCtx* ctx, const std::string& error) {
   seen_window* probe = nullptr;
-  if (error.empty() && seen_window_create(&seen::redis::ModuleDefaults(), 0, &probe) == SEEN_OK) {
+  if (error.empty() && seen_window_create(&seen::redis::ModuleDefaults(), 0, &probe, nullptr) == SEEN_OK) {
     seen_window_free(probe);
     return true;
   }

@@ -23,13 +23,13 @@ seen_window_options& ModuleDefaults() {
 
 seen_status NewDefaultWindow(uint32_t now, seen_window** out) {
   const seen_window_options& defaults = ModuleDefaults();
-  if (defaults.mode != SEEN_WINDOW_COUNT) return seen_window_create(&defaults, now, out);
+  if (defaults.mode != SEEN_WINDOW_COUNT) return seen_window_create(&defaults, now, out, nullptr);
   // The module's defaults are set once, at load, before any command runs.
   static const std::vector<uint8_t> empty = [&] {
     std::vector<uint8_t> bytes;
     seen_window* w = nullptr;
     size_t len = 0;
-    if (seen_window_create(&defaults, 0, &w) == SEEN_OK &&
+    if (seen_window_create(&defaults, 0, &w, nullptr) == SEEN_OK &&
         seen_window_serialize(w, nullptr, 0, &len) == SEEN_OK) {
       bytes.resize(len);
       seen_window_serialize(w, bytes.data(), len, &len);
@@ -37,8 +37,8 @@ seen_status NewDefaultWindow(uint32_t now, seen_window** out) {
     seen_window_free(w);
     return bytes;
   }();
-  if (empty.empty()) return seen_window_create(&defaults, now, out);
-  return seen_window_deserialize(empty.data(), empty.size(), out);
+  if (empty.empty()) return seen_window_create(&defaults, now, out, nullptr);
+  return seen_window_deserialize(empty.data(), empty.size(), out, nullptr);
 }
 
 namespace {

@@ -21,7 +21,7 @@ void* RdbLoad(RedisModuleIO* rdb, int encver) {
   }
   seen_window* w = nullptr;
   const seen_status status =
-      seen_window_deserialize(reinterpret_cast<const uint8_t*>(bytes), len, &w);
+      seen_window_deserialize(reinterpret_cast<const uint8_t*>(bytes), len, &w, nullptr);
   RedisModule_Free(bytes);
   if (status != SEEN_OK) {
     RedisModule_LogIOError(rdb, "warning", "seen: bad window: %s", seen_last_error());
@@ -60,7 +60,7 @@ void Free(void* value) { seen_window_free(static_cast<seen_window*>(value)); }
 void* Copy(RedisModuleString*, RedisModuleString*, const void* value) {
   const std::vector<char> bytes = Serialize(static_cast<const seen_window*>(value));
   seen_window* copy = nullptr;
-  seen_window_deserialize(reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size(), &copy);
+  seen_window_deserialize(reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size(), &copy, nullptr);
   return copy;  // NULL makes COPY fail cleanly
 }
 

@@ -6,27 +6,18 @@ Each kind passes its own C functions; locking stays with the caller, since only 
 take a lock.
 """
 import os
-import threading
 from typing import Any, Callable, Tuple, TypeVar, Union
 
 from ._native import ffi, lib
-from .errors import check
+from .errors import call, check, thread_slot
 
 PathLike = Union[str, bytes, "os.PathLike[str]", "os.PathLike[bytes]"]
 Self = TypeVar("Self", bound="ClosesOnExit")
 
 
-_per_thread = threading.local()
-
-
 def was_present_slot() -> Any:
-    """This thread's uint8_t for a put's was_present: cffi releases the GIL during the call,
-    so threads need their own, and allocating one per call costs as much as the put."""
-    try:
-        return _per_thread.was_present
-    except AttributeError:
-        _per_thread.was_present = ffi.new("uint8_t*")
-        return _per_thread.was_present
+    """This thread's uint8_t for a put's was_present (errors.thread_slot)."""
+    return thread_slot("was_present", "uint8_t*")
 
 
 def c_path(path: PathLike) -> bytes:
@@ -46,9 +37,9 @@ def sized(struct: str) -> Any:
 def serialize(serialize_fn: Callable[..., int], handle: Any) -> bytes:
     """The handle's serialized bytes: one call for the size, one to write them."""
     size = ffi.new("size_t*")
-    check(serialize_fn(handle, ffi.NULL, 0, size))
+    check(serialize_fn(handle, ffi.NULL, 0, size), handle)
     buf = ffi.new("uint8_t[]", size[0])
-    check(serialize_fn(handle, buf, size[0], size))
+    check(serialize_fn(handle, buf, size[0], size), handle)
     data: bytes = ffi.buffer(buf, size[0])[:]
     return data
 
@@ -57,7 +48,7 @@ def deserialize(deserialize_fn: Callable[..., int], handle_type: str, data: Any)
     """The out-pointer (handle_type*) of a writable handle copied from bytes-like data."""
     src = ffi.from_buffer("uint8_t[]", data)
     out = ffi.new(handle_type + "*")
-    check(deserialize_fn(src, len(src), out))
+    call(deserialize_fn, src, len(src), out)
     return out
 
 
@@ -67,7 +58,7 @@ def view(view_fn: Callable[..., int], handle_type: str, buffer: Any,
     caller keeps the buffer alive as long as the handle."""
     src = ffi.from_buffer("uint8_t[]", buffer)
     out = ffi.new(handle_type + "*")
-    check(view_fn(src, len(src), 0 if verify else lib.SEEN_OPEN_NO_VERIFY, out))
+    call(view_fn, src, len(src), 0 if verify else lib.SEEN_OPEN_NO_VERIFY, out)
     return out, src
 
 
@@ -86,7 +77,7 @@ def release(owner: Any, sync_fn: Callable[[Any], int] = lambda handle: 0) -> Non
         return
     handle, owner._h = owner._h, ffi.NULL
     try:
-        check(sync_fn(handle))
+        check(sync_fn(handle), handle)
     finally:
         ffi.release(handle)
 

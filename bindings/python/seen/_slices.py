@@ -24,18 +24,18 @@ def blocks_of(f: BloomFilter, keys: Sequence[bytes]) -> List[int]:
     if not isinstance(b, _batches.Keys):
         raise TypeError("blocks_of takes byte keys; pass ids as key_bytes(id)")
     blocks = ffi.new("uint64_t[]", max(1, b.n))
-    check(lib.seen_bloom_blocks_of_keys(f._h, b.data, b.offsets, b.n, blocks))
+    check(lib.seen_bloom_blocks_of_keys(f._h, b.data, b.offsets, b.n, blocks), f._h)
     return list(blocks[0:b.n])
 
 
 def read_blocks(f: BloomFilter, first: int, count: int) -> bytes:
     """Blocks [first, first + count) of f, 64 bytes each."""
     out = bytearray(64 * count)
-    check(lib.seen_bloom_read_blocks(f._h, first, count, ffi.from_buffer("uint8_t[]", out)))
+    check(lib.seen_bloom_read_blocks(f._h, first, count, ffi.from_buffer("uint8_t[]", out)), f._h)
     return bytes(out)
 
 
 def or_blocks(f: BloomFilter, first: int, blocks: bytes) -> None:
     """ORs whole 64-byte blocks into f from block `first` on."""
     check(lib.seen_bloom_or_blocks(f._h, first, len(blocks) // 64,
-                                   ffi.from_buffer("uint8_t[]", blocks)))
+                                   ffi.from_buffer("uint8_t[]", blocks)), f._h)

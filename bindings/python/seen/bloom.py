@@ -11,7 +11,7 @@ from . import _batches, _handle, _keys
 from ._handle import PathLike
 from ._keys import Key
 from ._native import ffi, lib
-from .errors import check, invalid_argument, raise_status
+from .errors import call, check, invalid_argument, raise_status
 
 # Bound once: the single-key paths are dominated by attribute lookups otherwise.
 _test_u64 = lib.seen_bloom_test_u64
@@ -43,11 +43,11 @@ class BloomFilter(_batches.UpdatesByBatches, _handle.ClosesOnExit):
                  key: Optional[bytes] = None) -> None:
         out = ffi.new("seen_bloom**")
         if key is None:
-            check(lib.seen_bloom_create(expected_items, fpr, seed, out))
+            call(lib.seen_bloom_create, expected_items, fpr, seed, out)
         elif seed != 0:
             invalid_argument("a keyed filter takes no seed: the key is its secret")
         else:
-            check(lib.seen_bloom_create_keyed(expected_items, fpr, bytes(key), len(key), out))
+            call(lib.seen_bloom_create_keyed, expected_items, fpr, bytes(key), len(key), out)
         self._own(out[0])
 
     def _own(self, handle: Any, borrowed: Any = None) -> None:
@@ -73,7 +73,7 @@ class BloomFilter(_batches.UpdatesByBatches, _handle.ClosesOnExit):
         else:
             status = _keys.call(_put_u64, _put_key, self._h, key, was_present)
         if status:
-            raise_status(status)
+            raise_status(status, self._h)
         return bool(was_present[0])
 
     def __contains__(self, key: object) -> bool:
@@ -84,7 +84,7 @@ class BloomFilter(_batches.UpdatesByBatches, _handle.ClosesOnExit):
         else:
             found = _keys.call(_test_u64, _test_key, self._h, key)
         if found < 0:
-            raise_status(lib.SEEN_ERR_INVALID_ARGUMENT)
+            raise_status(lib.SEEN_ERR_INVALID_ARGUMENT, self._h)
         return found == 1
 
     # --- batches -------------------------------------------------------------------------
@@ -93,7 +93,7 @@ class BloomFilter(_batches.UpdatesByBatches, _handle.ClosesOnExit):
         """Adds a batch: a uint64 buffer (numpy array, array('Q')) used in place, or a list
         (or any iterable) of ints, or of str/bytes."""
         b = _batches.batch(keys)
-        check(_batches.call(b, lib.seen_bloom_add_u64, lib.seen_bloom_add_keys, self._h))
+        check(_batches.call(b, lib.seen_bloom_add_u64, lib.seen_bloom_add_keys, self._h), self._h)
 
     def contains_many(self, keys: Any) -> Any:
         """One answer per key of a batch (as for add_many): a numpy bool array if numpy is
@@ -101,7 +101,7 @@ class BloomFilter(_batches.UpdatesByBatches, _handle.ClosesOnExit):
         b = _batches.batch(keys)
         results, out = _batches.new_results(b.n)
         check(_batches.call(b, lib.seen_bloom_contains_u64, lib.seen_bloom_contains_keys,
-                            self._h, out))
+                            self._h, out), self._h)
         return results
 
     # --- merging -------------------------------------------------------------------------
@@ -110,7 +110,7 @@ class BloomFilter(_batches.UpdatesByBatches, _handle.ClosesOnExit):
         """Adds every key of other (same size, k and seed, else IncompatibleError)."""
         if not isinstance(other, BloomFilter):
             return NotImplemented
-        check(lib.seen_bloom_merge(self._h, other._h))
+        check(lib.seen_bloom_merge(self._h, other._h), self._h)
         return self
 
     def __or__(self, other: "BloomFilter") -> "BloomFilter":
@@ -134,12 +134,12 @@ class BloomFilter(_batches.UpdatesByBatches, _handle.ClosesOnExit):
     def copy(self) -> "BloomFilter":
         """A writable copy in memory (also of a read-only or mapped filter, and of its key)."""
         out = ffi.new("seen_bloom**")
-        check(lib.seen_bloom_copy(self._h, out))
+        check(lib.seen_bloom_copy(self._h, out), self._h)
         return BloomFilter._adopt(out)
 
     def clear(self) -> None:
         """Removes every key. Not safe while other threads use the filter."""
-        check(lib.seen_bloom_clear(self._h))
+        check(lib.seen_bloom_clear(self._h), self._h)
 
     # --- estimates and parameters --------------------------------------------------------
 
@@ -191,12 +191,12 @@ class BloomFilter(_batches.UpdatesByBatches, _handle.ClosesOnExit):
 
     def _params(self) -> Any:
         params = _handle.sized("seen_bloom_params")
-        check(lib.seen_bloom_get_params(self._h, params))
+        check(lib.seen_bloom_get_params(self._h, params), self._h)
         return params
 
     def _stats(self) -> Any:
         stats = _handle.sized("seen_bloom_stats")
-        check(lib.seen_bloom_get_stats(self._h, stats))
+        check(lib.seen_bloom_get_stats(self._h, stats), self._h)
         return stats
 
     def __repr__(self) -> str:
@@ -220,7 +220,7 @@ class BloomFilter(_batches.UpdatesByBatches, _handle.ClosesOnExit):
             return cls._adopt(_handle.deserialize(lib.seen_bloom_deserialize, "seen_bloom*", data))
         src = ffi.from_buffer("uint8_t[]", data)
         out = ffi.new("seen_bloom**")
-        check(lib.seen_bloom_deserialize_keyed(src, len(src), bytes(key), len(key), out))
+        call(lib.seen_bloom_deserialize_keyed, src, len(src), bytes(key), len(key), out)
         return cls._adopt(out)
 
     @classmethod
@@ -233,7 +233,7 @@ class BloomFilter(_batches.UpdatesByBatches, _handle.ClosesOnExit):
 
     def save(self, path: PathLike) -> None:
         """Writes the filter to path atomically: a crash leaves the old file or the new one."""
-        check(lib.seen_bloom_save(self._h, os.fsencode(path)))
+        check(lib.seen_bloom_save(self._h, os.fsencode(path)), self._h)
 
     @classmethod
     def open(cls, path: PathLike, read_only: bool = True, verify: bool = True,
@@ -245,14 +245,14 @@ class BloomFilter(_batches.UpdatesByBatches, _handle.ClosesOnExit):
         flags = _handle.open_flags(read_only, verify)
         out = ffi.new("seen_bloom**")
         if key is None:
-            check(lib.seen_bloom_open(os.fsencode(path), flags, out))
+            call(lib.seen_bloom_open, os.fsencode(path), flags, out)
         else:
-            check(lib.seen_bloom_open_keyed(os.fsencode(path), flags, bytes(key), len(key), out))
+            call(lib.seen_bloom_open_keyed, os.fsencode(path), flags, bytes(key), len(key), out)
         return cls._adopt(out)
 
     def sync(self) -> None:
         """For a filter opened with read_only=False: reseals and flushes it to its file."""
-        check(lib.seen_bloom_sync(self._h))
+        check(lib.seen_bloom_sync(self._h), self._h)
 
     def close(self) -> None:
         """Syncs a writable mapped filter and frees the filter now rather than at garbage

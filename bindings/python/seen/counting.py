@@ -14,7 +14,7 @@ from . import _batches, _handle, _keys
 from ._handle import PathLike, c_path
 from ._keys import Key
 from ._native import ffi, lib
-from .errors import check, raise_status
+from .errors import call, check, raise_status
 
 _NOT_FOUND = lib.SEEN_ERR_NOT_FOUND
 _NULL = ffi.NULL
@@ -48,7 +48,7 @@ class CountingFilter(_batches.UpdatesByBatches, _handle.ClosesOnExit):
     def __init__(self, expected_items: int, fpr: float, seed: int = 0) -> None:
         """A new, empty filter with the blocks and k of BloomFilter(expected_items, fpr)."""
         out = ffi.new("seen_counting**")
-        check(lib.seen_counting_create(expected_items, fpr, seed, out))
+        call(lib.seen_counting_create, expected_items, fpr, seed, out)
         self._own(out[0])
 
     def _own(self, handle: Any, borrowed: Any = None) -> None:
@@ -71,13 +71,13 @@ class CountingFilter(_batches.UpdatesByBatches, _handle.ClosesOnExit):
         with self._lock:
             status = _keys.call(_put_u64, _put_key, self._h, key)
         if status:
-            raise_status(status)
+            raise_status(status, self._h)
 
     def remove(self, key: Key) -> None:
         """Removes one key that was added. NotFoundError (a KeyError) if it certainly was
         not: then nothing changed."""
         if not self._delete(key):
-            raise_status(_NOT_FOUND)
+            raise_status(_NOT_FOUND, self._h)
 
     def discard(self, key: Key) -> bool:
         """Removes one key that was added, if it may be in: True if it was removed, False if
@@ -90,14 +90,14 @@ class CountingFilter(_batches.UpdatesByBatches, _handle.ClosesOnExit):
             if status == _NOT_FOUND:
                 return False
         if status:
-            raise_status(status)
+            raise_status(status, self._h)
         return True
 
     def __contains__(self, key: object) -> bool:
         """True if key may be in; False if it certainly is not."""
         found = _keys.call(_test_u64, _test_key, self._h, key)
         if found < 0:
-            raise_status(lib.SEEN_ERR_INVALID_ARGUMENT)
+            raise_status(lib.SEEN_ERR_INVALID_ARGUMENT, self._h)
         return found == 1
 
     # --- batches -------------------------------------------------------------------------
@@ -110,7 +110,7 @@ class CountingFilter(_batches.UpdatesByBatches, _handle.ClosesOnExit):
         with self._lock:
             status = _batches.call(b, lib.seen_counting_add_u64, lib.seen_counting_add_keys,
                                    self._h)
-        check(status)
+        check(status, self._h)
 
     def remove_many(self, keys: Any) -> Any:
         """Removes a batch (as for add_many) of keys that were added, and says which were
@@ -123,7 +123,7 @@ class CountingFilter(_batches.UpdatesByBatches, _handle.ClosesOnExit):
             status = _batches.call(b, lib.seen_counting_remove_u64, lib.seen_counting_remove_keys,
                                    self._h, out)
         if status != _NOT_FOUND:
-            check(status)
+            check(status, self._h)
         return results
 
     def contains_many(self, keys: Any) -> Any:
@@ -132,13 +132,13 @@ class CountingFilter(_batches.UpdatesByBatches, _handle.ClosesOnExit):
         b = _batches.batch(keys)
         results, out = _batches.new_results(b.n)
         check(_batches.call(b, lib.seen_counting_contains_u64, lib.seen_counting_contains_keys,
-                            self._h, out))
+                            self._h, out), self._h)
         return results
 
     def clear(self) -> None:
         """Removes every key (every counter back to zero)."""
         with self._lock:
-            check(lib.seen_counting_clear(self._h))
+            check(lib.seen_counting_clear(self._h), self._h)
 
     def copy(self) -> "CountingFilter":
         """A writable copy in memory (also of a read-only or mapped filter)."""
@@ -213,13 +213,13 @@ class CountingFilter(_batches.UpdatesByBatches, _handle.ClosesOnExit):
 
     def _params(self) -> Any:
         params = _handle.sized("seen_counting_params")
-        check(lib.seen_counting_get_params(self._h, params))
+        check(lib.seen_counting_get_params(self._h, params), self._h)
         return params
 
     def _stats(self) -> Any:
         stats = _handle.sized("seen_counting_stats")
         with self._lock:
-            check(lib.seen_counting_get_stats(self._h, stats))
+            check(lib.seen_counting_get_stats(self._h, stats), self._h)
         return stats
 
     def __repr__(self) -> str:
@@ -253,7 +253,7 @@ class CountingFilter(_batches.UpdatesByBatches, _handle.ClosesOnExit):
     def save(self, path: PathLike) -> None:
         """Writes the filter to path atomically: a crash leaves the old file or the new one."""
         with self._lock:
-            check(lib.seen_counting_save(self._h, c_path(path)))
+            check(lib.seen_counting_save(self._h, c_path(path)), self._h)
 
     @classmethod
     def open(cls, path: PathLike, read_only: bool = True,
@@ -264,13 +264,13 @@ class CountingFilter(_batches.UpdatesByBatches, _handle.ClosesOnExit):
         close(). verify=False skips the payload checksum, for a fast open."""
         flags = _handle.open_flags(read_only, verify)
         out = ffi.new("seen_counting**")
-        check(lib.seen_counting_open(c_path(path), flags, out))
+        call(lib.seen_counting_open, c_path(path), flags, out)
         return cls._adopt(out)
 
     def sync(self) -> None:
         """For a filter opened with read_only=False: reseals and flushes it to its file."""
         with self._lock:
-            check(lib.seen_counting_sync(self._h))
+            check(lib.seen_counting_sync(self._h), self._h)
 
     def close(self) -> None:
         """Syncs a writable mapped filter and frees the filter now rather than at garbage

@@ -1,11 +1,13 @@
-"""The exceptions of seen: one class per seen_status, each carrying seen_last_error().
+"""The exceptions of seen: one class per seen_status, each carrying the message the failed
+call reported (docs/errors.md): to its handle, or to the seen_error of a call without one.
 
 Every class derives from SeenError, and also from the builtin exception a Python caller
 would expect (ValueError for bad input, OSError for I/O, MemoryError, KeyError for a remove
 of an absent key), so both
 `except seen.SeenError` and `except ValueError` work.
 """
-from typing import Dict, NoReturn, Type
+import threading
+from typing import Any, Dict, NoReturn, Type
 
 from ._native import ffi, lib
 
@@ -111,11 +113,47 @@ _BY_STATUS: Dict[int, Type[SeenError]] = {
 }
 
 
-def raise_status(status: int) -> NoReturn:
-    """Raises the exception of a failed status, with this thread's seen_last_error()."""
+_per_thread = threading.local()
+
+
+def thread_slot(name: str, ctype: str) -> Any:
+    """This thread's own cdata of ctype, made at its first use: cffi releases the GIL during
+    a C call, so threads need their own, and allocating one per call costs as much as the
+    call."""
+    try:
+        return getattr(_per_thread, name)
+    except AttributeError:
+        setattr(_per_thread, name, ffi.new(ctype))
+        return getattr(_per_thread, name)
+
+
+def error_slot() -> Any:
+    """This thread's seen_error, passed to the C calls that have no handle: filled only when
+    the call fails, and read right after by the same thread."""
+    return thread_slot("error", "seen_error*")
+
+
+def _message(source: Any) -> str:
+    """The message of a failed call: source is the seen_error it filled, or the handle it was
+    called on (cffi names the handle's C type, struct seen_<kind>, and so its last-error
+    reader); a closed object's handle is NULL, which C refused as such."""
+    if source == ffi.NULL:
+        return "the handle is NULL: the object is closed"
+    if ffi.typeof(source) is not _ERROR_TYPE:
+        handle, source = source, ffi.new("seen_error*")
+        kind = ffi.typeof(handle).item.cname.replace("struct ", "")
+        getattr(lib, kind + "_last_error")(handle, source)
+    return str(ffi.string(source.message).decode("utf-8", "replace"))
+
+
+_ERROR_TYPE = ffi.typeof("seen_error*")
+
+
+def raise_status(status: int, source: Any) -> NoReturn:
+    """Raises the exception of a failed status, with the message the call reported to source
+    (see _message); no thread-local state is read."""
     name = ffi.string(lib.seen_status_string(status)).decode()
-    detail = ffi.string(lib.seen_last_error()).decode("utf-8", "replace")
-    raise _BY_STATUS.get(status, SeenError)(status, name, detail)
+    raise _BY_STATUS.get(status, SeenError)(status, name, _message(source))
 
 
 def invalid_argument(detail: str) -> NoReturn:
@@ -124,7 +162,14 @@ def invalid_argument(detail: str) -> NoReturn:
     raise InvalidArgumentError(lib.SEEN_ERR_INVALID_ARGUMENT, "SEEN_ERR_INVALID_ARGUMENT", detail)
 
 
-def check(status: int) -> None:
-    """Raises unless status is SEEN_OK."""
+def check(status: int, source: Any) -> None:
+    """Raises unless status is SEEN_OK; source as for raise_status."""
     if status != lib.SEEN_OK:
-        raise_status(status)
+        raise_status(status, source)
+
+
+def call(function: Any, *args: Any) -> None:
+    """Calls a C function that has no handle, with this thread's seen_error as its last
+    argument, and raises if it fails."""
+    err = error_slot()
+    check(function(*args, err), err)

@@ -13,7 +13,7 @@ from typing import Any, List, Optional, SupportsIndex, Tuple
 from . import _handle
 from ._handle import PathLike
 from ._native import ffi, lib
-from .errors import check
+from .errors import call, check
 from .near_duplicates import Text, _text_bytes
 
 _TOO_SMALL = lib.SEEN_ERR_BUFFER_TOO_SMALL
@@ -36,7 +36,7 @@ def minhash(text: Text, bins: int = 128, shingle: int = 2, seed: int = 0,
     opts, _keep = _options(bins, shingle, seed, 0, key)
     data = _text_bytes(text)
     out = ffi.new("uint32_t[]", bins)
-    check(lib.seen_minhash_sketch_text(data, len(data), opts, out, bins))
+    call(lib.seen_minhash_sketch_text, data, len(data), opts, out, bins)
     return list(out)
 
 
@@ -67,18 +67,18 @@ class MinhashIndex(_handle.ClosesOnExit):
                  key: Optional[bytes] = None) -> None:
         opts, _keep = _options(bins, shingle, seed, threshold, key)
         out = ffi.new("seen_minhash_index**")
-        check(lib.seen_minhash_index_create(opts, out))
+        call(lib.seen_minhash_index_create, opts, out)
         self._h = ffi.gc(out[0], lib.seen_minhash_index_free)
 
     def add(self, id: SupportsIndex, text: Text) -> None:
         """Stores text under id, replacing what id held."""
         data = _text_bytes(text)
-        check(lib.seen_minhash_index_add_text(self._h, operator.index(id), data, len(data)))
+        check(lib.seen_minhash_index_add_text(self._h, operator.index(id), data, len(data)), self._h)
 
     def remove(self, id: SupportsIndex) -> bool:
         """Removes id; returns whether it was stored."""
         removed = ffi.new("int*")
-        check(lib.seen_minhash_index_remove(self._h, operator.index(id), removed))
+        check(lib.seen_minhash_index_remove(self._h, operator.index(id), removed), self._h)
         return bool(removed[0])
 
     def query(self, text: Text) -> List[Tuple[int, float]]:
@@ -92,7 +92,7 @@ class MinhashIndex(_handle.ClosesOnExit):
             sims = ffi.new("double[]", cap)
             status = lib.seen_minhash_index_query_text(self._h, data, len(data), ids, sims, cap, found)
             if status != _TOO_SMALL:
-                check(status)
+                check(status, self._h)
                 return [(int(ids[i]), float(sims[i])) for i in range(found[0])]
             cap = found[0]
 
@@ -108,19 +108,19 @@ class MinhashIndex(_handle.ClosesOnExit):
         src = ffi.from_buffer("uint8_t[]", data)
         key_buffer = ffi.from_buffer("uint8_t[]", key) if key is not None else ffi.NULL
         out = ffi.new("seen_minhash_index**")
-        check(lib.seen_minhash_index_deserialize(src, len(src), key_buffer, len(key or b""), out))
+        call(lib.seen_minhash_index_deserialize, src, len(src), key_buffer, len(key or b""), out)
         return cls._adopt(out)
 
     def save(self, path: PathLike) -> None:
         """Writes the index to path atomically: a crash leaves the old file or the new one."""
-        check(lib.seen_minhash_index_save(self._h, os.fsencode(path)))
+        check(lib.seen_minhash_index_save(self._h, os.fsencode(path)), self._h)
 
     @classmethod
     def open(cls, path: PathLike, key: Optional[bytes] = None) -> "MinhashIndex":
         """A writable index read from a saved file, with the key rule of from_bytes."""
         key_buffer = ffi.from_buffer("uint8_t[]", key) if key is not None else ffi.NULL
         out = ffi.new("seen_minhash_index**")
-        check(lib.seen_minhash_index_open(os.fsencode(path), key_buffer, len(key or b""), out))
+        call(lib.seen_minhash_index_open, os.fsencode(path), key_buffer, len(key or b""), out)
         return cls._adopt(out)
 
     @classmethod
@@ -131,7 +131,7 @@ class MinhashIndex(_handle.ClosesOnExit):
 
     def __len__(self) -> int:
         texts = ffi.new("uint64_t*")
-        check(lib.seen_minhash_index_size(self._h, texts, ffi.NULL))
+        check(lib.seen_minhash_index_size(self._h, texts, ffi.NULL), self._h)
         return int(texts[0])
 
     def close(self) -> None:
@@ -142,5 +142,5 @@ class MinhashIndex(_handle.ClosesOnExit):
     def bytes(self) -> int:
         """Memory the index holds."""
         held = ffi.new("uint64_t*")
-        check(lib.seen_minhash_index_size(self._h, ffi.NULL, held))
+        check(lib.seen_minhash_index_size(self._h, ffi.NULL, held), self._h)
         return int(held[0])

@@ -18,7 +18,7 @@ from typing import (Any, Iterable, Iterator, List, Literal, Mapping, NamedTuple,
 from . import _batches, _handle
 from ._handle import PathLike
 from ._native import ffi, lib
-from .errors import check, invalid_argument, raise_status
+from .errors import call, check, invalid_argument, raise_status
 
 try:
     import numpy
@@ -83,9 +83,9 @@ class IdfTable:
         offsets = array("Q", accumulate(map(len, tokens), initial=0))
         data = b"".join(tokens)
         out = ffi.new("seen_simhash_idf**")
-        check(lib.seen_simhash_idf_create(
+        call(lib.seen_simhash_idf_create, 
             ffi.from_buffer("uint8_t[]", data), ffi.from_buffer("uint64_t[]", offsets),
-            ffi.from_buffer("float[]", values), len(tokens), float(default_weight), out))
+            ffi.from_buffer("float[]", values), len(tokens), float(default_weight), out)
         self._h = ffi.gc(out[0], lib.seen_simhash_idf_free)
         self._n = len(tokens)
         self.default_weight = float(default_weight)
@@ -130,7 +130,7 @@ def fingerprint(text: Text, ngram: int = 2, idf: Optional[IdfTable] = None,
     ngram is the CJK shingle length (1..8); seed the XXH3 seed of every feature hash."""
     data = _text_bytes(text)
     out = _handle.sized("seen_simhash_fingerprint")
-    check(_text(data, len(data), _options(ngram, idf, seed), out))
+    call(_text, data, len(data), _options(ngram, idf, seed), out)
     exact = int(out.exact_high).to_bytes(8, "big") + int(out.exact_low).to_bytes(8, "big")
     return Fingerprint(int(out.simhash), exact, int(out.features))
 
@@ -175,10 +175,10 @@ def simhash_many(texts: Iterable[Text], ngram: int = 2, idf: Optional[IdfTable] 
     data, offsets, n = _pack_texts(texts if isinstance(texts, (list, tuple)) else list(texts))
     hashes = _batches.new_ids(n)
     exact_out = _batches.new_ids(2 * n) if exact else None
-    check(lib.seen_simhash_text_batch(
+    call(lib.seen_simhash_text_batch, 
         data, offsets, n, _options(ngram, idf, seed),
         ffi.from_buffer("uint64_t[]", hashes, require_writable=True) if n else _NULL,
-        ffi.from_buffer("uint64_t[]", exact_out, require_writable=True) if exact and n else _NULL))
+        ffi.from_buffer("uint64_t[]", exact_out, require_writable=True) if exact and n else _NULL)
     if exact_out is None:
         return hashes
     if numpy is not None:
@@ -208,10 +208,10 @@ def simhash_features(features: Iterable[Union[Feature, Tuple[Feature, float]]],
         if not all(isinstance(f, _batches.BYTE_KEYS) for f in items):
             raise TypeError("features are all int hashes or all str/bytes, not a mix")
         data, offsets, n = _pack_texts(items)
-        check(lib.seen_simhash_strings(data, offsets, w, n, operator.index(seed), out))
+        call(lib.seen_simhash_strings, data, offsets, w, n, operator.index(seed), out)
     else:
         hashes = array("Q", map(operator.index, items))  # OverflowError outside 0..2**64-1
-        check(lib.seen_simhash_hashes(ffi.from_buffer("uint64_t[]", hashes), w, len(hashes), out))
+        call(lib.seen_simhash_hashes, ffi.from_buffer("uint64_t[]", hashes), w, len(hashes), out)
     return int(out[0])
 
 
@@ -268,7 +268,7 @@ class SimhashIndex(_handle.ClosesOnExit):
 
     def __init__(self, k: int = 3) -> None:
         out = ffi.new("seen_simhash_index**")
-        check(lib.seen_simhash_index_create(operator.index(k), out))
+        call(lib.seen_simhash_index_create, operator.index(k), out)
         self._own(out[0])
 
     def _own(self, handle: Any, borrowed: Any = None) -> None:
@@ -291,7 +291,7 @@ class SimhashIndex(_handle.ClosesOnExit):
         """Adds the pair (id, fingerprint); ids and fingerprints are u64."""
         fp = ffi.new("uint64_t[1]", [operator.index(fingerprint)])
         ident = ffi.new("uint64_t[1]", [operator.index(id)])
-        check(lib.seen_simhash_index_add(self._h, fp, ident, 1))
+        check(lib.seen_simhash_index_add(self._h, fp, ident, 1), self._h)
 
     def add_many(self, ids: Any, fingerprints: Any) -> None:
         """Adds pairs (ids[i], fingerprints[i]) in one call: uint64 buffers (numpy arrays,
@@ -299,7 +299,7 @@ class SimhashIndex(_handle.ClosesOnExit):
         i, f = _batches.ids(ids), _batches.ids(fingerprints)
         if i.n != f.n:
             invalid_argument(f"add_many got {i.n} ids but {f.n} fingerprints")
-        check(lib.seen_simhash_index_add(self._h, f.ptr, i.ptr, i.n))
+        check(lib.seen_simhash_index_add(self._h, f.ptr, i.ptr, i.n), self._h)
 
     def remove(self, id: SupportsIndex) -> int:
         """Removes every pair of this id; returns how many (0 if the id is not there).
@@ -310,12 +310,12 @@ class SimhashIndex(_handle.ClosesOnExit):
         """Removes every pair whose id is among ids; returns how many pairs went."""
         b = _batches.ids(ids)
         removed = ffi.new("uint64_t*")
-        check(lib.seen_simhash_index_remove(self._h, b.ptr, b.n, removed))
+        check(lib.seen_simhash_index_remove(self._h, b.ptr, b.n, removed), self._h)
         return int(removed[0])
 
     def build(self) -> None:
         """Rebuilds the tables now (the first query after adds or removes does it otherwise)."""
-        check(lib.seen_simhash_index_build(self._h))
+        check(lib.seen_simhash_index_build(self._h), self._h)
 
     # --- queries -------------------------------------------------------------------------
 
@@ -332,7 +332,7 @@ class SimhashIndex(_handle.ClosesOnExit):
             ids, distances = ffi.new("uint64_t[]", room), ffi.new("uint32_t[]", room)
             status = _query(self._h, fp, kk, ids, distances, room, found)
         if status:
-            raise_status(status)
+            raise_status(status, self._h)
         n = found[0]
         return list(zip(_unpack(ids, n), _unpack(distances, n))) if n else []
 
@@ -342,7 +342,7 @@ class SimhashIndex(_handle.ClosesOnExit):
         b.one[0] = fingerprint
         status = _any(self._h, b.one, 1, self._k if k is None else operator.index(k), b.flag)
         if status:
-            raise_status(status)
+            raise_status(status, self._h)
         return bool(b.flag[0] == 1)
 
     def any_many(self, fingerprints: Any, k: Optional[SupportsIndex] = None) -> Any:
@@ -350,7 +350,7 @@ class SimhashIndex(_handle.ClosesOnExit):
         of 0/1 without numpy)."""
         b = _batches.ids(fingerprints)
         results, out = _batches.new_results(b.n)
-        check(lib.seen_simhash_index_any(self._h, b.ptr, b.n, self._k_or(k), out))
+        check(lib.seen_simhash_index_any(self._h, b.ptr, b.n, self._k_or(k), out), self._h)
         return results
 
     def query_many(self, fingerprints: Any, k: Optional[SupportsIndex] = None) -> QueryResults:
@@ -373,7 +373,7 @@ class SimhashIndex(_handle.ClosesOnExit):
                 room = int(offsets[b.n])
                 continue
             if status:
-                raise_status(status)
+                raise_status(status, self._h)
             total = int(offsets[b.n])
             return QueryResults(offsets, ids[:total], distances[:total])
 
@@ -394,7 +394,7 @@ class SimhashIndex(_handle.ClosesOnExit):
             if status != lib.SEEN_ERR_BUFFER_TOO_SMALL:
                 break
         if status:
-            raise_status(status)
+            raise_status(status, self._h)
         n = count[0]
         result: List[List[int]] = []
         for ident, group in zip(ids[0:n], groups[0:n]):
@@ -407,7 +407,7 @@ class SimhashIndex(_handle.ClosesOnExit):
 
     def _info(self) -> Any:
         info = _handle.sized("seen_simhash_index_info")
-        check(lib.seen_simhash_index_get_info(self._h, info))
+        check(lib.seen_simhash_index_get_info(self._h, info), self._h)
         return info
 
     def __len__(self) -> int:
@@ -456,7 +456,7 @@ class SimhashIndex(_handle.ClosesOnExit):
 
     def save(self, path: PathLike) -> None:
         """Writes the index to path atomically: a crash leaves the old file or the new one."""
-        check(lib.seen_simhash_index_save(self._h, os.fsencode(path)))
+        check(lib.seen_simhash_index_save(self._h, os.fsencode(path)), self._h)
 
     @classmethod
     def open(cls, path: PathLike, verify: bool = True) -> "SimhashIndex":
@@ -465,7 +465,7 @@ class SimhashIndex(_handle.ClosesOnExit):
         verify=False skips the payload checksum, for a fast open."""
         flags = lib.SEEN_OPEN_READ_ONLY | (0 if verify else lib.SEEN_OPEN_NO_VERIFY)
         out = ffi.new("seen_simhash_index**")
-        check(lib.seen_simhash_index_open(os.fsencode(path), flags, out))
+        call(lib.seen_simhash_index_open, os.fsencode(path), flags, out)
         return cls._adopt(out)
 
     def close(self) -> None:

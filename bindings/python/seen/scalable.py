@@ -16,7 +16,7 @@ from . import _batches, _handle, _keys
 from ._handle import PathLike, c_path
 from ._keys import Key
 from ._native import ffi, lib
-from .errors import check, invalid_argument, raise_status
+from .errors import call, check, invalid_argument, raise_status
 
 _NULL = ffi.NULL
 _NO_LOCK = contextlib.nullcontext()
@@ -78,7 +78,7 @@ class ScalableFilter(_batches.UpdatesByBatches, _handle.ClosesOnExit):
             "seed": seed,
         })
         out = ffi.new("seen_scalable**")
-        check(lib.seen_scalable_create(opts, out))
+        call(lib.seen_scalable_create, opts, out)
         self._own(out[0])
 
     def _own(self, handle: Any) -> None:
@@ -101,7 +101,7 @@ class ScalableFilter(_batches.UpdatesByBatches, _handle.ClosesOnExit):
         with self._lock:
             status = _keys.call(_put_u64, _put_key, self._h, key, was_present)
         if status:
-            raise_status(status)
+            raise_status(status, self._h)
         return bool(was_present[0])
 
     def __contains__(self, key: object) -> bool:
@@ -110,7 +110,7 @@ class ScalableFilter(_batches.UpdatesByBatches, _handle.ClosesOnExit):
         with self._lock:
             found = _keys.call(_test_u64, _test_key, self._h, key)
         if found < 0:
-            raise_status(lib.SEEN_ERR_INVALID_ARGUMENT)
+            raise_status(lib.SEEN_ERR_INVALID_ARGUMENT, self._h)
         return found == 1
 
     # --- batches -------------------------------------------------------------------------
@@ -123,7 +123,7 @@ class ScalableFilter(_batches.UpdatesByBatches, _handle.ClosesOnExit):
         with self._lock:
             status = _batches.call(b, lib.seen_scalable_add_u64, lib.seen_scalable_add_keys,
                                    self._h)
-        check(status)
+        check(status, self._h)
 
     def contains_many(self, keys: Any) -> Any:
         """One answer per key of a batch (as for add_many), over every sub-filter: a numpy
@@ -133,7 +133,7 @@ class ScalableFilter(_batches.UpdatesByBatches, _handle.ClosesOnExit):
         with self._lock:
             status = _batches.call(b, lib.seen_scalable_contains_u64,
                                    lib.seen_scalable_contains_keys, self._h, out)
-        check(status)
+        check(status, self._h)
         return results
 
     def copy(self) -> "ScalableFilter":
@@ -148,7 +148,7 @@ class ScalableFilter(_batches.UpdatesByBatches, _handle.ClosesOnExit):
         read at once."""
         info = _handle.sized("seen_scalable_info")
         with self._lock:
-            check(lib.seen_scalable_get_info(self._h, info))
+            check(lib.seen_scalable_get_info(self._h, info), self._h)
         return ScalableInfo(
             items=int(info.items), subfilters=int(info.subfilters),
             size_bytes=int(info.bytes), predicted_fpr=float(info.predicted_fpr),
@@ -233,7 +233,7 @@ class ScalableFilter(_batches.UpdatesByBatches, _handle.ClosesOnExit):
     def save(self, path: PathLike) -> None:
         """Writes the filter to path atomically: a crash leaves the old file or the new one."""
         with self._lock:
-            check(lib.seen_scalable_save(self._h, c_path(path)))
+            check(lib.seen_scalable_save(self._h, c_path(path)), self._h)
 
     @classmethod
     def open(cls, path: PathLike, read_only: bool = True,
@@ -244,7 +244,7 @@ class ScalableFilter(_batches.UpdatesByBatches, _handle.ClosesOnExit):
         checksum, for a fast open."""
         flags = _handle.open_flags(read_only, verify)
         out = ffi.new("seen_scalable**")
-        check(lib.seen_scalable_open(c_path(path), flags, out))
+        call(lib.seen_scalable_open, c_path(path), flags, out)
         return cls._adopt(out)
 
     def close(self) -> None:

@@ -13,7 +13,7 @@ from typing import Any, Optional, SupportsIndex
 from . import _batches, _handle
 from ._handle import PathLike
 from ._native import ffi, lib
-from .errors import check, invalid_argument
+from .errors import call, check, invalid_argument
 from .window import Seconds, WindowInfo, WindowSpec, WindowUsage, seconds
 
 _NULL = ffi.NULL
@@ -87,7 +87,7 @@ class ExposureStore(_handle.ClosesOnExit):
             "expected_users": expected_users,
         })
         out = ffi.new("seen_store**")
-        check(lib.seen_store_create(options, out))
+        call(lib.seen_store_create, options, out)
         self._own(out[0], read_only=False)
 
     def _own(self, handle: Any, read_only: bool) -> None:
@@ -104,13 +104,13 @@ class ExposureStore(_handle.ClosesOnExit):
         b = _batches.ids(candidates)
         unseen, out = _batches.new_results(b.n)
         check(lib.seen_store_filter(self._h, operator.index(user), b.ptr, b.n, seconds(now),
-                                    out))
+                                    out), self._h)
         return unseen
 
     def mark(self, user: SupportsIndex, items: Any, now: Seconds) -> None:
         """Records that the items (as for filter) were shown to the user at `now`."""
         b = _batches.ids(items)
-        check(lib.seen_store_mark(self._h, operator.index(user), b.ptr, b.n, seconds(now)))
+        check(lib.seen_store_mark(self._h, operator.index(user), b.ptr, b.n, seconds(now)), self._h)
 
     def take(self, user: SupportsIndex, candidates: Any, want: SupportsIndex,
              now: Seconds) -> Any:
@@ -126,13 +126,13 @@ class ExposureStore(_handle.ClosesOnExit):
         out = ffi.from_buffer("uint64_t[]", taken, require_writable=True) if room else _NULL
         count = ffi.new("size_t*")
         check(lib.seen_store_take(self._h, operator.index(user), b.ptr, b.n, room, seconds(now),
-                                  out, count))
+                                  out, count), self._h)
         return _batches.first_ids(taken, count[0])
 
     def expire(self, now: Seconds) -> int:
         """Drops every user idle longer than idle_timeout at `now`; returns how many."""
         dropped = ffi.new("uint64_t*")
-        check(lib.seen_store_expire(self._h, seconds(now), dropped))
+        check(lib.seen_store_expire(self._h, seconds(now), dropped), self._h)
         return int(dropped[0])
 
     # --- state ---------------------------------------------------------------------------
@@ -141,7 +141,7 @@ class ExposureStore(_handle.ClosesOnExit):
     def stats(self) -> StoreStats:
         """Users, bytes, evictions, expirations, grown users and span drops, counted now."""
         s = _handle.sized("seen_store_stats")
-        check(lib.seen_store_get_stats(self._h, s))
+        check(lib.seen_store_get_stats(self._h, s), self._h)
         return StoreStats(users=int(s.users), bytes=int(s.bytes), evictions=int(s.evictions),
                           users_grown=int(s.users_grown), span_drops=int(s.span_drops),
                           expirations=int(s.expirations))
@@ -150,7 +150,7 @@ class ExposureStore(_handle.ClosesOnExit):
         """Measures every user's window at `now` (O(users x window bytes)), so that users
         whose windows hold a rate above the target show up."""
         sat = _handle.sized("seen_store_saturation")
-        check(lib.seen_store_get_saturation(self._h, seconds(now), sat))
+        check(lib.seen_store_get_saturation(self._h, seconds(now), sat), self._h)
         return StoreSaturation(users=int(sat.users), users_above_target=int(sat.users_above_target),
                                mean_fill=float(sat.mean_fill),
                                max_predicted_fpr=float(sat.max_predicted_fpr),
@@ -163,7 +163,7 @@ class ExposureStore(_handle.ClosesOnExit):
         status = lib.seen_store_get_user_saturation(self._h, operator.index(user), seconds(now), sat)
         if status == lib.SEEN_ERR_NOT_FOUND:
             return None
-        check(status)
+        check(status, self._h)
         return WindowUsage._of(sat)
 
     def __len__(self) -> int:
@@ -193,7 +193,7 @@ class ExposureStore(_handle.ClosesOnExit):
     def save(self, path: PathLike) -> None:
         """Writes the store to path atomically: a crash leaves the old file or the new one.
         Holds every shard's lock while it writes."""
-        check(lib.seen_store_save(self._h, os.fsencode(path)))
+        check(lib.seen_store_save(self._h, os.fsencode(path)), self._h)
 
     @classmethod
     def open(cls, path: PathLike, read_only: bool = True, verify: bool = True,
@@ -205,9 +205,9 @@ class ExposureStore(_handle.ClosesOnExit):
         flags = _handle.open_flags(read_only, verify)
         out = ffi.new("seen_store**")
         if key is None:
-            check(lib.seen_store_open(os.fsencode(path), flags, out))
+            call(lib.seen_store_open, os.fsencode(path), flags, out)
         else:
-            check(lib.seen_store_open_keyed(os.fsencode(path), flags, bytes(key), len(key), out))
+            call(lib.seen_store_open_keyed, os.fsencode(path), flags, bytes(key), len(key), out)
         store = cls.__new__(cls)
         store._own(out[0], read_only=read_only)
         return store

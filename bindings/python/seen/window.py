@@ -17,7 +17,7 @@ from typing import Any, Optional, SupportsIndex, Tuple, Union
 from . import _batches, _handle
 from ._keys import Key
 from ._native import ffi, lib
-from .errors import check, invalid_argument, raise_status
+from .errors import call, check, invalid_argument, raise_status
 
 # Seconds: ints (and integer types such as numpy.uint64), or floats such as time.time(),
 # which count down to the whole second.
@@ -124,7 +124,7 @@ class WindowInfo:
     @classmethod
     def _read(cls, fill: Any, handle: Any) -> "WindowInfo":
         info = _handle.sized("seen_window_info")
-        check(fill(handle, info))
+        check(fill(handle, info), handle)
         return cls(mode=_MODE_NAMES.get(info.mode, str(info.mode)),
                    layout=_LAYOUT_NAMES.get(info.layout, str(info.layout)),
                    span=int(info.span), segments=int(info.segments), slack=float(info.slack),
@@ -169,7 +169,7 @@ class Window(_handle.ClosesOnExit):
         """A new, empty window sized from spec; `now` starts the clock of a time window."""
         out = ffi.new("seen_window**")
         options, _key = spec._options()
-        check(lib.seen_window_create(options, seconds(now), out))
+        call(lib.seen_window_create, options, seconds(now), out)
         self._own(out[0])
 
     def _own(self, handle: Any) -> None:
@@ -221,7 +221,7 @@ class Window(_handle.ClosesOnExit):
         with self._lock:
             status = self._one(item, t, lib.seen_window_add_u64, lib.seen_window_add_keys)
         if status:
-            raise_status(status)
+            raise_status(status, self._h)
 
     def contains(self, item: Key, now: Optional[Seconds] = None) -> bool:
         """True if item may be in the window (at time `now`, for a time window); False if it
@@ -232,7 +232,7 @@ class Window(_handle.ClosesOnExit):
                                lib.seen_window_contains_keys, self._one_out)
             found = bool(self._one_out[0])
         if status:
-            raise_status(status)
+            raise_status(status, self._h)
         return found
 
     def __contains__(self, item: object) -> bool:
@@ -265,7 +265,7 @@ class Window(_handle.ClosesOnExit):
         t = self._clock(now)
         b = _batches.batch(items)
         with self._lock:
-            check(_batches.call(b, lib.seen_window_add_u64, lib.seen_window_add_keys, self._h, t))
+            check(_batches.call(b, lib.seen_window_add_u64, lib.seen_window_add_keys, self._h, t), self._h)
 
     def contains_many(self, items: Any, now: Optional[Seconds] = None) -> Any:
         """One answer per item of a batch (as for add_many): a numpy bool array if numpy is
@@ -275,7 +275,7 @@ class Window(_handle.ClosesOnExit):
         results, out = _batches.new_results(b.n)
         with self._lock:
             check(_batches.call(b, lib.seen_window_contains_u64, lib.seen_window_contains_keys,
-                                self._h, t, out))
+                                self._h, t, out), self._h)
         return results
 
     # --- what the window became ----------------------------------------------------------
@@ -292,7 +292,7 @@ class Window(_handle.ClosesOnExit):
         t = self._clock(now)
         sat = _handle.sized("seen_window_saturation")
         with self._lock:
-            check(lib.seen_window_get_saturation(self._h, t, sat))
+            check(lib.seen_window_get_saturation(self._h, t, sat), self._h)
         return float(sat.fill), float(sat.predicted_fpr)
 
     def usage(self, now: Optional[Seconds] = None) -> WindowUsage:
@@ -300,7 +300,7 @@ class Window(_handle.ClosesOnExit):
         t = self._clock(now)
         sat = _handle.sized("seen_window_saturation")
         with self._lock:
-            check(lib.seen_window_get_saturation(self._h, t, sat))
+            check(lib.seen_window_get_saturation(self._h, t, sat), self._h)
         return WindowUsage._of(sat)
 
     @property
@@ -362,7 +362,7 @@ class Window(_handle.ClosesOnExit):
         else:
             src = ffi.from_buffer("uint8_t[]", data)
             out = ffi.new("seen_window**")
-            check(lib.seen_window_deserialize_keyed(src, len(src), bytes(key), len(key), out))
+            call(lib.seen_window_deserialize_keyed, src, len(src), bytes(key), len(key), out)
         w = cls.__new__(cls)
         w._own(out[0])
         return w

@@ -43,13 +43,13 @@ EXPECTED_CLASSES = {
 def test_every_status_raises_its_own_class(status):
     name = ffi.string(lib.seen_status_string(status)).decode()
     with pytest.raises(EXPECTED_CLASSES[name]) as raised:
-        errors.raise_status(status)
+        errors.raise_status(status, errors.error_slot())
     assert raised.value.status == status and raised.value.status_name == name
 
 
 def test_an_unknown_status_is_still_a_seen_error():
     with pytest.raises(seen.SeenError, match="SEEN_ERR_UNKNOWN_STATUS"):
-        errors.raise_status(99)
+        errors.raise_status(99, errors.error_slot())
 
 
 @pytest.mark.parametrize("mutate, error, detail", [
@@ -106,7 +106,9 @@ def test_the_c_api_reports_null_handles_and_arrays():
     f = seen.BloomFilter(100, 0.01)
     assert lib.seen_bloom_add_u64(f._h, ffi.NULL, 0) == lib.SEEN_OK  # n == 0 may pass NULL
     assert lib.seen_bloom_add_u64(f._h, ffi.NULL, 3) == lib.SEEN_ERR_INVALID_ARGUMENT
-    assert b"ids is NULL" in ffi.string(lib.seen_last_error())
+    err = ffi.new("seen_error*")
+    lib.seen_bloom_last_error(f._h, err)
+    assert b"ids is NULL" in ffi.string(err.message)
     assert lib.seen_bloom_test_key(f._h, ffi.NULL, 4) == -1
 
 
@@ -116,4 +118,4 @@ def test_decreasing_offsets_are_refused_not_read():
     offsets = ffi.new("uint64_t[]", [0, 4, 1])
     assert lib.seen_bloom_add_keys(f._h, data, offsets, 2) == lib.SEEN_ERR_INVALID_ARGUMENT
     with pytest.raises(seen.InvalidArgumentError, match="offsets"):
-        errors.check(lib.seen_bloom_add_keys(f._h, data, offsets, 2))
+        errors.check(lib.seen_bloom_add_keys(f._h, data, offsets, 2), f._h)

@@ -1,7 +1,7 @@
 /* JNI glue for io.seen.NativeBloom: translates Java arrays and buffers into seen.h calls and
- * nothing else. Every native returns a seen_status (or a value that encodes one); the Java side
- * turns failures into SeenException with seen_last_error(), which is thread-local and so still
- * holds this call's message when Java asks for it.
+ * nothing else. Every native on a filter returns a seen_status (or a value that encodes one); the
+ * Java side turns failures into SeenException with the message the filter keeps (lastError).
+ * A native without a handle throws its failure itself (jni_common.h).
  *
  * Heap arrays are pinned with GetPrimitiveArrayCritical, which may stall the garbage collector,
  * so each pin is short: batches go through jni_batch.c in chunks. When a JNI call fails it has
@@ -11,9 +11,7 @@
 #define FILTER(h) ((seen_bloom*)(intptr_t)(h))
 #define JNI(ret, name) JNIEXPORT ret JNICALL Java_io_seen_NativeBloom_##name
 
-JNI(jstring, lastError)(JNIEnv* env, jclass cls) {
-  return (*env)->NewStringUTF(env, seen_last_error());
-}
+JNI_LAST_ERROR(seen_bloom)
 
 JNI(jint, versionNumber)(JNIEnv* env, jclass cls) {
   return (jint)seen_version_number();
@@ -22,8 +20,9 @@ JNI(jint, versionNumber)(JNIEnv* env, jclass cls) {
 JNI(jint, create)(JNIEnv* env, jclass cls, jlong expected, jdouble fpp, jlong seed,
                   jlongArray out) {
   seen_bloom* f = NULL;
-  seen_status s = seen_bloom_create((uint64_t)expected, fpp, (uint64_t)seed, &f);
-  return handle_out(env, out, s, f);
+  seen_error err;
+  seen_status s = seen_bloom_create((uint64_t)expected, fpp, (uint64_t)seed, &f, &err);
+  return handle_out(env, out, s, f, &err);
 }
 
 /* Keyed mode: the key's bytes are copied out of the array for the call only. */
@@ -32,10 +31,11 @@ JNI(jint, createKeyed)(JNIEnv* env, jclass cls, jlong expected, jdouble fpp, jby
   jbyte* k = (*env)->GetByteArrayElements(env, key, NULL);
   if (k == NULL) return JAVA_EXCEPTION_PENDING;
   seen_bloom* f = NULL;
+  seen_error err;
   seen_status s = seen_bloom_create_keyed((uint64_t)expected, fpp, (const uint8_t*)k,
-                                          (size_t)(*env)->GetArrayLength(env, key), &f);
+                                          (size_t)(*env)->GetArrayLength(env, key), &f, &err);
   (*env)->ReleaseByteArrayElements(env, key, k, JNI_ABORT);
-  return handle_out(env, out, s, f);
+  return handle_out(env, out, s, f, &err);
 }
 
 JNI(jint, openKeyed)(JNIEnv* env, jclass cls, jbyteArray path, jint flags, jbyteArray key,
@@ -48,11 +48,12 @@ JNI(jint, openKeyed)(JNIEnv* env, jclass cls, jbyteArray path, jint flags, jbyte
     return JAVA_EXCEPTION_PENDING;
   }
   seen_bloom* f = NULL;
+  seen_error err;
   seen_status s = seen_bloom_open_keyed((const char*)p, (uint32_t)flags, (const uint8_t*)k,
-                                        (size_t)(*env)->GetArrayLength(env, key), &f);
+                                        (size_t)(*env)->GetArrayLength(env, key), &f, &err);
   (*env)->ReleaseByteArrayElements(env, key, k, JNI_ABORT);
   (*env)->ReleaseByteArrayElements(env, path, p, JNI_ABORT);
-  return handle_out(env, out, s, f);
+  return handle_out(env, out, s, f, &err);
 }
 
 JNI(jint, deserializeKeyed)(JNIEnv* env, jclass cls, jbyteArray buf, jint len, jbyteArray key,
@@ -65,11 +66,12 @@ JNI(jint, deserializeKeyed)(JNIEnv* env, jclass cls, jbyteArray buf, jint len, j
     return JAVA_EXCEPTION_PENDING;
   }
   seen_bloom* f = NULL;
+  seen_error err;
   seen_status s = seen_bloom_deserialize_keyed((const uint8_t*)b, (size_t)len, (const uint8_t*)k,
-                                               (size_t)(*env)->GetArrayLength(env, key), &f);
+                                               (size_t)(*env)->GetArrayLength(env, key), &f, &err);
   (*env)->ReleaseByteArrayElements(env, key, k, JNI_ABORT);
   (*env)->ReleaseByteArrayElements(env, buf, b, JNI_ABORT);
-  return handle_out(env, out, s, f);
+  return handle_out(env, out, s, f, &err);
 }
 
 JNI(void, free)(JNIEnv* env, jclass cls, jlong h) {

@@ -8,14 +8,17 @@
 #define FILTER(h) ((seen_counting*)(intptr_t)(h))
 #define JNI(ret, name) JNIEXPORT ret JNICALL Java_io_seen_NativeCounting_##name
 
+JNI_LAST_ERROR(seen_counting)
+
 /* The batch operations; the values are NativeCounting's ADD, REMOVE and CONTAINS. */
 enum { OP_ADD = 0, OP_REMOVE = 1, OP_CONTAINS = 2 };
 
 JNI(jint, create)(JNIEnv* env, jclass cls, jlong expected, jdouble fpp, jlong seed,
                   jlongArray out) {
   seen_counting* f = NULL;
-  seen_status s = seen_counting_create((uint64_t)expected, fpp, (uint64_t)seed, &f);
-  return handle_out(env, out, s, f);
+  seen_error err;
+  seen_status s = seen_counting_create((uint64_t)expected, fpp, (uint64_t)seed, &f, &err);
+  return handle_out(env, out, s, f, &err);
 }
 
 JNI(void, free)(JNIEnv* env, jclass cls, jlong h) {

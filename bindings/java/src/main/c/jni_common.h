@@ -38,14 +38,42 @@ static inline void* alloc_or_throw(JNIEnv* env, size_t bytes, const char* oom_me
   return p;
 }
 
-/* Returns a handle through out[0] when s is SEEN_OK. */
-static inline jint handle_out(JNIEnv* env, jlongArray out, seen_status s, void* handle) {
+/* Throws io.seen.SeenException(status, message) (docs/errors.md). */
+static inline void throw_seen(JNIEnv* env, seen_status s, const char* message) {
+  jclass c = (*env)->FindClass(env, "io/seen/SeenException");
+  if (c == NULL) return;
+  jmethodID init = (*env)->GetMethodID(env, c, "<init>", "(ILjava/lang/String;)V");
+  jstring text = init == NULL ? NULL : (*env)->NewStringUTF(env, message);
+  jobject e = text == NULL ? NULL : (*env)->NewObject(env, c, init, (jint)s, text);
+  if (e != NULL) (*env)->Throw(env, (jthrowable)e);
+}
+
+/* A call without a handle reports its failure in err, which only this native sees: so the
+ * native throws it here, and returns s (Java sees the exception first). */
+static inline jint checked(JNIEnv* env, seen_status s, const seen_error* err) {
+  if (s != SEEN_OK) throw_seen(env, s, err->message);
+  return s;
+}
+
+/* Returns a handle through out[0] when s is SEEN_OK, else throws err's failure. */
+static inline jint handle_out(JNIEnv* env, jlongArray out, seen_status s, void* handle,
+                              const seen_error* err) {
   if (s == SEEN_OK) {
     jlong h = (jlong)(intptr_t)handle;
     (*env)->SetLongArrayRegion(env, out, 0, 1, &h);
   }
-  return s;
+  return checked(env, s, err);
 }
+
+/* lastError(h): the message of the last failure on a handle of this kind, which Java reads
+ * after a native returned a failed status (NativeHandle.check). A macro for the reason given
+ * at JNI_SERIALIZED_FORM below. */
+#define JNI_LAST_ERROR(kind)                                  \
+  JNI(jstring, lastError)(JNIEnv* env, jclass cls, jlong h) { \
+    seen_error err;                                           \
+    kind##_last_error((const kind*)(intptr_t)h, &err);        \
+    return (*env)->NewStringUTF(env, err.message);            \
+  }
 
 static inline jlong double_bits(double d) {
   jlong bits;
@@ -112,9 +140,10 @@ static inline void window_info_out(JNIEnv* env, const seen_window_info* info, jl
     jbyte* p = (*env)->GetPrimitiveArrayCritical(env, buf, NULL);                             \
     if (p == NULL) return JAVA_EXCEPTION_PENDING;                                             \
     kind* made = NULL;                                                                        \
-    seen_status s = kind##_deserialize((const uint8_t*)p, (size_t)len, &made);                \
+    seen_error err;                                                                           \
+    seen_status s = kind##_deserialize((const uint8_t*)p, (size_t)len, &made, &err);          \
     (*env)->ReleasePrimitiveArrayCritical(env, buf, p, JNI_ABORT);                            \
-    return handle_out(env, out, s, made);                                                     \
+    return handle_out(env, out, s, made, &err);                                               \
   }
 
 /* The file entry points (open, save) of a kind, a macro for the reason above. Paths arrive as
@@ -124,9 +153,10 @@ static inline void window_info_out(JNIEnv* env, const seen_window_info* info, jl
     jbyte* p = (*env)->GetByteArrayElements(env, path, NULL);                             \
     if (p == NULL) return JAVA_EXCEPTION_PENDING;                                         \
     kind* opened = NULL;                                                                  \
-    seen_status s = kind##_open((const char*)p, (uint32_t)flags, &opened);                \
+    seen_error err;                                                                       \
+    seen_status s = kind##_open((const char*)p, (uint32_t)flags, &opened, &err);          \
     (*env)->ReleaseByteArrayElements(env, path, p, JNI_ABORT);                            \
-    return handle_out(env, out, s, opened);                                               \
+    return handle_out(env, out, s, opened, &err);                                         \
   }                                                                                       \
   JNI(jint, save)(JNIEnv* env, jclass cls, jlong h, jbyteArray path) {                    \
     jbyte* p = (*env)->GetByteArrayElements(env, path, NULL);                             \

@@ -6,6 +6,8 @@
 #define INDEX(h) ((seen_minhash_index*)(intptr_t)(h))
 #define JNI(ret, name) JNIEXPORT ret JNICALL Java_io_seen_NativeMinHash_##name
 
+JNI_LAST_ERROR(seen_minhash_index)
+
 /* key may be null (no key). */
 JNI(jint, create)(JNIEnv* env, jclass cls, jdouble threshold, jbyteArray key, jlongArray out) {
   seen_minhash_options o;
@@ -20,9 +22,10 @@ JNI(jint, create)(JNIEnv* env, jclass cls, jdouble threshold, jbyteArray key, jl
     o.key_len = (size_t)(*env)->GetArrayLength(env, key);
   }
   seen_minhash_index* x = NULL;
-  seen_status s = seen_minhash_index_create(&o, &x);
+  seen_error err;
+  seen_status s = seen_minhash_index_create(&o, &x, &err);
   if (k != NULL) (*env)->ReleaseByteArrayElements(env, key, k, JNI_ABORT);
-  return handle_out(env, out, s, x);
+  return handle_out(env, out, s, x, &err);
 }
 
 JNI(void, free)(JNIEnv* env, jclass cls, jlong h) { seen_minhash_index_free(INDEX(h)); }
@@ -100,12 +103,13 @@ JNI(jint, deserialize)(JNIEnv* env, jclass cls, jbyteArray buf, jbyteArray key, 
     return JAVA_EXCEPTION_PENDING;
   }
   seen_minhash_index* x = NULL;
+  seen_error err;
   seen_status s = seen_minhash_index_deserialize((const uint8_t*)b, (size_t)(*env)->GetArrayLength(env, buf),
                                                  (const uint8_t*)k,
-                                                 key == NULL ? 0 : (size_t)(*env)->GetArrayLength(env, key), &x);
+                                                 key == NULL ? 0 : (size_t)(*env)->GetArrayLength(env, key), &x, &err);
   if (k != NULL) (*env)->ReleaseByteArrayElements(env, key, k, JNI_ABORT);
   (*env)->ReleaseByteArrayElements(env, buf, b, JNI_ABORT);
-  return handle_out(env, out, s, x);
+  return handle_out(env, out, s, x, &err);
 }
 
 JNI(jint, save)(JNIEnv* env, jclass cls, jlong h, jbyteArray path) {
@@ -126,9 +130,10 @@ JNI(jint, open)(JNIEnv* env, jclass cls, jbyteArray path, jbyteArray key, jlongA
     return JAVA_EXCEPTION_PENDING;
   }
   seen_minhash_index* x = NULL;
+  seen_error err;
   seen_status s = seen_minhash_index_open((const char*)p, (const uint8_t*)k,
-                                          key == NULL ? 0 : (size_t)(*env)->GetArrayLength(env, key), &x);
+                                          key == NULL ? 0 : (size_t)(*env)->GetArrayLength(env, key), &x, &err);
   if (k != NULL) (*env)->ReleaseByteArrayElements(env, key, k, JNI_ABORT);
   (*env)->ReleaseByteArrayElements(env, path, p, JNI_ABORT);
-  return handle_out(env, out, s, x);
+  return handle_out(env, out, s, x, &err);
 }

@@ -6,6 +6,8 @@
 #define FILTER(h) ((seen_scalable*)(intptr_t)(h))
 #define JNI(ret, name) JNIEXPORT ret JNICALL Java_io_seen_NativeScalable_##name
 
+JNI_LAST_ERROR(seen_scalable)
+
 JNI(jint, create)(JNIEnv* env, jclass cls, jlong initial_capacity, jdouble fpp, jdouble growth,
                   jdouble tightening, jlong seed, jlongArray out) {
   seen_scalable_options o;
@@ -17,8 +19,9 @@ JNI(jint, create)(JNIEnv* env, jclass cls, jlong initial_capacity, jdouble fpp, 
   o.tightening = tightening;
   o.seed = (uint64_t)seed;
   seen_scalable* f = NULL;
-  seen_status s = seen_scalable_create(&o, &f);
-  return handle_out(env, out, s, f);
+  seen_error err;
+  seen_status s = seen_scalable_create(&o, &f, &err);
+  return handle_out(env, out, s, f, &err);
 }
 
 JNI(void, free)(JNIEnv* env, jclass cls, jlong h) {

@@ -16,6 +16,8 @@
 #define INDEX(h) ((seen_simhash_index*)(intptr_t)(h))
 #define JNI(ret, name) JNIEXPORT ret JNICALL Java_io_seen_NativeSimHash_##name
 
+JNI_LAST_ERROR(seen_simhash_index)
+
 /* Texts per batch chunk, and the bytes a chunk copies at most (unless one text is longer). */
 enum { TEXT_CHUNK = KEY_CHUNK, TEXT_CHUNK_BYTES = 1 << 20 };
 /* Matches of one query held on the stack before a larger query mallocs. */
@@ -109,9 +111,10 @@ JNI(jint, text)(JNIEnv* env, jclass cls, jbyteArray text, jint off, jint len, ji
   if (p == NULL) return JAVA_EXCEPTION_PENDING;
   seen_simhash_options o = text_options(ngram, seed, idf);
   seen_simhash_fingerprint fp = {.size = sizeof fp};
-  seen_status s = seen_simhash_text((const char*)p, (size_t)len, &o, &fp);
+  seen_error err;
+  seen_status s = seen_simhash_text((const char*)p, (size_t)len, &o, &fp, &err);
   free(p);
-  if (s != SEEN_OK) return s;
+  if (s != SEEN_OK) return checked(env, s, &err);
   jlong v[4] = {(jlong)fp.simhash, (jlong)fp.exact_high, (jlong)fp.exact_low, (jlong)fp.features};
   (*env)->SetLongArrayRegion(env, out, 0, 4, v);
   return SEEN_OK;
@@ -131,6 +134,7 @@ JNI(jint, textBatch)(JNIEnv* env, jclass cls, jbyteArray data, jintArray offsets
   uint8_t* buf = NULL;
   size_t buf_cap = 0;
   seen_status s = SEEN_OK;
+  seen_error err;
   for (jint done = 0; done < count && s == SEEN_OK;) {
     jint n = count - done < TEXT_CHUNK ? count - done : TEXT_CHUNK;
     (*env)->GetIntArrayRegion(env, offsets, first + done, n + 1, narrow);
@@ -146,7 +150,7 @@ JNI(jint, textBatch)(JNIEnv* env, jclass cls, jbyteArray data, jintArray offsets
     (*env)->GetByteArrayRegion(env, data, narrow[0], (jsize)bytes, (jbyte*)buf);
     if ((*env)->ExceptionCheck(env)) break;
     for (jint i = 0; i <= n; i++) wide[i] = (uint64_t)(narrow[i] - narrow[0]);
-    s = seen_simhash_text_batch(buf, wide, (size_t)n, &o, sims, exact == NULL ? NULL : halves);
+    s = seen_simhash_text_batch(buf, wide, (size_t)n, &o, sims, exact == NULL ? NULL : halves, &err);
     if (s != SEEN_OK) break;
     (*env)->SetLongArrayRegion(env, simhashes, out_off + done, n, (const jlong*)sims);
     if (exact != NULL) {
@@ -156,7 +160,7 @@ JNI(jint, textBatch)(JNIEnv* env, jclass cls, jbyteArray data, jintArray offsets
     done += n;
   }
   free(buf);
-  return (*env)->ExceptionCheck(env) ? JAVA_EXCEPTION_PENDING : (jint)s;
+  return (*env)->ExceptionCheck(env) ? JAVA_EXCEPTION_PENDING : checked(env, s, &err);
 }
 
 /* The fingerprint of hashes[off .. off+len) with weights[off ..] (NULL: all 1) to out[0]. */
@@ -171,11 +175,12 @@ JNI(jint, hashes)(JNIEnv* env, jclass cls, jlongArray hashes, jfloatArray weight
     return JAVA_EXCEPTION_PENDING;
   }
   uint64_t fp = 0;
-  seen_status s = seen_simhash_hashes(h, w, (size_t)len, &fp);
+  seen_error err;
+  seen_status s = seen_simhash_hashes(h, w, (size_t)len, &fp, &err);
   free(w);
   free(h);
   if (s == SEEN_OK) (*env)->SetLongArrayRegion(env, out, 0, 1, (const jlong*)&fp);
-  return s;
+  return checked(env, s, &err);
 }
 
 /* The fingerprint of byte features first .. first+count, weights[0 .. count) (NULL: all 1),
@@ -189,13 +194,14 @@ JNI(jint, strings)(JNIEnv* env, jclass cls, jbyteArray data, jintArray offsets, 
   float* w = copy_weights(env, weights, 0, count, &failed);
   seen_status s = SEEN_OK;
   uint64_t fp = 0;
-  if (!failed) s = seen_simhash_strings(bytes, wide, w, (size_t)count, (uint64_t)seed, &fp);
+  seen_error err;
+  if (!failed) s = seen_simhash_strings(bytes, wide, w, (size_t)count, (uint64_t)seed, &fp, &err);
   free(w);
   free(wide);
   free(bytes);
   if (failed) return JAVA_EXCEPTION_PENDING;
   if (s == SEEN_OK) (*env)->SetLongArrayRegion(env, out, 0, 1, (const jlong*)&fp);
-  return s;
+  return checked(env, s, &err);
 }
 
 /* The handle goes to out[0]. */
@@ -208,12 +214,13 @@ JNI(jint, idfCreate)(JNIEnv* env, jclass cls, jbyteArray data, jintArray offsets
   float* w = copy_weights(env, weights, 0, count, &failed);
   seen_simhash_idf* idf = NULL;
   seen_status s = SEEN_OK;
-  if (!failed) s = seen_simhash_idf_create(bytes, wide, w, (size_t)count, default_weight, &idf);
+  seen_error err;
+  if (!failed) s = seen_simhash_idf_create(bytes, wide, w, (size_t)count, default_weight, &idf, &err);
   free(w);
   free(wide);
   free(bytes);
   if (failed) return JAVA_EXCEPTION_PENDING;
-  return handle_out(env, out, s, idf);
+  return handle_out(env, out, s, idf, &err);
 }
 
 JNI(void, idfFree)(JNIEnv* env, jclass cls, jlong h) {
@@ -224,8 +231,9 @@ JNI(void, idfFree)(JNIEnv* env, jclass cls, jlong h) {
 
 JNI(jint, indexCreate)(JNIEnv* env, jclass cls, jint max_k, jlongArray out) {
   seen_simhash_index* index = NULL;
-  seen_status s = seen_simhash_index_create((uint32_t)max_k, &index);
-  return handle_out(env, out, s, index);
+  seen_error err;
+  seen_status s = seen_simhash_index_create((uint32_t)max_k, &index, &err);
+  return handle_out(env, out, s, index, &err);
 }
 
 JNI(void, indexFree)(JNIEnv* env, jclass cls, jlong h) {
@@ -433,9 +441,10 @@ JNI(jint, deserialize)(JNIEnv* env, jclass cls, jbyteArray buf, jint len, jlongA
   uint8_t* p = copy_bytes(env, buf, 0, len);
   if (p == NULL) return JAVA_EXCEPTION_PENDING;
   seen_simhash_index* index = NULL;
-  seen_status s = seen_simhash_index_deserialize(p, (size_t)len, &index);
+  seen_error err;
+  seen_status s = seen_simhash_index_deserialize(p, (size_t)len, &index, &err);
   free(p);
-  return handle_out(env, out, s, index);
+  return handle_out(env, out, s, index, &err);
 }
 
 JNI_FILE(seen_simhash_index)

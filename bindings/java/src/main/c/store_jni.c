@@ -14,6 +14,8 @@
 #define STORE(h) ((seen_store*)(intptr_t)(h))
 #define JNI(ret, name) JNIEXPORT ret JNICALL Java_io_seen_NativeStore_##name
 
+JNI_LAST_ERROR(seen_store)
+
 static const char OOM[] = "seen: no native memory for a store batch";
 
 JNI(jint, create)(JNIEnv* env, jclass cls, jint mode, jint span, jint expected_items,
@@ -29,8 +31,9 @@ JNI(jint, create)(JNIEnv* env, jclass cls, jint mode, jint span, jint expected_i
   so.max_bytes = (uint64_t)max_bytes;
   so.expected_users = (uint64_t)expected_users;
   seen_store* s = NULL;
-  seen_status status = seen_store_create(&so, &s);
-  return handle_out(env, out, status, s);
+  seen_error err;
+  seen_status status = seen_store_create(&so, &s, &err);
+  return handle_out(env, out, status, s, &err);
 }
 
 JNI(void, free)(JNIEnv* env, jclass cls, jlong h) {

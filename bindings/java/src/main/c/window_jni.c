@@ -7,14 +7,17 @@
 #define WINDOW(h) ((seen_window*)(intptr_t)(h))
 #define JNI(ret, name) JNIEXPORT ret JNICALL Java_io_seen_NativeWindow_##name
 
+JNI_LAST_ERROR(seen_window)
+
 JNI(jint, create)(JNIEnv* env, jclass cls, jint mode, jint span, jint expected_items,
                   jdouble fpr, jdouble max_slack, jlong seed, jlong max_bytes, jlong now,
                   jlongArray out) {
   seen_window_options o =
       window_options(mode, span, expected_items, fpr, max_slack, seed, max_bytes);
   seen_window* w = NULL;
-  seen_status s = seen_window_create(&o, (uint64_t)now, &w);
-  return handle_out(env, out, s, w);
+  seen_error err;
+  seen_status s = seen_window_create(&o, (uint64_t)now, &w, &err);
+  return handle_out(env, out, s, w, &err);
 }
 
 JNI(void, free)(JNIEnv* env, jclass cls, jlong h) {

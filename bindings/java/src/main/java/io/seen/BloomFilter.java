@@ -38,11 +38,11 @@ public final class BloomFilter implements AutoCloseable {
   private final NativeHandle handle;
 
   private BloomFilter(long handle) {
-    this.handle = new NativeHandle(this, handle, NativeBloom::free);
+    this.handle = new NativeHandle(this, handle, NativeBloom::free, NativeBloom::lastError);
   }
 
-  private static BloomFilter adopt(int status, long[] out) {
-    SeenException.check(status);
+  /** Wraps the handle a native made; a native that failed has thrown already. */
+  private static BloomFilter adopt(long[] out) {
     return new BloomFilter(out[0]);
   }
 
@@ -61,7 +61,8 @@ public final class BloomFilter implements AutoCloseable {
       throw new IllegalArgumentException("expectedInsertions is negative: " + expectedInsertions);
     }
     long[] out = new long[1];
-    return adopt(NativeBloom.create(expectedInsertions, fpp, seed, out), out);
+    NativeBloom.create(expectedInsertions, fpp, seed, out);
+    return adopt(out);
   }
 
   /**
@@ -76,20 +77,23 @@ public final class BloomFilter implements AutoCloseable {
       throw new IllegalArgumentException("expectedInsertions is negative: " + expectedInsertions);
     }
     long[] out = new long[1];
-    return adopt(NativeBloom.createKeyed(expectedInsertions, fpp, key.clone(), out), out);
+    NativeBloom.createKeyed(expectedInsertions, fpp, key.clone(), out);
+    return adopt(out);
   }
 
   /** Maps a keyed filter's file, with its key. */
   public static BloomFilter open(Path path, Mode mode, byte[] key) {
     long[] out = new long[1];
-    return adopt(NativeBloom.openKeyed(Utf8.nulTerminated(path), mode.flags, key.clone(), out), out);
+    NativeBloom.openKeyed(Utf8.nulTerminated(path), mode.flags, key.clone(), out);
+    return adopt(out);
   }
 
   /** Reads a keyed filter's serialized form, with its key. */
   public static BloomFilter readFrom(InputStream in, byte[] key) throws IOException {
     byte[] bytes = in.readAllBytes();
     long[] out = new long[1];
-    return adopt(NativeBloom.deserializeKeyed(bytes, bytes.length, key.clone(), out), out);
+    NativeBloom.deserializeKeyed(bytes, bytes.length, key.clone(), out);
+    return adopt(out);
   }
 
   /**
@@ -98,7 +102,8 @@ public final class BloomFilter implements AutoCloseable {
    */
   public static BloomFilter open(Path path, Mode mode) {
     long[] out = new long[1];
-    return adopt(NativeBloom.open(Utf8.nulTerminated(path), mode.flags, out), out);
+    NativeBloom.open(Utf8.nulTerminated(path), mode.flags, out);
+    return adopt(out);
   }
 
   /**
@@ -109,12 +114,13 @@ public final class BloomFilter implements AutoCloseable {
   public static BloomFilter readFrom(InputStream in) throws IOException {
     byte[] bytes = in.readAllBytes();
     long[] out = new long[1];
-    return adopt(NativeBloom.deserialize(bytes, bytes.length, out), out);
+    NativeBloom.deserialize(bytes, bytes.length, out);
+    return adopt(out);
   }
 
-  private static boolean changed(int putResult) {
+  private boolean changed(int putResult) {
     if (putResult < 0) {
-      SeenException.check(-putResult);
+      handle.check(-putResult);
     }
     return putResult == 0;
   }
@@ -180,11 +186,7 @@ public final class BloomFilter implements AutoCloseable {
   /** Adds {@code ids[off .. off+len)} in one native call. */
   public void putAll(long[] ids, int off, int len) {
     Objects.checkFromIndexSize(off, len, ids.length);
-    try {
-      SeenException.check(NativeBloom.addLongs(handle.get(), ids, off, len));
-    } finally {
-      Reference.reachabilityFence(this);
-    }
+    handle.run(this, h -> NativeBloom.addLongs(h, ids, off, len));
   }
 
   public void mightContainAll(long[] ids, boolean[] out) {
@@ -195,11 +197,7 @@ public final class BloomFilter implements AutoCloseable {
   public void mightContainAll(long[] ids, int off, int len, boolean[] out) {
     Objects.checkFromIndexSize(off, len, ids.length);
     Batches.checkOut(len, out);
-    try {
-      SeenException.check(NativeBloom.testLongs(handle.get(), ids, off, len, out, 0));
-    } finally {
-      Reference.reachabilityFence(this);
-    }
+    handle.run(this, h -> NativeBloom.testLongs(h, ids, off, len, out, 0));
   }
 
   /** Adds every key; they are packed into one buffer first, so prefer the offsets form when hot. */
@@ -220,22 +218,14 @@ public final class BloomFilter implements AutoCloseable {
    */
   public void putAll(byte[] data, int[] offsets, int first, int count) {
     Batches.checkOffsets(data.length, offsets, first, count);
-    try {
-      SeenException.check(NativeBloom.addKeys(handle.get(), data, offsets, first, count));
-    } finally {
-      Reference.reachabilityFence(this);
-    }
+    handle.run(this, h -> NativeBloom.addKeys(h, data, offsets, first, count));
   }
 
   /** As {@link #putAll(byte[], int[], int, int)}; {@code out[i]} answers key {@code first + i}. */
   public void mightContainAll(byte[] data, int[] offsets, int first, int count, boolean[] out) {
     Batches.checkOffsets(data.length, offsets, first, count);
     Batches.checkOut(count, out);
-    try {
-      SeenException.check(NativeBloom.testKeys(handle.get(), data, offsets, first, count, out, 0));
-    } finally {
-      Reference.reachabilityFence(this);
-    }
+    handle.run(this, h -> NativeBloom.testKeys(h, data, offsets, first, count, out, 0));
   }
 
   /**
@@ -245,23 +235,15 @@ public final class BloomFilter implements AutoCloseable {
    */
   public void putAll(ByteBuffer ids) {
     long n = Batches.longsIn(ids, "ids");
-    try {
-      SeenException.check(NativeBloom.addLongsDirect(handle.get(), ids, ids.position(), n));
-    } finally {
-      Reference.reachabilityFence(this);
-    }
+    handle.run(this, h -> NativeBloom.addLongsDirect(h, ids, ids.position(), n));
   }
 
   /** As {@link #putAll(ByteBuffer)}; writes one byte per id (1 = might contain, 0 = not) from out's position. */
   public void mightContainAll(ByteBuffer ids, ByteBuffer out) {
     long n = Batches.longsIn(ids, "ids");
     Batches.checkOut(n, out);
-    try {
-      SeenException.check(
-          NativeBloom.testLongsDirect(handle.get(), ids, ids.position(), n, out, out.position()));
-    } finally {
-      Reference.reachabilityFence(this);
-    }
+    handle.run(this, h -> NativeBloom.testLongsDirect(h, ids, ids.position(), n, out,
+        out.position()));
   }
 
   /**
@@ -271,25 +253,16 @@ public final class BloomFilter implements AutoCloseable {
    */
   public void putAll(ByteBuffer data, ByteBuffer offsets) {
     long n = Batches.checkOffsets(data, offsets);
-    try {
-      SeenException.check(NativeBloom.addKeysDirect(
-          handle.get(), data, data.position(), offsets, offsets.position(), n));
-    } finally {
-      Reference.reachabilityFence(this);
-    }
+    handle.run(this, h -> NativeBloom.addKeysDirect(h, data, data.position(), offsets,
+        offsets.position(), n));
   }
 
   /** As {@link #putAll(ByteBuffer, ByteBuffer)}; writes one byte per key from out's position. */
   public void mightContainAll(ByteBuffer data, ByteBuffer offsets, ByteBuffer out) {
     long n = Batches.checkOffsets(data, offsets);
     Batches.checkOut(n, out);
-    try {
-      SeenException.check(NativeBloom.testKeysDirect(
-          handle.get(), data, data.position(), offsets, offsets.position(), n,
-          out, out.position()));
-    } finally {
-      Reference.reachabilityFence(this);
-    }
+    handle.run(this, h -> NativeBloom.testKeysDirect(h, data, data.position(), offsets,
+        offsets.position(), n, out, out.position()));
   }
 
   /**
@@ -298,7 +271,7 @@ public final class BloomFilter implements AutoCloseable {
    */
   public void putAll(BloomFilter other) {
     try {
-      SeenException.check(NativeBloom.merge(handle.get(), other.handle.get()));
+      handle.check(NativeBloom.merge(handle.get(), other.handle.get()));
     } finally {
       Reference.reachabilityFence(this);
       Reference.reachabilityFence(other);
@@ -315,7 +288,7 @@ public final class BloomFilter implements AutoCloseable {
   /** Resets every bit. Needs exclusive access. */
   public void clear() {
     try {
-      SeenException.check(NativeBloom.clear(handle.get()));
+      handle.check(NativeBloom.clear(handle.get()));
     } finally {
       Reference.reachabilityFence(this);
     }
@@ -361,21 +334,13 @@ public final class BloomFilter implements AutoCloseable {
 
   private long[] params() {
     long[] out = new long[7];
-    try {
-      SeenException.check(NativeBloom.params(handle.get(), out));
-    } finally {
-      Reference.reachabilityFence(this);
-    }
+    handle.run(this, h -> NativeBloom.params(h, out));
     return out;
   }
 
   private double[] stats() {
     double[] out = new double[3];
-    try {
-      SeenException.check(NativeBloom.stats(handle.get(), out));
-    } finally {
-      Reference.reachabilityFence(this);
-    }
+    handle.run(this, h -> NativeBloom.stats(h, out));
     return out;
   }
 
@@ -383,7 +348,8 @@ public final class BloomFilter implements AutoCloseable {
   public BloomFilter copy() {
     byte[] bytes = toByteArray();
     long[] out = new long[1];
-    return adopt(NativeBloom.deserialize(bytes, bytes.length, out), out);
+    NativeBloom.deserialize(bytes, bytes.length, out);
+    return adopt(out);
   }
 
   /** {@link #mightContain(CharSequence)} as a {@link Predicate}, e.g. for stream filters. */
@@ -419,7 +385,7 @@ public final class BloomFilter implements AutoCloseable {
   public byte[] toByteArray() {
     try {
       return Serialized.toByteArray(
-          handle.get(), NativeBloom::serializedSize, NativeBloom::serialize,
+          handle, NativeBloom::serializedSize, NativeBloom::serialize,
           Serialized.USE_SAVE);
     } finally {
       Reference.reachabilityFence(this);
@@ -433,20 +399,12 @@ public final class BloomFilter implements AutoCloseable {
 
   /** Saves crash-safely: a temporary file, fsync, then a rename over {@code path}. */
   public void save(Path path) {
-    try {
-      SeenException.check(NativeBloom.save(handle.get(), Utf8.nulTerminated(path)));
-    } finally {
-      Reference.reachabilityFence(this);
-    }
+    handle.run(this, h -> NativeBloom.save(h, Utf8.nulTerminated(path)));
   }
 
   /** For a {@link Mode#READ_WRITE} mapping: updates the checksums and flushes to the file. */
   public void sync() {
-    try {
-      SeenException.check(NativeBloom.sync(handle.get()));
-    } finally {
-      Reference.reachabilityFence(this);
-    }
+    handle.run(this, h -> NativeBloom.sync(h));
   }
 
   /** Releases the native memory (a read-write mapping is synced first). Idempotent. */

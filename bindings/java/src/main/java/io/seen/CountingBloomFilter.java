@@ -40,11 +40,11 @@ public final class CountingBloomFilter implements AutoCloseable {
   private final NativeHandle handle;
 
   private CountingBloomFilter(long handle) {
-    this.handle = new NativeHandle(this, handle, NativeCounting::free);
+    this.handle = new NativeHandle(this, handle, NativeCounting::free, NativeCounting::lastError);
   }
 
-  private static CountingBloomFilter adopt(int status, long[] out) {
-    SeenException.check(status);
+  /** Wraps the handle a native made; a native that failed has thrown already. */
+  private static CountingBloomFilter adopt(long[] out) {
     return new CountingBloomFilter(out[0]);
   }
 
@@ -64,7 +64,8 @@ public final class CountingBloomFilter implements AutoCloseable {
       throw new IllegalArgumentException("expectedInsertions is negative: " + expectedInsertions);
     }
     long[] out = new long[1];
-    return adopt(NativeCounting.create(expectedInsertions, fpp, seed, out), out);
+    NativeCounting.create(expectedInsertions, fpp, seed, out);
+    return adopt(out);
   }
 
   /**
@@ -75,7 +76,8 @@ public final class CountingBloomFilter implements AutoCloseable {
    */
   public static CountingBloomFilter open(Path path, Mode mode) {
     long[] out = new long[1];
-    return adopt(NativeCounting.open(Utf8.nulTerminated(path), mode.flags, out), out);
+    NativeCounting.open(Utf8.nulTerminated(path), mode.flags, out);
+    return adopt(out);
   }
 
   /**
@@ -86,16 +88,13 @@ public final class CountingBloomFilter implements AutoCloseable {
   public static CountingBloomFilter readFrom(InputStream in) throws IOException {
     byte[] bytes = in.readAllBytes();
     long[] out = new long[1];
-    return adopt(NativeCounting.deserialize(bytes, bytes.length, out), out);
+    NativeCounting.deserialize(bytes, bytes.length, out);
+    return adopt(out);
   }
 
   /** Adds an id (once more, if it was put before). */
   public void put(long id) {
-    try {
-      SeenException.check(NativeCounting.putLong(handle.get(), id));
-    } finally {
-      Reference.reachabilityFence(this);
-    }
+    handle.run(this, h -> NativeCounting.putLong(h, id));
   }
 
   public void put(byte[] key) {
@@ -104,7 +103,7 @@ public final class CountingBloomFilter implements AutoCloseable {
 
   /** Adds the key {@code key[off .. off+len)}. */
   public void put(byte[] key, int off, int len) {
-    SeenException.check(oneKey(NativeCounting.ADD, key, off, len));
+    handle.check(oneKey(NativeCounting.ADD, key, off, len));
   }
 
   /** Adds the UTF-8 bytes of {@code key}. */
@@ -118,11 +117,7 @@ public final class CountingBloomFilter implements AutoCloseable {
    * See the remove rule above: remove only ids that were put.
    */
   public void remove(long id) {
-    try {
-      SeenException.check(NativeCounting.removeLong(handle.get(), id));
-    } finally {
-      Reference.reachabilityFence(this);
-    }
+    handle.run(this, h -> NativeCounting.removeLong(h, id));
   }
 
   public void remove(byte[] key) {
@@ -131,7 +126,7 @@ public final class CountingBloomFilter implements AutoCloseable {
 
   /** As {@link #remove(long)}, for the key {@code key[off .. off+len)}. */
   public void remove(byte[] key, int off, int len) {
-    SeenException.check(oneKey(NativeCounting.REMOVE, key, off, len));
+    handle.check(oneKey(NativeCounting.REMOVE, key, off, len));
   }
 
   /** As {@link #remove(long)}, for the UTF-8 bytes of {@code key}. */
@@ -199,7 +194,7 @@ public final class CountingBloomFilter implements AutoCloseable {
 
   /** Adds {@code ids[off .. off+len)} in order, in one native call (a repeated id counts each time). */
   public void putAll(long[] ids, int off, int len) {
-    SeenException.check(longs(NativeCounting.ADD, ids, off, len, null));
+    handle.check(longs(NativeCounting.ADD, ids, off, len, null));
   }
 
   public void removeAll(long[] ids) {
@@ -213,7 +208,7 @@ public final class CountingBloomFilter implements AutoCloseable {
    * {@link #removeAll(long[], int, int, boolean[])}.
    */
   public void removeAll(long[] ids, int off, int len) {
-    SeenException.check(longs(NativeCounting.REMOVE, ids, off, len, null));
+    handle.check(longs(NativeCounting.REMOVE, ids, off, len, null));
   }
 
   /**
@@ -233,7 +228,7 @@ public final class CountingBloomFilter implements AutoCloseable {
   /** Sets {@code out[i] = mightContain(ids[off + i])} for i in 0 .. len, in one native call. */
   public void mightContainAll(long[] ids, int off, int len, boolean[] out) {
     Objects.requireNonNull(out, "out");
-    SeenException.check(longs(NativeCounting.CONTAINS, ids, off, len, out));
+    handle.check(longs(NativeCounting.CONTAINS, ids, off, len, out));
   }
 
   /** Adds every key; they are packed into one buffer first, so prefer the offsets form when hot. */
@@ -259,12 +254,12 @@ public final class CountingBloomFilter implements AutoCloseable {
    * (Arrow's layout): the offsets must not decrease and must stay inside data.
    */
   public void putAll(byte[] data, int[] offsets, int first, int count) {
-    SeenException.check(keys(NativeCounting.ADD, data, offsets, first, count, null));
+    handle.check(keys(NativeCounting.ADD, data, offsets, first, count, null));
   }
 
   /** As {@link #removeAll(long[], int, int)}, for packed keys. */
   public void removeAll(byte[] data, int[] offsets, int first, int count) {
-    SeenException.check(keys(NativeCounting.REMOVE, data, offsets, first, count, null));
+    handle.check(keys(NativeCounting.REMOVE, data, offsets, first, count, null));
   }
 
   /** As {@link #removeAll(long[], int, int, boolean[])}, for packed keys; {@code removed[i]} is key {@code first + i}'s. */
@@ -277,7 +272,7 @@ public final class CountingBloomFilter implements AutoCloseable {
   /** As {@link #putAll(byte[], int[], int, int)}; {@code out[i]} answers key {@code first + i}. */
   public void mightContainAll(byte[] data, int[] offsets, int first, int count, boolean[] out) {
     Objects.requireNonNull(out, "out");
-    SeenException.check(keys(NativeCounting.CONTAINS, data, offsets, first, count, out));
+    handle.check(keys(NativeCounting.CONTAINS, data, offsets, first, count, out));
   }
 
   private int longsDirect(int op, ByteBuffer ids, ByteBuffer out) {
@@ -312,12 +307,12 @@ public final class CountingBloomFilter implements AutoCloseable {
    * aligned. Positions are left unchanged.
    */
   public void putAll(ByteBuffer ids) {
-    SeenException.check(longsDirect(NativeCounting.ADD, ids, null));
+    handle.check(longsDirect(NativeCounting.ADD, ids, null));
   }
 
   /** As {@link #putAll(ByteBuffer)}, removing: NOT_FOUND after the batch if any id was absent. */
   public void removeAll(ByteBuffer ids) {
-    SeenException.check(longsDirect(NativeCounting.REMOVE, ids, null));
+    handle.check(longsDirect(NativeCounting.REMOVE, ids, null));
   }
 
   /**
@@ -333,7 +328,7 @@ public final class CountingBloomFilter implements AutoCloseable {
   /** As {@link #putAll(ByteBuffer)}; writes one byte per id (1 = might contain, 0 = not) from out's position. */
   public void mightContainAll(ByteBuffer ids, ByteBuffer out) {
     Objects.requireNonNull(out, "out");
-    SeenException.check(longsDirect(NativeCounting.CONTAINS, ids, out));
+    handle.check(longsDirect(NativeCounting.CONTAINS, ids, out));
   }
 
   /**
@@ -342,7 +337,7 @@ public final class CountingBloomFilter implements AutoCloseable {
    * data's position. Positions are left unchanged.
    */
   public void putAll(ByteBuffer data, ByteBuffer offsets) {
-    SeenException.check(keysDirect(NativeCounting.ADD, data, offsets, null));
+    handle.check(keysDirect(NativeCounting.ADD, data, offsets, null));
   }
 
   /**
@@ -360,12 +355,12 @@ public final class CountingBloomFilter implements AutoCloseable {
   /** As {@link #putAll(ByteBuffer, ByteBuffer)}; writes one byte per key from out's position. */
   public void mightContainAll(ByteBuffer data, ByteBuffer offsets, ByteBuffer out) {
     Objects.requireNonNull(out, "out");
-    SeenException.check(keysDirect(NativeCounting.CONTAINS, data, offsets, out));
+    handle.check(keysDirect(NativeCounting.CONTAINS, data, offsets, out));
   }
 
-  private static long removedCount(int status, ByteBuffer removed, long n) {
+  private long removedCount(int status, ByteBuffer removed, long n) {
     if (status != Status.NOT_FOUND.code()) {
-      SeenException.check(status);
+      handle.check(status);
     }
     long count = 0;
     for (int i = 0; i < n; i++) {
@@ -374,9 +369,9 @@ public final class CountingBloomFilter implements AutoCloseable {
     return count;
   }
 
-  private static int removedCount(int status, boolean[] removed, int n) {
+  private int removedCount(int status, boolean[] removed, int n) {
     if (status != Status.NOT_FOUND.code()) {
-      SeenException.check(status);
+      handle.check(status);
     }
     int count = 0;
     for (int i = 0; i < n; i++) {
@@ -389,11 +384,7 @@ public final class CountingBloomFilter implements AutoCloseable {
 
   /** Resets every counter to zero. Needs exclusive access. */
   public void clear() {
-    try {
-      SeenException.check(NativeCounting.clear(handle.get()));
-    } finally {
-      Reference.reachabilityFence(this);
-    }
+    handle.run(this, h -> NativeCounting.clear(h));
   }
 
   /**
@@ -449,21 +440,13 @@ public final class CountingBloomFilter implements AutoCloseable {
 
   private long[] params() {
     long[] out = new long[8];
-    try {
-      SeenException.check(NativeCounting.params(handle.get(), out));
-    } finally {
-      Reference.reachabilityFence(this);
-    }
+    handle.run(this, h -> NativeCounting.params(h, out));
     return out;
   }
 
   private double[] stats() {
     double[] out = new double[4];
-    try {
-      SeenException.check(NativeCounting.stats(handle.get(), out));
-    } finally {
-      Reference.reachabilityFence(this);
-    }
+    handle.run(this, h -> NativeCounting.stats(h, out));
     return out;
   }
 
@@ -471,7 +454,7 @@ public final class CountingBloomFilter implements AutoCloseable {
   public byte[] toByteArray() {
     try {
       return Serialized.toByteArray(
-          handle.get(), NativeCounting::serializedSize, NativeCounting::serialize,
+          handle, NativeCounting::serializedSize, NativeCounting::serialize,
           Serialized.USE_SAVE);
     } finally {
       Reference.reachabilityFence(this);
@@ -485,20 +468,12 @@ public final class CountingBloomFilter implements AutoCloseable {
 
   /** Saves crash-safely: a temporary file, fsync, then a rename over {@code path}. */
   public void save(Path path) {
-    try {
-      SeenException.check(NativeCounting.save(handle.get(), Utf8.nulTerminated(path)));
-    } finally {
-      Reference.reachabilityFence(this);
-    }
+    handle.run(this, h -> NativeCounting.save(h, Utf8.nulTerminated(path)));
   }
 
   /** For a {@link Mode#READ_WRITE} mapping: updates the checksums and flushes to the file. */
   public void sync() {
-    try {
-      SeenException.check(NativeCounting.sync(handle.get()));
-    } finally {
-      Reference.reachabilityFence(this);
-    }
+    handle.run(this, h -> NativeCounting.sync(h));
   }
 
   /** Releases the native memory (a read-write mapping is synced first). Idempotent. */

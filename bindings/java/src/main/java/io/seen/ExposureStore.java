@@ -43,7 +43,7 @@ public final class ExposureStore implements AutoCloseable {
 
   private ExposureStore(long handle, boolean readOnly) {
     this.readOnly = readOnly;
-    this.handle = new NativeHandle(this, handle, NativeStore::free);
+    this.handle = new NativeHandle(this, handle, NativeStore::free, NativeStore::lastError);
   }
 
   /** Counters of a store at one moment. */
@@ -142,9 +142,9 @@ public final class ExposureStore implements AutoCloseable {
 
     public ExposureStore build() {
       long[] out = new long[1];
-      SeenException.check(NativeStore.create(window.unit.code, window.span,
+      NativeStore.create(window.unit.code, window.span,
           window.expectedItems, window.fpr, window.maxSlack, window.seed, window.maxBytes,
-          idleTimeout, maxBytes, expectedUsers, out));
+          idleTimeout, maxBytes, expectedUsers, out);
       return new ExposureStore(out[0], false);
     }
   }
@@ -171,7 +171,7 @@ public final class ExposureStore implements AutoCloseable {
   public static ExposureStore open(Path path, Mode mode, boolean verify) {
     long[] out = new long[1];
     int flags = mode.flags | (verify ? 0 : Mode.NO_VERIFY);
-    SeenException.check(NativeStore.open(Utf8.nulTerminated(path), flags, out));
+    NativeStore.open(Utf8.nulTerminated(path), flags, out);
     return new ExposureStore(out[0], mode == Mode.READ_ONLY);
   }
 
@@ -184,12 +184,7 @@ public final class ExposureStore implements AutoCloseable {
   public void filter(long user, long[] candidates, int off, int len, long now, boolean[] unseen) {
     Objects.checkFromIndexSize(off, len, candidates.length);
     Batches.checkOut(len, unseen);
-    try {
-      SeenException.check(
-          NativeStore.filter(handle.get(), user, candidates, off, len, now, unseen, 0));
-    } finally {
-      Reference.reachabilityFence(this);
-    }
+    handle.run(this, h -> NativeStore.filter(h, user, candidates, off, len, now, unseen, 0));
   }
 
   /** One answer per candidate: true if unseen. */
@@ -202,11 +197,7 @@ public final class ExposureStore implements AutoCloseable {
   /** Records that {@code items[off .. off+len)} were shown to the user at {@code now}. */
   public void mark(long user, long[] items, int off, int len, long now) {
     Objects.checkFromIndexSize(off, len, items.length);
-    try {
-      SeenException.check(NativeStore.mark(handle.get(), user, items, off, len, now));
-    } finally {
-      Reference.reachabilityFence(this);
-    }
+    handle.run(this, h -> NativeStore.mark(h, user, items, off, len, now));
   }
 
   public void mark(long user, long[] items, long now) {
@@ -235,7 +226,7 @@ public final class ExposureStore implements AutoCloseable {
       long count =
           NativeStore.take(handle.get(), user, candidates, off, len, want, now, taken, takenOff);
       if (count < 0) {
-        SeenException.check((int) -count);
+        handle.check((int) -count);
       }
       return (int) count;
     } finally {
@@ -262,24 +253,14 @@ public final class ExposureStore implements AutoCloseable {
   public void filter(long user, ByteBuffer candidates, long now, ByteBuffer unseen) {
     long n = Batches.longsIn(candidates, "candidates");
     Batches.checkOut(n, unseen);
-    try {
-      SeenException.check(NativeStore.filterDirect(
-          handle.get(), user, candidates, candidates.position(), n, now,
-          unseen, unseen.position()));
-    } finally {
-      Reference.reachabilityFence(this);
-    }
+    handle.run(this, h -> NativeStore.filterDirect(h, user, candidates, candidates.position(), n,
+        now, unseen, unseen.position()));
   }
 
   /** As {@link #mark(long, long[], int, int, long)} for the ids of a direct buffer. */
   public void mark(long user, ByteBuffer items, long now) {
     long n = Batches.longsIn(items, "items");
-    try {
-      SeenException.check(
-          NativeStore.markDirect(handle.get(), user, items, items.position(), n, now));
-    } finally {
-      Reference.reachabilityFence(this);
-    }
+    handle.run(this, h -> NativeStore.markDirect(h, user, items, items.position(), n, now));
   }
 
   /**
@@ -302,7 +283,7 @@ public final class ExposureStore implements AutoCloseable {
           handle.get(), user, candidates, candidates.position(), n, want,
           now, taken, taken.position());
       if (count < 0) {
-        SeenException.check((int) -count);
+        handle.check((int) -count);
       }
       return (int) count;
     } finally {
@@ -315,7 +296,7 @@ public final class ExposureStore implements AutoCloseable {
     try {
       long dropped = NativeStore.expire(handle.get(), now);
       if (dropped < 0) {
-        SeenException.check((int) -dropped);
+        handle.check((int) -dropped);
       }
       return dropped;
     } finally {
@@ -325,22 +306,14 @@ public final class ExposureStore implements AutoCloseable {
 
   public Stats stats() {
     long[] v = new long[4];
-    try {
-      SeenException.check(NativeStore.stats(handle.get(), v));
-    } finally {
-      Reference.reachabilityFence(this);
-    }
+    handle.run(this, h -> NativeStore.stats(h, v));
     return new Stats(v);
   }
 
   /** What every user's window is: layout, span, slack, state bytes, predicted rate. */
   public WindowInfo windowInfo() {
     long[] v = WindowInfo.buffer();
-    try {
-      SeenException.check(NativeStore.windowInfo(handle.get(), v));
-    } finally {
-      Reference.reachabilityFence(this);
-    }
+    handle.run(this, h -> NativeStore.windowInfo(h, v));
     return WindowInfo.of(v);
   }
 
@@ -356,11 +329,7 @@ public final class ExposureStore implements AutoCloseable {
    * calls wait.
    */
   public void save(Path path) {
-    try {
-      SeenException.check(NativeStore.save(handle.get(), Utf8.nulTerminated(path)));
-    } finally {
-      Reference.reachabilityFence(this);
-    }
+    handle.run(this, h -> NativeStore.save(h, Utf8.nulTerminated(path)));
   }
 
   /** Releases the native memory or the mapping. Idempotent; needs exclusive access. */

@@ -44,26 +44,30 @@ public final class ExposureWindow implements AutoCloseable {
   private final WindowInfo info;
 
   private ExposureWindow(long handle) {
-    this.handle = new NativeHandle(this, handle, NativeWindow::free);
+    this.handle = new NativeHandle(this, handle, NativeWindow::free, NativeWindow::lastError);
     long[] v = WindowInfo.buffer();
     int status = NativeWindow.info(handle, v);
     if (status != 0) {
-      close();
-      SeenException.check(status);
+      try {
+        this.handle.check(status);
+      } finally {
+        close();
+      }
     }
     this.info = WindowInfo.of(v);
   }
 
-  private static ExposureWindow adopt(int status, long[] out) {
-    SeenException.check(status);
+  /** Wraps the handle a native made; a native that failed has thrown already. */
+  private static ExposureWindow adopt(long[] out) {
     return new ExposureWindow(out[0]);
   }
 
   /** An empty window as {@code spec} says; {@code now} starts the clock of a time window. */
   public static ExposureWindow create(WindowSpec spec, long now) {
     long[] out = new long[1];
-    return adopt(NativeWindow.create(spec.unit.code, spec.span, spec.expectedItems, spec.fpr,
-        spec.maxSlack, spec.seed, spec.maxBytes, now, out), out);
+    NativeWindow.create(spec.unit.code, spec.span, spec.expectedItems, spec.fpr,
+        spec.maxSlack, spec.seed, spec.maxBytes, now, out);
+    return adopt(out);
   }
 
   /** Remembers the last {@code n} items at total false-positive rate {@code fpp}, seed 0. */
@@ -92,23 +96,20 @@ public final class ExposureWindow implements AutoCloseable {
   public static ExposureWindow readFrom(InputStream in) throws IOException {
     byte[] bytes = in.readAllBytes();
     long[] out = new long[1];
-    return adopt(NativeWindow.deserialize(bytes, bytes.length, out), out);
+    NativeWindow.deserialize(bytes, bytes.length, out);
+    return adopt(out);
   }
 
-  private static boolean found(int testResult) {
+  private boolean found(int testResult) {
     if (testResult < 0) {
-      SeenException.check(-testResult);
+      handle.check(-testResult);
     }
     return testResult == 1;
   }
 
   /** Records that the item was shown at {@code now}. */
   public void put(long id, long now) {
-    try {
-      SeenException.check(NativeWindow.putLong(handle.get(), id, now));
-    } finally {
-      Reference.reachabilityFence(this);
-    }
+    handle.run(this, h -> NativeWindow.putLong(h, id, now));
   }
 
   public void put(byte[] key, long now) {
@@ -118,11 +119,7 @@ public final class ExposureWindow implements AutoCloseable {
   /** Records the key {@code key[off .. off+len)}. */
   public void put(byte[] key, int off, int len, long now) {
     Objects.checkFromIndexSize(off, len, key.length);
-    try {
-      SeenException.check(NativeWindow.putBytes(handle.get(), key, off, len, now));
-    } finally {
-      Reference.reachabilityFence(this);
-    }
+    handle.run(this, h -> NativeWindow.putBytes(h, key, off, len, now));
   }
 
   /** Records the UTF-8 bytes of {@code key}. */
@@ -210,22 +207,14 @@ public final class ExposureWindow implements AutoCloseable {
   /** Records {@code ids[off .. off+len)}, in order, in one native call. */
   public void putAll(long[] ids, int off, int len, long now) {
     Objects.checkFromIndexSize(off, len, ids.length);
-    try {
-      SeenException.check(NativeWindow.addLongs(handle.get(), ids, off, len, now));
-    } finally {
-      Reference.reachabilityFence(this);
-    }
+    handle.run(this, h -> NativeWindow.addLongs(h, ids, off, len, now));
   }
 
   /** Sets {@code out[i] = mightContain(ids[off + i], now)} for i in 0 .. len, in one native call. */
   public void mightContainAll(long[] ids, int off, int len, long now, boolean[] out) {
     Objects.checkFromIndexSize(off, len, ids.length);
     Batches.checkOut(len, out);
-    try {
-      SeenException.check(NativeWindow.testLongs(handle.get(), ids, off, len, now, out, 0));
-    } finally {
-      Reference.reachabilityFence(this);
-    }
+    handle.run(this, h -> NativeWindow.testLongs(h, ids, off, len, now, out, 0));
   }
 
   /**
@@ -235,23 +224,15 @@ public final class ExposureWindow implements AutoCloseable {
    */
   public void putAll(ByteBuffer ids, long now) {
     long n = Batches.longsIn(ids, "ids");
-    try {
-      SeenException.check(NativeWindow.addLongsDirect(handle.get(), ids, ids.position(), n, now));
-    } finally {
-      Reference.reachabilityFence(this);
-    }
+    handle.run(this, h -> NativeWindow.addLongsDirect(h, ids, ids.position(), n, now));
   }
 
   /** As {@link #putAll(ByteBuffer, long)}; writes one byte per id (1 = might contain) from out's position. */
   public void mightContainAll(ByteBuffer ids, long now, ByteBuffer out) {
     long n = Batches.longsIn(ids, "ids");
     Batches.checkOut(n, out);
-    try {
-      SeenException.check(NativeWindow.testLongsDirect(
-          handle.get(), ids, ids.position(), n, now, out, out.position()));
-    } finally {
-      Reference.reachabilityFence(this);
-    }
+    handle.run(this, h -> NativeWindow.testLongsDirect(h, ids, ids.position(), n, now, out,
+        out.position()));
   }
 
   /** Records every key, in order; they are packed first, so prefer the offsets form when hot. */
@@ -273,11 +254,7 @@ public final class ExposureWindow implements AutoCloseable {
    */
   public void putAll(byte[] data, int[] offsets, int first, int count, long now) {
     Batches.checkOffsets(data.length, offsets, first, count);
-    try {
-      SeenException.check(NativeWindow.addKeys(handle.get(), data, offsets, first, count, now));
-    } finally {
-      Reference.reachabilityFence(this);
-    }
+    handle.run(this, h -> NativeWindow.addKeys(h, data, offsets, first, count, now));
   }
 
   /** As {@link #putAll(byte[], int[], int, int, long)}; {@code out[i]} answers key {@code first + i}. */
@@ -285,12 +262,7 @@ public final class ExposureWindow implements AutoCloseable {
       boolean[] out) {
     Batches.checkOffsets(data.length, offsets, first, count);
     Batches.checkOut(count, out);
-    try {
-      SeenException.check(
-          NativeWindow.testKeys(handle.get(), data, offsets, first, count, now, out, 0));
-    } finally {
-      Reference.reachabilityFence(this);
-    }
+    handle.run(this, h -> NativeWindow.testKeys(h, data, offsets, first, count, now, out, 0));
   }
 
   /** What the window became: layout, span, slack, memory, predicted rate. */
@@ -335,7 +307,7 @@ public final class ExposureWindow implements AutoCloseable {
   public byte[] toByteArray() {
     try {
       return Serialized.toByteArray(
-          handle.get(), NativeWindow::serializedSize, NativeWindow::serialize, "");
+          handle, NativeWindow::serializedSize, NativeWindow::serialize, "");
     } finally {
       Reference.reachabilityFence(this);
     }

@@ -28,7 +28,7 @@ public final class IdfTable implements AutoCloseable {
 
   private IdfTable(long handle, int size) {
     this.size = size;
-    this.handle = new NativeHandle(this, handle, NativeSimHash::idfFree);
+    this.handle = new NativeHandle(this, handle, NativeSimHash::idfFree, null);
   }
 
   /** A table of {@code weights}, each token's UTF-8 bytes weighing its value. */
@@ -52,8 +52,8 @@ public final class IdfTable implements AutoCloseable {
     }
     PackedKeys packed = PackedKeys.of(tokens);
     long[] out = new long[1];
-    SeenException.check(NativeSimHash.idfCreate(
-        packed.data, packed.offsets, tokens.length, weights, defaultWeight, out));
+    NativeSimHash.idfCreate(
+        packed.data, packed.offsets, tokens.length, weights, defaultWeight, out);
     return new IdfTable(out[0], tokens.length);
   }
 

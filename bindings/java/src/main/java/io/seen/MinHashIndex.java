@@ -52,12 +52,12 @@ public final class MinHashIndex implements AutoCloseable {
   }
 
   private MinHashIndex(long h) {
-    this.handle = new NativeHandle(this, h, NativeMinHash::free);
+    this.handle = new NativeHandle(this, h, NativeMinHash::free, NativeMinHash::lastError);
   }
 
   private static MinHashIndex make(double threshold, byte[] key) {
     long[] out = new long[1];
-    SeenException.check(NativeMinHash.create(threshold, key, out));
+    NativeMinHash.create(threshold, key, out);
     return new MinHashIndex(out[0]);
   }
 
@@ -76,14 +76,14 @@ public final class MinHashIndex implements AutoCloseable {
 
   /** Stores text under id, replacing what id held. */
   public void add(long id, CharSequence text) {
-    SeenException.check(NativeMinHash.add(handle.get(), id, Utf8.of(text)));
+    handle.check(NativeMinHash.add(handle.get(), id, Utf8.of(text)));
   }
 
   /** Removes id; returns whether it was stored. */
   public boolean remove(long id) {
     int r = NativeMinHash.remove(handle.get(), id);
     if (r < 0) {
-      SeenException.check(-r);
+      handle.check(-r);
     }
     return r == 1;
   }
@@ -100,7 +100,7 @@ public final class MinHashIndex implements AutoCloseable {
       found = NativeMinHash.query(handle.get(), utf8, ids, similarities);
     }
     if (found < 0) {
-      SeenException.check((int) -found);
+      handle.check((int) -found);
     }
     List<Match> out = new ArrayList<>((int) found);
     for (int i = 0; i < found; i++) {
@@ -112,12 +112,12 @@ public final class MinHashIndex implements AutoCloseable {
   /** The serialized form (docs/FORMAT.md, kind 7), the same bytes every binding writes. */
   public byte[] toByteArray() {
     return Serialized.toByteArray(
-        handle.get(), NativeMinHash::serializedSize, NativeMinHash::serialize, Serialized.USE_SAVE);
+        handle, NativeMinHash::serializedSize, NativeMinHash::serialize, Serialized.USE_SAVE);
   }
 
   /** Saves crash-safely: a temporary file, fsync, then a rename over {@code path}. */
   public void save(Path path) {
-    SeenException.check(NativeMinHash.save(handle.get(), Utf8.nulTerminated(path)));
+    handle.check(NativeMinHash.save(handle.get(), Utf8.nulTerminated(path)));
   }
 
   /**
@@ -127,14 +127,14 @@ public final class MinHashIndex implements AutoCloseable {
    */
   public static MinHashIndex fromBytes(byte[] bytes, byte[] key) {
     long[] out = new long[1];
-    SeenException.check(NativeMinHash.deserialize(bytes, key, out));
+    NativeMinHash.deserialize(bytes, key, out);
     return new MinHashIndex(out[0]);
   }
 
   /** A writable index read from a file {@link #save(Path)} wrote, with the key rule of fromBytes. */
   public static MinHashIndex open(Path path, byte[] key) {
     long[] out = new long[1];
-    SeenException.check(NativeMinHash.open(Utf8.nulTerminated(path), key, out));
+    NativeMinHash.open(Utf8.nulTerminated(path), key, out);
     return new MinHashIndex(out[0]);
   }
 
@@ -142,7 +142,7 @@ public final class MinHashIndex implements AutoCloseable {
   public long size() {
     long n = NativeMinHash.size(handle.get());
     if (n < 0) {
-      SeenException.check((int) -n);
+      handle.check((int) -n);
     }
     return n;
   }

@@ -14,7 +14,8 @@ final class NativeBloom {
 
   private NativeBloom() {}
 
-  static native String lastError();
+  /** The message of the last failed call on handle h. */
+  static native String lastError(long h);
 
   static native int versionNumber();
 

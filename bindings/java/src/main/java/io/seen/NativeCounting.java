@@ -19,6 +19,9 @@ final class NativeCounting {
 
   private NativeCounting() {}
 
+  /** The message of the last failed call on handle h. */
+  static native String lastError(long h);
+
   /** The handle goes to out[0]. */
   static native int create(long expectedItems, double fpp, long seed, long[] out);
 

@@ -1,7 +1,10 @@
 package io.seen;
 
 import java.lang.ref.Cleaner;
+import java.lang.ref.Reference;
 import java.util.function.LongConsumer;
+import java.util.function.LongFunction;
+import java.util.function.LongToIntFunction;
 
 /**
  * The native handle behind a public object, released by {@link #close()} or, once the owner is
@@ -14,13 +17,29 @@ final class NativeHandle {
 
   private final String owner;
   private volatile long handle;
+  private final LongFunction<String> lastError;
   private final Cleaner.Cleanable cleanable;
 
-  /** {@code free} must not reference the owner, or the owner would never be cleaned. */
-  NativeHandle(Object owner, long handle, LongConsumer free) {
+  /**
+   * {@code free} must not reference the owner, or the owner would never be cleaned.
+   * {@code lastError} reads the message of the last failed call on a handle of this kind
+   * (seen_<kind>_last_error), or is null for a kind whose calls cannot fail.
+   */
+  NativeHandle(Object owner, long handle, LongConsumer free, LongFunction<String> lastError) {
     this.owner = owner.getClass().getSimpleName();
     this.handle = handle;
+    this.lastError = lastError;
     this.cleanable = CLEANER.register(owner, () -> free.accept(handle));
+  }
+
+  /**
+   * Throws for a failed status of a call on this handle, with the message the handle keeps:
+   * it does not depend on the calling thread (docs/errors.md).
+   */
+  void check(int code) {
+    if (code != 0) {
+      throw new SeenException(code, lastError.apply(handle));
+    }
   }
 
   /** The live handle, or an exception if closed. */
@@ -34,6 +53,19 @@ final class NativeHandle {
 
   boolean isClosed() {
     return handle == 0;
+  }
+
+  /**
+   * Calls {@code call} with the live handle and checks the status it returns. {@code owner},
+   * the object this handle belongs to, stays reachable until the call returns, so that the
+   * Cleaner cannot free the handle while native code uses it.
+   */
+  void run(Object owner, LongToIntFunction call) {
+    try {
+      check(call.applyAsInt(get()));
+    } finally {
+      Reference.reachabilityFence(owner);
+    }
   }
 
   /** Frees the handle at most once; later get() calls throw. */

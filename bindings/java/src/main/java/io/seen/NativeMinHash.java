@@ -12,6 +12,9 @@ final class NativeMinHash {
 
   private NativeMinHash() {}
 
+  /** The message of the last failed call on handle h. */
+  static native String lastError(long h);
+
   /** The handle goes to out[0]; key may be null (no key). */
   static native int create(double threshold, byte[] key, long[] out);
 

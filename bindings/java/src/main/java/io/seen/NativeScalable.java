@@ -14,6 +14,9 @@ final class NativeScalable {
 
   private NativeScalable() {}
 
+  /** The message of the last failed call on handle h. */
+  static native String lastError(long h);
+
   /** The handle goes to out[0]. */
   static native int create(long initialCapacity, double fpp, double growth, double tightening,
       long seed, long[] out);

@@ -15,6 +15,9 @@ final class NativeSimHash {
 
   private NativeSimHash() {}
 
+  /** The message of the last failed call on handle h. */
+  static native String lastError(long h);
+
   static native int distance(long a, long b);
 
   /** out: simhash, exact_high, exact_low, features. */

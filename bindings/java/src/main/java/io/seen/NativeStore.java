@@ -14,6 +14,9 @@ final class NativeStore {
 
   private NativeStore() {}
 
+  /** The message of the last failed call on handle h. */
+  static native String lastError(long h);
+
   /** The window is given as in {@link NativeWindow#create}; the handle goes to out[0]. */
   static native int create(int mode, int span, int expectedItems, double fpr, double maxSlack,
       long seed, long windowMaxBytes, long idleTimeout, long maxBytes, long expectedUsers,

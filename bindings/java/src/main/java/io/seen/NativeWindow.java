@@ -14,6 +14,9 @@ final class NativeWindow {
 
   private NativeWindow() {}
 
+  /** The message of the last failed call on handle h. */
+  static native String lastError(long h);
+
   /** The handle goes to out[0]. */
   static native int create(int mode, int span, int expectedItems, double fpr, double maxSlack,
       long seed, long maxBytes, long now, long[] out);

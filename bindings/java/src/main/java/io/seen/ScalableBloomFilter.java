@@ -34,11 +34,11 @@ public final class ScalableBloomFilter implements AutoCloseable {
   private final NativeHandle handle;
 
   private ScalableBloomFilter(long handle) {
-    this.handle = new NativeHandle(this, handle, NativeScalable::free);
+    this.handle = new NativeHandle(this, handle, NativeScalable::free, NativeScalable::lastError);
   }
 
-  private static ScalableBloomFilter adopt(int status, long[] out) {
-    SeenException.check(status);
+  /** Wraps the handle a native made; a native that failed has thrown already. */
+  private static ScalableBloomFilter adopt(long[] out) {
     return new ScalableBloomFilter(out[0]);
   }
 
@@ -63,7 +63,8 @@ public final class ScalableBloomFilter implements AutoCloseable {
       throw new IllegalArgumentException("initialCapacity must be at least 1: " + initialCapacity);
     }
     long[] out = new long[1];
-    return adopt(NativeScalable.create(initialCapacity, fpp, growth, tightening, seed, out), out);
+    NativeScalable.create(initialCapacity, fpp, growth, tightening, seed, out);
+    return adopt(out);
   }
 
   /**
@@ -74,7 +75,8 @@ public final class ScalableBloomFilter implements AutoCloseable {
    */
   public static ScalableBloomFilter open(Path path, Mode mode) {
     long[] out = new long[1];
-    return adopt(NativeScalable.open(Utf8.nulTerminated(path), mode.flags, out), out);
+    NativeScalable.open(Utf8.nulTerminated(path), mode.flags, out);
+    return adopt(out);
   }
 
   /**
@@ -85,12 +87,13 @@ public final class ScalableBloomFilter implements AutoCloseable {
   public static ScalableBloomFilter readFrom(InputStream in) throws IOException {
     byte[] bytes = in.readAllBytes();
     long[] out = new long[1];
-    return adopt(NativeScalable.deserialize(bytes, bytes.length, out), out);
+    NativeScalable.deserialize(bytes, bytes.length, out);
+    return adopt(out);
   }
 
-  private static boolean changed(int putResult) {
+  private boolean changed(int putResult) {
     if (putResult < 0) {
-      SeenException.check(-putResult);
+      handle.check(-putResult);
     }
     return putResult == 0;
   }
@@ -159,11 +162,7 @@ public final class ScalableBloomFilter implements AutoCloseable {
    */
   public void putAll(long[] ids, int off, int len) {
     Objects.checkFromIndexSize(off, len, ids.length);
-    try {
-      SeenException.check(NativeScalable.longs(handle.get(), ids, off, len, null, 0));
-    } finally {
-      Reference.reachabilityFence(this);
-    }
+    handle.run(this, h -> NativeScalable.longs(h, ids, off, len, null, 0));
   }
 
   public void mightContainAll(long[] ids, boolean[] out) {
@@ -174,11 +173,7 @@ public final class ScalableBloomFilter implements AutoCloseable {
   public void mightContainAll(long[] ids, int off, int len, boolean[] out) {
     Objects.checkFromIndexSize(off, len, ids.length);
     Batches.checkOut(len, out);
-    try {
-      SeenException.check(NativeScalable.longs(handle.get(), ids, off, len, out, 0));
-    } finally {
-      Reference.reachabilityFence(this);
-    }
+    handle.run(this, h -> NativeScalable.longs(h, ids, off, len, out, 0));
   }
 
   /** Adds every key; they are packed into one buffer first, so prefer the offsets form when hot. */
@@ -199,22 +194,14 @@ public final class ScalableBloomFilter implements AutoCloseable {
    */
   public void putAll(byte[] data, int[] offsets, int first, int count) {
     Batches.checkOffsets(data.length, offsets, first, count);
-    try {
-      SeenException.check(NativeScalable.keys(handle.get(), data, offsets, first, count, null, 0));
-    } finally {
-      Reference.reachabilityFence(this);
-    }
+    handle.run(this, h -> NativeScalable.keys(h, data, offsets, first, count, null, 0));
   }
 
   /** As {@link #putAll(byte[], int[], int, int)}; {@code out[i]} answers key {@code first + i}. */
   public void mightContainAll(byte[] data, int[] offsets, int first, int count, boolean[] out) {
     Batches.checkOffsets(data.length, offsets, first, count);
     Batches.checkOut(count, out);
-    try {
-      SeenException.check(NativeScalable.keys(handle.get(), data, offsets, first, count, out, 0));
-    } finally {
-      Reference.reachabilityFence(this);
-    }
+    handle.run(this, h -> NativeScalable.keys(h, data, offsets, first, count, out, 0));
   }
 
   /**
@@ -224,24 +211,15 @@ public final class ScalableBloomFilter implements AutoCloseable {
    */
   public void putAll(ByteBuffer ids) {
     long n = Batches.longsIn(ids, "ids");
-    try {
-      SeenException.check(
-          NativeScalable.longsDirect(handle.get(), ids, ids.position(), n, null, 0));
-    } finally {
-      Reference.reachabilityFence(this);
-    }
+    handle.run(this, h -> NativeScalable.longsDirect(h, ids, ids.position(), n, null, 0));
   }
 
   /** As {@link #putAll(ByteBuffer)}; writes one byte per id (1 = might contain, 0 = not) from out's position. */
   public void mightContainAll(ByteBuffer ids, ByteBuffer out) {
     long n = Batches.longsIn(ids, "ids");
     Batches.checkOut(n, out);
-    try {
-      SeenException.check(
-          NativeScalable.longsDirect(handle.get(), ids, ids.position(), n, out, out.position()));
-    } finally {
-      Reference.reachabilityFence(this);
-    }
+    handle.run(this, h -> NativeScalable.longsDirect(h, ids, ids.position(), n, out,
+        out.position()));
   }
 
   /**
@@ -251,25 +229,16 @@ public final class ScalableBloomFilter implements AutoCloseable {
    */
   public void putAll(ByteBuffer data, ByteBuffer offsets) {
     long n = Batches.checkOffsets(data, offsets);
-    try {
-      SeenException.check(NativeScalable.keysDirect(
-          handle.get(), data, data.position(), offsets, offsets.position(), n, null, 0));
-    } finally {
-      Reference.reachabilityFence(this);
-    }
+    handle.run(this, h -> NativeScalable.keysDirect(h, data, data.position(), offsets,
+        offsets.position(), n, null, 0));
   }
 
   /** As {@link #putAll(ByteBuffer, ByteBuffer)}; writes one byte per key from out's position. */
   public void mightContainAll(ByteBuffer data, ByteBuffer offsets, ByteBuffer out) {
     long n = Batches.checkOffsets(data, offsets);
     Batches.checkOut(n, out);
-    try {
-      SeenException.check(NativeScalable.keysDirect(
-          handle.get(), data, data.position(), offsets, offsets.position(), n,
-          out, out.position()));
-    } finally {
-      Reference.reachabilityFence(this);
-    }
+    handle.run(this, h -> NativeScalable.keysDirect(h, data, data.position(), offsets,
+        offsets.position(), n, out, out.position()));
   }
 
   /** Distinct keys put so far: the puts that changed the filter (low by the false positives met). */
@@ -323,11 +292,7 @@ public final class ScalableBloomFilter implements AutoCloseable {
 
   private long[] info() {
     long[] out = new long[10];
-    try {
-      SeenException.check(NativeScalable.info(handle.get(), out));
-    } finally {
-      Reference.reachabilityFence(this);
-    }
+    handle.run(this, h -> NativeScalable.info(h, out));
     return out;
   }
 
@@ -335,7 +300,7 @@ public final class ScalableBloomFilter implements AutoCloseable {
   public byte[] toByteArray() {
     try {
       return Serialized.toByteArray(
-          handle.get(), NativeScalable::serializedSize, NativeScalable::serialize,
+          handle, NativeScalable::serializedSize, NativeScalable::serialize,
           Serialized.USE_SAVE);
     } finally {
       Reference.reachabilityFence(this);
@@ -349,11 +314,7 @@ public final class ScalableBloomFilter implements AutoCloseable {
 
   /** Saves crash-safely: a temporary file, fsync, then a rename over {@code path}. */
   public void save(Path path) {
-    try {
-      SeenException.check(NativeScalable.save(handle.get(), Utf8.nulTerminated(path)));
-    } finally {
-      Reference.reachabilityFence(this);
-    }
+    handle.run(this, h -> NativeScalable.save(h, Utf8.nulTerminated(path)));
   }
 
   /** Releases the native memory or the mapping. Idempotent. */

@@ -1,8 +1,9 @@
 package io.seen;
 
 /**
- * A failed call into the native library: the {@link Status} it returned and the detail that
- * {@code seen_last_error()} gave for it (which file, which field, what was expected).
+ * A failed call into the native library: the {@link Status} it returned and the library's
+ * message for it (which file, which field, what was expected), read from the handle the call
+ * was made on, or from the error the call filled when it had none (docs/errors.md).
  *
  * <p>Unchecked, like the exceptions of Guava's {@code BloomFilter}: most statuses mean a
  * programming error or corrupt input, not a condition callers can retry.
@@ -26,12 +27,5 @@ public class SeenException extends RuntimeException {
   /** The raw {@code seen_status} value, meaningful even when {@link #status()} is UNKNOWN. */
   public int code() {
     return code;
-  }
-
-  /** Throws for a failed status with this thread's last native error message. */
-  static void check(int code) {
-    if (code != 0) {
-      throw new SeenException(code, NativeBloom.lastError());
-    }
   }
 }

@@ -20,16 +20,16 @@ final class Serialized {
    * Sizes the form ({@code sizeOf} returns bytes, or -status), then writes it. The caller fences
    * the owner of {@code handle} until this returns.
    */
-  static byte[] toByteArray(long handle, LongUnaryOperator sizeOf, Writer writer, String hint) {
-    long size = sizeOf.applyAsLong(handle);
+  static byte[] toByteArray(NativeHandle handle, LongUnaryOperator sizeOf, Writer writer, String hint) {
+    long size = sizeOf.applyAsLong(handle.get());
     if (size < 0) {
-      SeenException.check((int) -size);
+      handle.check((int) -size);
     }
     if (size > MAX_ARRAY) {
       throw new IllegalStateException(size + " bytes do not fit a Java array" + hint);
     }
     byte[] bytes = new byte[(int) size];
-    SeenException.check(writer.write(handle, bytes));
+    handle.check(writer.write(handle.get(), bytes));
     return bytes;
   }
 }

@@ -221,8 +221,8 @@ public final class SimHash {
     Objects.checkFromIndexSize(off, len, utf8.length);
     long[] out = new long[4];
     try {
-      SeenException.check(NativeSimHash.text(
-          utf8, off, len, options.ngram, options.seed, options.idfHandle(), out));
+      NativeSimHash.text(
+          utf8, off, len, options.ngram, options.seed, options.idfHandle(), out);
     } finally {
       Reference.reachabilityFence(options.idf);
     }
@@ -261,8 +261,8 @@ public final class SimHash {
           "exact holds " + exact.length + " values, needs " + 2L * (outOff + (long) count));
     }
     try {
-      SeenException.check(NativeSimHash.textBatch(data, offsets, first, count, options.ngram,
-          options.seed, options.idfHandle(), simhashes, outOff, exact));
+      NativeSimHash.textBatch(data, offsets, first, count, options.ngram,
+          options.seed, options.idfHandle(), simhashes, outOff, exact);
     } finally {
       Reference.reachabilityFence(options.idf);
     }
@@ -279,7 +279,7 @@ public final class SimHash {
       Objects.checkFromIndexSize(off, len, weights.length);
     }
     long[] out = new long[1];
-    SeenException.check(NativeSimHash.hashes(hashes, weights, off, len, out));
+    NativeSimHash.hashes(hashes, weights, off, len, out);
     return out[0];
   }
 
@@ -319,8 +319,7 @@ public final class SimHash {
           "weights holds " + weights.length + " values, needs " + count);
     }
     long[] out = new long[1];
-    SeenException.check(
-        NativeSimHash.strings(data, offsets, first, count, weights, seed, out));
+    NativeSimHash.strings(data, offsets, first, count, weights, seed, out);
     return out[0];
   }
 

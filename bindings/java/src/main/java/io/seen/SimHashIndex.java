@@ -211,25 +211,29 @@ public final class SimHashIndex implements AutoCloseable {
   }
 
   private SimHashIndex(long handle) {
-    this.handle = new NativeHandle(this, handle, NativeSimHash::indexFree);
+    this.handle = new NativeHandle(this, handle, NativeSimHash::indexFree, NativeSimHash::lastError);
     long[] v = new long[4];
     int status = NativeSimHash.info(handle, v);
     if (status != 0) {
-      close();
-      SeenException.check(status);
+      try {
+        this.handle.check(status);
+      } finally {
+        close();
+      }
     }
     this.maxK = (int) v[1];
   }
 
-  private static SimHashIndex adopt(int status, long[] out) {
-    SeenException.check(status);
+  /** Wraps the handle a native made; a native that failed has thrown already. */
+  private static SimHashIndex adopt(long[] out) {
     return new SimHashIndex(out[0]);
   }
 
   /** An empty index for queries with k up to {@code maxK}, 0 to 7 (else INVALID_ARGUMENT). */
   public static SimHashIndex create(int maxK) {
     long[] out = new long[1];
-    return adopt(NativeSimHash.indexCreate(maxK, out), out);
+    NativeSimHash.indexCreate(maxK, out);
+    return adopt(out);
   }
 
   /**
@@ -247,9 +251,8 @@ public final class SimHashIndex implements AutoCloseable {
    */
   public static SimHashIndex open(Path path, boolean verify) {
     long[] out = new long[1];
-    return adopt(
-        NativeSimHash.open(Utf8.nulTerminated(path), READ_ONLY | (verify ? 0 : NO_VERIFY), out),
-        out);
+    NativeSimHash.open(Utf8.nulTerminated(path), READ_ONLY | (verify ? 0 : NO_VERIFY), out);
+    return adopt(out);
   }
 
   /**
@@ -260,7 +263,8 @@ public final class SimHashIndex implements AutoCloseable {
   public static SimHashIndex readFrom(InputStream in) throws IOException {
     byte[] bytes = in.readAllBytes();
     long[] out = new long[1];
-    return adopt(NativeSimHash.deserialize(bytes, bytes.length, out), out);
+    NativeSimHash.deserialize(bytes, bytes.length, out);
+    return adopt(out);
   }
 
   private int checkK(int k) {
@@ -272,22 +276,14 @@ public final class SimHashIndex implements AutoCloseable {
 
   /** Adds the pair (id, fingerprint). An id already in the index gets a second pair. */
   public void add(long id, long fingerprint) {
-    try {
-      SeenException.check(NativeSimHash.addOne(handle.get(), id, fingerprint));
-    } finally {
-      Reference.reachabilityFence(this);
-    }
+    handle.run(this, h -> NativeSimHash.addOne(h, id, fingerprint));
   }
 
   /** Adds the pairs {@code (ids[off + i], fingerprints[off + i])} for i in 0 .. len. */
   public void addAll(long[] ids, long[] fingerprints, int off, int len) {
     Objects.checkFromIndexSize(off, len, ids.length);
     Objects.checkFromIndexSize(off, len, fingerprints.length);
-    try {
-      SeenException.check(NativeSimHash.add(handle.get(), ids, fingerprints, off, len));
-    } finally {
-      Reference.reachabilityFence(this);
-    }
+    handle.run(this, h -> NativeSimHash.add(h, ids, fingerprints, off, len));
   }
 
   /**
@@ -301,12 +297,8 @@ public final class SimHashIndex implements AutoCloseable {
     if (Batches.longsIn(fingerprints, "fingerprints") != n) {
       throw new IllegalArgumentException("ids and fingerprints hold different counts");
     }
-    try {
-      SeenException.check(NativeSimHash.addDirect(
-          handle.get(), ids, ids.position(), fingerprints, fingerprints.position(), n));
-    } finally {
-      Reference.reachabilityFence(this);
-    }
+    handle.run(this, h -> NativeSimHash.addDirect(h, ids, ids.position(), fingerprints,
+        fingerprints.position(), n));
   }
 
   /** Removes every pair of {@code id}; returns how many (0 if the id is not in the index). */
@@ -323,7 +315,7 @@ public final class SimHashIndex implements AutoCloseable {
     try {
       long removed = NativeSimHash.remove(handle.get(), ids, off, len);
       if (removed < 0) {
-        SeenException.check((int) -removed);
+        handle.check((int) -removed);
       }
       return removed;
     } finally {
@@ -333,11 +325,7 @@ public final class SimHashIndex implements AutoCloseable {
 
   /** Rebuilds the tables now if pairs were added or removed since; needs exclusive access. */
   public void build() {
-    try {
-      SeenException.check(NativeSimHash.build(handle.get()));
-    } finally {
-      Reference.reachabilityFence(this);
-    }
+    handle.run(this, h -> NativeSimHash.build(h));
   }
 
   /** Every pair within {@link #maxK()} of {@code fingerprint}, sorted by distance, then id. */
@@ -386,7 +374,7 @@ public final class SimHashIndex implements AutoCloseable {
     try {
       long found = NativeSimHash.query(handle.get(), fingerprint, k, ids, distances, ids.length);
       if (found < 0) {
-        SeenException.check((int) -found);
+        handle.check((int) -found);
       }
       if (found > Serialized.MAX_ARRAY) {
         throw new IllegalStateException(found + " matches do not fit a Java array");
@@ -407,7 +395,7 @@ public final class SimHashIndex implements AutoCloseable {
     try {
       int r = NativeSimHash.anyOne(handle.get(), fingerprint, k);
       if (r < 0) {
-        SeenException.check(-r);
+        handle.check(-r);
       }
       return r == 1;
     } finally {
@@ -420,11 +408,7 @@ public final class SimHashIndex implements AutoCloseable {
     checkK(k);
     Objects.checkFromIndexSize(off, len, fingerprints.length);
     Batches.checkOut(len, out);
-    try {
-      SeenException.check(NativeSimHash.any(handle.get(), fingerprints, off, len, k, out, 0));
-    } finally {
-      Reference.reachabilityFence(this);
-    }
+    handle.run(this, h -> NativeSimHash.any(h, fingerprints, off, len, k, out, 0));
   }
 
   /**
@@ -436,12 +420,8 @@ public final class SimHashIndex implements AutoCloseable {
     checkK(k);
     long n = Batches.longsIn(fingerprints, "fingerprints");
     Batches.checkOut(n, out);
-    try {
-      SeenException.check(NativeSimHash.anyDirect(
-          handle.get(), fingerprints, fingerprints.position(), n, k, out, out.position()));
-    } finally {
-      Reference.reachabilityFence(this);
-    }
+    handle.run(this, h -> NativeSimHash.anyDirect(h, fingerprints, fingerprints.position(), n, k,
+        out, out.position()));
   }
 
   /** Every match of each of {@code fingerprints[off .. off+len)} within k, in one native call. */
@@ -449,11 +429,7 @@ public final class SimHashIndex implements AutoCloseable {
     checkK(k);
     Objects.checkFromIndexSize(off, len, fingerprints.length);
     Object[] out = new Object[3];
-    try {
-      SeenException.check(NativeSimHash.queryBatch(handle.get(), fingerprints, off, len, k, out));
-    } finally {
-      Reference.reachabilityFence(this);
-    }
+    handle.run(this, h -> NativeSimHash.queryBatch(h, fingerprints, off, len, k, out));
     return new BatchMatches((int[]) out[0], (long[]) out[1], (int[]) out[2]);
   }
 
@@ -471,21 +447,13 @@ public final class SimHashIndex implements AutoCloseable {
   public Clusters clusters(int k) {
     checkK(k);
     Object[] out = new Object[2];
-    try {
-      SeenException.check(NativeSimHash.clusters(handle.get(), k, out));
-    } finally {
-      Reference.reachabilityFence(this);
-    }
+    handle.run(this, h -> NativeSimHash.clusters(h, k, out));
     return new Clusters((long[]) out[0], (int[]) out[1]);
   }
 
   private long[] info() {
     long[] out = new long[4];
-    try {
-      SeenException.check(NativeSimHash.info(handle.get(), out));
-    } finally {
-      Reference.reachabilityFence(this);
-    }
+    handle.run(this, h -> NativeSimHash.info(h, out));
     return out;
   }
 
@@ -514,7 +482,7 @@ public final class SimHashIndex implements AutoCloseable {
   public byte[] toByteArray() {
     try {
       return Serialized.toByteArray(
-          handle.get(), NativeSimHash::serializedSize, NativeSimHash::serialize,
+          handle, NativeSimHash::serializedSize, NativeSimHash::serialize,
           Serialized.USE_SAVE);
     } finally {
       Reference.reachabilityFence(this);
@@ -528,11 +496,7 @@ public final class SimHashIndex implements AutoCloseable {
 
   /** Saves crash-safely: a temporary file, fsync, then a rename over {@code path}. */
   public void save(Path path) {
-    try {
-      SeenException.check(NativeSimHash.save(handle.get(), Utf8.nulTerminated(path)));
-    } finally {
-      Reference.reachabilityFence(this);
-    }
+    handle.run(this, h -> NativeSimHash.save(h, Utf8.nulTerminated(path)));
   }
 
   /** Releases the native memory or mapping. Idempotent. */

@@ -10,7 +10,7 @@ import java.util.Arrays;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** Each kind of bad input gets its own status and a message from seen_last_error(). */
+/** Each kind of bad input gets its own status and the library's message. */
 class ErrorTest {
   @TempDir Path dir;
 

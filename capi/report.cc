@@ -1,0 +1,49 @@
+// The per-handle and caller-owned error targets of report.h.
+#include "capi/report.h"
+
+#include <algorithm>
+#include <cstring>
+
+namespace seen::capi {
+
+namespace {
+// The target of the C call running on this thread; thread-local only because a call runs on
+// one thread: what it reports lands in memory its caller can read from any thread.
+thread_local ErrorSlot* current_slot = nullptr;
+thread_local seen_error* current_err = nullptr;
+}  // namespace
+
+void FillError(seen_error* err, seen_status status, const std::string& message) {
+  err->status = status;
+  const size_t n = std::min(message.size(), sizeof err->message - 1);
+  std::memcpy(err->message, message.data(), n);
+  err->message[n] = '\0';
+}
+
+void ErrorSlot::Set(seen_status status, const std::string& message) {
+  const std::lock_guard<std::mutex> lock(mutex_);
+  status_ = status;
+  message_ = message;
+}
+
+void ErrorSlot::CopyTo(seen_error* err) const {
+  const std::lock_guard<std::mutex> lock(mutex_);
+  FillError(err, status_, message_);
+}
+
+ReportTo::ReportTo(ErrorSlot* slot, seen_error* err) : outer_slot_(current_slot), outer_err_(current_err) {
+  current_slot = slot;
+  current_err = err;
+}
+
+ReportTo::~ReportTo() {
+  current_slot = outer_slot_;
+  current_err = outer_err_;
+}
+
+void ReportTo::Report(seen_status status, const std::string& message) {
+  if (current_slot != nullptr) current_slot->Set(status, message);
+  if (current_err != nullptr) FillError(current_err, status, message);
+}
+
+}  // namespace seen::capi
