@@ -65,6 +65,7 @@ MinhashIndex::MinhashIndex(const MinhashOptions& options, double threshold)
   }
   shape_ = ChooseLshShape(options.bins, threshold, kLshRecall);
   bands_.resize(shape_.bands);
+  IndexBands();
 }
 
 MinhashIndex::MinhashIndex(const MinhashOptions& options, double threshold, MinhashTables tables)
@@ -74,6 +75,7 @@ MinhashIndex::MinhashIndex(const MinhashOptions& options, double threshold, Minh
   alive_.assign(ids_.size(), true);
   by_id_ = std::move(tables.by_id);
   bands_ = std::move(tables.bands);
+  IndexBands();
 }
 
 MinhashTables MinhashIndex::Compacted() const {
@@ -108,6 +110,7 @@ uint64_t MinhashIndex::bytes() const {
   uint64_t total = ids_.capacity() * sizeof(uint64_t) + low_bytes_.capacity() + alive_.capacity() / 8 +
                    by_id_.capacity() * sizeof(by_id_[0]);
   for (const auto& band : bands_) total += band.capacity() * sizeof(band[0]);
+  for (const auto& directory : directories_) total += directory.capacity() * sizeof(uint32_t);
   return total;
 }
 
@@ -156,7 +159,51 @@ void MinhashIndex::Settle() const {
   }
   by_id_ = std::move(live);
   for (auto& band : bands_) std::sort(band.begin(), band.end());
+  IndexBands();
   settled_ = true;
+}
+
+namespace {
+
+// About 16 pairs a bucket: one or two cache lines to scan.
+constexpr size_t kPairsPerBucket = 16;
+constexpr uint32_t kMaxDirectoryBits = 24;
+
+// Band keys are hashes, so their top bits spread evenly over the buckets.
+size_t BucketOf(uint32_t key, uint32_t bits) { return bits == 0 ? 0 : key >> (32 - bits); }
+
+}  // namespace
+
+void MinhashIndex::IndexBands() const {
+  const size_t pairs = bands_.empty() ? 0 : bands_[0].size();
+  directory_bits_ = 0;
+  while (directory_bits_ < kMaxDirectoryBits && (size_t{1} << (directory_bits_ + 1)) * kPairsPerBucket <= pairs) {
+    ++directory_bits_;
+  }
+  directories_.resize(bands_.size());
+  for (size_t b = 0; b < bands_.size(); ++b) {
+    std::vector<uint32_t>& starts = directories_[b];
+    starts.assign((size_t{1} << directory_bits_) + 1, 0);
+    // starts[bucket] = the first pair whose key is in bucket or later.
+    size_t at = 0;
+    for (size_t bucket = 0; bucket < (size_t{1} << directory_bits_); ++bucket) {
+      while (at < bands_[b].size() && BucketOf(bands_[b][at].first, directory_bits_) < bucket) ++at;
+      starts[bucket] = static_cast<uint32_t>(at);
+    }
+    starts.back() = static_cast<uint32_t>(bands_[b].size());
+  }
+}
+
+std::pair<const std::pair<uint32_t, uint32_t>*, const std::pair<uint32_t, uint32_t>*> MinhashIndex::BandRange(
+    uint32_t band, uint32_t key) const {
+  const auto* table = bands_[band].data();
+  const size_t bucket = BucketOf(key, directory_bits_);
+  const auto* first = table + directories_[band][bucket];
+  const auto* last = table + directories_[band][bucket + 1];
+  first = std::lower_bound(first, last, std::make_pair(key, uint32_t{0}));
+  const auto* end = first;
+  while (end != last && end->first == key) ++end;
+  return {first, end};
 }
 
 std::vector<MinhashMatch> MinhashIndex::Query(const std::vector<uint32_t>& sketch) const {
@@ -167,12 +214,8 @@ std::vector<MinhashMatch> MinhashIndex::Query(const std::vector<uint32_t>& sketc
   Settle();
   std::vector<uint32_t> candidates;
   for (uint32_t band = 0; band < shape_.bands; ++band) {
-    const uint32_t key = BandKey(sketch.data(), band);
-    const auto& table = bands_[band];
-    for (auto it = std::lower_bound(table.begin(), table.end(), std::make_pair(key, uint32_t{0}));
-         it != table.end() && it->first == key; ++it) {
-      candidates.push_back(it->second);
-    }
+    const auto [first, last] = BandRange(band, BandKey(sketch.data(), band));
+    for (const auto* it = first; it != last; ++it) candidates.push_back(it->second);
   }
   std::sort(candidates.begin(), candidates.end());
   candidates.erase(std::unique(candidates.begin(), candidates.end()), candidates.end());

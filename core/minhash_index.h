@@ -77,6 +77,11 @@ class MinhashIndex {
   uint32_t BandKey(const uint32_t* sketch, uint32_t band) const;
   // Sorts what adds appended and retires the older slots of replaced ids.
   void Settle() const;
+  // Rebuilds each band's directory from its sorted table.
+  void IndexBands() const;
+  // The (key, slot) pairs of `band` whose key is `key`: a range of its sorted table.
+  std::pair<const std::pair<uint32_t, uint32_t>*, const std::pair<uint32_t, uint32_t>*> BandRange(
+      uint32_t band, uint32_t key) const;
 
   MinhashOptions options_;
   double threshold_;
@@ -88,6 +93,11 @@ class MinhashIndex {
   // (id, slot) of every live slot, and per band (key, slot): sorted by Settle.
   mutable std::vector<std::pair<uint64_t, uint32_t>> by_id_;
   mutable std::vector<std::vector<std::pair<uint32_t, uint32_t>>> bands_;
+  // Per band, where each bucket of keys (their top directory_bits_ bits) starts in its sorted
+  // table, and one past the last: a query reads one bucket of about 16 pairs instead of
+  // binary-searching a table of millions (about 20 dependent cache misses per band).
+  mutable std::vector<std::vector<uint32_t>> directories_;
+  mutable uint32_t directory_bits_ = 0;
   mutable bool settled_ = true;
   mutable std::mutex settle_lock_;
 };

@@ -132,5 +132,17 @@ TEST(Lsh, FindsNearDuplicatesAndOnlyThem) {
   EXPECT_LE(index.bytes() / index.size(), 400u) << "bytes per document";
 }
 
+// An index answers before anything was added, and after everything was removed.
+TEST(Lsh, AnEmptyIndexAnswersNothing) {
+  const MinhashOptions options;
+  MinhashIndex index(options, 0.8);
+  const auto sketch = SketchText("a short text", 12, options);
+  EXPECT_TRUE(index.Query(sketch).empty());
+  index.Add(1, sketch);
+  EXPECT_EQ(index.Query(sketch).size(), 1u);
+  EXPECT_TRUE(index.Remove(1));
+  EXPECT_TRUE(index.Query(sketch).empty());
+}
+
 }  // namespace
 }  // namespace seen
