@@ -216,7 +216,8 @@ bool AddToLevel(const WindowParams& p, uint8_t* state, WindowGrowth& growth, uin
   LevelList levels = Levels(growth);
   const Level* level = Find(levels, generation);
   if (level == nullptr || ((level->segments >> current) & 1) == 0) {
-    const CellShape shape = LevelShape(p, generation);
+    // A level keeps the shape it has (a file's levels are its own); a new one is sized here.
+    const CellShape shape = level != nullptr ? CellShape{level->shape.bits, 1, level->shape.k} : LevelShape(p, generation);
     const uint64_t need = shape.bits == 0 ? kNoRoom : level == nullptr ? LevelBytes(shape) : SlotBytes(shape.bits);
     if (!MakeRoom(p, state, growth, need, now, given_up)) return false;
     levels = Levels(growth);  // giving up moved them

@@ -15,6 +15,7 @@
 #include "core/format.h"
 #include "core/store.h"
 #include "core/window_codec.h"
+#include "core/window_cells.h"
 #include "core/window_growing.h"
 
 namespace seen {
@@ -230,6 +231,32 @@ TEST(GrowingWindow, CorruptLevelHeadsAreRefused) {
       EXPECT_NE(std::string(e.what()).find(c.refusal), std::string::npos) << e.what();
     }
   }
+}
+
+// A file's level keeps the shape the file gives it, even one sizing would not choose: slots
+// added later are cut to it (read past it, under ASan, if not), and the window still finds
+// what it was given and stays within max_bytes.
+TEST(GrowingWindow, AFileLevelKeepsItsOwnShape) {
+  const WindowParams p = SizeTimeWindow(5 * 3600, 100, 0.01, 0.25, 3, 0);
+  Window window = Window::Create(p, 0);
+  // One level of generation 1 with 100 positions and k = 3, a slot for segment 0, empty.
+  const uint32_t bits = 100;
+  window.growth.assign(16 + (window_cells::CellBytes(bits, 1) + 3) / 4 * 4, 0);
+  const uint32_t head[4] = {1, bits, 3, 1};
+  for (int i = 0; i < 4; ++i) StoreLe32(window.growth.data() + 4 * i, head[i]);
+  const std::vector<uint8_t> bytes = SerializeWindow(window);
+  Window opened = DeserializeWindow(bytes.data(), bytes.size());
+  // Items in the next segment climb into level 1, which gains a slot for it at 100 positions.
+  std::vector<uint64_t> items(300);
+  for (uint64_t i = 0; i < items.size(); ++i) items[i] = i * 0x9E3779B97F4A7C15ULL + 3;
+  const uint32_t later = p.segment_span + 1;
+  opened.AddU64(items.data(), items.size(), later);
+  ASSERT_GE(opened.growth.size(), 16u);
+  EXPECT_EQ(LoadLe32(opened.growth.data() + 4), bits) << "the level kept its bits";
+  EXPECT_LE(opened.state.size() + opened.growth.size(), p.max_bytes);
+  std::vector<uint8_t> found(items.size());
+  opened.ContainsU64(items.data(), items.size(), later, found.data());
+  EXPECT_EQ(std::count(found.begin(), found.end(), 0), 0);
 }
 
 // A store file keeps each grown user's growth: the reopened store answers as the saved one.
