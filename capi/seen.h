@@ -15,10 +15,13 @@
  *    all empty may pass NULL data.
  *  - Byte-key batches carry no data length: the caller guarantees offsets[n] is within data.
  *    Offsets that decrease are refused (SEEN_ERR_INVALID_ARGUMENT).
- *  - Thread safety: adds, contains and the read-only queries may run concurrently on one
- *    filter from any number of threads; concurrent adds never lose a bit. A contains racing
- *    an add may miss that in-flight add, never a completed one. merge, clear, sync and free
- *    need exclusive access.
+ *  - Thread safety differs by kind and is stated at the head of each kind's section: a
+ *    Bloom filter takes concurrent adds, a counting filter one writer beside its queries, a
+ *    scalable filter, window or index no writer beside its queries, a store any call. For
+ *    every kind, free needs exclusive access (no other call on the handle may be running or
+ *    start), *_last_error may run at any time, and calls on different handles never share
+ *    state (two read-write mappings of one file excepted). Fingerprints and sketches are
+ *    pure.
  *  - Snapshots: serialize and save copy the payload chunk by chunk and checksum exactly the
  *    bytes they write, so a Bloom filter's may run beside its concurrent adds (a store's save
  *    takes its locks; other kinds' saves need their writers stopped). The buffer or file
@@ -108,6 +111,12 @@ SEEN_API uint32_t seen_version_number(void);
 
 /* ------------------------------------------------------------------------------------------
  * Blocked Bloom filter: every key sets k bits in one 64-byte block.
+ *
+ * Thread safety: adds (batch, single, or_blocks), contains, test and the read-only queries
+ * may run concurrently from any number of threads; concurrent adds never lose a bit (they
+ * take stripe locks; readers never lock). A contains racing an add may miss that in-flight
+ * add, never a completed one; serialize and save may run beside adds (see Snapshots).
+ * merge (on dst), clear, sync and free need exclusive access.
  * ---------------------------------------------------------------------------------------- */
 typedef struct seen_bloom seen_bloom;
 
@@ -293,6 +302,11 @@ SEEN_API seen_status seen_bloom_sync(seen_bloom* f);
  * mode) are always found, and forgets older ones within its slack. Time is `now`, in
  * seconds of any epoch the caller keeps (at most 2^32 - 1); a clock that goes backwards
  * never forgets anything early. Items are u64 ids or byte keys, hashed with the seed.
+ *
+ * Thread safety: adds need exclusive access (one writer, or the caller's lock, with no query
+ * running: an add moves the ring and may grow the window). Contains, info, saturation and
+ * serialize only read: they may run concurrently with each other, not with an add.
+ * Serve many users from one store (below), whose calls all lock for themselves.
  * ---------------------------------------------------------------------------------------- */
 typedef struct seen_window seen_window;
 
@@ -348,7 +362,6 @@ SEEN_API void seen_window_free(seen_window* w);
 /* Copies the last failure of a call on w into *err (status SEEN_OK and "" if none failed yet).
  * NULL err is a no-op; NULL w gives SEEN_ERR_INVALID_ARGUMENT in *err. Thread-safe. */
 SEEN_API void seen_window_last_error(const seen_window* w, seen_error* err);
-/* Adds are not thread-safe; contains may run concurrently with each other, not with adds. */
 SEEN_API seen_status seen_window_add_u64(seen_window* w, const uint64_t* items, size_t n,
                                          uint64_t now);
 SEEN_API seen_status seen_window_contains_u64(const seen_window* w, const uint64_t* items,
@@ -389,8 +402,9 @@ SEEN_API seen_status seen_window_deserialize_keyed(const uint8_t* buf, size_t le
 
 /* ------------------------------------------------------------------------------------------
  * The exposure store: one window per user id, for millions of users, in one compact arena
- * (about 15 bytes per user beside the window). All calls are thread-safe: users are spread
- * over 64 shards, each with its own lock. A user appears on its first mark or take and is
+ * (about 15 bytes per user beside the window). Thread safety: every call but free may run
+ * concurrently from any number of threads: users are spread over 64 shards, each with its
+ * own lock (filter, stats and saturation take it shared, so they run beside each other). A user appears on its first mark or take and is
  * dropped after idle_timeout seconds without one (hour granularity).
  * ---------------------------------------------------------------------------------------- */
 typedef struct seen_store seen_store;
@@ -867,7 +881,9 @@ SEEN_API seen_status seen_scalable_open_keyed(const char* path, uint32_t flags,
  * sets, from fixed-size sketches, and an LSH index that returns every stored text at or
  * above a similarity threshold, each match verified. Right where SimHash is not: short
  * texts, and texts with an inserted header, footer or advert. Sketching is pure and
- * thread-safe; index queries may run concurrently with each other, not with add or remove.
+ * thread-safe. Thread safety of an index: queries, size, serialize and save may run
+ * concurrently with each other (the first after an add settles the tables under a lock);
+ * add, remove and free need exclusive access.
  * ---------------------------------------------------------------------------------------- */
 typedef struct seen_minhash_index seen_minhash_index;
 
