@@ -24,18 +24,18 @@ namespace {
 
 uint32_t OpenMode(uint32_t flags) { return flags & (SEEN_OPEN_READ_ONLY | SEEN_OPEN_READ_WRITE); }
 
-// Zero growth and tightening take their defaults, as any field added later will.
+// Zero (unset) fields take the core's defaults, as any field added later will.
 seen::ScalableOptions OptionsFrom(const seen_scalable_options* given) {
   // The first published layout ended with seed; fields added later go after it.
   const auto opts = seen::capi::ReadVersioned(given, offsetof(seen_scalable_options, key), "scalable options");
   seen::ScalableOptions o;
   o.initial_capacity = opts.initial_capacity;
   o.fpr = opts.fpr;
-  if (opts.growth != 0) o.growth = opts.growth;
-  if (opts.tightening != 0) o.tightening = opts.tightening;
+  o.growth = opts.growth;
+  o.tightening = opts.tightening;
   o.seed = opts.seed;
-  if (opts.key != nullptr || opts.key_len != 0) o.key = seen::SecretKey::FromBytes(opts.key, opts.key_len);
-  return o;
+  o.key = seen::capi::OptionalKey(opts.key, opts.key_len);
+  return seen::WithDefaultsForZeros(o);
 }
 
 }  // namespace
