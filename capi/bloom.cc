@@ -18,12 +18,6 @@ using seen::capi::CreateInto;
 using seen::capi::Fail;
 using seen::capi::Guard;
 
-namespace {
-
-uint32_t OpenMode(uint32_t flags) { return flags & (SEEN_OPEN_READ_ONLY | SEEN_OPEN_READ_WRITE); }
-
-}  // namespace
-
 extern "C" {
 
 seen_status seen_bloom_size_for(uint64_t expected_items, double fpr, uint64_t* bytes,
@@ -274,12 +268,10 @@ seen_status seen_bloom_open_keyed(const char* path, uint32_t flags, const uint8_
                                   size_t key_len, seen_bloom** out, seen_error* err) {
   const seen::capi::ReportTo report(err);
   SEEN_REQUIRE(path != nullptr, "path is NULL");
-  SEEN_REQUIRE(OpenMode(flags) == SEEN_OPEN_READ_ONLY || OpenMode(flags) == SEEN_OPEN_READ_WRITE,
-               "flags need exactly one of SEEN_OPEN_READ_ONLY and SEEN_OPEN_READ_WRITE");
-  SEEN_REQUIRE((flags & ~(SEEN_OPEN_READ_ONLY | SEEN_OPEN_READ_WRITE | SEEN_OPEN_NO_VERIFY)) == 0,
-               "unknown flag bits");
+  SEEN_REQUIRE(seen::capi::OpenFlagsAre(flags, SEEN_OPEN_WRITE_IN_PLACE),
+               "flags need SEEN_OPEN_READ_ONLY or SEEN_OPEN_WRITE_IN_PLACE, optionally | SEEN_OPEN_NO_VERIFY");
   return CreateInto<seen_bloom>(out, [&] {
-    return seen::Open(path, OpenMode(flags) == SEEN_OPEN_READ_WRITE, (flags & SEEN_OPEN_NO_VERIFY) == 0,
+    return seen::Open(path, (flags & SEEN_OPEN_WRITE_IN_PLACE) != 0, (flags & SEEN_OPEN_NO_VERIFY) == 0,
                       seen::capi::OptionalKey(key, key_len));
   });
 }

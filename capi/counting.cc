@@ -19,8 +19,6 @@ using seen::capi::Guard;
 
 namespace {
 
-uint32_t OpenMode(uint32_t flags) { return flags & (SEEN_OPEN_READ_ONLY | SEEN_OPEN_READ_WRITE); }
-
 seen_status NotFound(const char* function, uint64_t absent) {
   return Fail(SEEN_ERR_NOT_FOUND, std::string(function) + ": " + std::to_string(absent) +
                                       " key(s) were certainly absent and were not removed");
@@ -225,12 +223,10 @@ seen_status seen_counting_open_keyed(const char* path, uint32_t flags, const uin
                                      size_t key_len, seen_counting** out, seen_error* err) {
   const seen::capi::ReportTo report(err);
   SEEN_REQUIRE(path != nullptr, "path is NULL");
-  SEEN_REQUIRE(OpenMode(flags) == SEEN_OPEN_READ_ONLY || OpenMode(flags) == SEEN_OPEN_READ_WRITE,
-               "flags need exactly one of SEEN_OPEN_READ_ONLY and SEEN_OPEN_READ_WRITE");
-  SEEN_REQUIRE((flags & ~(SEEN_OPEN_READ_ONLY | SEEN_OPEN_READ_WRITE | SEEN_OPEN_NO_VERIFY)) == 0,
-               "unknown flag bits");
+  SEEN_REQUIRE(seen::capi::OpenFlagsAre(flags, SEEN_OPEN_WRITE_IN_PLACE),
+               "flags need SEEN_OPEN_READ_ONLY or SEEN_OPEN_WRITE_IN_PLACE, optionally | SEEN_OPEN_NO_VERIFY");
   return CreateInto<seen_counting>(out, [&] {
-    return seen::OpenCounting(path, OpenMode(flags) == SEEN_OPEN_READ_WRITE,
+    return seen::OpenCounting(path, (flags & SEEN_OPEN_WRITE_IN_PLACE) != 0,
                               (flags & SEEN_OPEN_NO_VERIFY) == 0, seen::capi::OptionalKey(key, key_len));
   });
 }

@@ -22,8 +22,6 @@ using seen::capi::Guard;
 
 namespace {
 
-uint32_t OpenMode(uint32_t flags) { return flags & (SEEN_OPEN_READ_ONLY | SEEN_OPEN_READ_WRITE); }
-
 // Zero (unset) fields take the core's defaults, as any field added later will.
 seen::ScalableOptions OptionsFrom(const seen_scalable_options* given) {
   // The first published layout ended with seed; fields added later go after it.
@@ -171,12 +169,10 @@ seen_status seen_scalable_open_keyed(const char* path, uint32_t flags, const uin
                                      size_t key_len, seen_scalable** out, seen_error* err) {
   const seen::capi::ReportTo report(err);
   SEEN_REQUIRE(path != nullptr, "path is NULL");
-  SEEN_REQUIRE(OpenMode(flags) == SEEN_OPEN_READ_ONLY || OpenMode(flags) == SEEN_OPEN_READ_WRITE,
-               "flags need exactly one of SEEN_OPEN_READ_ONLY and SEEN_OPEN_READ_WRITE");
-  SEEN_REQUIRE((flags & ~(SEEN_OPEN_READ_ONLY | SEEN_OPEN_READ_WRITE | SEEN_OPEN_NO_VERIFY)) == 0,
-               "unknown flag bits");
+  SEEN_REQUIRE(seen::capi::OpenFlagsAre(flags, SEEN_OPEN_PRIVATE_COPY),
+               "flags need SEEN_OPEN_READ_ONLY or SEEN_OPEN_PRIVATE_COPY, optionally | SEEN_OPEN_NO_VERIFY");
   return CreateInto<seen_scalable>(out, [&] {
-    return seen::OpenScalable(path, OpenMode(flags) == SEEN_OPEN_READ_WRITE,
+    return seen::OpenScalable(path, (flags & SEEN_OPEN_PRIVATE_COPY) != 0,
                               (flags & SEEN_OPEN_NO_VERIFY) == 0, seen::capi::OptionalKey(key, key_len));
   });
 }

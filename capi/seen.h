@@ -120,10 +120,19 @@ SEEN_API uint32_t seen_version_number(void);
  * ---------------------------------------------------------------------------------------- */
 typedef struct seen_bloom seen_bloom;
 
-/* Flags for seen_bloom_open. Exactly one of READ_ONLY and READ_WRITE. */
-#define SEEN_OPEN_READ_ONLY 1u  /* query role: maps PROT_READ; every add returns SEEN_ERR_READ_ONLY */
-#define SEEN_OPEN_READ_WRITE 2u /* maps shared; changes reach the file on seen_bloom_sync and free */
-#define SEEN_OPEN_NO_VERIFY 4u  /* skip the payload checksum (the header is always verified) */
+/* Flags for every *_open: exactly one mode, optionally | SEEN_OPEN_NO_VERIFY. A mode means
+ * the same for every kind that takes it; a kind refuses a mode it does not take
+ * (SEEN_ERR_INVALID_ARGUMENT):
+ *   READ_ONLY       Bloom, counting and scalable filters, stores, SimHash indexes
+ *   WRITE_IN_PLACE  Bloom and counting filters: their size is fixed, so the file holds them
+ *   PRIVATE_COPY    scalable filters and stores: they grow, so writes go to memory
+ * (A MinHash index always opens as a private copy and takes no flags.) */
+#define SEEN_OPEN_READ_ONLY 1u      /* maps PROT_READ, queries in place; writes: SEEN_ERR_READ_ONLY */
+#define SEEN_OPEN_WRITE_IN_PLACE 2u /* maps shared and writable; changes reach the file on sync
+                                       and free */
+#define SEEN_OPEN_NO_VERIFY 4u      /* skip the payload checksum (the header is always verified) */
+#define SEEN_OPEN_PRIVATE_COPY 8u   /* a writable copy in memory; the file changes only on the
+                                       next save */
 
 /* Sizing, without creating anything. For expected_items and a target false-positive rate
  * in (0, 1): the bytes and bits per key (k) that this blocked layout needs to really deliver
@@ -287,7 +296,7 @@ SEEN_API seen_status seen_bloom_view(const uint8_t* buf, size_t len, uint32_t fl
  * (see the conventions at the top): it may run beside adds. */
 SEEN_API seen_status seen_bloom_save(const seen_bloom* f, const char* path);
 
-/* Maps a saved filter. flags: SEEN_OPEN_READ_ONLY or SEEN_OPEN_READ_WRITE, optionally
+/* Maps a saved filter. flags: SEEN_OPEN_READ_ONLY or SEEN_OPEN_WRITE_IN_PLACE, optionally
  * | SEEN_OPEN_NO_VERIFY. Large filters get MADV_HUGEPAGE where the kernel allows it. */
 SEEN_API seen_status seen_bloom_open(const char* path, uint32_t flags, seen_bloom** out,
                                      seen_error* err);
@@ -481,9 +490,9 @@ SEEN_API seen_status seen_store_get_user_saturation(const seen_store* s, uint64_
 SEEN_API seen_status seen_store_get_window_info(const seen_store* s, seen_window_info* info);
 /* Crash-safe, like seen_bloom_save. Takes every shard's lock for the duration. */
 SEEN_API seen_status seen_store_save(const seen_store* s, const char* path);
-/* Maps a saved store. SEEN_OPEN_READ_ONLY: filter only, writes return SEEN_ERR_READ_ONLY.
- * SEEN_OPEN_READ_WRITE: writes stay in memory until the next save (the file is never
- * written in place). | SEEN_OPEN_NO_VERIFY skips the payload checksum: a 10 GB store then
+/* Opens a saved store. SEEN_OPEN_READ_ONLY: maps it, filter only, writes return
+ * SEEN_ERR_READ_ONLY. SEEN_OPEN_PRIVATE_COPY: writes stay in memory until the next save (the
+ * file is never written in place). | SEEN_OPEN_NO_VERIFY skips the payload checksum: a 10 GB store then
  * opens in about a second, and a corrupt window is refused when its user is touched. */
 SEEN_API seen_status seen_store_open(const char* path, uint32_t flags, seen_store** out,
                                      seen_error* err);
@@ -761,7 +770,7 @@ SEEN_API seen_status seen_counting_view(const uint8_t* buf, size_t len, uint32_t
 /* Crash-safe save, like seen_bloom_save. */
 SEEN_API seen_status seen_counting_save(const seen_counting* f, const char* path);
 /* Maps a saved filter, with the flags of seen_bloom_open: READ_ONLY refuses every add and
- * remove (SEEN_ERR_READ_ONLY); READ_WRITE changes the file on sync and free. */
+ * remove (SEEN_ERR_READ_ONLY); WRITE_IN_PLACE changes the file on sync and free. */
 SEEN_API seen_status seen_counting_open(const char* path, uint32_t flags, seen_counting** out,
                                         seen_error* err);
 /* Keyed mode, as for seen_bloom_create_keyed and its open and deserialize. */
@@ -862,8 +871,8 @@ SEEN_API seen_status seen_scalable_deserialize(const uint8_t* buf, size_t len,
 /* Crash-safe save, like seen_bloom_save. */
 SEEN_API seen_status seen_scalable_save(const seen_scalable* f, const char* path);
 /* Opens a saved filter. SEEN_OPEN_READ_ONLY maps it and queries in place; adds return
- * SEEN_ERR_READ_ONLY. SEEN_OPEN_READ_WRITE reads a private copy that may grow; the file
- * changes only on the next seen_scalable_save. | SEEN_OPEN_NO_VERIFY skips the payload
+ * SEEN_ERR_READ_ONLY. SEEN_OPEN_PRIVATE_COPY reads a private copy that may grow; the
+ * file changes only on the next seen_scalable_save. | SEEN_OPEN_NO_VERIFY skips the payload
  * checksum. */
 SEEN_API seen_status seen_scalable_open(const char* path, uint32_t flags, seen_scalable** out,
                                         seen_error* err);

@@ -156,13 +156,10 @@ seen_status seen_store_open_keyed(const char* path, uint32_t flags, const uint8_
                                   size_t key_len, seen_store** out, seen_error* err) {
   const seen::capi::ReportTo report(err);
   SEEN_REQUIRE(path != nullptr, "path is NULL");
-  const uint32_t mode = flags & (SEEN_OPEN_READ_ONLY | SEEN_OPEN_READ_WRITE);
-  SEEN_REQUIRE(mode == SEEN_OPEN_READ_ONLY || mode == SEEN_OPEN_READ_WRITE,
-               "flags need exactly one of SEEN_OPEN_READ_ONLY and SEEN_OPEN_READ_WRITE");
-  SEEN_REQUIRE((flags & ~(SEEN_OPEN_READ_ONLY | SEEN_OPEN_READ_WRITE | SEEN_OPEN_NO_VERIFY)) == 0,
-               "unknown flag bits");
+  SEEN_REQUIRE(seen::capi::OpenFlagsAre(flags, SEEN_OPEN_PRIVATE_COPY),
+               "flags need SEEN_OPEN_READ_ONLY or SEEN_OPEN_PRIVATE_COPY, optionally | SEEN_OPEN_NO_VERIFY");
   return CreateInto<seen_store>(out, [&] {
-    return seen::Store::Open(path, mode == SEEN_OPEN_READ_WRITE, (flags & SEEN_OPEN_NO_VERIFY) == 0,
+    return seen::Store::Open(path, (flags & SEEN_OPEN_PRIVATE_COPY) != 0, (flags & SEEN_OPEN_NO_VERIFY) == 0,
                              seen::capi::OptionalKey(key, key_len));
   });
 }

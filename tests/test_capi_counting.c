@@ -143,9 +143,12 @@ static void test_counting_serialization(void) {
             seen_counting_remove_u64(reader, ids, 1, NULL) == SEEN_ERR_READ_ONLY,
         "the query role refuses writes");
   seen_counting_free(reader);
-  check(seen_counting_open(path, SEEN_OPEN_READ_WRITE, &writer, NULL) == SEEN_OK &&
+  check(seen_counting_open(path, SEEN_OPEN_PRIVATE_COPY, &writer, NULL) == SEEN_ERR_INVALID_ARGUMENT &&
+            writer == NULL,
+        "a counting filter does not open as a private copy");
+  check(seen_counting_open(path, SEEN_OPEN_WRITE_IN_PLACE, &writer, NULL) == SEEN_OK &&
             seen_counting_delete_u64(writer, 99) == SEEN_OK && seen_counting_sync(writer) == SEEN_OK,
-        "open read-write, remove, sync");
+        "open to write in place, remove, sync");
   seen_counting_free(writer);
   check(seen_counting_open(path, SEEN_OPEN_READ_ONLY, &reader, NULL) == SEEN_OK &&
             seen_counting_test_u64(reader, 99) == 0,
@@ -242,9 +245,22 @@ static void test_scalable(void) {
         "open read-only: queries in place, refuses adds");
   seen_scalable_free(reader);
   reader = NULL;
-  check(seen_scalable_open(path, SEEN_OPEN_READ_WRITE, &reader, NULL) == SEEN_OK &&
+  check(seen_scalable_open(path, SEEN_OPEN_WRITE_IN_PLACE, &reader, NULL) == SEEN_ERR_INVALID_ARGUMENT &&
+            reader == NULL,
+        "a scalable filter grows, so it cannot be written in place");
+  check(seen_scalable_open(path, SEEN_OPEN_PRIVATE_COPY, &reader, NULL) == SEEN_OK &&
             seen_scalable_add_u64(reader, absent, 100) == SEEN_OK,
-        "open read-write: a private copy that grows");
+        "open a private copy that grows");
+  {
+    seen_scalable* mapped = NULL;
+    seen_scalable_info copied, filed;
+    copied.size = filed.size = sizeof copied;
+    check(seen_scalable_open(path, SEEN_OPEN_READ_ONLY, &mapped, NULL) == SEEN_OK &&
+              seen_scalable_get_info(reader, &copied) == SEEN_OK && seen_scalable_get_info(mapped, &filed) == SEEN_OK &&
+              copied.items > filed.items,
+          "the copy's adds never reach the file");
+    seen_scalable_free(mapped);
+  }
   unlink(path);
   free(buf);
   seen_scalable_free(reader);

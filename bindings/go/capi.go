@@ -27,11 +27,19 @@ type (
 	cIndex  = C.seen_simhash_index
 )
 
-func openFlags(readOnly bool) C.uint32_t {
+// The open modes of seen.h: a Filter's and a CountingFilter's writes go to the file in place,
+// a ScalableFilter's and a Store's to a private copy (they grow), saved only by Save.
+const (
+	writeInPlace C.uint32_t = C.SEEN_OPEN_WRITE_IN_PLACE
+	privateCopy  C.uint32_t = C.SEEN_OPEN_PRIVATE_COPY
+)
+
+// openFlags is SEEN_OPEN_READ_ONLY, or the kind's writable mode.
+func openFlags(readOnly bool, writable C.uint32_t) C.uint32_t {
 	if readOnly {
 		return C.SEEN_OPEN_READ_ONLY
 	}
-	return C.SEEN_OPEN_READ_WRITE
+	return writable
 }
 
 // withPath lends call a C copy of path, freed once the call returns.
@@ -89,7 +97,7 @@ func cCreateBytes(n, bytes, seed uint64) (c *cFilter, err error) {
 
 func cOpen(path string, readOnly bool) (c *cFilter, err error) {
 	err = withPath(path, func(p *C.char) error {
-		return made(func(e *C.seen_error) C.seen_status { return C.seen_bloom_open(p, openFlags(readOnly), &c, e) })
+		return made(func(e *C.seen_error) C.seen_status { return C.seen_bloom_open(p, openFlags(readOnly, writeInPlace), &c, e) })
 	})
 	return c, err
 }
@@ -112,7 +120,7 @@ func cCreateKeyed(n uint64, fpr float64, key []byte) (c *cFilter, err error) {
 func cOpenKeyed(path string, readOnly bool, key []byte) (c *cFilter, err error) {
 	err = withPath(path, func(p *C.char) error {
 		return made(func(e *C.seen_error) C.seen_status {
-			return C.seen_bloom_open_keyed(p, openFlags(readOnly), (*C.uint8_t)(bytesPtr(key)), C.size_t(len(key)), &c, e)
+			return C.seen_bloom_open_keyed(p, openFlags(readOnly, writeInPlace), (*C.uint8_t)(bytesPtr(key)), C.size_t(len(key)), &c, e)
 		})
 	})
 	return c, err
@@ -355,7 +363,7 @@ func cStoreCreate(o StoreOptions, idleTimeout uint32) (c *cStore, err error) {
 }
 
 func cStoreOpen(path string, readOnly, verify bool) (c *cStore, err error) {
-	flags := openFlags(readOnly)
+	flags := openFlags(readOnly, privateCopy)
 	if !verify {
 		flags |= C.SEEN_OPEN_NO_VERIFY
 	}

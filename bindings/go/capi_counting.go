@@ -27,7 +27,7 @@ func cCountingCreate(n uint64, fpr float64, seed uint64) (c *cCounting, err erro
 
 func cCountingOpen(path string, readOnly bool) (c *cCounting, err error) {
 	err = withPath(path, func(p *C.char) error {
-		return made(func(e *C.seen_error) C.seen_status { return C.seen_counting_open(p, openFlags(readOnly), &c, e) })
+		return made(func(e *C.seen_error) C.seen_status { return C.seen_counting_open(p, openFlags(readOnly, writeInPlace), &c, e) })
 	})
 	return c, err
 }
@@ -156,7 +156,7 @@ func cScalableCreate(o ScalableOptions) (c *cScalable, err error) {
 
 func cScalableOpen(path string, readOnly bool) (c *cScalable, err error) {
 	err = withPath(path, func(p *C.char) error {
-		return made(func(e *C.seen_error) C.seen_status { return C.seen_scalable_open(p, openFlags(readOnly), &c, e) })
+		return made(func(e *C.seen_error) C.seen_status { return C.seen_scalable_open(p, openFlags(readOnly, privateCopy), &c, e) })
 	})
 	return c, err
 }

@@ -242,7 +242,7 @@ class BloomFilter(_batches.UpdatesByBatches, _handle.ClosesOnExit):
         role (adds fail with ReadOnlyError); read_only=False writes changes back to the file
         on sync() and close(). verify=False skips the payload checksum, for a fast open. A
         keyed filter's file needs its key."""
-        flags = _handle.open_flags(read_only, verify)
+        flags = _handle.open_flags(read_only, verify, lib.SEEN_OPEN_WRITE_IN_PLACE)
         out = ffi.new("seen_bloom**")
         if key is None:
             call(lib.seen_bloom_open, os.fsencode(path), flags, out)

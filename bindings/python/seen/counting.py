@@ -262,7 +262,7 @@ class CountingFilter(_batches.UpdatesByBatches, _handle.ClosesOnExit):
         role (adds and removes fail with ReadOnlyError; queries read only the presence bits,
         a fifth of the file); read_only=False writes changes back to the file on sync() and
         close(). verify=False skips the payload checksum, for a fast open."""
-        flags = _handle.open_flags(read_only, verify)
+        flags = _handle.open_flags(read_only, verify, lib.SEEN_OPEN_WRITE_IN_PLACE)
         out = ffi.new("seen_counting**")
         call(lib.seen_counting_open, c_path(path), flags, out)
         return cls._adopt(out)

@@ -242,7 +242,7 @@ class ScalableFilter(_batches.UpdatesByBatches, _handle.ClosesOnExit):
         query role: adds fail with ReadOnlyError). read_only=False reads a private copy that
         may grow; the file changes only on the next save(). verify=False skips the payload
         checksum, for a fast open."""
-        flags = _handle.open_flags(read_only, verify)
+        flags = _handle.open_flags(read_only, verify, lib.SEEN_OPEN_PRIVATE_COPY)
         out = ffi.new("seen_scalable**")
         call(lib.seen_scalable_open, c_path(path), flags, out)
         return cls._adopt(out)
