@@ -113,7 +113,7 @@ seen_status seen_bloom_set_exclusive_adds(seen_bloom* f, int exclusive) {
   return SEEN_OK;
 }
 
-seen_status seen_bloom_put_u64(seen_bloom* f, uint64_t id, uint8_t* was_present) {
+seen_status seen_bloom_add_one_u64(seen_bloom* f, uint64_t id, uint8_t* was_present) {
   const seen::capi::ReportTo report(f);
   SEEN_REQUIRE(f != nullptr, "filter is NULL");
   return Guard([&] {
@@ -122,7 +122,7 @@ seen_status seen_bloom_put_u64(seen_bloom* f, uint64_t id, uint8_t* was_present)
   });
 }
 
-seen_status seen_bloom_put_key(seen_bloom* f, const void* key, size_t len,
+seen_status seen_bloom_add_one_key(seen_bloom* f, const void* key, size_t len,
                                uint8_t* was_present) {
   const seen::capi::ReportTo report(f);
   SEEN_REQUIRE(f != nullptr, "filter is NULL");
@@ -133,14 +133,14 @@ seen_status seen_bloom_put_key(seen_bloom* f, const void* key, size_t len,
   });
 }
 
-int seen_bloom_test_u64(const seen_bloom* f, uint64_t id) {
-  if (f == nullptr) return Fail(SEEN_ERR_INVALID_ARGUMENT, "seen_bloom_test_u64: filter is NULL"), -1;
+int seen_bloom_contains_one_u64(const seen_bloom* f, uint64_t id) {
+  if (f == nullptr) return Fail(SEEN_ERR_INVALID_ARGUMENT, "seen_bloom_contains_one_u64: filter is NULL"), -1;
   return f->bloom.TestU64(id) ? 1 : 0;
 }
 
-int seen_bloom_test_key(const seen_bloom* f, const void* key, size_t len) {
+int seen_bloom_contains_one_key(const seen_bloom* f, const void* key, size_t len) {
   if (f == nullptr || (key == nullptr && len > 0)) {
-    return Fail(SEEN_ERR_INVALID_ARGUMENT, "seen_bloom_test_key: filter or key is NULL"), -1;
+    return Fail(SEEN_ERR_INVALID_ARGUMENT, "seen_bloom_contains_one_key: filter or key is NULL"), -1;
   }
   return f->bloom.TestKey(key, len) ? 1 : 0;
 }
@@ -195,17 +195,17 @@ seen_status seen_bloom_clear(seen_bloom* f) {
   return Guard([&] { f->bloom.Clear(); });
 }
 
-seen_status seen_bloom_get_params(const seen_bloom* f, seen_bloom_params* params) {
+seen_status seen_bloom_get_info(const seen_bloom* f, seen_bloom_info* info) {
   const seen::capi::ReportTo report(f);
-  SEEN_REQUIRE(f != nullptr && params != nullptr, "filter or params is NULL");
-  SEEN_REQUIRE(params->size >= sizeof(size_t), "params->size is not set");
+  SEEN_REQUIRE(f != nullptr && info != nullptr, "filter or info is NULL");
+  SEEN_REQUIRE(info->size >= sizeof(size_t), "info->size is not set");
   const seen::BloomParams& p = f->bloom.params();
-  seen_bloom_params full{sizeof(seen_bloom_params), p.bytes(), p.blocks, p.k,
-                         f->bloom.read_only() ? 1u : 0u, p.seed, p.expected_items, p.target_fpr,
-                         p.key ? 1u : 0u, 0};
-  const size_t size = std::min(params->size, sizeof full);
-  std::memcpy(params, &full, size);
-  params->size = size;
+  seen_bloom_info full{sizeof(seen_bloom_info), p.bytes(), p.blocks, p.k,
+                       f->bloom.read_only() ? 1u : 0u, p.seed, p.expected_items, p.target_fpr,
+                       p.key ? 1u : 0u, 0};
+  const size_t size = std::min(info->size, sizeof full);
+  std::memcpy(info, &full, size);
+  info->size = size;
   return SEEN_OK;
 }
 

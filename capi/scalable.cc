@@ -83,7 +83,7 @@ seen_status seen_scalable_contains_keys(const seen_scalable* f, const uint8_t* d
   return Guard([&] { f->scalable.ContainsKeys(data, offsets, n, out); });
 }
 
-seen_status seen_scalable_put_u64(seen_scalable* f, uint64_t id, uint8_t* was_present) {
+seen_status seen_scalable_add_one_u64(seen_scalable* f, uint64_t id, uint8_t* was_present) {
   const seen::capi::ReportTo report(f);
   SEEN_REQUIRE(f != nullptr, "filter is NULL");
   return Guard([&] {
@@ -92,7 +92,7 @@ seen_status seen_scalable_put_u64(seen_scalable* f, uint64_t id, uint8_t* was_pr
   });
 }
 
-seen_status seen_scalable_put_key(seen_scalable* f, const void* key, size_t len,
+seen_status seen_scalable_add_one_key(seen_scalable* f, const void* key, size_t len,
                                   uint8_t* was_present) {
   const seen::capi::ReportTo report(f);
   SEEN_REQUIRE(f != nullptr, "filter is NULL");
@@ -103,14 +103,14 @@ seen_status seen_scalable_put_key(seen_scalable* f, const void* key, size_t len,
   });
 }
 
-int seen_scalable_test_u64(const seen_scalable* f, uint64_t id) {
-  if (f == nullptr) return Fail(SEEN_ERR_INVALID_ARGUMENT, "seen_scalable_test_u64: filter is NULL"), -1;
+int seen_scalable_contains_one_u64(const seen_scalable* f, uint64_t id) {
+  if (f == nullptr) return Fail(SEEN_ERR_INVALID_ARGUMENT, "seen_scalable_contains_one_u64: filter is NULL"), -1;
   return f->scalable.TestU64(id) ? 1 : 0;
 }
 
-int seen_scalable_test_key(const seen_scalable* f, const void* key, size_t len) {
+int seen_scalable_contains_one_key(const seen_scalable* f, const void* key, size_t len) {
   if (f == nullptr || (key == nullptr && len > 0)) {
-    return Fail(SEEN_ERR_INVALID_ARGUMENT, "seen_scalable_test_key: filter or key is NULL"), -1;
+    return Fail(SEEN_ERR_INVALID_ARGUMENT, "seen_scalable_contains_one_key: filter or key is NULL"), -1;
   }
   return f->scalable.TestKey(key, len) ? 1 : 0;
 }

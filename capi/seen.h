@@ -28,10 +28,14 @@
  *    always validates; it holds every add completed before the call began, and an add in
  *    flight during the call or not, as for a racing contains.
  *  - Size-versioned structs start with `size_t size`, which the caller sets to the sizeof
- *    of the struct in the header it was built with. Output structs (params, stats, info)
+ *    of the struct in the header it was built with. Output structs (info, stats, saturation)
  *    get the fields that fit. Option structs accept any size from their first published
  *    layout on: fields past the caller's size take their defaults (a zero field means the
  *    default), and fields past this build's layout must be zero, or the call refuses them.
+ *  - Names: add, remove and contains are the verbs of every kind; a call on one key says
+ *    `_one` (seen_bloom_add_one_u64), a batch does not (seen_bloom_add_u64). get_info is what
+ *    an object is, O(1); get_stats is counted over its contents; get_saturation is measured
+ *    at a clock `now`.
  *  - Keys: integer ids hash as their 8 little-endian bytes, byte keys as their bytes,
  *    with XXH3-64 and the filter's seed. A batch of byte keys is one data buffer plus n+1
  *    offsets: key i is data[offsets[i] .. offsets[i+1]).
@@ -210,13 +214,13 @@ SEEN_API seen_status seen_bloom_set_exclusive_adds(seen_bloom* f, int exclusive)
 
 /* Single keys. `was_present` (may be NULL) receives 1 if every bit of the key was already set
  * before this add (test-and-add), else 0. A key of len 0 is valid (key may then be NULL). */
-SEEN_API seen_status seen_bloom_put_u64(seen_bloom* f, uint64_t id, uint8_t* was_present);
-SEEN_API seen_status seen_bloom_put_key(seen_bloom* f, const void* key, size_t len,
-                                        uint8_t* was_present);
+SEEN_API seen_status seen_bloom_add_one_u64(seen_bloom* f, uint64_t id, uint8_t* was_present);
+SEEN_API seen_status seen_bloom_add_one_key(seen_bloom* f, const void* key, size_t len,
+                                            uint8_t* was_present);
 /* Returns 1 if the key may have been added, 0 if it certainly was not, -1 if f is NULL
  * (or key is NULL with len > 0). */
-SEEN_API int seen_bloom_test_u64(const seen_bloom* f, uint64_t id);
-SEEN_API int seen_bloom_test_key(const seen_bloom* f, const void* key, size_t len);
+SEEN_API int seen_bloom_contains_one_u64(const seen_bloom* f, uint64_t id);
+SEEN_API int seen_bloom_contains_one_key(const seen_bloom* f, const void* key, size_t len);
 
 /* dst |= src. Both must have the same block count, k and seed, else SEEN_ERR_INCOMPATIBLE
  * naming the field that differs. dst must be writable. Not thread-safe on dst. */
@@ -234,7 +238,7 @@ SEEN_API seen_status seen_bloom_clear(seen_bloom* f);
  *     seen_bloom_read_blocks (only the range's pages become resident);
  *  3. OR every range into one filter with seen_bloom_or_blocks.
  * The result is byte-identical to adding every key to one filter. */
-/* blocks[i] = the block (0 .. params.blocks - 1) key i maps to. NULL arrays are
+/* blocks[i] = the block (0 .. info.blocks - 1) key i maps to. NULL arrays are
  * SEEN_ERR_INVALID_ARGUMENT unless n == 0. Thread-safe. */
 SEEN_API seen_status seen_bloom_blocks_of_u64(const seen_bloom* f, const uint64_t* ids, size_t n,
                                               uint64_t* blocks);
@@ -251,9 +255,9 @@ SEEN_API seen_status seen_bloom_read_blocks(const seen_bloom* f, uint64_t first,
 SEEN_API seen_status seen_bloom_or_blocks(seen_bloom* f, uint64_t first, uint64_t count,
                                           const uint8_t* blocks);
 
-/* Fixed parameters: O(1). Set params->size = sizeof(seen_bloom_params) before the call; the
- * library fills only the fields that fit in that size. */
-typedef struct seen_bloom_params {
+/* What the filter is (its fixed parameters): O(1). Set info->size = sizeof(seen_bloom_info)
+ * before the call; the library fills only the fields that fit in that size. */
+typedef struct seen_bloom_info {
   size_t size;
   uint64_t bytes;          /* payload bytes: blocks * 64 */
   uint64_t blocks;
@@ -264,10 +268,10 @@ typedef struct seen_bloom_params {
   double target_fpr;       /* as given at creation (predicted, for create_bytes) */
   uint32_t keyed;          /* 1 in keyed mode (seen_bloom_create_keyed): seed is then 0 */
   uint32_t reserved;       /* 0 */
-} seen_bloom_params;
-SEEN_API seen_status seen_bloom_get_params(const seen_bloom* f, seen_bloom_params* params);
+} seen_bloom_info;
+SEEN_API seen_status seen_bloom_get_info(const seen_bloom* f, seen_bloom_info* info);
 
-/* Fill statistics: O(bytes), reads the whole filter. Same size rule as params. */
+/* Fill statistics: O(bytes), reads the whole filter. Same size rule as info. */
 typedef struct seen_bloom_stats {
   size_t size;
   double fill_ratio;    /* set bits / all bits */
@@ -633,7 +637,7 @@ SEEN_API seen_status seen_simhash_index_clusters(const seen_simhash_index* index
                                                  uint64_t* ids, uint32_t* groups, size_t cap,
                                                  size_t* count);
 
-/* Size and memory. Same size rule as seen_bloom_params. */
+/* Size and memory. Same size rule as seen_bloom_info. */
 typedef struct seen_simhash_index_info {
   size_t size;
   uint64_t count;     /* pairs, staged ones included */
@@ -716,23 +720,23 @@ SEEN_API seen_status seen_counting_contains_keys(const seen_counting* f, const u
                                                  const uint64_t* offsets, size_t n,
                                                  uint8_t* out);
 
-/* Single keys. put adds one key. delete removes one: SEEN_ERR_NOT_FOUND (nothing changed)
- * if it was certainly absent. A key of len 0 is valid (key may then be NULL). */
-SEEN_API seen_status seen_counting_put_u64(seen_counting* f, uint64_t id);
-SEEN_API seen_status seen_counting_put_key(seen_counting* f, const void* key, size_t len);
-SEEN_API seen_status seen_counting_delete_u64(seen_counting* f, uint64_t id);
-SEEN_API seen_status seen_counting_delete_key(seen_counting* f, const void* key, size_t len);
+/* Single keys. add_one adds one key. remove_one removes one: SEEN_ERR_NOT_FOUND (nothing
+ * changed) if it was certainly absent. A key of len 0 is valid (key may then be NULL). */
+SEEN_API seen_status seen_counting_add_one_u64(seen_counting* f, uint64_t id);
+SEEN_API seen_status seen_counting_add_one_key(seen_counting* f, const void* key, size_t len);
+SEEN_API seen_status seen_counting_remove_one_u64(seen_counting* f, uint64_t id);
+SEEN_API seen_status seen_counting_remove_one_key(seen_counting* f, const void* key, size_t len);
 /* Returns 1 if the key may be present, 0 if it certainly is not, -1 if f is NULL (or key is
  * NULL with len > 0). */
-SEEN_API int seen_counting_test_u64(const seen_counting* f, uint64_t id);
-SEEN_API int seen_counting_test_key(const seen_counting* f, const void* key, size_t len);
+SEEN_API int seen_counting_contains_one_u64(const seen_counting* f, uint64_t id);
+SEEN_API int seen_counting_contains_one_key(const seen_counting* f, const void* key, size_t len);
 
 /* Resets every counter to zero. Exclusive access. */
 SEEN_API seen_status seen_counting_clear(seen_counting* f);
 
-/* Fixed parameters, O(1). Set params->size = sizeof(seen_counting_params) before the call;
- * only the fields that fit in that size are filled. */
-typedef struct seen_counting_params {
+/* What the filter is (its fixed parameters), O(1). Set info->size =
+ * sizeof(seen_counting_info) before the call; only the fields that fit in that size are filled. */
+typedef struct seen_counting_info {
   size_t size;
   uint64_t bytes;          /* payload bytes: blocks * 320 (64 presence + 256 counters) */
   uint64_t blocks;         /* as many as seen_bloom_create would use */
@@ -743,11 +747,10 @@ typedef struct seen_counting_params {
   double target_fpr;       /* as given at creation */
   uint32_t counter_bits;   /* 4 */
   uint32_t reserved;
-} seen_counting_params;
-SEEN_API seen_status seen_counting_get_params(const seen_counting* f,
-                                              seen_counting_params* params);
+} seen_counting_info;
+SEEN_API seen_status seen_counting_get_info(const seen_counting* f, seen_counting_info* info);
 
-/* Statistics: O(bytes), reads every counter. Same size rule as params. */
+/* Statistics: O(bytes), reads every counter. Same size rule as info. */
 typedef struct seen_counting_stats {
   size_t size;
   double approx_items;    /* sum of counters / k: exact while nothing saturated */
@@ -853,12 +856,12 @@ SEEN_API seen_status seen_scalable_contains_keys(const seen_scalable* f, const u
                                                  uint8_t* out);
 /* Single keys. was_present (may be NULL) receives 1 if the key already looked present (then
  * nothing changed), else 0. A key of len 0 is valid. */
-SEEN_API seen_status seen_scalable_put_u64(seen_scalable* f, uint64_t id, uint8_t* was_present);
-SEEN_API seen_status seen_scalable_put_key(seen_scalable* f, const void* key, size_t len,
-                                           uint8_t* was_present);
+SEEN_API seen_status seen_scalable_add_one_u64(seen_scalable* f, uint64_t id, uint8_t* was_present);
+SEEN_API seen_status seen_scalable_add_one_key(seen_scalable* f, const void* key, size_t len,
+                                               uint8_t* was_present);
 /* 1 if the key may have been added, 0 if not, -1 if f is NULL (or key NULL with len > 0). */
-SEEN_API int seen_scalable_test_u64(const seen_scalable* f, uint64_t id);
-SEEN_API int seen_scalable_test_key(const seen_scalable* f, const void* key, size_t len);
+SEEN_API int seen_scalable_contains_one_u64(const seen_scalable* f, uint64_t id);
+SEEN_API int seen_scalable_contains_one_key(const seen_scalable* f, const void* key, size_t len);
 
 SEEN_API seen_status seen_scalable_get_info(const seen_scalable* f, seen_scalable_info* info);
 

@@ -97,7 +97,9 @@ func cCreateBytes(n, bytes, seed uint64) (c *cFilter, err error) {
 
 func cOpen(path string, readOnly bool) (c *cFilter, err error) {
 	err = withPath(path, func(p *C.char) error {
-		return made(func(e *C.seen_error) C.seen_status { return C.seen_bloom_open(p, openFlags(readOnly, writeInPlace), &c, e) })
+		return made(func(e *C.seen_error) C.seen_status {
+			return C.seen_bloom_open(p, openFlags(readOnly, writeInPlace), &c, e)
+		})
 	})
 	return c, err
 }
@@ -165,8 +167,8 @@ func cClear(c *cFilter) error        { return checkOn(c, C.seen_bloom_clear(c)) 
 func cMerge(dst, src *cFilter) error { return checkOn(dst, C.seen_bloom_merge(dst, src)) }
 
 func cParams(c *cFilter) (Params, error) {
-	p := C.seen_bloom_params{size: C.sizeof_seen_bloom_params}
-	if err := checkOn(c, C.seen_bloom_get_params(c, &p)); err != nil {
+	p := C.seen_bloom_info{size: C.sizeof_seen_bloom_info}
+	if err := checkOn(c, C.seen_bloom_get_info(c, &p)); err != nil {
 		return Params{}, err
 	}
 	return Params{
@@ -194,20 +196,22 @@ func cStats(c *cFilter) (Stats, error) {
 
 func cPutU64(c *cFilter, id uint64) (bool, error) {
 	var present C.uint8_t
-	err := checkOn(c, C.seen_bloom_put_u64(c, C.uint64_t(id), &present))
+	err := checkOn(c, C.seen_bloom_add_one_u64(c, C.uint64_t(id), &present))
 	return present != 0, err
 }
 
 func cPutKey(c *cFilter, key unsafe.Pointer, n int) (bool, error) {
 	var present C.uint8_t
-	err := checkOn(c, C.seen_bloom_put_key(c, key, C.size_t(n), &present))
+	err := checkOn(c, C.seen_bloom_add_one_key(c, key, C.size_t(n), &present))
 	return present != 0, err
 }
 
 // The single-key tests return -1 only for a NULL filter or key, which the callers rule out.
-func cTestU64(c *cFilter, id uint64) bool { return C.seen_bloom_test_u64(c, C.uint64_t(id)) == 1 }
+func cTestU64(c *cFilter, id uint64) bool {
+	return C.seen_bloom_contains_one_u64(c, C.uint64_t(id)) == 1
+}
 func cTestKey(c *cFilter, key unsafe.Pointer, n int) bool {
-	return C.seen_bloom_test_key(c, key, C.size_t(n)) == 1
+	return C.seen_bloom_contains_one_key(c, key, C.size_t(n)) == 1
 }
 
 func cAddU64(c *cFilter, ids []uint64) error {

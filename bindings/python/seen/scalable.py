@@ -21,10 +21,10 @@ from .errors import call, check, invalid_argument, raise_status
 _NULL = ffi.NULL
 _NO_LOCK = contextlib.nullcontext()
 
-_test_u64 = lib.seen_scalable_test_u64
-_test_key = lib.seen_scalable_test_key
-_put_u64 = lib.seen_scalable_put_u64
-_put_key = lib.seen_scalable_put_key
+_test_u64 = lib.seen_scalable_contains_one_u64
+_test_key = lib.seen_scalable_contains_one_key
+_put_u64 = lib.seen_scalable_add_one_u64
+_put_key = lib.seen_scalable_add_one_key
 
 
 @dataclass(frozen=True)
