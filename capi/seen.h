@@ -19,9 +19,9 @@
  *    Bloom filter takes concurrent adds, a counting filter one writer beside its queries, a
  *    scalable filter, window or index no writer beside its queries, a store any call. For
  *    every kind, free needs exclusive access (no other call on the handle may be running or
- *    start), *_last_error may run at any time, and calls on different handles never share
- *    state (two read-write mappings of one file excepted). Fingerprints and sketches are
- *    pure.
+ *    start), *_last_error may run at any time, and calls on different handles are
+ *    independent (two write-in-place mappings of one file excepted). Fingerprints and
+ *    sketches are pure.
  *  - Snapshots: serialize and save copy the payload chunk by chunk and checksum exactly the
  *    bytes they write, so a Bloom filter's may run beside its concurrent adds (a store's save
  *    takes its locks; other kinds' saves need their writers stopped). The buffer or file
@@ -116,11 +116,11 @@ SEEN_API uint32_t seen_version_number(void);
 /* ------------------------------------------------------------------------------------------
  * Blocked Bloom filter: every key sets k bits in one 64-byte block.
  *
- * Thread safety: adds (batch, single, or_blocks), contains, test and the read-only queries
- * may run concurrently from any number of threads; concurrent adds never lose a bit (they
- * take stripe locks; readers never lock). A contains racing an add may miss that in-flight
- * add, never a completed one; serialize and save may run beside adds (see Snapshots).
- * merge (on dst), clear, sync and free need exclusive access.
+ * Thread safety: adds (batch, single, or_blocks), contains (batch or single) and the
+ * read-only queries may run concurrently from any number of threads; concurrent adds never
+ * lose a bit (they take stripe locks; readers never lock). A contains racing an add may miss
+ * that in-flight add, never a completed one; serialize and save may run beside adds (see
+ * Snapshots). merge (on dst), clear, sync and free need exclusive access.
  * ---------------------------------------------------------------------------------------- */
 typedef struct seen_bloom seen_bloom;
 
@@ -131,7 +131,8 @@ typedef struct seen_bloom seen_bloom;
  *   WRITE_IN_PLACE  Bloom and counting filters: their size is fixed, so the file holds them
  *   PRIVATE_COPY    scalable filters and stores: they grow, so writes go to memory
  * (A MinHash index always opens as a private copy and takes no flags.) */
-#define SEEN_OPEN_READ_ONLY 1u      /* maps PROT_READ, queries in place; writes: SEEN_ERR_READ_ONLY */
+#define SEEN_OPEN_READ_ONLY 1u      /* maps PROT_READ, queries in place; a write returns
+                                       SEEN_ERR_READ_ONLY */
 #define SEEN_OPEN_WRITE_IN_PLACE 2u /* maps shared and writable; changes reach the file on sync
                                        and free */
 #define SEEN_OPEN_NO_VERIFY 4u      /* skip the payload checksum (the header is always verified) */
@@ -415,10 +416,12 @@ SEEN_API seen_status seen_window_deserialize_keyed(const uint8_t* buf, size_t le
 
 /* ------------------------------------------------------------------------------------------
  * The exposure store: one window per user id, for millions of users, in one compact arena
- * (about 15 bytes per user beside the window). Thread safety: every call but free may run
- * concurrently from any number of threads: users are spread over 64 shards, each with its
- * own lock (filter, stats and saturation take it shared, so they run beside each other). A user appears on its first mark or take and is
- * dropped after idle_timeout seconds without one (hour granularity).
+ * (about 15 bytes per user beside the window). A user appears on its first mark or take and
+ * is dropped after idle_timeout seconds without one (hour granularity).
+ *
+ * Thread safety: every call but free may run concurrently from any number of threads: users
+ * are spread over 64 shards, each with its own lock (filter, stats and saturation take it
+ * shared, so they run beside each other).
  * ---------------------------------------------------------------------------------------- */
 typedef struct seen_store seen_store;
 
@@ -496,8 +499,9 @@ SEEN_API seen_status seen_store_get_window_info(const seen_store* s, seen_window
 SEEN_API seen_status seen_store_save(const seen_store* s, const char* path);
 /* Opens a saved store. SEEN_OPEN_READ_ONLY: maps it, filter only, writes return
  * SEEN_ERR_READ_ONLY. SEEN_OPEN_PRIVATE_COPY: writes stay in memory until the next save (the
- * file is never written in place). | SEEN_OPEN_NO_VERIFY skips the payload checksum: a 10 GB store then
- * opens in about a second, and a corrupt window is refused when its user is touched. */
+ * file is never written in place). | SEEN_OPEN_NO_VERIFY skips the payload checksum: a
+ * 10 GB store then opens in about a second, and a corrupt window is refused when its user is
+ * touched. */
 SEEN_API seen_status seen_store_open(const char* path, uint32_t flags, seen_store** out,
                                      seen_error* err);
 /* A keyed store's file, with its key (SEEN_ERR_INCOMPATIBLE for a missing or wrong one). */
@@ -734,8 +738,8 @@ SEEN_API int seen_counting_contains_one_key(const seen_counting* f, const void* 
 /* Resets every counter to zero. Exclusive access. */
 SEEN_API seen_status seen_counting_clear(seen_counting* f);
 
-/* What the filter is (its fixed parameters), O(1). Set info->size =
- * sizeof(seen_counting_info) before the call; only the fields that fit in that size are filled. */
+/* What the filter is (its fixed parameters), O(1). Set info->size = sizeof(seen_counting_info)
+ * before the call; only the fields that fit in that size are filled. */
 typedef struct seen_counting_info {
   size_t size;
   uint64_t bytes;          /* payload bytes: blocks * 320 (64 presence + 256 counters) */
@@ -856,7 +860,8 @@ SEEN_API seen_status seen_scalable_contains_keys(const seen_scalable* f, const u
                                                  uint8_t* out);
 /* Single keys. was_present (may be NULL) receives 1 if the key already looked present (then
  * nothing changed), else 0. A key of len 0 is valid. */
-SEEN_API seen_status seen_scalable_add_one_u64(seen_scalable* f, uint64_t id, uint8_t* was_present);
+SEEN_API seen_status seen_scalable_add_one_u64(seen_scalable* f, uint64_t id,
+                                               uint8_t* was_present);
 SEEN_API seen_status seen_scalable_add_one_key(seen_scalable* f, const void* key, size_t len,
                                                uint8_t* was_present);
 /* 1 if the key may have been added, 0 if not, -1 if f is NULL (or key NULL with len > 0). */
