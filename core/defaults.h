@@ -1,7 +1,7 @@
 // The default of every option a caller may leave unset, in one place. The core's option
 // structs start from these; the C API, where a zero field means "unset", fills such fields
-// through the *OrDefault and WithDefaultsForZeros functions beside each option type, so no
-// layer above the core repeats a value.
+// through the *OrDefault functions below and WithDefaultsForZeros beside each option struct,
+// so no layer above the core repeats a value.
 #pragma once
 
 #include <cstdint>
