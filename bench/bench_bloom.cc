@@ -57,9 +57,9 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "create: %s\n", seen_last_error());
     return 1;
   }
-  seen_bloom_params params{};
+  seen_bloom_info params{};
   params.size = sizeof params;
-  seen_bloom_get_params(f, &params);
+  seen_bloom_get_info(f, &params);
   const uint64_t bytes = params.bytes;
 
   Report("floor_random_read", n, bytes, Floor(bytes, present, reps).wall_ns);
@@ -81,16 +81,16 @@ int main(int argc, char** argv) {
   volatile int sink = 0;
   Report("seen_contains_single_present", n, bytes, MedianNs(reps, n, [&] {
            int hits = 0;
-           for (uint64_t id : present) hits += seen_bloom_test_u64(f, id);
+           for (uint64_t id : present) hits += seen_bloom_contains_one_u64(f, id);
            sink = hits;
          }));
   Report("seen_contains_single_absent", n, bytes, MedianNs(reps, n, [&] {
            int hits = 0;
-           for (uint64_t id : absent) hits += seen_bloom_test_u64(f, id);
+           for (uint64_t id : absent) hits += seen_bloom_contains_one_u64(f, id);
            sink = hits;
          }));
   Report("seen_add_single", n, bytes, MedianNs(reps, n, [&] {
-           for (uint64_t id : present) seen_bloom_put_u64(f, id, nullptr);
+           for (uint64_t id : present) seen_bloom_add_one_u64(f, id, nullptr);
          }, clear));
   seen_bloom_add_u64(f, present.data(), n);
   Report("seen_fpr", n, bytes, 8.0 * bytes / n, static_cast<double>(false_positives) / n);

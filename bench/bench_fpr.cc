@@ -37,9 +37,9 @@ int main(int argc, char** argv) {
     seen_bloom_contains_u64(f, absent.data(), n, out.data());
     uint64_t hits = 0;
     for (uint8_t o : out) hits += o;
-    seen_bloom_params params{};
+    seen_bloom_info params{};
   params.size = sizeof params;
-    seen_bloom_get_params(f, &params);
+    seen_bloom_get_info(f, &params);
     const double bits_per_key = 8.0 * params.bytes / n;
     const double classic = 1.44 * std::log2(1 / target);
     std::printf("{\"target\": %g, \"keys\": %llu, \"measured_fpr\": %.6g, \"bits_per_key\": %.4f, "

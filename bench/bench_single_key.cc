@@ -1,5 +1,5 @@
 // bench_single_key: what one key costs through the C API (issue 15), beside the batch paths
-// and the random-read floor of the same run: single contains (seen_bloom_test_u64, and
+// and the random-read floor of the same run: single contains (seen_bloom_contains_one_u64, and
 // seen_bloom_contains_u64 with 1 and 8 keys per call), single puts, and adds in calls of 1,
 // 8, 64 and all keys, thread-safe and exclusive, and from two threads at once. Calls of few
 // keys run over the first --calls keys (all of them at most), on the full-size filter.
@@ -73,9 +73,9 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "create: %s\n", seen_last_error());
     return 1;
   }
-  seen_bloom_params params{};
+  seen_bloom_info params{};
   params.size = sizeof params;
-  seen_bloom_get_params(f, &params);
+  seen_bloom_get_info(f, &params);
   const Run run{n, params.bytes, seen::bench::Floor(params.bytes, present, reps)};
   run.Report("floor_random_read", run.floor);
 
@@ -94,7 +94,7 @@ int main(int argc, char** argv) {
                  }, clear));
     }
     run.Report("put_single" + mode, Measure(reps, calls, [&] {
-                 for (uint64_t i = 0; i < calls; ++i) seen_bloom_put_u64(f, present[i], nullptr);
+                 for (uint64_t i = 0; i < calls; ++i) seen_bloom_add_one_u64(f, present[i], nullptr);
                }, clear));
   }
   seen_bloom_set_exclusive_adds(f, 0);
@@ -114,7 +114,7 @@ int main(int argc, char** argv) {
   volatile int sink = 0;
   run.Report("test_single", Measure(reps, calls, [&] {
                int hits = 0;
-               for (uint64_t i = 0; i < calls; ++i) hits += seen_bloom_test_u64(f, absent[i]);
+               for (uint64_t i = 0; i < calls; ++i) hits += seen_bloom_contains_one_u64(f, absent[i]);
                sink = hits;
              }));
   seen_bloom_free(f);

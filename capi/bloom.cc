@@ -18,12 +18,6 @@ using seen::capi::CreateInto;
 using seen::capi::Fail;
 using seen::capi::Guard;
 
-namespace {
-
-uint32_t OpenMode(uint32_t flags) { return flags & (SEEN_OPEN_READ_ONLY | SEEN_OPEN_READ_WRITE); }
-
-}  // namespace
-
 extern "C" {
 
 seen_status seen_bloom_size_for(uint64_t expected_items, double fpr, uint64_t* bytes,
@@ -119,7 +113,7 @@ seen_status seen_bloom_set_exclusive_adds(seen_bloom* f, int exclusive) {
   return SEEN_OK;
 }
 
-seen_status seen_bloom_put_u64(seen_bloom* f, uint64_t id, uint8_t* was_present) {
+seen_status seen_bloom_add_one_u64(seen_bloom* f, uint64_t id, uint8_t* was_present) {
   const seen::capi::ReportTo report(f);
   SEEN_REQUIRE(f != nullptr, "filter is NULL");
   return Guard([&] {
@@ -128,7 +122,7 @@ seen_status seen_bloom_put_u64(seen_bloom* f, uint64_t id, uint8_t* was_present)
   });
 }
 
-seen_status seen_bloom_put_key(seen_bloom* f, const void* key, size_t len,
+seen_status seen_bloom_add_one_key(seen_bloom* f, const void* key, size_t len,
                                uint8_t* was_present) {
   const seen::capi::ReportTo report(f);
   SEEN_REQUIRE(f != nullptr, "filter is NULL");
@@ -139,14 +133,14 @@ seen_status seen_bloom_put_key(seen_bloom* f, const void* key, size_t len,
   });
 }
 
-int seen_bloom_test_u64(const seen_bloom* f, uint64_t id) {
-  if (f == nullptr) return Fail(SEEN_ERR_INVALID_ARGUMENT, "seen_bloom_test_u64: filter is NULL"), -1;
+int seen_bloom_contains_one_u64(const seen_bloom* f, uint64_t id) {
+  if (f == nullptr) return Fail(SEEN_ERR_INVALID_ARGUMENT, "seen_bloom_contains_one_u64: filter is NULL"), -1;
   return f->bloom.TestU64(id) ? 1 : 0;
 }
 
-int seen_bloom_test_key(const seen_bloom* f, const void* key, size_t len) {
+int seen_bloom_contains_one_key(const seen_bloom* f, const void* key, size_t len) {
   if (f == nullptr || (key == nullptr && len > 0)) {
-    return Fail(SEEN_ERR_INVALID_ARGUMENT, "seen_bloom_test_key: filter or key is NULL"), -1;
+    return Fail(SEEN_ERR_INVALID_ARGUMENT, "seen_bloom_contains_one_key: filter or key is NULL"), -1;
   }
   return f->bloom.TestKey(key, len) ? 1 : 0;
 }
@@ -201,17 +195,17 @@ seen_status seen_bloom_clear(seen_bloom* f) {
   return Guard([&] { f->bloom.Clear(); });
 }
 
-seen_status seen_bloom_get_params(const seen_bloom* f, seen_bloom_params* params) {
+seen_status seen_bloom_get_info(const seen_bloom* f, seen_bloom_info* info) {
   const seen::capi::ReportTo report(f);
-  SEEN_REQUIRE(f != nullptr && params != nullptr, "filter or params is NULL");
-  SEEN_REQUIRE(params->size >= sizeof(size_t), "params->size is not set");
+  SEEN_REQUIRE(f != nullptr && info != nullptr, "filter or info is NULL");
+  SEEN_REQUIRE(info->size >= sizeof(size_t), "info->size is not set");
   const seen::BloomParams& p = f->bloom.params();
-  seen_bloom_params full{sizeof(seen_bloom_params), p.bytes(), p.blocks, p.k,
-                         f->bloom.read_only() ? 1u : 0u, p.seed, p.expected_items, p.target_fpr,
-                         p.key ? 1u : 0u, 0};
-  const size_t size = std::min(params->size, sizeof full);
-  std::memcpy(params, &full, size);
-  params->size = size;
+  seen_bloom_info full{sizeof(seen_bloom_info), p.bytes(), p.blocks, p.k,
+                       f->bloom.read_only() ? 1u : 0u, p.seed, p.expected_items, p.target_fpr,
+                       p.key ? 1u : 0u, 0};
+  const size_t size = std::min(info->size, sizeof full);
+  std::memcpy(info, &full, size);
+  info->size = size;
   return SEEN_OK;
 }
 
@@ -274,12 +268,10 @@ seen_status seen_bloom_open_keyed(const char* path, uint32_t flags, const uint8_
                                   size_t key_len, seen_bloom** out, seen_error* err) {
   const seen::capi::ReportTo report(err);
   SEEN_REQUIRE(path != nullptr, "path is NULL");
-  SEEN_REQUIRE(OpenMode(flags) == SEEN_OPEN_READ_ONLY || OpenMode(flags) == SEEN_OPEN_READ_WRITE,
-               "flags need exactly one of SEEN_OPEN_READ_ONLY and SEEN_OPEN_READ_WRITE");
-  SEEN_REQUIRE((flags & ~(SEEN_OPEN_READ_ONLY | SEEN_OPEN_READ_WRITE | SEEN_OPEN_NO_VERIFY)) == 0,
-               "unknown flag bits");
+  SEEN_REQUIRE(seen::capi::OpenFlagsAre(flags, SEEN_OPEN_WRITE_IN_PLACE),
+               "flags need SEEN_OPEN_READ_ONLY or SEEN_OPEN_WRITE_IN_PLACE, optionally | SEEN_OPEN_NO_VERIFY");
   return CreateInto<seen_bloom>(out, [&] {
-    return seen::Open(path, OpenMode(flags) == SEEN_OPEN_READ_WRITE, (flags & SEEN_OPEN_NO_VERIFY) == 0,
+    return seen::Open(path, (flags & SEEN_OPEN_WRITE_IN_PLACE) != 0, (flags & SEEN_OPEN_NO_VERIFY) == 0,
                       seen::capi::OptionalKey(key, key_len));
   });
 }

@@ -19,8 +19,6 @@ using seen::capi::Guard;
 
 namespace {
 
-uint32_t OpenMode(uint32_t flags) { return flags & (SEEN_OPEN_READ_ONLY | SEEN_OPEN_READ_WRITE); }
-
 seen_status NotFound(const char* function, uint64_t absent) {
   return Fail(SEEN_ERR_NOT_FOUND, std::string(function) + ": " + std::to_string(absent) +
                                       " key(s) were certainly absent and were not removed");
@@ -102,20 +100,20 @@ seen_status seen_counting_contains_keys(const seen_counting* f, const uint8_t* d
   return Guard([&] { f->counting.ContainsKeys(data, offsets, n, out); });
 }
 
-seen_status seen_counting_put_u64(seen_counting* f, uint64_t id) {
+seen_status seen_counting_add_one_u64(seen_counting* f, uint64_t id) {
   const seen::capi::ReportTo report(f);
   SEEN_REQUIRE(f != nullptr, "filter is NULL");
   return Guard([&] { f->counting.PutU64(id); });
 }
 
-seen_status seen_counting_put_key(seen_counting* f, const void* key, size_t len) {
+seen_status seen_counting_add_one_key(seen_counting* f, const void* key, size_t len) {
   const seen::capi::ReportTo report(f);
   SEEN_REQUIRE(f != nullptr, "filter is NULL");
   SEEN_REQUIRE(key != nullptr || len == 0, "key is NULL");
   return Guard([&] { f->counting.PutKey(key, len); });
 }
 
-seen_status seen_counting_delete_u64(seen_counting* f, uint64_t id) {
+seen_status seen_counting_remove_one_u64(seen_counting* f, uint64_t id) {
   const seen::capi::ReportTo report(f);
   SEEN_REQUIRE(f != nullptr, "filter is NULL");
   bool removed = false;
@@ -123,7 +121,7 @@ seen_status seen_counting_delete_u64(seen_counting* f, uint64_t id) {
   return status == SEEN_OK && !removed ? NotFound(__func__, 1) : status;
 }
 
-seen_status seen_counting_delete_key(seen_counting* f, const void* key, size_t len) {
+seen_status seen_counting_remove_one_key(seen_counting* f, const void* key, size_t len) {
   const seen::capi::ReportTo report(f);
   SEEN_REQUIRE(f != nullptr, "filter is NULL");
   SEEN_REQUIRE(key != nullptr || len == 0, "key is NULL");
@@ -132,14 +130,14 @@ seen_status seen_counting_delete_key(seen_counting* f, const void* key, size_t l
   return status == SEEN_OK && !removed ? NotFound(__func__, 1) : status;
 }
 
-int seen_counting_test_u64(const seen_counting* f, uint64_t id) {
-  if (f == nullptr) return Fail(SEEN_ERR_INVALID_ARGUMENT, "seen_counting_test_u64: filter is NULL"), -1;
+int seen_counting_contains_one_u64(const seen_counting* f, uint64_t id) {
+  if (f == nullptr) return Fail(SEEN_ERR_INVALID_ARGUMENT, "seen_counting_contains_one_u64: filter is NULL"), -1;
   return f->counting.TestU64(id) ? 1 : 0;
 }
 
-int seen_counting_test_key(const seen_counting* f, const void* key, size_t len) {
+int seen_counting_contains_one_key(const seen_counting* f, const void* key, size_t len) {
   if (f == nullptr || (key == nullptr && len > 0)) {
-    return Fail(SEEN_ERR_INVALID_ARGUMENT, "seen_counting_test_key: filter or key is NULL"), -1;
+    return Fail(SEEN_ERR_INVALID_ARGUMENT, "seen_counting_contains_one_key: filter or key is NULL"), -1;
   }
   return f->counting.TestKey(key, len) ? 1 : 0;
 }
@@ -150,17 +148,17 @@ seen_status seen_counting_clear(seen_counting* f) {
   return Guard([&] { f->counting.Clear(); });
 }
 
-seen_status seen_counting_get_params(const seen_counting* f, seen_counting_params* params) {
+seen_status seen_counting_get_info(const seen_counting* f, seen_counting_info* info) {
   const seen::capi::ReportTo report(f);
-  SEEN_REQUIRE(f != nullptr && params != nullptr, "filter or params is NULL");
-  SEEN_REQUIRE(params->size >= sizeof(size_t), "params->size is not set");
+  SEEN_REQUIRE(f != nullptr && info != nullptr, "filter or info is NULL");
+  SEEN_REQUIRE(info->size >= sizeof(size_t), "info->size is not set");
   const seen::CountingParams& p = f->counting.params();
-  const seen_counting_params full{sizeof(seen_counting_params), p.bytes(), p.blocks, p.k,
-                                  f->counting.read_only() ? 1u : 0u, p.seed, p.expected_items,
-                                  p.target_fpr, seen::kCounterBits, 0};
-  const size_t size = std::min(params->size, sizeof full);
-  std::memcpy(params, &full, size);
-  params->size = size;
+  const seen_counting_info full{sizeof(seen_counting_info), p.bytes(), p.blocks, p.k,
+                                f->counting.read_only() ? 1u : 0u, p.seed, p.expected_items,
+                                p.target_fpr, seen::kCounterBits, 0};
+  const size_t size = std::min(info->size, sizeof full);
+  std::memcpy(info, &full, size);
+  info->size = size;
   return SEEN_OK;
 }
 
@@ -225,12 +223,10 @@ seen_status seen_counting_open_keyed(const char* path, uint32_t flags, const uin
                                      size_t key_len, seen_counting** out, seen_error* err) {
   const seen::capi::ReportTo report(err);
   SEEN_REQUIRE(path != nullptr, "path is NULL");
-  SEEN_REQUIRE(OpenMode(flags) == SEEN_OPEN_READ_ONLY || OpenMode(flags) == SEEN_OPEN_READ_WRITE,
-               "flags need exactly one of SEEN_OPEN_READ_ONLY and SEEN_OPEN_READ_WRITE");
-  SEEN_REQUIRE((flags & ~(SEEN_OPEN_READ_ONLY | SEEN_OPEN_READ_WRITE | SEEN_OPEN_NO_VERIFY)) == 0,
-               "unknown flag bits");
+  SEEN_REQUIRE(seen::capi::OpenFlagsAre(flags, SEEN_OPEN_WRITE_IN_PLACE),
+               "flags need SEEN_OPEN_READ_ONLY or SEEN_OPEN_WRITE_IN_PLACE, optionally | SEEN_OPEN_NO_VERIFY");
   return CreateInto<seen_counting>(out, [&] {
-    return seen::OpenCounting(path, OpenMode(flags) == SEEN_OPEN_READ_WRITE,
+    return seen::OpenCounting(path, (flags & SEEN_OPEN_WRITE_IN_PLACE) != 0,
                               (flags & SEEN_OPEN_NO_VERIFY) == 0, seen::capi::OptionalKey(key, key_len));
   });
 }

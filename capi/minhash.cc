@@ -20,8 +20,6 @@ using seen::capi::Guard;
 
 namespace {
 
-constexpr double kDefaultThreshold = 0.8;
-
 struct Settings {
   seen::MinhashOptions sketch;
   double threshold;
@@ -32,11 +30,12 @@ Settings SettingsFrom(const seen_minhash_options* given) {
   seen_minhash_options o{sizeof(seen_minhash_options), 0, 0, 0, 0, nullptr, 0};
   if (given != nullptr) std::memcpy(&o, given, std::min(given->size, sizeof o));
   Settings s;
-  if (o.bins != 0) s.sketch.bins = o.bins;
-  if (o.shingle != 0) s.sketch.shingle = o.shingle;
+  s.sketch.bins = o.bins;
+  s.sketch.shingle = o.shingle;
   s.sketch.seed = o.seed;
   s.sketch.key = seen::capi::OptionalKey(o.key, o.key_len);
-  s.threshold = o.threshold == 0 ? kDefaultThreshold : o.threshold;
+  s.sketch = seen::WithDefaultsForZeros(s.sketch);
+  s.threshold = seen::MinhashThresholdOrDefault(o.threshold);
   return s;
 }
 

@@ -22,20 +22,18 @@ using seen::capi::Guard;
 
 namespace {
 
-uint32_t OpenMode(uint32_t flags) { return flags & (SEEN_OPEN_READ_ONLY | SEEN_OPEN_READ_WRITE); }
-
-// Zero growth and tightening take their defaults, as any field added later will.
+// Zero (unset) fields take the core's defaults, as any field added later will.
 seen::ScalableOptions OptionsFrom(const seen_scalable_options* given) {
   // The first published layout ended with seed; fields added later go after it.
   const auto opts = seen::capi::ReadVersioned(given, offsetof(seen_scalable_options, key), "scalable options");
   seen::ScalableOptions o;
   o.initial_capacity = opts.initial_capacity;
   o.fpr = opts.fpr;
-  if (opts.growth != 0) o.growth = opts.growth;
-  if (opts.tightening != 0) o.tightening = opts.tightening;
+  o.growth = opts.growth;
+  o.tightening = opts.tightening;
   o.seed = opts.seed;
-  if (opts.key != nullptr || opts.key_len != 0) o.key = seen::SecretKey::FromBytes(opts.key, opts.key_len);
-  return o;
+  o.key = seen::capi::OptionalKey(opts.key, opts.key_len);
+  return seen::WithDefaultsForZeros(o);
 }
 
 }  // namespace
@@ -85,7 +83,7 @@ seen_status seen_scalable_contains_keys(const seen_scalable* f, const uint8_t* d
   return Guard([&] { f->scalable.ContainsKeys(data, offsets, n, out); });
 }
 
-seen_status seen_scalable_put_u64(seen_scalable* f, uint64_t id, uint8_t* was_present) {
+seen_status seen_scalable_add_one_u64(seen_scalable* f, uint64_t id, uint8_t* was_present) {
   const seen::capi::ReportTo report(f);
   SEEN_REQUIRE(f != nullptr, "filter is NULL");
   return Guard([&] {
@@ -94,7 +92,7 @@ seen_status seen_scalable_put_u64(seen_scalable* f, uint64_t id, uint8_t* was_pr
   });
 }
 
-seen_status seen_scalable_put_key(seen_scalable* f, const void* key, size_t len,
+seen_status seen_scalable_add_one_key(seen_scalable* f, const void* key, size_t len,
                                   uint8_t* was_present) {
   const seen::capi::ReportTo report(f);
   SEEN_REQUIRE(f != nullptr, "filter is NULL");
@@ -105,14 +103,14 @@ seen_status seen_scalable_put_key(seen_scalable* f, const void* key, size_t len,
   });
 }
 
-int seen_scalable_test_u64(const seen_scalable* f, uint64_t id) {
-  if (f == nullptr) return Fail(SEEN_ERR_INVALID_ARGUMENT, "seen_scalable_test_u64: filter is NULL"), -1;
+int seen_scalable_contains_one_u64(const seen_scalable* f, uint64_t id) {
+  if (f == nullptr) return Fail(SEEN_ERR_INVALID_ARGUMENT, "seen_scalable_contains_one_u64: filter is NULL"), -1;
   return f->scalable.TestU64(id) ? 1 : 0;
 }
 
-int seen_scalable_test_key(const seen_scalable* f, const void* key, size_t len) {
+int seen_scalable_contains_one_key(const seen_scalable* f, const void* key, size_t len) {
   if (f == nullptr || (key == nullptr && len > 0)) {
-    return Fail(SEEN_ERR_INVALID_ARGUMENT, "seen_scalable_test_key: filter or key is NULL"), -1;
+    return Fail(SEEN_ERR_INVALID_ARGUMENT, "seen_scalable_contains_one_key: filter or key is NULL"), -1;
   }
   return f->scalable.TestKey(key, len) ? 1 : 0;
 }
@@ -171,12 +169,10 @@ seen_status seen_scalable_open_keyed(const char* path, uint32_t flags, const uin
                                      size_t key_len, seen_scalable** out, seen_error* err) {
   const seen::capi::ReportTo report(err);
   SEEN_REQUIRE(path != nullptr, "path is NULL");
-  SEEN_REQUIRE(OpenMode(flags) == SEEN_OPEN_READ_ONLY || OpenMode(flags) == SEEN_OPEN_READ_WRITE,
-               "flags need exactly one of SEEN_OPEN_READ_ONLY and SEEN_OPEN_READ_WRITE");
-  SEEN_REQUIRE((flags & ~(SEEN_OPEN_READ_ONLY | SEEN_OPEN_READ_WRITE | SEEN_OPEN_NO_VERIFY)) == 0,
-               "unknown flag bits");
+  SEEN_REQUIRE(seen::capi::OpenFlagsAre(flags, SEEN_OPEN_PRIVATE_COPY),
+               "flags need SEEN_OPEN_READ_ONLY or SEEN_OPEN_PRIVATE_COPY, optionally | SEEN_OPEN_NO_VERIFY");
   return CreateInto<seen_scalable>(out, [&] {
-    return seen::OpenScalable(path, OpenMode(flags) == SEEN_OPEN_READ_WRITE,
+    return seen::OpenScalable(path, (flags & SEEN_OPEN_PRIVATE_COPY) != 0,
                               (flags & SEEN_OPEN_NO_VERIFY) == 0, seen::capi::OptionalKey(key, key_len));
   });
 }

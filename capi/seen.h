@@ -15,20 +15,27 @@
  *    all empty may pass NULL data.
  *  - Byte-key batches carry no data length: the caller guarantees offsets[n] is within data.
  *    Offsets that decrease are refused (SEEN_ERR_INVALID_ARGUMENT).
- *  - Thread safety: adds, contains and the read-only queries may run concurrently on one
- *    filter from any number of threads; concurrent adds never lose a bit. A contains racing
- *    an add may miss that in-flight add, never a completed one. merge, clear, sync and free
- *    need exclusive access.
+ *  - Thread safety differs by kind and is stated at the head of each kind's section: a
+ *    Bloom filter takes concurrent adds, a counting filter one writer beside its queries, a
+ *    scalable filter, window or index no writer beside its queries, a store any call. For
+ *    every kind, free needs exclusive access (no other call on the handle may be running or
+ *    start), *_last_error may run at any time, and calls on different handles are
+ *    independent (two write-in-place mappings of one file excepted). Fingerprints and
+ *    sketches are pure.
  *  - Snapshots: serialize and save copy the payload chunk by chunk and checksum exactly the
  *    bytes they write, so a Bloom filter's may run beside its concurrent adds (a store's save
  *    takes its locks; other kinds' saves need their writers stopped). The buffer or file
  *    always validates; it holds every add completed before the call began, and an add in
  *    flight during the call or not, as for a racing contains.
  *  - Size-versioned structs start with `size_t size`, which the caller sets to the sizeof
- *    of the struct in the header it was built with. Output structs (params, stats, info)
+ *    of the struct in the header it was built with. Output structs (info, stats, saturation)
  *    get the fields that fit. Option structs accept any size from their first published
  *    layout on: fields past the caller's size take their defaults (a zero field means the
  *    default), and fields past this build's layout must be zero, or the call refuses them.
+ *  - Names: add, remove and contains are the verbs of every kind; a call on one key says
+ *    `_one` (seen_bloom_add_one_u64), a batch does not (seen_bloom_add_u64). get_info is what
+ *    an object is, O(1); get_stats is counted over its contents; get_saturation is measured
+ *    at a clock `now`.
  *  - Keys: integer ids hash as their 8 little-endian bytes, byte keys as their bytes,
  *    with XXH3-64 and the filter's seed. A batch of byte keys is one data buffer plus n+1
  *    offsets: key i is data[offsets[i] .. offsets[i+1]).
@@ -108,13 +115,29 @@ SEEN_API uint32_t seen_version_number(void);
 
 /* ------------------------------------------------------------------------------------------
  * Blocked Bloom filter: every key sets k bits in one 64-byte block.
+ *
+ * Thread safety: adds (batch, single, or_blocks), contains (batch or single) and the
+ * read-only queries may run concurrently from any number of threads; concurrent adds never
+ * lose a bit (they take stripe locks; readers never lock). A contains racing an add may miss
+ * that in-flight add, never a completed one; serialize and save may run beside adds (see
+ * Snapshots). merge (on dst), clear, sync and free need exclusive access.
  * ---------------------------------------------------------------------------------------- */
 typedef struct seen_bloom seen_bloom;
 
-/* Flags for seen_bloom_open. Exactly one of READ_ONLY and READ_WRITE. */
-#define SEEN_OPEN_READ_ONLY 1u  /* query role: maps PROT_READ; every add returns SEEN_ERR_READ_ONLY */
-#define SEEN_OPEN_READ_WRITE 2u /* maps shared; changes reach the file on seen_bloom_sync and free */
-#define SEEN_OPEN_NO_VERIFY 4u  /* skip the payload checksum (the header is always verified) */
+/* Flags for every *_open: exactly one mode, optionally | SEEN_OPEN_NO_VERIFY. A mode means
+ * the same for every kind that takes it; a kind refuses a mode it does not take
+ * (SEEN_ERR_INVALID_ARGUMENT):
+ *   READ_ONLY       Bloom, counting and scalable filters, stores, SimHash indexes
+ *   WRITE_IN_PLACE  Bloom and counting filters: their size is fixed, so the file holds them
+ *   PRIVATE_COPY    scalable filters and stores: they grow, so writes go to memory
+ * (A MinHash index always opens as a private copy and takes no flags.) */
+#define SEEN_OPEN_READ_ONLY 1u      /* maps PROT_READ, queries in place; a write returns
+                                       SEEN_ERR_READ_ONLY */
+#define SEEN_OPEN_WRITE_IN_PLACE 2u /* maps shared and writable; changes reach the file on sync
+                                       and free */
+#define SEEN_OPEN_NO_VERIFY 4u      /* skip the payload checksum (the header is always verified) */
+#define SEEN_OPEN_PRIVATE_COPY 8u   /* a writable copy in memory; the file changes only on the
+                                       next save */
 
 /* Sizing, without creating anything. For expected_items and a target false-positive rate
  * in (0, 1): the bytes and bits per key (k) that this blocked layout needs to really deliver
@@ -192,13 +215,13 @@ SEEN_API seen_status seen_bloom_set_exclusive_adds(seen_bloom* f, int exclusive)
 
 /* Single keys. `was_present` (may be NULL) receives 1 if every bit of the key was already set
  * before this add (test-and-add), else 0. A key of len 0 is valid (key may then be NULL). */
-SEEN_API seen_status seen_bloom_put_u64(seen_bloom* f, uint64_t id, uint8_t* was_present);
-SEEN_API seen_status seen_bloom_put_key(seen_bloom* f, const void* key, size_t len,
-                                        uint8_t* was_present);
+SEEN_API seen_status seen_bloom_add_one_u64(seen_bloom* f, uint64_t id, uint8_t* was_present);
+SEEN_API seen_status seen_bloom_add_one_key(seen_bloom* f, const void* key, size_t len,
+                                            uint8_t* was_present);
 /* Returns 1 if the key may have been added, 0 if it certainly was not, -1 if f is NULL
  * (or key is NULL with len > 0). */
-SEEN_API int seen_bloom_test_u64(const seen_bloom* f, uint64_t id);
-SEEN_API int seen_bloom_test_key(const seen_bloom* f, const void* key, size_t len);
+SEEN_API int seen_bloom_contains_one_u64(const seen_bloom* f, uint64_t id);
+SEEN_API int seen_bloom_contains_one_key(const seen_bloom* f, const void* key, size_t len);
 
 /* dst |= src. Both must have the same block count, k and seed, else SEEN_ERR_INCOMPATIBLE
  * naming the field that differs. dst must be writable. Not thread-safe on dst. */
@@ -216,7 +239,7 @@ SEEN_API seen_status seen_bloom_clear(seen_bloom* f);
  *     seen_bloom_read_blocks (only the range's pages become resident);
  *  3. OR every range into one filter with seen_bloom_or_blocks.
  * The result is byte-identical to adding every key to one filter. */
-/* blocks[i] = the block (0 .. params.blocks - 1) key i maps to. NULL arrays are
+/* blocks[i] = the block (0 .. info.blocks - 1) key i maps to. NULL arrays are
  * SEEN_ERR_INVALID_ARGUMENT unless n == 0. Thread-safe. */
 SEEN_API seen_status seen_bloom_blocks_of_u64(const seen_bloom* f, const uint64_t* ids, size_t n,
                                               uint64_t* blocks);
@@ -233,9 +256,9 @@ SEEN_API seen_status seen_bloom_read_blocks(const seen_bloom* f, uint64_t first,
 SEEN_API seen_status seen_bloom_or_blocks(seen_bloom* f, uint64_t first, uint64_t count,
                                           const uint8_t* blocks);
 
-/* Fixed parameters: O(1). Set params->size = sizeof(seen_bloom_params) before the call; the
- * library fills only the fields that fit in that size. */
-typedef struct seen_bloom_params {
+/* What the filter is (its fixed parameters): O(1). Set info->size = sizeof(seen_bloom_info)
+ * before the call; the library fills only the fields that fit in that size. */
+typedef struct seen_bloom_info {
   size_t size;
   uint64_t bytes;          /* payload bytes: blocks * 64 */
   uint64_t blocks;
@@ -246,10 +269,10 @@ typedef struct seen_bloom_params {
   double target_fpr;       /* as given at creation (predicted, for create_bytes) */
   uint32_t keyed;          /* 1 in keyed mode (seen_bloom_create_keyed): seed is then 0 */
   uint32_t reserved;       /* 0 */
-} seen_bloom_params;
-SEEN_API seen_status seen_bloom_get_params(const seen_bloom* f, seen_bloom_params* params);
+} seen_bloom_info;
+SEEN_API seen_status seen_bloom_get_info(const seen_bloom* f, seen_bloom_info* info);
 
-/* Fill statistics: O(bytes), reads the whole filter. Same size rule as params. */
+/* Fill statistics: O(bytes), reads the whole filter. Same size rule as info. */
 typedef struct seen_bloom_stats {
   size_t size;
   double fill_ratio;    /* set bits / all bits */
@@ -278,7 +301,7 @@ SEEN_API seen_status seen_bloom_view(const uint8_t* buf, size_t len, uint32_t fl
  * (see the conventions at the top): it may run beside adds. */
 SEEN_API seen_status seen_bloom_save(const seen_bloom* f, const char* path);
 
-/* Maps a saved filter. flags: SEEN_OPEN_READ_ONLY or SEEN_OPEN_READ_WRITE, optionally
+/* Maps a saved filter. flags: SEEN_OPEN_READ_ONLY or SEEN_OPEN_WRITE_IN_PLACE, optionally
  * | SEEN_OPEN_NO_VERIFY. Large filters get MADV_HUGEPAGE where the kernel allows it. */
 SEEN_API seen_status seen_bloom_open(const char* path, uint32_t flags, seen_bloom** out,
                                      seen_error* err);
@@ -293,6 +316,11 @@ SEEN_API seen_status seen_bloom_sync(seen_bloom* f);
  * mode) are always found, and forgets older ones within its slack. Time is `now`, in
  * seconds of any epoch the caller keeps (at most 2^32 - 1); a clock that goes backwards
  * never forgets anything early. Items are u64 ids or byte keys, hashed with the seed.
+ *
+ * Thread safety: adds need exclusive access (one writer, or the caller's lock, with no query
+ * running: an add moves the ring and may grow the window). Contains, info, saturation and
+ * serialize only read: they may run concurrently with each other, not with an add.
+ * Serve many users from one store (below), whose calls all lock for themselves.
  * ---------------------------------------------------------------------------------------- */
 typedef struct seen_window seen_window;
 
@@ -348,7 +376,6 @@ SEEN_API void seen_window_free(seen_window* w);
 /* Copies the last failure of a call on w into *err (status SEEN_OK and "" if none failed yet).
  * NULL err is a no-op; NULL w gives SEEN_ERR_INVALID_ARGUMENT in *err. Thread-safe. */
 SEEN_API void seen_window_last_error(const seen_window* w, seen_error* err);
-/* Adds are not thread-safe; contains may run concurrently with each other, not with adds. */
 SEEN_API seen_status seen_window_add_u64(seen_window* w, const uint64_t* items, size_t n,
                                          uint64_t now);
 SEEN_API seen_status seen_window_contains_u64(const seen_window* w, const uint64_t* items,
@@ -389,9 +416,12 @@ SEEN_API seen_status seen_window_deserialize_keyed(const uint8_t* buf, size_t le
 
 /* ------------------------------------------------------------------------------------------
  * The exposure store: one window per user id, for millions of users, in one compact arena
- * (about 15 bytes per user beside the window). All calls are thread-safe: users are spread
- * over 64 shards, each with its own lock. A user appears on its first mark or take and is
- * dropped after idle_timeout seconds without one (hour granularity).
+ * (about 15 bytes per user beside the window). A user appears on its first mark or take and
+ * is dropped after idle_timeout seconds without one (hour granularity).
+ *
+ * Thread safety: every call but free may run concurrently from any number of threads: users
+ * are spread over 64 shards, each with its own lock (filter, stats and saturation take it
+ * shared, so they run beside each other).
  * ---------------------------------------------------------------------------------------- */
 typedef struct seen_store seen_store;
 
@@ -467,10 +497,11 @@ SEEN_API seen_status seen_store_get_user_saturation(const seen_store* s, uint64_
 SEEN_API seen_status seen_store_get_window_info(const seen_store* s, seen_window_info* info);
 /* Crash-safe, like seen_bloom_save. Takes every shard's lock for the duration. */
 SEEN_API seen_status seen_store_save(const seen_store* s, const char* path);
-/* Maps a saved store. SEEN_OPEN_READ_ONLY: filter only, writes return SEEN_ERR_READ_ONLY.
- * SEEN_OPEN_READ_WRITE: writes stay in memory until the next save (the file is never
- * written in place). | SEEN_OPEN_NO_VERIFY skips the payload checksum: a 10 GB store then
- * opens in about a second, and a corrupt window is refused when its user is touched. */
+/* Opens a saved store. SEEN_OPEN_READ_ONLY: maps it, filter only, writes return
+ * SEEN_ERR_READ_ONLY. SEEN_OPEN_PRIVATE_COPY: writes stay in memory until the next save (the
+ * file is never written in place). | SEEN_OPEN_NO_VERIFY skips the payload checksum: a
+ * 10 GB store then opens in about a second, and a corrupt window is refused when its user is
+ * touched. */
 SEEN_API seen_status seen_store_open(const char* path, uint32_t flags, seen_store** out,
                                      seen_error* err);
 /* A keyed store's file, with its key (SEEN_ERR_INCOMPATIBLE for a missing or wrong one). */
@@ -610,7 +641,7 @@ SEEN_API seen_status seen_simhash_index_clusters(const seen_simhash_index* index
                                                  uint64_t* ids, uint32_t* groups, size_t cap,
                                                  size_t* count);
 
-/* Size and memory. Same size rule as seen_bloom_params. */
+/* Size and memory. Same size rule as seen_bloom_info. */
 typedef struct seen_simhash_index_info {
   size_t size;
   uint64_t count;     /* pairs, staged ones included */
@@ -693,23 +724,23 @@ SEEN_API seen_status seen_counting_contains_keys(const seen_counting* f, const u
                                                  const uint64_t* offsets, size_t n,
                                                  uint8_t* out);
 
-/* Single keys. put adds one key. delete removes one: SEEN_ERR_NOT_FOUND (nothing changed)
- * if it was certainly absent. A key of len 0 is valid (key may then be NULL). */
-SEEN_API seen_status seen_counting_put_u64(seen_counting* f, uint64_t id);
-SEEN_API seen_status seen_counting_put_key(seen_counting* f, const void* key, size_t len);
-SEEN_API seen_status seen_counting_delete_u64(seen_counting* f, uint64_t id);
-SEEN_API seen_status seen_counting_delete_key(seen_counting* f, const void* key, size_t len);
+/* Single keys. add_one adds one key. remove_one removes one: SEEN_ERR_NOT_FOUND (nothing
+ * changed) if it was certainly absent. A key of len 0 is valid (key may then be NULL). */
+SEEN_API seen_status seen_counting_add_one_u64(seen_counting* f, uint64_t id);
+SEEN_API seen_status seen_counting_add_one_key(seen_counting* f, const void* key, size_t len);
+SEEN_API seen_status seen_counting_remove_one_u64(seen_counting* f, uint64_t id);
+SEEN_API seen_status seen_counting_remove_one_key(seen_counting* f, const void* key, size_t len);
 /* Returns 1 if the key may be present, 0 if it certainly is not, -1 if f is NULL (or key is
  * NULL with len > 0). */
-SEEN_API int seen_counting_test_u64(const seen_counting* f, uint64_t id);
-SEEN_API int seen_counting_test_key(const seen_counting* f, const void* key, size_t len);
+SEEN_API int seen_counting_contains_one_u64(const seen_counting* f, uint64_t id);
+SEEN_API int seen_counting_contains_one_key(const seen_counting* f, const void* key, size_t len);
 
 /* Resets every counter to zero. Exclusive access. */
 SEEN_API seen_status seen_counting_clear(seen_counting* f);
 
-/* Fixed parameters, O(1). Set params->size = sizeof(seen_counting_params) before the call;
- * only the fields that fit in that size are filled. */
-typedef struct seen_counting_params {
+/* What the filter is (its fixed parameters), O(1). Set info->size = sizeof(seen_counting_info)
+ * before the call; only the fields that fit in that size are filled. */
+typedef struct seen_counting_info {
   size_t size;
   uint64_t bytes;          /* payload bytes: blocks * 320 (64 presence + 256 counters) */
   uint64_t blocks;         /* as many as seen_bloom_create would use */
@@ -720,11 +751,10 @@ typedef struct seen_counting_params {
   double target_fpr;       /* as given at creation */
   uint32_t counter_bits;   /* 4 */
   uint32_t reserved;
-} seen_counting_params;
-SEEN_API seen_status seen_counting_get_params(const seen_counting* f,
-                                              seen_counting_params* params);
+} seen_counting_info;
+SEEN_API seen_status seen_counting_get_info(const seen_counting* f, seen_counting_info* info);
 
-/* Statistics: O(bytes), reads every counter. Same size rule as params. */
+/* Statistics: O(bytes), reads every counter. Same size rule as info. */
 typedef struct seen_counting_stats {
   size_t size;
   double approx_items;    /* sum of counters / k: exact while nothing saturated */
@@ -747,7 +777,7 @@ SEEN_API seen_status seen_counting_view(const uint8_t* buf, size_t len, uint32_t
 /* Crash-safe save, like seen_bloom_save. */
 SEEN_API seen_status seen_counting_save(const seen_counting* f, const char* path);
 /* Maps a saved filter, with the flags of seen_bloom_open: READ_ONLY refuses every add and
- * remove (SEEN_ERR_READ_ONLY); READ_WRITE changes the file on sync and free. */
+ * remove (SEEN_ERR_READ_ONLY); WRITE_IN_PLACE changes the file on sync and free. */
 SEEN_API seen_status seen_counting_open(const char* path, uint32_t flags, seen_counting** out,
                                         seen_error* err);
 /* Keyed mode, as for seen_bloom_create_keyed and its open and deserialize. */
@@ -830,12 +860,13 @@ SEEN_API seen_status seen_scalable_contains_keys(const seen_scalable* f, const u
                                                  uint8_t* out);
 /* Single keys. was_present (may be NULL) receives 1 if the key already looked present (then
  * nothing changed), else 0. A key of len 0 is valid. */
-SEEN_API seen_status seen_scalable_put_u64(seen_scalable* f, uint64_t id, uint8_t* was_present);
-SEEN_API seen_status seen_scalable_put_key(seen_scalable* f, const void* key, size_t len,
-                                           uint8_t* was_present);
+SEEN_API seen_status seen_scalable_add_one_u64(seen_scalable* f, uint64_t id,
+                                               uint8_t* was_present);
+SEEN_API seen_status seen_scalable_add_one_key(seen_scalable* f, const void* key, size_t len,
+                                               uint8_t* was_present);
 /* 1 if the key may have been added, 0 if not, -1 if f is NULL (or key NULL with len > 0). */
-SEEN_API int seen_scalable_test_u64(const seen_scalable* f, uint64_t id);
-SEEN_API int seen_scalable_test_key(const seen_scalable* f, const void* key, size_t len);
+SEEN_API int seen_scalable_contains_one_u64(const seen_scalable* f, uint64_t id);
+SEEN_API int seen_scalable_contains_one_key(const seen_scalable* f, const void* key, size_t len);
 
 SEEN_API seen_status seen_scalable_get_info(const seen_scalable* f, seen_scalable_info* info);
 
@@ -848,8 +879,8 @@ SEEN_API seen_status seen_scalable_deserialize(const uint8_t* buf, size_t len,
 /* Crash-safe save, like seen_bloom_save. */
 SEEN_API seen_status seen_scalable_save(const seen_scalable* f, const char* path);
 /* Opens a saved filter. SEEN_OPEN_READ_ONLY maps it and queries in place; adds return
- * SEEN_ERR_READ_ONLY. SEEN_OPEN_READ_WRITE reads a private copy that may grow; the file
- * changes only on the next seen_scalable_save. | SEEN_OPEN_NO_VERIFY skips the payload
+ * SEEN_ERR_READ_ONLY. SEEN_OPEN_PRIVATE_COPY reads a private copy that may grow; the
+ * file changes only on the next seen_scalable_save. | SEEN_OPEN_NO_VERIFY skips the payload
  * checksum. */
 SEEN_API seen_status seen_scalable_open(const char* path, uint32_t flags, seen_scalable** out,
                                         seen_error* err);
@@ -867,7 +898,9 @@ SEEN_API seen_status seen_scalable_open_keyed(const char* path, uint32_t flags,
  * sets, from fixed-size sketches, and an LSH index that returns every stored text at or
  * above a similarity threshold, each match verified. Right where SimHash is not: short
  * texts, and texts with an inserted header, footer or advert. Sketching is pure and
- * thread-safe; index queries may run concurrently with each other, not with add or remove.
+ * thread-safe. Thread safety of an index: queries, size, serialize and save may run
+ * concurrently with each other (the first after an add settles the tables under a lock);
+ * add, remove and free need exclusive access.
  * ---------------------------------------------------------------------------------------- */
 typedef struct seen_minhash_index seen_minhash_index;
 

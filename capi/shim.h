@@ -60,6 +60,13 @@ seen_status SerializeInto(const char* function, const Object& object, uint8_t* b
   return Guard([&] { Serialize(object, buf); });  // found by argument-dependent lookup
 }
 
+// Whether open flags are `writable` or SEEN_OPEN_READ_ONLY, the modes a kind takes, optionally
+// with SEEN_OPEN_NO_VERIFY, and nothing else.
+inline bool OpenFlagsAre(uint32_t flags, uint32_t writable) {
+  const uint32_t mode = flags & ~SEEN_OPEN_NO_VERIFY;
+  return mode == SEEN_OPEN_READ_ONLY || mode == writable;
+}
+
 // The key of a *_keyed call: none for (NULL, 0), else 16..64 bytes (kInvalidArgument).
 inline std::optional<SecretKey> OptionalKey(const uint8_t* key, size_t key_len) {
   if (key == nullptr && key_len == 0) return std::nullopt;

@@ -30,22 +30,19 @@ seen::TextOptions Options(const seen_simhash_options* given) {
   seen_simhash_options o{sizeof(seen_simhash_options), 0, 0, nullptr, nullptr, 0};
   if (given != nullptr) std::memcpy(&o, given, std::min(given->size, sizeof o));
   seen::TextOptions options;
-  options.ngram = o.ngram == 0 ? seen::TextOptions{}.ngram : o.ngram;
+  options.ngram = o.ngram;
   options.seed = o.seed;
   options.idf = o.idf ? &o.idf->table : nullptr;
-  if (o.key != nullptr || o.key_len != 0) options.key = seen::SecretKey::FromBytes(o.key, o.key_len);
-  return options;
+  options.key = seen::capi::OptionalKey(o.key, o.key_len);
+  return seen::WithDefaultsForZeros(options);
 }
 
-// Matches sorted by distance, then id, then fingerprint: the same order on every call.
-std::vector<seen::SimhashMatch> Sorted(const seen::SimhashIndex& index, uint64_t fp, uint32_t k) {
-  std::vector<seen::SimhashMatch> matches;
-  index.Query(fp, k, matches);
-  std::sort(matches.begin(), matches.end(), [](const auto& a, const auto& b) {
-    if (a.distance != b.distance) return a.distance < b.distance;
-    return a.id != b.id ? a.id < b.id : a.fingerprint < b.fingerprint;
-  });
-  return matches;
+// The first `count` matches into the caller's arrays (distances may be NULL).
+void CopyOut(const std::vector<seen::SimhashMatch>& matches, size_t count, uint64_t* ids, uint32_t* distances) {
+  for (size_t i = 0; i < count; ++i) {
+    ids[i] = matches[i].id;
+    if (distances != nullptr) distances[i] = matches[i].distance;
+  }
 }
 
 }  // namespace
@@ -164,13 +161,9 @@ seen_status seen_simhash_index_query(const seen_simhash_index* index, uint64_t f
   SEEN_REQUIRE(ids != nullptr || cap == 0, "ids is NULL");
   bool truncated = false;
   const seen_status status = Guard([&] {
-    const auto matches = Sorted(index->index, fingerprint, k);
+    const auto matches = index->index.QueryOrdered(fingerprint, k);
     *found = matches.size();
-    const size_t written = std::min(cap, matches.size());
-    for (size_t i = 0; i < written; ++i) {
-      ids[i] = matches[i].id;
-      if (distances != nullptr) distances[i] = matches[i].distance;
-    }
+    CopyOut(matches, std::min(cap, matches.size()), ids, distances);
     truncated = matches.size() > cap;
   });
   if (status != SEEN_OK || !truncated) return status;
@@ -183,9 +176,7 @@ seen_status seen_simhash_index_any(const seen_simhash_index* index, const uint64
   const seen::capi::ReportTo report(index);
   SEEN_REQUIRE(index != nullptr, "index is NULL");
   SEEN_REQUIRE((fingerprints != nullptr && out != nullptr) || n == 0, "fingerprints or out is NULL");
-  return Guard([&] {
-    for (size_t i = 0; i < n; ++i) out[i] = index->index.Any(fingerprints[i], k) ? 1 : 0;
-  });
+  return Guard([&] { index->index.AnyMany(fingerprints, n, k, out); });
 }
 
 seen_status seen_simhash_index_query_batch(const seen_simhash_index* index,
@@ -198,19 +189,9 @@ seen_status seen_simhash_index_query_batch(const seen_simhash_index* index,
   SEEN_REQUIRE(ids != nullptr || cap == 0, "ids is NULL");
   bool truncated = false;
   const seen_status status = Guard([&] {
-    std::vector<seen::SimhashMatch> all;
-    offsets[0] = 0;
-    for (size_t i = 0; i < n; ++i) {
-      const auto matches = Sorted(index->index, fingerprints[i], k);
-      all.insert(all.end(), matches.begin(), matches.end());
-      offsets[i + 1] = all.size();
-    }
+    const auto all = index->index.QueryOrderedMany(fingerprints, n, k, offsets);
     truncated = all.size() > cap;
-    if (truncated) return;
-    for (size_t i = 0; i < all.size(); ++i) {
-      ids[i] = all[i].id;
-      if (distances != nullptr) distances[i] = all[i].distance;
-    }
+    if (!truncated) CopyOut(all, all.size(), ids, distances);
   });
   if (status != SEEN_OK || !truncated) return status;
   return Fail(SEEN_ERR_BUFFER_TOO_SMALL, "seen_simhash_index_query_batch: " + std::to_string(offsets[n]) +

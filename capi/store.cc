@@ -22,8 +22,6 @@ using seen::capi::Guard;
 
 namespace {
 
-constexpr uint32_t kDefaultIdleTimeout = 86400;
-
 // The first published layout ended with expected_users; fields added later go after it.
 constexpr size_t kOldestStoreOptions = offsetof(seen_store_options, expected_users) + sizeof(uint64_t);
 
@@ -32,12 +30,11 @@ seen::StoreOptions StoreOptionsFrom(const seen_store_options* caller) {
   const seen_store_options* opts = &read;
   seen::StoreOptions options;
   options.window = seen::capi::WindowParamsFrom(opts->window);
-  // The core counts 0 as never; the C API keeps 0 for the default, the most common wish.
-  options.idle_timeout = opts->idle_timeout == 0            ? kDefaultIdleTimeout
-                         : opts->idle_timeout == UINT32_MAX ? 0
-                                                            : opts->idle_timeout;
+  // The core counts 0 as never; the C API keeps 0 for the default, the most common wish, and
+  // spells never UINT32_MAX.
+  options.idle_timeout = opts->idle_timeout == UINT32_MAX ? 0 : seen::IdleTimeoutOrDefault(opts->idle_timeout);
   options.max_bytes = opts->max_bytes;
-  if (opts->expected_users != 0) options.expected_users = opts->expected_users;
+  options.expected_users = seen::OrDefault(opts->expected_users, seen::defaults::kStoreExpectedUsers);
   return options;
 }
 
@@ -159,13 +156,10 @@ seen_status seen_store_open_keyed(const char* path, uint32_t flags, const uint8_
                                   size_t key_len, seen_store** out, seen_error* err) {
   const seen::capi::ReportTo report(err);
   SEEN_REQUIRE(path != nullptr, "path is NULL");
-  const uint32_t mode = flags & (SEEN_OPEN_READ_ONLY | SEEN_OPEN_READ_WRITE);
-  SEEN_REQUIRE(mode == SEEN_OPEN_READ_ONLY || mode == SEEN_OPEN_READ_WRITE,
-               "flags need exactly one of SEEN_OPEN_READ_ONLY and SEEN_OPEN_READ_WRITE");
-  SEEN_REQUIRE((flags & ~(SEEN_OPEN_READ_ONLY | SEEN_OPEN_READ_WRITE | SEEN_OPEN_NO_VERIFY)) == 0,
-               "unknown flag bits");
+  SEEN_REQUIRE(seen::capi::OpenFlagsAre(flags, SEEN_OPEN_PRIVATE_COPY),
+               "flags need SEEN_OPEN_READ_ONLY or SEEN_OPEN_PRIVATE_COPY, optionally | SEEN_OPEN_NO_VERIFY");
   return CreateInto<seen_store>(out, [&] {
-    return seen::Store::Open(path, mode == SEEN_OPEN_READ_WRITE, (flags & SEEN_OPEN_NO_VERIFY) == 0,
+    return seen::Store::Open(path, (flags & SEEN_OPEN_PRIVATE_COPY) != 0, (flags & SEEN_OPEN_NO_VERIFY) == 0,
                              seen::capi::OptionalKey(key, key_len));
   });
 }

@@ -7,6 +7,7 @@
 
 #include "capi/shim.h"
 #include "capi/versioned.h"
+#include "core/defaults.h"
 #include "core/error.h"
 
 namespace seen::capi {
@@ -20,7 +21,7 @@ WindowParams WindowParamsFrom(const seen_window_options* caller) {
   auto bad = [](const std::string& what) { throw Error(Code::kInvalidArgument, "window options: " + what); };
   const seen_window_options read = ReadVersioned(caller, kOldestWindowOptions, "window options");
   const seen_window_options* opts = &read;
-  const double slack = opts->max_slack == 0 ? 0.25 : opts->max_slack;
+  const double slack = WindowMaxSlackOrDefault(opts->max_slack);
   WindowParams params;
   if (opts->mode == SEEN_WINDOW_COUNT) {
     params = opts->max_bytes != 0 ? SizeCountWindowForBytes(opts->span, opts->max_bytes, slack, opts->seed)

@@ -104,6 +104,12 @@ class Sketcher {
 
 }  // namespace
 
+MinhashOptions WithDefaultsForZeros(MinhashOptions o) {
+  o.bins = OrDefault(o.bins, defaults::kMinhashBins);
+  o.shingle = OrDefault(o.shingle, defaults::kMinhashShingle);
+  return o;
+}
+
 void ValidateMinhashOptions(const MinhashOptions& o) {
   if (o.bins < 16 || o.bins > 1024 || (o.bins & (o.bins - 1)) != 0) {
     throw Error(Code::kInvalidArgument, "bins " + std::to_string(o.bins) + " is not a power of two in 16..1024");

@@ -15,16 +15,20 @@
 #include <optional>
 #include <vector>
 
+#include "core/defaults.h"
 #include "core/hash.h"
 
 namespace seen {
 
 struct MinhashOptions {
-  uint32_t bins = 128;     // K, a power of two in 16..1024
-  uint32_t shingle = 2;    // tokens per shingle, 1..8
+  uint32_t bins = defaults::kMinhashBins;        // K, a power of two in 16..1024
+  uint32_t shingle = defaults::kMinhashShingle;  // tokens per shingle, 1..8
   uint64_t seed = 0;
   std::optional<SecretKey> key = std::nullopt;  // keyed mode (docs/SECURITY.md)
 };
+
+// o with a zero (unset) bins or shingle replaced by its default.
+MinhashOptions WithDefaultsForZeros(MinhashOptions o);
 
 // Throws Error(kInvalidArgument) naming the option out of range.
 void ValidateMinhashOptions(const MinhashOptions& options);

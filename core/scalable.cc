@@ -20,6 +20,12 @@ constexpr size_t kChunk = 4096;
 
 }  // namespace
 
+ScalableOptions WithDefaultsForZeros(ScalableOptions o) {
+  o.growth = OrDefault(o.growth, defaults::kScalableGrowth);
+  o.tightening = OrDefault(o.tightening, defaults::kScalableTightening);
+  return o;
+}
+
 void Scalable::Validate(const ScalableOptions& o) {
   if (o.initial_capacity == 0) Bad("initial capacity must be at least 1");
   if (!(o.fpr > 0.0 && o.fpr < 1.0)) Bad("fpr must be in (0, 1), got " + std::to_string(o.fpr));

@@ -18,6 +18,8 @@
 #include <optional>
 #include <vector>
 
+#include "core/defaults.h"
+
 #include "core/bloom.h"
 #include "core/region.h"
 
@@ -26,11 +28,14 @@ namespace seen {
 struct ScalableOptions {
   uint64_t initial_capacity = 0;
   double fpr = 0.0;          // the bound on the total false-positive rate, in (0, 1)
-  double growth = 2.0;       // capacity ratio of consecutive sub-filters, in [1, 64]
-  double tightening = 0.5;   // fpr ratio of consecutive sub-filters, in (0, 1)
+  double growth = defaults::kScalableGrowth;          // capacity ratio of consecutive sub-filters, in [1, 64]
+  double tightening = defaults::kScalableTightening;  // fpr ratio of consecutive sub-filters, in (0, 1)
   uint64_t seed = 0;
   std::optional<SecretKey> key = std::nullopt;  // keyed mode: every sub-filter hashes under it
 };
+
+// o with a zero (unset) growth or tightening replaced by its default.
+ScalableOptions WithDefaultsForZeros(ScalableOptions o);
 
 // One sub-filter: the blocked Bloom filter and how full it may get.
 struct SubFilter {

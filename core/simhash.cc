@@ -23,6 +23,11 @@ void RequireFinite(const float* weights, size_t n) {
 
 }  // namespace
 
+TextOptions WithDefaultsForZeros(TextOptions o) {
+  o.ngram = OrDefault(o.ngram, defaults::kSimhashNgram);
+  return o;
+}
+
 uint64_t SignsToFingerprint(const float* sums) {
   uint64_t fp = 0;
   for (unsigned b = 0; b < 64; ++b) fp |= uint64_t{sums[b] > 0} << b;

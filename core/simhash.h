@@ -9,6 +9,7 @@
 #include <optional>
 #include <unordered_map>
 
+#include "core/defaults.h"
 #include "core/hash.h"
 
 namespace seen {
@@ -45,7 +46,7 @@ class IdfTable {
 };
 
 struct TextOptions {
-  uint32_t ngram = 2;            // CJK character shingle length, 1..8 (docs/simhash.md: why 2)
+  uint32_t ngram = defaults::kSimhashNgram;  // CJK character shingle length, 1..8
   uint64_t seed = 0;             // XXH3 seed of every feature hash
   const IdfTable* idf = nullptr; // NULL: every token weighs 1 + ln(its count)
   // Keyed mode (docs/SECURITY.md): features hash with SipHash-1-3 under it, so nobody
@@ -53,6 +54,9 @@ struct TextOptions {
   std::optional<SecretKey> key = std::nullopt;
 };
 constexpr uint32_t kMaxNgram = 8;
+
+// o with a zero (unset) ngram replaced by its default.
+TextOptions WithDefaultsForZeros(TextOptions o);
 
 struct TextFingerprint {
   uint64_t simhash;

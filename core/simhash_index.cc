@@ -283,6 +283,32 @@ bool SimhashIndex::Any(uint64_t fp, uint32_t k) const {
   return any;
 }
 
+std::vector<SimhashMatch> SimhashIndex::QueryOrdered(uint64_t fp, uint32_t k) const {
+  std::vector<SimhashMatch> matches;
+  Query(fp, k, matches);
+  std::sort(matches.begin(), matches.end(), [](const SimhashMatch& a, const SimhashMatch& b) {
+    if (a.distance != b.distance) return a.distance < b.distance;
+    return a.id != b.id ? a.id < b.id : a.fingerprint < b.fingerprint;
+  });
+  return matches;
+}
+
+std::vector<SimhashMatch> SimhashIndex::QueryOrderedMany(const uint64_t* fps, size_t n, uint32_t k,
+                                                         uint64_t* offsets) const {
+  std::vector<SimhashMatch> all;
+  offsets[0] = 0;
+  for (size_t i = 0; i < n; ++i) {
+    const std::vector<SimhashMatch> matches = QueryOrdered(fps[i], k);
+    all.insert(all.end(), matches.begin(), matches.end());
+    offsets[i + 1] = all.size();
+  }
+  return all;
+}
+
+void SimhashIndex::AnyMany(const uint64_t* fps, size_t n, uint32_t k, uint8_t* out) const {
+  for (size_t i = 0; i < n; ++i) out[i] = Any(fps[i], k) ? 1 : 0;
+}
+
 std::vector<uint32_t> SimhashIndex::Clusters(uint32_t k) const {
   RequireK(k);
   Build();

@@ -79,8 +79,16 @@ class SimhashIndex {
 
   // Every pair within k (k <= max_k) of fp, in no particular order, appended to out.
   void Query(uint64_t fp, uint32_t k, std::vector<SimhashMatch>& out) const;
+  // Query's matches in the one order every caller sees: by distance, then id, then
+  // fingerprint.
+  std::vector<SimhashMatch> QueryOrdered(uint64_t fp, uint32_t k) const;
+  // QueryOrdered of each of n fingerprints, one after another: fingerprint i's matches are
+  // [offsets[i], offsets[i + 1]) of the result (offsets holds n + 1).
+  std::vector<SimhashMatch> QueryOrderedMany(const uint64_t* fps, size_t n, uint32_t k, uint64_t* offsets) const;
   // Whether any pair lies within k; stops at the first.
   bool Any(uint64_t fp, uint32_t k) const;
+  // out[i] = Any(fps[i], k), 1 or 0, for each of n fingerprints.
+  void AnyMany(const uint64_t* fps, size_t n, uint32_t k, uint8_t* out) const;
   // Groups whose every two members are within k (a diameter of at most k), never chained:
   // the pair with the smallest id (the first in table order among equal ids) not yet in a
   // group leads a new one, which takes, in id order, each pair within k of it not yet in a

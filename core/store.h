@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "core/defaults.h"
 #include "core/region.h"
 #include "core/window.h"
 
@@ -24,9 +25,9 @@ namespace seen {
 
 struct StoreOptions {
   WindowParams window;
-  uint32_t idle_timeout = 86400;  // seconds without a mark or take; 0 never expires
+  uint32_t idle_timeout = defaults::kStoreIdleTimeout;  // seconds without a mark or take; 0 never expires
   uint64_t max_bytes = 0;         // memory bound of the whole store; 0 is unbounded
-  uint64_t expected_users = 1 << 20;  // sizes the index up front
+  uint64_t expected_users = defaults::kStoreExpectedUsers;  // sizes the index up front
 };
 
 struct StoreStats {

@@ -14,9 +14,8 @@
 
 namespace seen::test {
 
-// The open modes every kind with an open is tried in.
-constexpr uint32_t kOpenModes[] = {SEEN_OPEN_READ_ONLY, SEEN_OPEN_READ_ONLY | SEEN_OPEN_NO_VERIFY,
-                                   SEEN_OPEN_READ_WRITE, SEEN_OPEN_READ_WRITE | SEEN_OPEN_NO_VERIFY};
+// A kind that opens only for reading has no writable mode.
+constexpr uint32_t kNoWritableMode = 0;
 
 // The kinds, each with its own fuzz target (SEEN_FUZZ_TARGET is its number here).
 enum class Target { kBloom, kCounting, kScalable, kWindow, kStore, kSimhashIndex, kMinhashIndex };
@@ -58,7 +57,7 @@ class Exercise {
     typename Api::Handle* f = nullptr;
     (*this)(Api::view(data, size, SEEN_OPEN_NO_VERIFY, &f, nullptr));
     Flat<Api>(f);
-    EachMode(data, size, path, false, Api::open, &Exercise::Flat<Api>);
+    EachMode(data, size, path, SEEN_OPEN_WRITE_IN_PLACE, Api::open, &Exercise::Flat<Api>);
   }
 
   void Scalable(seen_scalable* f) {
@@ -119,20 +118,20 @@ class Exercise {
         break;
       case Target::kScalable:
         Deserialized(data, size, seen_scalable_deserialize, &Exercise::Scalable);
-        EachMode(data, size, path, false, seen_scalable_open, &Exercise::Scalable);
+        EachMode(data, size, path, SEEN_OPEN_PRIVATE_COPY, seen_scalable_open, &Exercise::Scalable);
         break;
       case Target::kWindow:
         Deserialized(data, size, seen_window_deserialize, &Exercise::Window);
         break;
       case Target::kStore:
-        EachMode(data, size, path, false, seen_store_open, &Exercise::Store);
+        EachMode(data, size, path, SEEN_OPEN_PRIVATE_COPY, seen_store_open, &Exercise::Store);
         break;
       case Target::kSimhashIndex: {
         Deserialized(data, size, seen_simhash_index_deserialize, &Exercise::Index);
         seen_simhash_index* index = nullptr;
         (*this)(seen_simhash_index_view(data, size, SEEN_OPEN_NO_VERIFY, &index, nullptr));
         Index(index);
-        EachMode(data, size, path, true, seen_simhash_index_open, &Exercise::Index);
+        EachMode(data, size, path, kNoWritableMode, seen_simhash_index_open, &Exercise::Index);
         break;
       }
       case Target::kMinhashIndex: {
@@ -166,18 +165,20 @@ class Exercise {
     (this->*use)(loaded);
   }
 
-  // Opens a file of the bytes in each mode and hands what loads to `use`. The file is
-  // rewritten before each open (a read-write open may change it) and removed after.
-  // read_only_modes: the kind opens only for reading.
+  // Opens a file of the bytes read-only and in the kind's writable mode (kNoWritableMode for
+  // none), each with and without SEEN_OPEN_NO_VERIFY, and hands what loads to `use`. The file
+  // is rewritten before each open (a write in place may change it) and removed after.
   template <class Handle>
-  void EachMode(const uint8_t* data, size_t size, const std::string& path, bool read_only_modes,
+  void EachMode(const uint8_t* data, size_t size, const std::string& path, uint32_t writable,
                 seen_status (*open)(const char*, uint32_t, Handle**, seen_error*), void (Exercise::*use)(Handle*)) {
-    for (uint32_t mode : kOpenModes) {
-      if (read_only_modes && (mode & SEEN_OPEN_READ_ONLY) == 0) continue;
-      if (!Write(data, size, path)) return;
-      Handle* loaded = nullptr;
-      (*this)(open(path.c_str(), mode, &loaded, nullptr));
-      (this->*use)(loaded);
+    for (uint32_t mode : {SEEN_OPEN_READ_ONLY, writable}) {
+      if (mode == kNoWritableMode) continue;
+      for (uint32_t verify : {0u, SEEN_OPEN_NO_VERIFY}) {
+        if (!Write(data, size, path)) return;
+        Handle* loaded = nullptr;
+        (*this)(open(path.c_str(), mode | verify, &loaded, nullptr));
+        (this->*use)(loaded);
+      }
     }
     std::remove(path.c_str());
   }

@@ -26,7 +26,7 @@ static void test_null_arguments(void) {
   check(strstr(seen_last_error(), "fpr") != NULL, "last error names the field");
   check(seen_bloom_add_u64(NULL, &id, 1) == SEEN_ERR_INVALID_ARGUMENT, "add to NULL filter");
   check(seen_bloom_contains_u64(NULL, &id, 1, out) == SEEN_ERR_INVALID_ARGUMENT, "contains on NULL filter");
-  check(seen_bloom_test_u64(NULL, 1) == -1, "test on NULL filter is -1");
+  check(seen_bloom_contains_one_u64(NULL, 1) == -1, "test on NULL filter is -1");
   check(seen_bloom_open(NULL, SEEN_OPEN_READ_ONLY, &f, NULL) == SEEN_ERR_INVALID_ARGUMENT, "open NULL path");
   check(seen_bloom_deserialize(NULL, 10, &f, NULL) == SEEN_ERR_INVALID_ARGUMENT, "deserialize NULL buffer");
   seen_bloom_free(NULL);
@@ -52,12 +52,12 @@ static void test_batches_and_single_keys(void) {
   for (i = 0; i < N; ++i) hits += out[i];
   check(hits < N * 0.015, "false positives near 1%");
   check(seen_bloom_set_exclusive_adds(f, 1) == SEEN_OK && seen_bloom_add_u64(f, absent, 10) == SEEN_OK &&
-            seen_bloom_test_u64(f, absent[9]) == 1,
+            seen_bloom_contains_one_u64(f, absent[9]) == 1,
         "exclusive adds");
   check(seen_bloom_set_exclusive_adds(NULL, 1) == SEEN_ERR_INVALID_ARGUMENT, "exclusive on NULL");
-  check(seen_bloom_put_u64(f, 5, &was) == SEEN_OK && was == 0, "put reports a new key");
-  check(seen_bloom_put_u64(f, 5, &was) == SEEN_OK && was == 1, "put reports a present key");
-  check(seen_bloom_test_u64(f, 5) == 1, "test finds the key");
+  check(seen_bloom_add_one_u64(f, 5, &was) == SEEN_OK && was == 0, "put reports a new key");
+  check(seen_bloom_add_one_u64(f, 5, &was) == SEEN_OK && was == 1, "put reports a present key");
+  check(seen_bloom_contains_one_u64(f, 5) == 1, "test finds the key");
   {
     const uint8_t data[] = "alphabetagamma";
     const uint64_t offsets[] = {0, 5, 9, 14};
@@ -65,8 +65,8 @@ static void test_batches_and_single_keys(void) {
     check(seen_bloom_add_keys(f, data, offsets, 3) == SEEN_OK, "add byte keys");
     check(seen_bloom_contains_keys(f, data, offsets, 3, out) == SEEN_OK && out[0] && out[1] && out[2],
           "byte keys found");
-    check(seen_bloom_test_key(f, "beta", 4) == 1, "single byte key found");
-    check(seen_bloom_put_key(f, NULL, 0, NULL) == SEEN_OK && seen_bloom_test_key(f, NULL, 0) == 1,
+    check(seen_bloom_contains_one_key(f, "beta", 4) == 1, "single byte key found");
+    check(seen_bloom_add_one_key(f, NULL, 0, NULL) == SEEN_OK && seen_bloom_contains_one_key(f, NULL, 0) == 1,
           "the empty key");
     check(seen_bloom_add_keys(f, data, bad_offsets, 3) == SEEN_ERR_INVALID_ARGUMENT,
           "decreasing offsets are refused");
@@ -86,7 +86,7 @@ static void test_sizing_params_stats(void) {
   uint32_t k = 0;
   double fpr = 0;
   seen_bloom* f = NULL;
-  seen_bloom_params params;
+  seen_bloom_info params;
   seen_bloom_stats stats;
   check(seen_bloom_size_for(1000000, 0.01, &bytes, &k, NULL) == SEEN_OK && bytes > 0 && k >= 1 && k <= 8,
         "size_for");
@@ -94,17 +94,17 @@ static void test_sizing_params_stats(void) {
         "predict_fpr inverts size_for");
   check(seen_bloom_create_bytes(1000, 4096, 3, &f, NULL) == SEEN_OK, "create_bytes");
   params.size = sizeof params;
-  check(seen_bloom_get_params(f, &params) == SEEN_OK && params.bytes == 4096 && params.blocks == 64 &&
+  check(seen_bloom_get_info(f, &params) == SEEN_OK && params.bytes == 4096 && params.blocks == 64 &&
             params.seed == 3 && params.read_only == 0,
         "params");
   params.size = 0;
-  check(seen_bloom_get_params(f, &params) == SEEN_ERR_INVALID_ARGUMENT, "params without size");
-  seen_bloom_put_u64(f, 1, NULL);
+  check(seen_bloom_get_info(f, &params) == SEEN_ERR_INVALID_ARGUMENT, "params without size");
+  seen_bloom_add_one_u64(f, 1, NULL);
   stats.size = sizeof stats;
   check(seen_bloom_get_stats(f, &stats) == SEEN_OK && stats.fill_ratio > 0 && stats.approx_items > 0.5 &&
             stats.approx_items < 1.5,
         "stats");
-  check(seen_bloom_clear(f) == SEEN_OK && seen_bloom_test_u64(f, 1) == 0, "clear");
+  check(seen_bloom_clear(f) == SEEN_OK && seen_bloom_contains_one_u64(f, 1) == 0, "clear");
   seen_bloom_free(f);
 }
 
@@ -114,22 +114,22 @@ static void test_serialization(void) {
   uint8_t* buf;
   uint8_t small[16];
   seen_bloom_create(1000, 0.01, 1, &f, NULL);
-  seen_bloom_put_u64(f, 99, NULL);
+  seen_bloom_add_one_u64(f, 99, NULL);
   check(seen_bloom_serialize(f, NULL, 0, &need) == SEEN_OK && need > 128, "size query");
   check(seen_bloom_serialize(f, small, sizeof small, &written) == SEEN_ERR_BUFFER_TOO_SMALL &&
             written == need,
         "too small a buffer");
   buf = (uint8_t*)malloc(need);
   check(seen_bloom_serialize(f, buf, need, &written) == SEEN_OK && written == need, "serialize");
-  check(seen_bloom_deserialize(buf, need, &copy, NULL) == SEEN_OK && seen_bloom_test_u64(copy, 99) == 1,
+  check(seen_bloom_deserialize(buf, need, &copy, NULL) == SEEN_OK && seen_bloom_contains_one_u64(copy, 99) == 1,
         "deserialize");
-  check(seen_bloom_view(buf, need, 0, &view, NULL) == SEEN_OK && seen_bloom_test_u64(view, 99) == 1, "view");
-  check(seen_bloom_put_u64(view, 5, NULL) == SEEN_ERR_READ_ONLY, "a view is read-only");
+  check(seen_bloom_view(buf, need, 0, &view, NULL) == SEEN_OK && seen_bloom_contains_one_u64(view, 99) == 1, "view");
+  check(seen_bloom_add_one_u64(view, 5, NULL) == SEEN_ERR_READ_ONLY, "a view is read-only");
   check(seen_bloom_merge(copy, f) == SEEN_OK, "merge equal parameters");
   {
     seen_bloom* writable = NULL;
-    check(seen_bloom_copy(view, &writable) == SEEN_OK && seen_bloom_put_u64(writable, 5, NULL) == SEEN_OK &&
-              seen_bloom_test_u64(writable, 99) == 1,
+    check(seen_bloom_copy(view, &writable) == SEEN_OK && seen_bloom_add_one_u64(writable, 5, NULL) == SEEN_OK &&
+              seen_bloom_contains_one_u64(writable, 99) == 1,
           "a copy of a view is writable and keeps the bits");
     seen_bloom_free(writable);
   }

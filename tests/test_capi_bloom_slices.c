@@ -22,7 +22,7 @@ int main(void) {
   static const uint8_t key_data[] = "alicebobcarol";
   static const uint64_t key_offsets[] = {0, 5, 8, 13};
   seen_bloom *whole = NULL, *route = NULL, *assembled = NULL;
-  seen_bloom_params p;
+  seen_bloom_info p;
   uint64_t r, first, count, per_range, i;
   size_t a_len, b_len;
   uint8_t *a, *b, *slice;
@@ -36,7 +36,7 @@ int main(void) {
   seen_bloom_create(N, 0.01, 9, &assembled, NULL);
   memset(&p, 0, sizeof p);
   p.size = sizeof p;
-  seen_bloom_get_params(route, &p);
+  seen_bloom_get_info(route, &p);
   check(seen_bloom_blocks_of_u64(route, ids, N, blocks) == SEEN_OK, "route ids to blocks");
   check(seen_bloom_blocks_of_keys(route, key_data, key_offsets, 3, key_blocks) == SEEN_OK,
         "route byte keys to blocks");
@@ -57,7 +57,7 @@ int main(void) {
     seen_bloom_add_u64(part, range_ids, n);
     for (i = 0; i < 3; ++i) {
       if (key_blocks[i] >= first && key_blocks[i] < first + count) {
-        seen_bloom_put_key(part, key_data + key_offsets[i], key_offsets[i + 1] - key_offsets[i],
+        seen_bloom_add_one_key(part, key_data + key_offsets[i], key_offsets[i + 1] - key_offsets[i],
                            NULL);
       }
     }

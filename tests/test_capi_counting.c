@@ -34,7 +34,7 @@ static void test_counting_basics(void) {
   check(seen_counting_create(10, 0.01, 0, NULL, NULL) == SEEN_ERR_INVALID_ARGUMENT, "create with NULL out");
   check(seen_counting_add_u64(NULL, &id, 1) == SEEN_ERR_INVALID_ARGUMENT, "add to NULL");
   check(seen_counting_remove_u64(NULL, &id, 1, NULL) == SEEN_ERR_INVALID_ARGUMENT, "remove on NULL");
-  check(seen_counting_test_u64(NULL, 1) == -1, "test on NULL is -1");
+  check(seen_counting_contains_one_u64(NULL, 1) == -1, "test on NULL is -1");
   seen_counting_free(NULL);
 
   for (i = 0; i < N; ++i) { ids[i] = mix(2 * i); absent[i] = mix(2 * i + 1); }
@@ -55,15 +55,15 @@ static void test_counting_basics(void) {
     uint64_t gone[64];
     size_t g = 0;
     for (i = 0; i < N && g < 64; ++i) {
-      if (seen_counting_test_u64(f, absent[i]) == 0) gone[g++] = absent[i];
+      if (seen_counting_contains_one_u64(f, absent[i]) == 0) gone[g++] = absent[i];
     }
     check(seen_counting_remove_u64(f, gone, g, removed) == SEEN_ERR_NOT_FOUND && count_yes(removed, g) == 0,
           "batch remove of absent keys is NOT_FOUND");
     check(strstr(seen_last_error(), "absent") != NULL, "the last error says why");
-    check(seen_counting_delete_u64(f, gone[0]) == SEEN_ERR_NOT_FOUND, "single delete of an absent key");
+    check(seen_counting_remove_one_u64(f, gone[0]) == SEEN_ERR_NOT_FOUND, "single delete of an absent key");
   }
-  check(seen_counting_put_u64(f, 5) == SEEN_OK && seen_counting_test_u64(f, 5) == 1, "put and test");
-  check(seen_counting_delete_u64(f, 5) == SEEN_OK, "delete of a present key");
+  check(seen_counting_add_one_u64(f, 5) == SEEN_OK && seen_counting_contains_one_u64(f, 5) == 1, "put and test");
+  check(seen_counting_remove_one_u64(f, 5) == SEEN_OK, "delete of a present key");
   {
     const uint8_t data[] = "alphabetagamma";
     const uint64_t offsets[] = {0, 5, 9, 14};
@@ -71,9 +71,9 @@ static void test_counting_basics(void) {
     check(seen_counting_add_keys(f, data, offsets, 3) == SEEN_OK, "add byte keys");
     check(seen_counting_contains_keys(f, data, offsets, 3, out) == SEEN_OK && count_yes(out, 3) == 3,
           "byte keys found");
-    check(seen_counting_test_key(f, "beta", 4) == 1, "single byte key found");
+    check(seen_counting_contains_one_key(f, "beta", 4) == 1, "single byte key found");
     check(seen_counting_remove_keys(f, data, offsets, 3, NULL) == SEEN_OK, "remove byte keys");
-    check(seen_counting_put_key(f, NULL, 0) == SEEN_OK && seen_counting_delete_key(f, NULL, 0) == SEEN_OK,
+    check(seen_counting_add_one_key(f, NULL, 0) == SEEN_OK && seen_counting_remove_one_key(f, NULL, 0) == SEEN_OK,
           "the empty key");
     check(seen_counting_add_keys(f, data, bad_offsets, 3) == SEEN_ERR_INVALID_ARGUMENT,
           "decreasing offsets are refused");
@@ -85,12 +85,12 @@ static void test_counting_basics(void) {
 
 static void test_counting_saturation_and_stats(void) {
   seen_counting* f = NULL;
-  seen_counting_params params;
+  seen_counting_info params;
   seen_counting_stats stats;
   int i, all_removed = 1;
   seen_counting_create(1000, 0.01, 3, &f, NULL);
   params.size = sizeof params;
-  check(seen_counting_get_params(f, &params) == SEEN_OK && params.counter_bits == 4 &&
+  check(seen_counting_get_info(f, &params) == SEEN_OK && params.counter_bits == 4 &&
             params.bytes == params.blocks * 320 && params.seed == 3 && params.read_only == 0,
         "params");
   {
@@ -99,14 +99,14 @@ static void test_counting_saturation_and_stats(void) {
     seen_bloom_size_for(1000, 0.01, &bloom_bytes, &k, NULL);
     check(params.bytes == 5 * bloom_bytes && params.k == k, "5x the blocked filter's memory, same k");
   }
-  for (i = 0; i < 100; ++i) seen_counting_put_u64(f, 42);
+  for (i = 0; i < 100; ++i) seen_counting_add_one_u64(f, 42);
   stats.size = sizeof stats;
   check(seen_counting_get_stats(f, &stats) == SEEN_OK && stats.saturated == params.k &&
             stats.approx_items == 15.0,
         "100 adds of one key saturate its counters at 15");
-  for (i = 0; i < 100; ++i) all_removed &= seen_counting_delete_u64(f, 42) == SEEN_OK;
-  check(all_removed && seen_counting_test_u64(f, 42) == 1, "saturated counters never decrement");
-  check(seen_counting_clear(f) == SEEN_OK && seen_counting_test_u64(f, 42) == 0, "clear");
+  for (i = 0; i < 100; ++i) all_removed &= seen_counting_remove_one_u64(f, 42) == SEEN_OK;
+  check(all_removed && seen_counting_contains_one_u64(f, 42) == 1, "saturated counters never decrement");
+  check(seen_counting_clear(f) == SEEN_OK && seen_counting_contains_one_u64(f, 42) == 0, "clear");
   stats.size = 0;
   check(seen_counting_get_stats(f, &stats) == SEEN_ERR_INVALID_ARGUMENT, "stats without size");
   seen_counting_free(f);
@@ -121,34 +121,37 @@ static void test_counting_serialization(void) {
   char path[] = "/tmp/seen-capi-counting-XXXXXX";
   int fd = mkstemp(path);
   seen_counting_create(1000, 0.01, 1, &f, NULL);
-  seen_counting_put_u64(f, 99);
+  seen_counting_add_one_u64(f, 99);
   check(seen_counting_serialize(f, NULL, 0, &need) == SEEN_OK && need > 128, "size query");
   check(seen_counting_serialize(f, small, sizeof small, &written) == SEEN_ERR_BUFFER_TOO_SMALL && written == need,
         "too small a buffer");
   buf = (uint8_t*)malloc(need);
   check(seen_counting_serialize(f, buf, need, &written) == SEEN_OK && written == need, "serialize");
-  check(seen_counting_deserialize(buf, need, &copy, NULL) == SEEN_OK && seen_counting_test_u64(copy, 99) == 1,
+  check(seen_counting_deserialize(buf, need, &copy, NULL) == SEEN_OK && seen_counting_contains_one_u64(copy, 99) == 1,
         "deserialize");
-  check(seen_counting_view(buf, need, 0, &view, NULL) == SEEN_OK && seen_counting_test_u64(view, 99) == 1, "view");
-  check(seen_counting_delete_u64(view, 99) == SEEN_ERR_READ_ONLY, "a view is read-only");
+  check(seen_counting_view(buf, need, 0, &view, NULL) == SEEN_OK && seen_counting_contains_one_u64(view, 99) == 1, "view");
+  check(seen_counting_remove_one_u64(view, 99) == SEEN_ERR_READ_ONLY, "a view is read-only");
   check(seen_bloom_deserialize(buf, need, &bloom, NULL) == SEEN_ERR_WRONG_KIND && bloom == NULL,
         "a Bloom reader refuses kind 2");
   seen_counting_free(view);
   close(fd);
   check(seen_counting_save(f, path) == SEEN_OK, "save");
   check(seen_counting_open(path, SEEN_OPEN_READ_ONLY, &reader, NULL) == SEEN_OK &&
-            seen_counting_test_u64(reader, 99) == 1,
+            seen_counting_contains_one_u64(reader, 99) == 1,
         "open read-only");
-  check(seen_counting_put_u64(reader, 1) == SEEN_ERR_READ_ONLY &&
+  check(seen_counting_add_one_u64(reader, 1) == SEEN_ERR_READ_ONLY &&
             seen_counting_remove_u64(reader, ids, 1, NULL) == SEEN_ERR_READ_ONLY,
         "the query role refuses writes");
   seen_counting_free(reader);
-  check(seen_counting_open(path, SEEN_OPEN_READ_WRITE, &writer, NULL) == SEEN_OK &&
-            seen_counting_delete_u64(writer, 99) == SEEN_OK && seen_counting_sync(writer) == SEEN_OK,
-        "open read-write, remove, sync");
+  check(seen_counting_open(path, SEEN_OPEN_PRIVATE_COPY, &writer, NULL) == SEEN_ERR_INVALID_ARGUMENT &&
+            writer == NULL,
+        "a counting filter does not open as a private copy");
+  check(seen_counting_open(path, SEEN_OPEN_WRITE_IN_PLACE, &writer, NULL) == SEEN_OK &&
+            seen_counting_remove_one_u64(writer, 99) == SEEN_OK && seen_counting_sync(writer) == SEEN_OK,
+        "open to write in place, remove, sync");
   seen_counting_free(writer);
   check(seen_counting_open(path, SEEN_OPEN_READ_ONLY, &reader, NULL) == SEEN_OK &&
-            seen_counting_test_u64(reader, 99) == 0,
+            seen_counting_contains_one_u64(reader, 99) == 0,
         "the remove reached the file");
   seen_counting_free(reader);
   check(seen_counting_open(path, 0, &reader, NULL) == SEEN_ERR_INVALID_ARGUMENT, "open needs a role");
@@ -213,8 +216,8 @@ static void test_scalable(void) {
   check(seen_scalable_get_info(f, &info) == SEEN_OK && info.subfilters >= 6 && info.items > N * 0.99 &&
             info.items <= N && info.growth == 2.0 && info.tightening == 0.5 && info.predicted_fpr <= 0.01,
         "info: sub-filters, items, defaults, predicted fpr");
-  check(seen_scalable_put_u64(f, ids[0], &was) == SEEN_OK && was == 1, "put reports a present key");
-  check(seen_scalable_put_key(f, "k", 1, &was) == SEEN_OK && was == 0 && seen_scalable_test_key(f, "k", 1) == 1,
+  check(seen_scalable_add_one_u64(f, ids[0], &was) == SEEN_OK && was == 1, "put reports a present key");
+  check(seen_scalable_add_one_key(f, "k", 1, &was) == SEEN_OK && was == 0 && seen_scalable_contains_one_key(f, "k", 1) == 1,
         "single byte key");
   {
     const uint8_t data[] = "alphabetagamma";
@@ -223,12 +226,12 @@ static void test_scalable(void) {
               seen_scalable_contains_keys(f, data, offsets, 3, out) == SEEN_OK && count_yes(out, 3) == 3,
           "byte key batches");
   }
-  check(seen_scalable_test_u64(NULL, 1) == -1 && seen_scalable_add_u64(NULL, ids, 1) == SEEN_ERR_INVALID_ARGUMENT,
+  check(seen_scalable_contains_one_u64(NULL, 1) == -1 && seen_scalable_add_u64(NULL, ids, 1) == SEEN_ERR_INVALID_ARGUMENT,
         "NULL filter");
   check(seen_scalable_serialize(f, NULL, 0, &need) == SEEN_OK && need > 128, "size query");
   buf = (uint8_t*)malloc(need);
   check(seen_scalable_serialize(f, buf, need, &written) == SEEN_OK && written == need, "serialize");
-  check(seen_scalable_deserialize(buf, need, &copy, NULL) == SEEN_OK && seen_scalable_test_u64(copy, ids[5]) == 1,
+  check(seen_scalable_deserialize(buf, need, &copy, NULL) == SEEN_OK && seen_scalable_contains_one_u64(copy, ids[5]) == 1,
         "deserialize");
   buf[200] ^= 1;
   {
@@ -238,13 +241,26 @@ static void test_scalable(void) {
   close(fd);
   check(seen_scalable_save(f, path) == SEEN_OK, "save");
   check(seen_scalable_open(path, SEEN_OPEN_READ_ONLY, &reader, NULL) == SEEN_OK &&
-            seen_scalable_test_u64(reader, ids[7]) == 1 && seen_scalable_add_u64(reader, absent, 1) == SEEN_ERR_READ_ONLY,
+            seen_scalable_contains_one_u64(reader, ids[7]) == 1 && seen_scalable_add_u64(reader, absent, 1) == SEEN_ERR_READ_ONLY,
         "open read-only: queries in place, refuses adds");
   seen_scalable_free(reader);
   reader = NULL;
-  check(seen_scalable_open(path, SEEN_OPEN_READ_WRITE, &reader, NULL) == SEEN_OK &&
+  check(seen_scalable_open(path, SEEN_OPEN_WRITE_IN_PLACE, &reader, NULL) == SEEN_ERR_INVALID_ARGUMENT &&
+            reader == NULL,
+        "a scalable filter grows, so it cannot be written in place");
+  check(seen_scalable_open(path, SEEN_OPEN_PRIVATE_COPY, &reader, NULL) == SEEN_OK &&
             seen_scalable_add_u64(reader, absent, 100) == SEEN_OK,
-        "open read-write: a private copy that grows");
+        "open a private copy that grows");
+  {
+    seen_scalable* mapped = NULL;
+    seen_scalable_info copied, filed;
+    copied.size = filed.size = sizeof copied;
+    check(seen_scalable_open(path, SEEN_OPEN_READ_ONLY, &mapped, NULL) == SEEN_OK &&
+              seen_scalable_get_info(reader, &copied) == SEEN_OK && seen_scalable_get_info(mapped, &filed) == SEEN_OK &&
+              copied.items > filed.items,
+          "the copy's adds never reach the file");
+    seen_scalable_free(mapped);
+  }
   unlink(path);
   free(buf);
   seen_scalable_free(reader);

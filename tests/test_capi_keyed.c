@@ -132,7 +132,7 @@ static void test_counting_and_scalable(void) {
 
 int main(void) {
   seen_bloom *f = NULL, *g = NULL, *plain = NULL;
-  seen_bloom_params params;
+  seen_bloom_info params;
   uint8_t* bytes;
   size_t size = 0, i;
   char path[] = "/tmp/seen-keyed-XXXXXX";
@@ -151,7 +151,7 @@ int main(void) {
   /* 1% of 20,000 is 200 +- 14; 260 is four standard deviations. */
   check(count_yes(N) < 260, "keys never added read seen at about the target rate");
   params.size = sizeof params;
-  check(seen_bloom_get_params(f, &params) == SEEN_OK && params.keyed == 1 && params.seed == 0,
+  check(seen_bloom_get_info(f, &params) == SEEN_OK && params.keyed == 1 && params.seed == 0,
         "params say keyed");
 
   seen_bloom_serialize(f, NULL, 0, &size);

@@ -127,6 +127,8 @@ static void test_store(void) {
   stats.size = sizeof stats;
   check(seen_store_get_stats(s, &stats) == SEEN_OK && stats.users == 2 && stats.bytes > 0, "stats");
   check(seen_store_save(s, path) == SEEN_OK, "save");
+  check(seen_store_open(path, SEEN_OPEN_WRITE_IN_PLACE, &back, NULL) == SEEN_ERR_INVALID_ARGUMENT && back == NULL,
+        "a store is never written in place");
   check(seen_store_open(path, SEEN_OPEN_READ_ONLY, &back, NULL) == SEEN_OK, "open read-only");
   seen_store_filter(back, 1, candidates, 100, 10, unseen);
   n_unseen = 0;

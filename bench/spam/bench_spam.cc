@@ -153,9 +153,9 @@ int main(int argc, char** argv) {
       std::fprintf(stderr, "%s\n", seen_last_error());
       return 1;
     }
-    seen_bloom_params params{};
+    seen_bloom_info params{};
     params.size = sizeof params;
-    seen_bloom_get_params(f, &params);
+    seen_bloom_get_info(f, &params);
     if (exclusive) seen_bloom_set_exclusive_adds(f, 1);
     const double build_s = Seconds([&] {
       Parallel(0, keys, exclusive ? 1 : threads, [&](const Batch& batch, size_t n) {

@@ -27,11 +27,19 @@ type (
 	cIndex  = C.seen_simhash_index
 )
 
-func openFlags(readOnly bool) C.uint32_t {
+// The open modes of seen.h: a Filter's and a CountingFilter's writes go to the file in place,
+// a ScalableFilter's and a Store's to a private copy (they grow), saved only by Save.
+const (
+	writeInPlace C.uint32_t = C.SEEN_OPEN_WRITE_IN_PLACE
+	privateCopy  C.uint32_t = C.SEEN_OPEN_PRIVATE_COPY
+)
+
+// openFlags is SEEN_OPEN_READ_ONLY, or the kind's writable mode.
+func openFlags(readOnly bool, writable C.uint32_t) C.uint32_t {
 	if readOnly {
 		return C.SEEN_OPEN_READ_ONLY
 	}
-	return C.SEEN_OPEN_READ_WRITE
+	return writable
 }
 
 // withPath lends call a C copy of path, freed once the call returns.
@@ -89,7 +97,9 @@ func cCreateBytes(n, bytes, seed uint64) (c *cFilter, err error) {
 
 func cOpen(path string, readOnly bool) (c *cFilter, err error) {
 	err = withPath(path, func(p *C.char) error {
-		return made(func(e *C.seen_error) C.seen_status { return C.seen_bloom_open(p, openFlags(readOnly), &c, e) })
+		return made(func(e *C.seen_error) C.seen_status {
+			return C.seen_bloom_open(p, openFlags(readOnly, writeInPlace), &c, e)
+		})
 	})
 	return c, err
 }
@@ -112,7 +122,7 @@ func cCreateKeyed(n uint64, fpr float64, key []byte) (c *cFilter, err error) {
 func cOpenKeyed(path string, readOnly bool, key []byte) (c *cFilter, err error) {
 	err = withPath(path, func(p *C.char) error {
 		return made(func(e *C.seen_error) C.seen_status {
-			return C.seen_bloom_open_keyed(p, openFlags(readOnly), (*C.uint8_t)(bytesPtr(key)), C.size_t(len(key)), &c, e)
+			return C.seen_bloom_open_keyed(p, openFlags(readOnly, writeInPlace), (*C.uint8_t)(bytesPtr(key)), C.size_t(len(key)), &c, e)
 		})
 	})
 	return c, err
@@ -157,8 +167,8 @@ func cClear(c *cFilter) error        { return checkOn(c, C.seen_bloom_clear(c)) 
 func cMerge(dst, src *cFilter) error { return checkOn(dst, C.seen_bloom_merge(dst, src)) }
 
 func cParams(c *cFilter) (Params, error) {
-	p := C.seen_bloom_params{size: C.sizeof_seen_bloom_params}
-	if err := checkOn(c, C.seen_bloom_get_params(c, &p)); err != nil {
+	p := C.seen_bloom_info{size: C.sizeof_seen_bloom_info}
+	if err := checkOn(c, C.seen_bloom_get_info(c, &p)); err != nil {
 		return Params{}, err
 	}
 	return Params{
@@ -186,20 +196,22 @@ func cStats(c *cFilter) (Stats, error) {
 
 func cPutU64(c *cFilter, id uint64) (bool, error) {
 	var present C.uint8_t
-	err := checkOn(c, C.seen_bloom_put_u64(c, C.uint64_t(id), &present))
+	err := checkOn(c, C.seen_bloom_add_one_u64(c, C.uint64_t(id), &present))
 	return present != 0, err
 }
 
 func cPutKey(c *cFilter, key unsafe.Pointer, n int) (bool, error) {
 	var present C.uint8_t
-	err := checkOn(c, C.seen_bloom_put_key(c, key, C.size_t(n), &present))
+	err := checkOn(c, C.seen_bloom_add_one_key(c, key, C.size_t(n), &present))
 	return present != 0, err
 }
 
 // The single-key tests return -1 only for a NULL filter or key, which the callers rule out.
-func cTestU64(c *cFilter, id uint64) bool { return C.seen_bloom_test_u64(c, C.uint64_t(id)) == 1 }
+func cTestU64(c *cFilter, id uint64) bool {
+	return C.seen_bloom_contains_one_u64(c, C.uint64_t(id)) == 1
+}
 func cTestKey(c *cFilter, key unsafe.Pointer, n int) bool {
-	return C.seen_bloom_test_key(c, key, C.size_t(n)) == 1
+	return C.seen_bloom_contains_one_key(c, key, C.size_t(n)) == 1
 }
 
 func cAddU64(c *cFilter, ids []uint64) error {
@@ -286,11 +298,15 @@ func cWindowAddOneU64(c *cWindow, id uint64, now uint32) error {
 	return checkOn(c, C.seen_window_add_u64(c, &one, 1, C.uint64_t(now)))
 }
 
-func cWindowTestOneU64(c *cWindow, id uint64, now uint32) (bool, error) {
+// A single-key window test fails only for NULL arguments or now past 2^32 - 1, which the
+// callers rule out: a failure is a bug in this binding, so it panics.
+func cWindowTestOneU64(c *cWindow, id uint64, now uint32) bool {
 	one := C.uint64_t(id)
 	var present C.uint8_t
-	err := checkOn(c, C.seen_window_contains_u64(c, &one, 1, C.uint64_t(now), &present))
-	return present != 0, err
+	if err := checkOn(c, C.seen_window_contains_u64(c, &one, 1, C.uint64_t(now), &present)); err != nil {
+		panic(err)
+	}
+	return present != 0
 }
 
 // oneKey is the offsets of a batch of one key of n bytes.
@@ -301,11 +317,13 @@ func cWindowAddOneKey(c *cWindow, key unsafe.Pointer, n int, now uint32) error {
 	return checkOn(c, C.seen_window_add_keys(c, (*C.uint8_t)(key), &offsets[0], 1, C.uint64_t(now)))
 }
 
-func cWindowTestOneKey(c *cWindow, key unsafe.Pointer, n int, now uint32) (bool, error) {
+func cWindowTestOneKey(c *cWindow, key unsafe.Pointer, n int, now uint32) bool {
 	offsets := oneKey(n)
 	var present C.uint8_t
-	err := checkOn(c, C.seen_window_contains_keys(c, (*C.uint8_t)(key), &offsets[0], 1, C.uint64_t(now), &present))
-	return present != 0, err
+	if err := checkOn(c, C.seen_window_contains_keys(c, (*C.uint8_t)(key), &offsets[0], 1, C.uint64_t(now), &present)); err != nil {
+		panic(err)
+	}
+	return present != 0
 }
 
 func cWindowAddU64(c *cWindow, ids []uint64, now uint32) error {
@@ -349,7 +367,7 @@ func cStoreCreate(o StoreOptions, idleTimeout uint32) (c *cStore, err error) {
 }
 
 func cStoreOpen(path string, readOnly, verify bool) (c *cStore, err error) {
-	flags := openFlags(readOnly)
+	flags := openFlags(readOnly, privateCopy)
 	if !verify {
 		flags |= C.SEEN_OPEN_NO_VERIFY
 	}

@@ -27,7 +27,9 @@ func cCountingCreate(n uint64, fpr float64, seed uint64) (c *cCounting, err erro
 
 func cCountingOpen(path string, readOnly bool) (c *cCounting, err error) {
 	err = withPath(path, func(p *C.char) error {
-		return made(func(e *C.seen_error) C.seen_status { return C.seen_counting_open(p, openFlags(readOnly), &c, e) })
+		return made(func(e *C.seen_error) C.seen_status {
+			return C.seen_counting_open(p, openFlags(readOnly, writeInPlace), &c, e)
+		})
 	})
 	return c, err
 }
@@ -54,8 +56,8 @@ func cCountingSync(c *cCounting) error  { return checkOn(c, C.seen_counting_sync
 func cCountingClear(c *cCounting) error { return checkOn(c, C.seen_counting_clear(c)) }
 
 func cCountingParams(c *cCounting) (CountingParams, error) {
-	p := C.seen_counting_params{size: C.sizeof_seen_counting_params}
-	if err := checkOn(c, C.seen_counting_get_params(c, &p)); err != nil {
+	p := C.seen_counting_info{size: C.sizeof_seen_counting_info}
+	if err := checkOn(c, C.seen_counting_get_info(c, &p)); err != nil {
 		return CountingParams{}, err
 	}
 	return CountingParams{
@@ -84,28 +86,28 @@ func cCountingStats(c *cCounting) (CountingStats, error) {
 }
 
 func cCountingPutU64(c *cCounting, id uint64) error {
-	return checkOn(c, C.seen_counting_put_u64(c, C.uint64_t(id)))
+	return checkOn(c, C.seen_counting_add_one_u64(c, C.uint64_t(id)))
 }
 
 func cCountingPutKey(c *cCounting, key unsafe.Pointer, n int) error {
-	return checkOn(c, C.seen_counting_put_key(c, key, C.size_t(n)))
+	return checkOn(c, C.seen_counting_add_one_key(c, key, C.size_t(n)))
 }
 
 func cCountingDeleteU64(c *cCounting, id uint64) error {
-	return checkOn(c, C.seen_counting_delete_u64(c, C.uint64_t(id)))
+	return checkOn(c, C.seen_counting_remove_one_u64(c, C.uint64_t(id)))
 }
 
 func cCountingDeleteKey(c *cCounting, key unsafe.Pointer, n int) error {
-	return checkOn(c, C.seen_counting_delete_key(c, key, C.size_t(n)))
+	return checkOn(c, C.seen_counting_remove_one_key(c, key, C.size_t(n)))
 }
 
 // The single-key tests return -1 only for a NULL filter or key, which the callers rule out.
 func cCountingTestU64(c *cCounting, id uint64) bool {
-	return C.seen_counting_test_u64(c, C.uint64_t(id)) == 1
+	return C.seen_counting_contains_one_u64(c, C.uint64_t(id)) == 1
 }
 
 func cCountingTestKey(c *cCounting, key unsafe.Pointer, n int) bool {
-	return C.seen_counting_test_key(c, key, C.size_t(n)) == 1
+	return C.seen_counting_contains_one_key(c, key, C.size_t(n)) == 1
 }
 
 func cCountingAddU64(c *cCounting, ids []uint64) error {
@@ -156,7 +158,9 @@ func cScalableCreate(o ScalableOptions) (c *cScalable, err error) {
 
 func cScalableOpen(path string, readOnly bool) (c *cScalable, err error) {
 	err = withPath(path, func(p *C.char) error {
-		return made(func(e *C.seen_error) C.seen_status { return C.seen_scalable_open(p, openFlags(readOnly), &c, e) })
+		return made(func(e *C.seen_error) C.seen_status {
+			return C.seen_scalable_open(p, openFlags(readOnly, privateCopy), &c, e)
+		})
 	})
 	return c, err
 }
@@ -203,22 +207,22 @@ func cScalableInfo(c *cScalable) (ScalableInfo, error) {
 
 func cScalablePutU64(c *cScalable, id uint64) (bool, error) {
 	var present C.uint8_t
-	err := checkOn(c, C.seen_scalable_put_u64(c, C.uint64_t(id), &present))
+	err := checkOn(c, C.seen_scalable_add_one_u64(c, C.uint64_t(id), &present))
 	return present != 0, err
 }
 
 func cScalablePutKey(c *cScalable, key unsafe.Pointer, n int) (bool, error) {
 	var present C.uint8_t
-	err := checkOn(c, C.seen_scalable_put_key(c, key, C.size_t(n), &present))
+	err := checkOn(c, C.seen_scalable_add_one_key(c, key, C.size_t(n), &present))
 	return present != 0, err
 }
 
 func cScalableTestU64(c *cScalable, id uint64) bool {
-	return C.seen_scalable_test_u64(c, C.uint64_t(id)) == 1
+	return C.seen_scalable_contains_one_u64(c, C.uint64_t(id)) == 1
 }
 
 func cScalableTestKey(c *cScalable, key unsafe.Pointer, n int) bool {
-	return C.seen_scalable_test_key(c, key, C.size_t(n)) == 1
+	return C.seen_scalable_contains_one_key(c, key, C.size_t(n)) == 1
 }
 
 func cScalableAddU64(c *cScalable, ids []uint64) error {

@@ -160,19 +160,41 @@ func (f *CountingFilter) RemoveUint64(id uint64) error {
 }
 
 // Test reports whether key may be present: false is certain, true is right but for the
-// false-positive rate.
-func (f *CountingFilter) Test(key []byte) (bool, error) { return f.testBytes(bytesPtr(key), len(key)) }
+// false-positive rate. It panics on a closed CountingFilter.
+func (f *CountingFilter) Test(key []byte) bool { return f.testBytes(bytesPtr(key), len(key)) }
 
 // TestString is Test for a string key.
-func (f *CountingFilter) TestString(key string) (bool, error) {
-	return f.testBytes(stringPtr(key), len(key))
-}
+func (f *CountingFilter) TestString(key string) bool { return f.testBytes(stringPtr(key), len(key)) }
 
 // TestUint64 is Test for an integer id.
-func (f *CountingFilter) TestUint64(id uint64) (bool, error) {
-	return withLiveValue(f.live, func(h *countingHandle) (bool, error) {
-		return cCountingTestU64(h.c, id), nil
-	})
+func (f *CountingFilter) TestUint64(id uint64) bool {
+	return testOn(f.live, func(h *countingHandle) bool { return cCountingTestU64(h.c, id) })
+}
+
+// TestOrAdd reports whether key may be present, and adds it if not: a key that looks
+// present is not counted again, so one Remove undoes it. The test and the add are two
+// steps: two goroutines adding the same new key at once may both count it.
+func (f *CountingFilter) TestOrAdd(key []byte) (bool, error) {
+	if f.Test(key) {
+		return true, nil
+	}
+	return false, f.Add(key)
+}
+
+// TestOrAddString is TestOrAdd for a string key.
+func (f *CountingFilter) TestOrAddString(key string) (bool, error) {
+	if f.TestString(key) {
+		return true, nil
+	}
+	return false, f.AddString(key)
+}
+
+// TestOrAddUint64 is TestOrAdd for an integer id.
+func (f *CountingFilter) TestOrAddUint64(id uint64) (bool, error) {
+	if f.TestUint64(id) {
+		return true, nil
+	}
+	return false, f.AddUint64(id)
 }
 
 func (f *CountingFilter) putBytes(key unsafe.Pointer, n int) error {
@@ -187,10 +209,8 @@ func (f *CountingFilter) deleteBytes(key unsafe.Pointer, n int) error {
 	})
 }
 
-func (f *CountingFilter) testBytes(key unsafe.Pointer, n int) (bool, error) {
-	return withLiveValue(f.live, func(h *countingHandle) (bool, error) {
-		return cCountingTestKey(h.c, key, n), nil
-	})
+func (f *CountingFilter) testBytes(key unsafe.Pointer, n int) bool {
+	return testOn(f.live, func(h *countingHandle) bool { return cCountingTestKey(h.c, key, n) })
 }
 
 // Batches cross into C once, in key order; a key repeated in a batch counts each time.

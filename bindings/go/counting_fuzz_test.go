@@ -16,8 +16,8 @@ func FuzzCountingUnmarshal(f *testing.F) {
 	}
 	fuzzRoundTrip(f, func(t *testing.T, g *CountingFilter) {
 		must(t, g.AddString("probe"))
-		if found, err := g.TestString("probe"); err != nil || !found {
-			t.Fatalf("an accepted input gave a broken filter: %v, %v", found, err)
+		if !g.TestString("probe") {
+			t.Fatal("an accepted input gave a broken filter")
 		}
 		if err := g.RemoveString("probe"); err != nil {
 			t.Fatalf("removing an added key: %v", err)
@@ -44,8 +44,8 @@ func FuzzScalableUnmarshal(f *testing.F) {
 			return
 		}
 		must(t, err)
-		if found, err := g.TestUint64(ids[199]); err != nil || !found {
-			t.Fatalf("an accepted input lost a key: %v, %v", found, err)
+		if !g.TestUint64(ids[199]) {
+			t.Fatal("an accepted input lost a key")
 		}
 	})
 }

@@ -218,9 +218,9 @@ func countingStep(t *testing.T, f *CountingFilter, s scriptStep) {
 			got, err = err == nil, nil
 		}
 	case s.isKey:
-		got, err = f.Test(s.key)
+		got = f.Test(s.key)
 	default:
-		got, err = f.TestUint64(s.id)
+		got = f.TestUint64(s.id)
 	}
 	if err != nil {
 		t.Fatalf("%s: %v", s.what(), err)
@@ -314,9 +314,9 @@ func scalableStep(t *testing.T, f *ScalableFilter, s scriptStep) {
 	case s.op == opAdd:
 		err = f.AddUint64(s.id)
 	case s.isKey:
-		got, err = f.Test(s.key)
+		got = f.Test(s.key)
 	default:
-		got, err = f.TestUint64(s.id)
+		got = f.TestUint64(s.id)
 	}
 	if err != nil {
 		t.Fatalf("%s: %v", s.what(), err)

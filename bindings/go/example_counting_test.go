@@ -24,7 +24,7 @@ func ExampleCountingFilter_Remove() {
 	f.RemoveString("bob@example.com") // bob left
 
 	for _, key := range []string{"alice@example.com", "bob@example.com"} {
-		present, _ := f.TestString(key)
+		present := f.TestString(key)
 		fmt.Println(key, present)
 	}
 	err = f.RemoveString("carol@example.com") // never added: refused, nothing changes
@@ -69,7 +69,7 @@ func ExampleOpenCounting() {
 		panic(err)
 	}
 	defer q.Close()
-	known, _ := q.TestString("alice@example.com")
+	known := q.TestString("alice@example.com")
 	fmt.Println("known:", known)
 	err = q.RemoveString("alice@example.com")
 	fmt.Println("read-only:", errors.Is(err, seen.ErrReadOnly))

@@ -23,7 +23,7 @@ func Example() {
 	f.AddUint64(42)
 
 	for _, key := range []string{"alice@example.com", "bob@example.com"} {
-		seenBefore, _ := f.TestString(key)
+		seenBefore := f.TestString(key)
 		fmt.Println(key, seenBefore)
 	}
 	// Output:
@@ -90,7 +90,7 @@ func ExampleOpen() {
 		panic(err)
 	}
 	defer q.Close()
-	spam, _ := q.TestString("spammer@example.com")
+	spam := q.TestString("spammer@example.com")
 	fmt.Println("spam:", spam)
 	err = q.AddString("someone@example.com")
 	fmt.Println("read-only:", errors.Is(err, seen.ErrReadOnly))
@@ -110,7 +110,7 @@ func ExampleFilter_WriteTo() {
 	var g seen.Filter // a zero Filter can be read into
 	g.ReadFrom(&buf)
 	defer g.Close()
-	kept, _ := g.TestString("kept")
+	kept := g.TestString("kept")
 	fmt.Println(kept)
 	// Output: true
 }
@@ -141,8 +141,8 @@ func ExampleNewCountWindow() {
 	for item := uint64(1); item <= 1000; item++ {
 		w.AddUint64(item, 0) // a count window ignores the clock
 	}
-	recent, _ := w.TestUint64(900, 0)
-	old, _ := w.TestUint64(100, 0)
+	recent := w.TestUint64(900, 0)
+	old := w.TestUint64(100, 0)
 	fmt.Println("item 900:", recent, "item 100:", old)
 
 	info := w.Info()
@@ -161,7 +161,7 @@ func ExampleNewTimeWindow() {
 
 	w.AddString("video:7", start)
 	for _, minutes := range []uint32{30, 60, 180} {
-		shown, _ := w.TestString("video:7", start+minutes*60)
+		shown := w.TestString("video:7", start+minutes*60)
 		fmt.Println(minutes, "minutes later:", shown)
 	}
 	// Output:

@@ -46,8 +46,8 @@ func FuzzWindowUnmarshal(f *testing.F) {
 	}
 	fuzzRoundTrip(f, func(t *testing.T, w *Window) {
 		must(t, w.AddString("probe", 1000))
-		if found, err := w.TestString("probe", 1000); err != nil || !found {
-			t.Fatalf("an accepted input gave a broken window: %v, %v", found, err)
+		if !w.TestString("probe", 1000) {
+			t.Fatal("an accepted input gave a broken window")
 		}
 	})
 }

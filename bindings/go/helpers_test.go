@@ -2,6 +2,7 @@ package seen
 
 import (
 	"errors"
+	"fmt"
 	"math/rand"
 	"testing"
 )
@@ -49,4 +50,19 @@ func wantEach(t testing.TB, calls map[string]error, want error, wantName, when s
 			t.Errorf("%s %s: %v, want %s", name, when, err, wantName)
 		}
 	}
+}
+
+// panicOf is the error that call panics with, or nil if it returns: a single-key Test panics
+// on a closed filter, and its panic value is the ErrClosed the other calls return.
+func panicOf(call func()) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err, _ = r.(error)
+			if err == nil {
+				err = fmt.Errorf("panic with a non-error: %v", r)
+			}
+		}
+	}()
+	call()
+	return nil
 }

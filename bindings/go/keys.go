@@ -45,18 +45,41 @@ func (f *Filter) TestAndAddUint64(id uint64) (bool, error) {
 	})
 }
 
+// TestOrAdd reports whether key may have been added, and adds it if not. Unlike TestAndAdd
+// it writes nothing for a key already present, so it succeeds on a read-only filter then.
+func (f *Filter) TestOrAdd(key []byte) (bool, error) {
+	if f.Test(key) {
+		return true, nil
+	}
+	return f.TestAndAdd(key)
+}
+
+// TestOrAddString is TestOrAdd for a string key.
+func (f *Filter) TestOrAddString(key string) (bool, error) {
+	if f.TestString(key) {
+		return true, nil
+	}
+	return f.TestAndAddString(key)
+}
+
+// TestOrAddUint64 is TestOrAdd for an integer id.
+func (f *Filter) TestOrAddUint64(id uint64) (bool, error) {
+	if f.TestUint64(id) {
+		return true, nil
+	}
+	return f.TestAndAddUint64(id)
+}
+
 // Test reports whether key may have been added: false is certain, true is right but for
-// the false-positive rate.
-func (f *Filter) Test(key []byte) (bool, error) { return f.testBytes(bytesPtr(key), len(key)) }
+// the false-positive rate. It panics on a closed Filter.
+func (f *Filter) Test(key []byte) bool { return f.testBytes(bytesPtr(key), len(key)) }
 
 // TestString is Test for a string key.
-func (f *Filter) TestString(key string) (bool, error) { return f.testBytes(stringPtr(key), len(key)) }
+func (f *Filter) TestString(key string) bool { return f.testBytes(stringPtr(key), len(key)) }
 
 // TestUint64 is Test for an integer id.
-func (f *Filter) TestUint64(id uint64) (bool, error) {
-	return withLiveValue(f.live, func(h *handle) (bool, error) {
-		return cTestU64(h.c, id), nil
-	})
+func (f *Filter) TestUint64(id uint64) bool {
+	return testOn(f.live, func(h *handle) bool { return cTestU64(h.c, id) })
 }
 
 // putBytes and testBytes lend the key's bytes to C for one call, without a copy.
@@ -66,10 +89,8 @@ func (f *Filter) putBytes(key unsafe.Pointer, n int) (bool, error) {
 	})
 }
 
-func (f *Filter) testBytes(key unsafe.Pointer, n int) (bool, error) {
-	return withLiveValue(f.live, func(h *handle) (bool, error) {
-		return cTestKey(h.c, key, n), nil
-	})
+func (f *Filter) testBytes(key unsafe.Pointer, n int) bool {
+	return testOn(f.live, func(h *handle) bool { return cTestKey(h.c, key, n) })
 }
 
 func stringPtr(s string) unsafe.Pointer {

@@ -41,3 +41,16 @@ func replaceBy[T any, P interface {
 	*dst = *src
 	return err
 }
+
+// testOn is a single-key test on the open handle that live returns. A test cannot fail on an
+// open filter, so it returns a bare bool, as in bits-and-blooms; testing a closed filter is a
+// programming error, like reading a closed file, and panics with live's ErrClosed.
+func testOn[H any](live func() (*H, error), test func(h *H) bool) bool {
+	h, err := live()
+	if err != nil {
+		panic(err)
+	}
+	found := test(h)
+	runtime.KeepAlive(h)
+	return found
+}

@@ -133,20 +133,41 @@ func (f *ScalableFilter) TestAndAddUint64(id uint64) (bool, error) {
 	})
 }
 
-// Test reports whether key may have been added: false is certain, true is right but for
-// the false-positive rate.
-func (f *ScalableFilter) Test(key []byte) (bool, error) { return f.testBytes(bytesPtr(key), len(key)) }
-
-// TestString is Test for a string key.
-func (f *ScalableFilter) TestString(key string) (bool, error) {
-	return f.testBytes(stringPtr(key), len(key))
+// TestOrAdd reports whether key may have been added, and adds it if not. It counts and
+// grows as TestAndAdd does, but tests first, so a present key succeeds on a read-only filter.
+func (f *ScalableFilter) TestOrAdd(key []byte) (bool, error) {
+	if f.Test(key) {
+		return true, nil
+	}
+	return f.TestAndAdd(key)
 }
 
+// TestOrAddString is TestOrAdd for a string key.
+func (f *ScalableFilter) TestOrAddString(key string) (bool, error) {
+	if f.TestString(key) {
+		return true, nil
+	}
+	return f.TestAndAddString(key)
+}
+
+// TestOrAddUint64 is TestOrAdd for an integer id.
+func (f *ScalableFilter) TestOrAddUint64(id uint64) (bool, error) {
+	if f.TestUint64(id) {
+		return true, nil
+	}
+	return f.TestAndAddUint64(id)
+}
+
+// Test reports whether key may have been added: false is certain, true is right but for
+// the false-positive rate. It panics on a closed ScalableFilter.
+func (f *ScalableFilter) Test(key []byte) bool { return f.testBytes(bytesPtr(key), len(key)) }
+
+// TestString is Test for a string key.
+func (f *ScalableFilter) TestString(key string) bool { return f.testBytes(stringPtr(key), len(key)) }
+
 // TestUint64 is Test for an integer id.
-func (f *ScalableFilter) TestUint64(id uint64) (bool, error) {
-	return withLiveValue(f.live, func(h *scalableHandle) (bool, error) {
-		return cScalableTestU64(h.c, id), nil
-	})
+func (f *ScalableFilter) TestUint64(id uint64) bool {
+	return testOn(f.live, func(h *scalableHandle) bool { return cScalableTestU64(h.c, id) })
 }
 
 func (f *ScalableFilter) putBytes(key unsafe.Pointer, n int) (bool, error) {
@@ -155,10 +176,8 @@ func (f *ScalableFilter) putBytes(key unsafe.Pointer, n int) (bool, error) {
 	})
 }
 
-func (f *ScalableFilter) testBytes(key unsafe.Pointer, n int) (bool, error) {
-	return withLiveValue(f.live, func(h *scalableHandle) (bool, error) {
-		return cScalableTestKey(h.c, key, n), nil
-	})
+func (f *ScalableFilter) testBytes(key unsafe.Pointer, n int) bool {
+	return testOn(f.live, func(h *scalableHandle) bool { return cScalableTestKey(h.c, key, n) })
 }
 
 // Batches cross into C once. A batch add ends exactly as the same keys added one by one, in

@@ -25,21 +25,18 @@ func (w *Window) AddUint64(id uint64, now uint32) error {
 }
 
 // Test reports whether key may be in the window at now: true for every key of the
-// guaranteed span, false for one never added but for the false-positive rate.
-func (w *Window) Test(key []byte, now uint32) (bool, error) {
-	return w.testBytes(bytesPtr(key), len(key), now)
-}
+// guaranteed span, false for one never added but for the false-positive rate. Every uint32
+// now is valid, so it cannot fail on an open Window, and panics on a closed one.
+func (w *Window) Test(key []byte, now uint32) bool { return w.testBytes(bytesPtr(key), len(key), now) }
 
 // TestString is Test for a string key.
-func (w *Window) TestString(key string, now uint32) (bool, error) {
+func (w *Window) TestString(key string, now uint32) bool {
 	return w.testBytes(stringPtr(key), len(key), now)
 }
 
 // TestUint64 is Test for an integer id.
-func (w *Window) TestUint64(id uint64, now uint32) (bool, error) {
-	return withLiveValue(w.live, func(h *windowHandle) (bool, error) {
-		return cWindowTestOneU64(h.c, id, now)
-	})
+func (w *Window) TestUint64(id uint64, now uint32) bool {
+	return testOn(w.live, func(h *windowHandle) bool { return cWindowTestOneU64(h.c, id, now) })
 }
 
 func (w *Window) addBytes(key unsafe.Pointer, n int, now uint32) error {
@@ -48,10 +45,8 @@ func (w *Window) addBytes(key unsafe.Pointer, n int, now uint32) error {
 	})
 }
 
-func (w *Window) testBytes(key unsafe.Pointer, n int, now uint32) (bool, error) {
-	return withLiveValue(w.live, func(h *windowHandle) (bool, error) {
-		return cWindowTestOneKey(h.c, key, n, now)
-	})
+func (w *Window) testBytes(key unsafe.Pointer, n int, now uint32) bool {
+	return testOn(w.live, func(h *windowHandle) bool { return cWindowTestOneKey(h.c, key, n, now) })
 }
 
 // AddUint64s records every id, in order (in a count window, the last ones are the newest).

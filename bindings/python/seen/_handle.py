@@ -62,9 +62,10 @@ def view(view_fn: Callable[..., int], handle_type: str, buffer: Any,
     return out, src
 
 
-def open_flags(read_only: bool, verify: bool) -> int:
-    """The SEEN_OPEN_* flags of open(path, read_only, verify)."""
-    flags: int = lib.SEEN_OPEN_READ_ONLY if read_only else lib.SEEN_OPEN_READ_WRITE
+def open_flags(read_only: bool, verify: bool, writable: int) -> int:
+    """The SEEN_OPEN_* flags of open(path, read_only, verify), for a kind whose writable mode
+    is `writable` (SEEN_OPEN_WRITE_IN_PLACE or SEEN_OPEN_PRIVATE_COPY)."""
+    flags: int = lib.SEEN_OPEN_READ_ONLY if read_only else writable
     if not verify:
         flags |= lib.SEEN_OPEN_NO_VERIFY
     return flags

@@ -14,10 +14,10 @@ from ._native import ffi, lib
 from .errors import call, check, invalid_argument, raise_status
 
 # Bound once: the single-key paths are dominated by attribute lookups otherwise.
-_test_u64 = lib.seen_bloom_test_u64
-_test_key = lib.seen_bloom_test_key
-_put_u64 = lib.seen_bloom_put_u64
-_put_key = lib.seen_bloom_put_key
+_test_u64 = lib.seen_bloom_contains_one_u64
+_test_key = lib.seen_bloom_contains_one_key
+_put_u64 = lib.seen_bloom_add_one_u64
+_put_key = lib.seen_bloom_add_one_key
 _NULL = ffi.NULL
 
 
@@ -190,8 +190,8 @@ class BloomFilter(_batches.UpdatesByBatches, _handle.ClosesOnExit):
         return bool(self._params().read_only)
 
     def _params(self) -> Any:
-        params = _handle.sized("seen_bloom_params")
-        check(lib.seen_bloom_get_params(self._h, params), self._h)
+        params = _handle.sized("seen_bloom_info")
+        check(lib.seen_bloom_get_info(self._h, params), self._h)
         return params
 
     def _stats(self) -> Any:
@@ -242,7 +242,7 @@ class BloomFilter(_batches.UpdatesByBatches, _handle.ClosesOnExit):
         role (adds fail with ReadOnlyError); read_only=False writes changes back to the file
         on sync() and close(). verify=False skips the payload checksum, for a fast open. A
         keyed filter's file needs its key."""
-        flags = _handle.open_flags(read_only, verify)
+        flags = _handle.open_flags(read_only, verify, lib.SEEN_OPEN_WRITE_IN_PLACE)
         out = ffi.new("seen_bloom**")
         if key is None:
             call(lib.seen_bloom_open, os.fsencode(path), flags, out)

@@ -20,12 +20,12 @@ _NOT_FOUND = lib.SEEN_ERR_NOT_FOUND
 _NULL = ffi.NULL
 
 # Bound once: the single-key paths are dominated by attribute lookups otherwise.
-_test_u64 = lib.seen_counting_test_u64
-_test_key = lib.seen_counting_test_key
-_put_u64 = lib.seen_counting_put_u64
-_put_key = lib.seen_counting_put_key
-_delete_u64 = lib.seen_counting_delete_u64
-_delete_key = lib.seen_counting_delete_key
+_test_u64 = lib.seen_counting_contains_one_u64
+_test_key = lib.seen_counting_contains_one_key
+_put_u64 = lib.seen_counting_add_one_u64
+_put_key = lib.seen_counting_add_one_key
+_delete_u64 = lib.seen_counting_remove_one_u64
+_delete_key = lib.seen_counting_remove_one_key
 
 
 def _unpickle(data: bytes) -> "CountingFilter":
@@ -212,8 +212,8 @@ class CountingFilter(_batches.UpdatesByBatches, _handle.ClosesOnExit):
         return bool(self._params().read_only)
 
     def _params(self) -> Any:
-        params = _handle.sized("seen_counting_params")
-        check(lib.seen_counting_get_params(self._h, params), self._h)
+        params = _handle.sized("seen_counting_info")
+        check(lib.seen_counting_get_info(self._h, params), self._h)
         return params
 
     def _stats(self) -> Any:
@@ -262,7 +262,7 @@ class CountingFilter(_batches.UpdatesByBatches, _handle.ClosesOnExit):
         role (adds and removes fail with ReadOnlyError; queries read only the presence bits,
         a fifth of the file); read_only=False writes changes back to the file on sync() and
         close(). verify=False skips the payload checksum, for a fast open."""
-        flags = _handle.open_flags(read_only, verify)
+        flags = _handle.open_flags(read_only, verify, lib.SEEN_OPEN_WRITE_IN_PLACE)
         out = ffi.new("seen_counting**")
         call(lib.seen_counting_open, c_path(path), flags, out)
         return cls._adopt(out)

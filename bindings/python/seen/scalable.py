@@ -21,10 +21,10 @@ from .errors import call, check, invalid_argument, raise_status
 _NULL = ffi.NULL
 _NO_LOCK = contextlib.nullcontext()
 
-_test_u64 = lib.seen_scalable_test_u64
-_test_key = lib.seen_scalable_test_key
-_put_u64 = lib.seen_scalable_put_u64
-_put_key = lib.seen_scalable_put_key
+_test_u64 = lib.seen_scalable_contains_one_u64
+_test_key = lib.seen_scalable_contains_one_key
+_put_u64 = lib.seen_scalable_add_one_u64
+_put_key = lib.seen_scalable_add_one_key
 
 
 @dataclass(frozen=True)
@@ -242,7 +242,7 @@ class ScalableFilter(_batches.UpdatesByBatches, _handle.ClosesOnExit):
         query role: adds fail with ReadOnlyError). read_only=False reads a private copy that
         may grow; the file changes only on the next save(). verify=False skips the payload
         checksum, for a fast open."""
-        flags = _handle.open_flags(read_only, verify)
+        flags = _handle.open_flags(read_only, verify, lib.SEEN_OPEN_PRIVATE_COPY)
         out = ffi.new("seen_scalable**")
         call(lib.seen_scalable_open, c_path(path), flags, out)
         return cls._adopt(out)

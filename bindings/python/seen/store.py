@@ -202,7 +202,7 @@ class ExposureStore(_handle.ClosesOnExit):
         read_only=False takes writes in memory until the next save (the file itself is never
         written in place). verify=False skips the payload checksum for a fast open: a corrupt
         window is then refused when its user is touched. A keyed store's file needs its key."""
-        flags = _handle.open_flags(read_only, verify)
+        flags = _handle.open_flags(read_only, verify, lib.SEEN_OPEN_PRIVATE_COPY)
         out = ffi.new("seen_store**")
         if key is None:
             call(lib.seen_store_open, os.fsencode(path), flags, out)

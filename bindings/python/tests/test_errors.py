@@ -102,14 +102,14 @@ def test_an_absurd_size_is_refused_without_allocating():
 
 def test_the_c_api_reports_null_handles_and_arrays():
     assert lib.seen_bloom_add_u64(ffi.NULL, ffi.NULL, 0) == lib.SEEN_ERR_INVALID_ARGUMENT
-    assert lib.seen_bloom_test_u64(ffi.NULL, 1) == -1
+    assert lib.seen_bloom_contains_one_u64(ffi.NULL, 1) == -1
     f = seen.BloomFilter(100, 0.01)
     assert lib.seen_bloom_add_u64(f._h, ffi.NULL, 0) == lib.SEEN_OK  # n == 0 may pass NULL
     assert lib.seen_bloom_add_u64(f._h, ffi.NULL, 3) == lib.SEEN_ERR_INVALID_ARGUMENT
     err = ffi.new("seen_error*")
     lib.seen_bloom_last_error(f._h, err)
     assert b"ids is NULL" in ffi.string(err.message)
-    assert lib.seen_bloom_test_key(f._h, ffi.NULL, 4) == -1
+    assert lib.seen_bloom_contains_one_key(f._h, ffi.NULL, 4) == -1
 
 
 def test_decreasing_offsets_are_refused_not_read():

@@ -80,19 +80,19 @@ JNI(void, free)(JNIEnv* env, jclass cls, jlong h) {
 
 JNI(jint, putLong)(JNIEnv* env, jclass cls, jlong h, jlong id) {
   uint8_t was_present = 0;
-  seen_status s = seen_bloom_put_u64(FILTER(h), (uint64_t)id, &was_present);
+  seen_status s = seen_bloom_add_one_u64(FILTER(h), (uint64_t)id, &was_present);
   return flag_or_status(s, was_present);
 }
 
 JNI(jint, testLong)(JNIEnv* env, jclass cls, jlong h, jlong id) {
-  return seen_bloom_test_u64(FILTER(h), (uint64_t)id);
+  return seen_bloom_contains_one_u64(FILTER(h), (uint64_t)id);
 }
 
 JNI(jint, putBytes)(JNIEnv* env, jclass cls, jlong h, jbyteArray key, jint off, jint len) {
   jbyte* p = (*env)->GetPrimitiveArrayCritical(env, key, NULL);
   if (p == NULL) return JAVA_EXCEPTION_PENDING;
   uint8_t was_present = 0;
-  seen_status s = seen_bloom_put_key(FILTER(h), p + off, (size_t)len, &was_present);
+  seen_status s = seen_bloom_add_one_key(FILTER(h), p + off, (size_t)len, &was_present);
   (*env)->ReleasePrimitiveArrayCritical(env, key, p, JNI_ABORT);
   return flag_or_status(s, was_present);
 }
@@ -100,7 +100,7 @@ JNI(jint, putBytes)(JNIEnv* env, jclass cls, jlong h, jbyteArray key, jint off, 
 JNI(jint, testBytes)(JNIEnv* env, jclass cls, jlong h, jbyteArray key, jint off, jint len) {
   jbyte* p = (*env)->GetPrimitiveArrayCritical(env, key, NULL);
   if (p == NULL) return JAVA_EXCEPTION_PENDING;
-  int r = seen_bloom_test_key(FILTER(h), p + off, (size_t)len);
+  int r = seen_bloom_contains_one_key(FILTER(h), p + off, (size_t)len);
   (*env)->ReleasePrimitiveArrayCritical(env, key, p, JNI_ABORT);
   return r;
 }
@@ -172,8 +172,8 @@ JNI(jint, clear)(JNIEnv* env, jclass cls, jlong h) {
 
 /* out: bytes, blocks, k, read_only, seed, expected_items, raw bits of target_fpr. */
 JNI(jint, params)(JNIEnv* env, jclass cls, jlong h, jlongArray out) {
-  seen_bloom_params p = {.size = sizeof p};
-  seen_status s = seen_bloom_get_params(FILTER(h), &p);
+  seen_bloom_info p = {.size = sizeof p};
+  seen_status s = seen_bloom_get_info(FILTER(h), &p);
   if (s != SEEN_OK) return s;
   jlong fpr_bits;
   memcpy(&fpr_bits, &p.target_fpr, sizeof fpr_bits);

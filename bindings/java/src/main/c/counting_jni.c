@@ -26,15 +26,15 @@ JNI(void, free)(JNIEnv* env, jclass cls, jlong h) {
 }
 
 JNI(jint, putLong)(JNIEnv* env, jclass cls, jlong h, jlong id) {
-  return seen_counting_put_u64(FILTER(h), (uint64_t)id);
+  return seen_counting_add_one_u64(FILTER(h), (uint64_t)id);
 }
 
 JNI(jint, removeLong)(JNIEnv* env, jclass cls, jlong h, jlong id) {
-  return seen_counting_delete_u64(FILTER(h), (uint64_t)id);
+  return seen_counting_remove_one_u64(FILTER(h), (uint64_t)id);
 }
 
 JNI(jint, testLong)(JNIEnv* env, jclass cls, jlong h, jlong id) {
-  return seen_counting_test_u64(FILTER(h), (uint64_t)id);
+  return seen_counting_contains_one_u64(FILTER(h), (uint64_t)id);
 }
 
 /* One byte key key[off .. off+len): op ADD or REMOVE returns a status, CONTAINS 1 or 0. */
@@ -44,11 +44,11 @@ JNI(jint, oneKey)(JNIEnv* env, jclass cls, jlong h, jint op, jbyteArray key, jin
   if (p == NULL) return JAVA_EXCEPTION_PENDING;
   jint r;
   if (op == OP_ADD) {
-    r = seen_counting_put_key(FILTER(h), p + off, (size_t)len);
+    r = seen_counting_add_one_key(FILTER(h), p + off, (size_t)len);
   } else if (op == OP_REMOVE) {
-    r = seen_counting_delete_key(FILTER(h), p + off, (size_t)len);
+    r = seen_counting_remove_one_key(FILTER(h), p + off, (size_t)len);
   } else {
-    r = seen_counting_test_key(FILTER(h), p + off, (size_t)len);
+    r = seen_counting_contains_one_key(FILTER(h), p + off, (size_t)len);
   }
   (*env)->ReleasePrimitiveArrayCritical(env, key, p, JNI_ABORT);
   return r;
@@ -98,8 +98,8 @@ JNI(jint, clear)(JNIEnv* env, jclass cls, jlong h) {
 /* out: bytes, blocks, k, read_only, seed, expected_items, raw bits of target_fpr,
  * counter_bits. */
 JNI(jint, params)(JNIEnv* env, jclass cls, jlong h, jlongArray out) {
-  seen_counting_params p = {.size = sizeof p};
-  seen_status s = seen_counting_get_params(FILTER(h), &p);
+  seen_counting_info p = {.size = sizeof p};
+  seen_status s = seen_counting_get_info(FILTER(h), &p);
   if (s != SEEN_OK) return s;
   jlong v[8] = {(jlong)p.bytes, (jlong)p.blocks, p.k, p.read_only, (jlong)p.seed,
                 (jlong)p.expected_items, double_bits(p.target_fpr), p.counter_bits};

@@ -402,7 +402,7 @@ public final class BloomFilter implements AutoCloseable {
     handle.run(this, h -> NativeBloom.save(h, Utf8.nulTerminated(path)));
   }
 
-  /** For a {@link Mode#READ_WRITE} mapping: updates the checksums and flushes to the file. */
+  /** For a {@link Mode#WRITE_IN_PLACE} mapping: updates the checksums and flushes to the file. */
   public void sync() {
     handle.run(this, h -> NativeBloom.sync(h));
   }

@@ -71,7 +71,7 @@ public final class CountingBloomFilter implements AutoCloseable {
   /**
    * Maps a filter saved by {@link #save(Path)} (or by any other binding), verifying its
    * checksums. {@link Mode#READ_ONLY} is the query role: it only ever reads the presence part
-   * of the file, and every put and remove throws READ_ONLY. {@link Mode#READ_WRITE} maps it
+   * of the file, and every put and remove throws READ_ONLY. {@link Mode#WRITE_IN_PLACE} maps it
    * shared: changes reach the file on {@link #sync()} and {@link #close()}.
    */
   public static CountingBloomFilter open(Path path, Mode mode) {
@@ -471,7 +471,7 @@ public final class CountingBloomFilter implements AutoCloseable {
     handle.run(this, h -> NativeCounting.save(h, Utf8.nulTerminated(path)));
   }
 
-  /** For a {@link Mode#READ_WRITE} mapping: updates the checksums and flushes to the file. */
+  /** For a {@link Mode#WRITE_IN_PLACE} mapping: updates the checksums and flushes to the file. */
   public void sync() {
     handle.run(this, h -> NativeCounting.sync(h));
   }

@@ -162,7 +162,7 @@ public final class ExposureStore implements AutoCloseable {
   /**
    * Maps a store written by {@link #save(Path)} (or by any binding). {@link Mode#READ_ONLY}
    * answers {@link #filter} only: mark and take throw {@link SeenException} READ_ONLY.
-   * {@link Mode#READ_WRITE} takes writes in memory; they reach a file on the next save, never
+   * {@link Mode#PRIVATE_COPY} takes writes in memory; they reach a file on the next save, never
    * the mapped file in place. With {@code verify} false the payload checksum is skipped, so a
    * large store opens in about a second, and a corrupt window is refused when its user is
    * touched. Throws {@link SeenException} with BAD_MAGIC, TRUNCATED, BAD_CHECKSUM, IO, ... on

@@ -70,7 +70,7 @@ public final class ScalableBloomFilter implements AutoCloseable {
   /**
    * Opens a filter saved by {@link #save(Path)} (or by any other binding), verifying its
    * checksums. {@link Mode#READ_ONLY} maps the file and queries it in place; puts throw
-   * READ_ONLY. {@link Mode#READ_WRITE} reads a private copy that may grow: the file changes
+   * READ_ONLY. {@link Mode#PRIVATE_COPY} reads a private copy that may grow: the file changes
    * only on the next {@link #save(Path)}.
    */
   public static ScalableBloomFilter open(Path path, Mode mode) {

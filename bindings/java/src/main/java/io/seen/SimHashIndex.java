@@ -38,9 +38,10 @@ import java.util.Objects;
  * front.
  *
  * <p>Thread safety: the queries ({@code query*}, {@code any*}, {@link #clusters()},
- * {@link #size()}, {@link #memoryBytes()}, {@link #toByteArray()}, {@link #save(Path)}) may run
- * concurrently from any number of threads. {@code add*}, {@code remove*}, {@link #build()} and
- * {@link #close()} need exclusive access: no other call on this index may run at the same time.
+ * {@link #size()}, {@link #memoryBytes()}, {@link #toByteArray()}, {@link #save(Path)}) and
+ * {@link #build()} may run concurrently from any number of threads (a rebuild after adds happens
+ * once, under a lock). {@code add*}, {@code remove*} and {@link #close()} need exclusive access:
+ * no other call on this index may run at the same time.
  *
  * <p>Lifetime: the native memory (or mapping) is released by {@link #close()}, or by a
  * {@link Cleaner} once the index is unreachable. Closing twice is harmless; any other call
@@ -323,7 +324,7 @@ public final class SimHashIndex implements AutoCloseable {
     }
   }
 
-  /** Rebuilds the tables now if pairs were added or removed since; needs exclusive access. */
+  /** Rebuilds the tables now if pairs were added or removed since; safe beside queries. */
   public void build() {
     handle.run(this, h -> NativeSimHash.build(h));
   }

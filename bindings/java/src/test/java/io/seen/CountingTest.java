@@ -250,7 +250,7 @@ class CountingTest {
       thrown(Status.READ_ONLY, g::clear);
       assertTrue(g.mightContain(7L));
     }
-    try (CountingBloomFilter g = CountingBloomFilter.open(file, Mode.READ_WRITE)) {
+    try (CountingBloomFilter g = CountingBloomFilter.open(file, Mode.WRITE_IN_PLACE)) {
       g.remove(7L);
       g.put("remembered");
     }
@@ -283,7 +283,7 @@ class CountingTest {
     Path cut = dir.resolve("cut.seen");
     Files.write(cut, Arrays.copyOf(valid, valid.length - 64));
     thrown(Status.TRUNCATED, () -> CountingBloomFilter.open(cut, Mode.READ_ONLY));
-    thrown(Status.TRUNCATED, () -> CountingBloomFilter.open(cut, Mode.READ_WRITE));
+    thrown(Status.TRUNCATED, () -> CountingBloomFilter.open(cut, Mode.WRITE_IN_PLACE));
     thrown(Status.INVALID_ARGUMENT, () -> CountingBloomFilter.create(100, 1.5));
     assertThrows(IllegalArgumentException.class, () -> CountingBloomFilter.create(-1, 0.01));
   }

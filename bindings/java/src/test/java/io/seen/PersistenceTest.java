@@ -64,7 +64,7 @@ class PersistenceTest {
     try (BloomFilter f = BloomFilter.create(100, 0.001)) {
       f.save(file);
     }
-    try (BloomFilter g = BloomFilter.open(file, Mode.READ_WRITE)) {
+    try (BloomFilter g = BloomFilter.open(file, Mode.WRITE_IN_PLACE)) {
       g.put("remembered");
     }
     try (BloomFilter h = BloomFilter.open(file, Mode.READ_ONLY)) {

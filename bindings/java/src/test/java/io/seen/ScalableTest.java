@@ -159,8 +159,8 @@ class ScalableTest {
       thrown(Status.READ_ONLY, () -> g.putAll(new byte[][] {{1}}));
       assertArrayEquals(saved, g.toByteArray());
     }
-    // READ_WRITE reads a private copy that may grow; the file changes only on save.
-    try (ScalableBloomFilter g = ScalableBloomFilter.open(file, Mode.READ_WRITE)) {
+    // PRIVATE_COPY reads a private copy that may grow; the file changes only on save.
+    try (ScalableBloomFilter g = ScalableBloomFilter.open(file, Mode.PRIVATE_COPY)) {
       int before = g.subFilterCount();
       for (long id = 0; id < 5000; id++) {
         g.put(id * 3 + 1);
