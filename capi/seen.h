@@ -563,6 +563,15 @@ SEEN_API seen_status seen_simhash_strings(const uint8_t* data, const uint64_t* o
                                           const float* weights, size_t n, uint64_t seed,
                                           uint64_t* out, seen_error* err);
 
+/* The same, keyed (docs/SECURITY.md): each feature is hashed with SipHash-1-3 under the
+ * key_len (16..64) secret bytes of key, so someone who does not know the key cannot choose
+ * features that land near a given fingerprint. The key is required; its bytes are read
+ * during the call only. */
+SEEN_API seen_status seen_simhash_strings_keyed(const uint8_t* data, const uint64_t* offsets,
+                                                const float* weights, size_t n, uint64_t seed,
+                                                const uint8_t* key, size_t key_len, uint64_t* out,
+                                                seen_error* err);
+
 /* The Hamming distance: the number of differing bits, 0..64. */
 SEEN_API uint32_t seen_simhash_distance(uint64_t a, uint64_t b);
 

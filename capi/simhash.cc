@@ -101,7 +101,20 @@ seen_status seen_simhash_strings(const uint8_t* data, const uint64_t* offsets, c
   SEEN_REQUIRE(out != nullptr, "out is NULL");
   SEEN_REQUIRE(offsets != nullptr || n == 0, "offsets is NULL");
   SEEN_REQUIRE(data != nullptr || n == 0 || offsets[n] == offsets[0], "data is NULL");
-  return Guard([&] { *out = seen::SimhashStrings(data, offsets, weights, n, seed); });
+  return Guard([&] { *out = seen::SimhashStrings(data, offsets, weights, n, {seed, std::nullopt}); });
+}
+
+seen_status seen_simhash_strings_keyed(const uint8_t* data, const uint64_t* offsets, const float* weights,
+                                       size_t n, uint64_t seed, const uint8_t* key, size_t key_len,
+                                       uint64_t* out, seen_error* err) {
+  const seen::capi::ReportTo report(err);
+  SEEN_REQUIRE(out != nullptr, "out is NULL");
+  SEEN_REQUIRE(key != nullptr, "key is NULL (seen_simhash_strings hashes without one)");
+  SEEN_REQUIRE(offsets != nullptr || n == 0, "offsets is NULL");
+  SEEN_REQUIRE(data != nullptr || n == 0 || offsets[n] == offsets[0], "data is NULL");
+  return Guard([&] {
+    *out = seen::SimhashStrings(data, offsets, weights, n, {seed, seen::capi::OptionalKey(key, key_len)});
+  });
 }
 
 uint32_t seen_simhash_distance(uint64_t a, uint64_t b) { return seen::Hamming(a, b); }

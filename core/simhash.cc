@@ -42,7 +42,7 @@ uint64_t SimhashHashes(const uint64_t* hashes, const float* weights, size_t n) {
 }
 
 uint64_t SimhashStrings(const uint8_t* data, const uint64_t* offsets, const float* weights,
-                        size_t n, uint64_t seed) {
+                        size_t n, const Hashing& hashing) {
   RequireFinite(weights, n);
   alignas(64) float sums[64] = {};
   uint64_t hashes[kChunk];
@@ -52,7 +52,7 @@ uint64_t SimhashStrings(const uint8_t* data, const uint64_t* offsets, const floa
       const uint64_t from = offsets[begin + i], to = offsets[begin + i + 1];
       if (to < from) throw Error(Code::kInvalidArgument, "offsets decrease at " + std::to_string(begin + i));
       // An empty feature may come with NULL data: no arithmetic on it.
-      hashes[i] = to == from ? HashBytes("", 0, seed) : HashBytes(data + from, to - from, seed);
+      hashes[i] = to == from ? HashBytes("", 0, hashing) : HashBytes(data + from, to - from, hashing);
     }
     AccumulateSigns(hashes, weights ? weights + begin : nullptr, count, sums);
   }

@@ -22,10 +22,10 @@ inline uint32_t Hamming(uint64_t a, uint64_t b) {
 // Weights must be finite; throws Error(kInvalidArgument) otherwise. n == 0 gives 0.
 uint64_t SimhashHashes(const uint64_t* hashes, const float* weights, size_t n);
 
-// The same for byte features: feature i is data[offsets[i] .. offsets[i+1]), hashed with
-// XXH3-64 and `seed`.
+// The same for byte features: feature i is data[offsets[i] .. offsets[i+1]), hashed as
+// `hashing` says (XXH3-64 with its seed, or keyed SipHash: docs/SECURITY.md).
 uint64_t SimhashStrings(const uint8_t* data, const uint64_t* offsets, const float* weights,
-                        size_t n, uint64_t seed);
+                        size_t n, const Hashing& hashing);
 
 // Inverse-document-frequency weights of tokens, looked up by the XXH3-64 (seed 0) of the
 // token's normalized UTF-8 bytes; tokens not in the table weigh `default_weight`.

@@ -130,6 +130,29 @@ static void test_counting_and_scalable(void) {
   seen_counting_free(c);
 }
 
+/* Keyed SimHash of byte features: the same key gives the same fingerprint, another key or
+ * none a different one (64 bits each: equal by chance once in 2^64), and the error channel
+ * names a missing key. */
+static void test_simhash_strings(void) {
+  const uint8_t data[] = "applebananacherrydate";
+  const uint64_t offsets[] = {0, 5, 11, 17, 21};
+  uint64_t keyed = 0, again = 0, other = 0, plain = 0;
+  seen_error err;
+  check(seen_simhash_strings_keyed(data, offsets, NULL, 4, 7, kKey, sizeof kKey, &keyed, NULL) == SEEN_OK &&
+            seen_simhash_strings_keyed(data, offsets, NULL, 4, 7, kKey, sizeof kKey, &again, NULL) == SEEN_OK &&
+            keyed == again,
+        "keyed SimHash: one key, one fingerprint");
+  check(seen_simhash_strings_keyed(data, offsets, NULL, 4, 7, kOtherKey, sizeof kOtherKey, &other, NULL) == SEEN_OK &&
+            seen_simhash_strings(data, offsets, NULL, 4, 7, &plain, NULL) == SEEN_OK && other != keyed && plain != keyed,
+        "keyed SimHash: another key, or none, gives another fingerprint");
+  check(seen_simhash_strings_keyed(data, offsets, NULL, 4, 7, NULL, 0, &keyed, &err) == SEEN_ERR_INVALID_ARGUMENT &&
+            strstr(err.message, "key is NULL") != NULL,
+        "keyed SimHash: a NULL key is refused, saying why");
+  check(seen_simhash_strings_keyed(data, offsets, NULL, 4, 7, kKey, 15, &keyed, &err) == SEEN_ERR_INVALID_ARGUMENT &&
+            strstr(err.message, "16 to 64 bytes") != NULL,
+        "keyed SimHash: a short key is refused, saying why");
+}
+
 int main(void) {
   seen_bloom *f = NULL, *g = NULL, *plain = NULL;
   seen_bloom_info params;
@@ -138,6 +161,7 @@ int main(void) {
   char path[] = "/tmp/seen-keyed-XXXXXX";
   int fd;
   for (i = 0; i < N; ++i) { ids[i] = mix(2 * i); absent[i] = mix(2 * i + 1); }
+  test_simhash_strings();
 
   check(seen_bloom_create_keyed(N, 0.01, kKey, 15, &f, NULL) == SEEN_ERR_INVALID_ARGUMENT && f == NULL &&
             has_text("16 to 64 bytes"),

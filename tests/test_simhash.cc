@@ -17,6 +17,7 @@
 #include "core/error.h"
 #include "core/hash.h"
 #include "core/simhash.h"
+#include "core/siphash.h"
 #include "core/stop_words.h"
 
 namespace seen {
@@ -112,8 +113,23 @@ TEST(Simhash, StringsHashWithTheSeed) {
   for (int i = 0; i < 4; ++i) {
     hashes.push_back(XXH3_64bits_withSeed(data.data() + offsets[i], offsets[i + 1] - offsets[i], 42));
   }
-  EXPECT_EQ(SimhashStrings(reinterpret_cast<const uint8_t*>(data.data()), offsets, weights, 4, 42),
+  EXPECT_EQ(SimhashStrings(reinterpret_cast<const uint8_t*>(data.data()), offsets, weights, 4, {42, std::nullopt}),
             Reference(hashes, {1, 2, 3, 0.5}));
+}
+
+// Keyed: each feature hashes with SipHash-1-3 under the key, its first word XORed with the
+// seed (docs/SECURITY.md), computed here from the bytes by the reference SipHash.
+TEST(Simhash, KeyedStringsHashWithTheKey) {
+  const std::string data = "applebananacherry";
+  const uint64_t offsets[] = {0, 5, 11, 17};
+  const Hashing keyed(42, SecretKey{0x0706050403020100ULL, 0x0f0e0d0c0b0a0908ULL});
+  std::vector<uint64_t> hashes;
+  for (int i = 0; i < 3; ++i) {
+    hashes.push_back(SipHash13(keyed.key->k0 ^ 42, keyed.key->k1, data.data() + offsets[i], offsets[i + 1] - offsets[i]));
+  }
+  const auto* bytes = reinterpret_cast<const uint8_t*>(data.data());
+  EXPECT_EQ(SimhashStrings(bytes, offsets, nullptr, 3, keyed), Reference(hashes, {1, 1, 1}));
+  EXPECT_NE(SimhashStrings(bytes, offsets, nullptr, 3, keyed), SimhashStrings(bytes, offsets, nullptr, 3, {42, std::nullopt}));
 }
 
 TEST(Simhash, NonFiniteWeightsAreRefused) {
@@ -279,7 +295,9 @@ TEST(BadInput, RandomBytesAreDefined) {
     const TextFingerprint b = FingerprintText(text.data(), text.size(), options);
     ASSERT_EQ(a.simhash, b.simhash);
     ASSERT_EQ(a.exact_low, b.exact_low);
-    if (a.features == 0) ASSERT_EQ(a.simhash, 0u) << "no tokens, fingerprint 0";
+    if (a.features == 0) {
+      ASSERT_EQ(a.simhash, 0u) << "no tokens, fingerprint 0";
+    }
   }
 }
 

@@ -212,7 +212,9 @@ TEST(SimhashIndex, ClustersAreLeaderGroupsThatNeverChain) {
     EXPECT_LE(Hamming(e[i], e[leader[i]]), 3u);
     for (size_t j = i + 1; j < n; j += 7) {
       ASSERT_EQ(group[i] == group[j], leader[i] == leader[j]) << i << " " << j;
-      if (group[i] == group[j]) EXPECT_LE(Hamming(e[i], e[j]), 3u) << "a group spans at most k";
+      if (group[i] == group[j]) {
+        EXPECT_LE(Hamming(e[i], e[j]), 3u) << "a group spans at most k";
+      }
     }
     clustered += members[group[i]] > 1;
   }
