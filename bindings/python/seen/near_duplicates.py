@@ -187,10 +187,11 @@ def simhash_many(texts: Iterable[Text], ngram: int = 2, idf: Optional[IdfTable] 
 
 
 def simhash_features(features: Iterable[Union[Feature, Tuple[Feature, float]]],
-                     seed: int = 0) -> int:
+                     seed: int = 0, key: Optional[bytes] = None) -> int:
     """The fingerprint of caller-made features: each is (feature, weight) or a bare feature
     (weight 1). A feature is an int, taken as its 64-bit hash, or str/bytes, hashed with
-    XXH3-64 and seed; one call takes one kind. Weights must be finite; no features gives 0."""
+    XXH3-64 and seed, or, given a secret key (16 to 64 bytes), with SipHash under it
+    (docs/SECURITY.md); one call takes one kind. Weights must be finite; no features gives 0."""
     items: List[Any] = []
     weights = array("f")
     for item in features:
@@ -208,7 +209,13 @@ def simhash_features(features: Iterable[Union[Feature, Tuple[Feature, float]]],
         if not all(isinstance(f, _batches.BYTE_KEYS) for f in items):
             raise TypeError("features are all int hashes or all str/bytes, not a mix")
         data, offsets, n = _pack_texts(items)
-        call(lib.seen_simhash_strings, data, offsets, w, n, operator.index(seed), out)
+        if key is None:
+            call(lib.seen_simhash_strings, data, offsets, w, n, operator.index(seed), out)
+        else:
+            call(lib.seen_simhash_strings_keyed, data, offsets, w, n, operator.index(seed),
+                 ffi.from_buffer("uint8_t[]", key), len(key), out)
+    elif key is not None:
+        raise TypeError("a key hashes str/bytes features; int features are hashes already")
     else:
         hashes = array("Q", map(operator.index, items))  # OverflowError outside 0..2**64-1
         call(lib.seen_simhash_hashes, ffi.from_buffer("uint64_t[]", hashes), w, len(hashes), out)

@@ -88,6 +88,19 @@ def test_features_hashes_and_strings():
         seen.simhash_features([-1])
 
 
+def test_features_under_a_key():
+    key, other = bytes(range(16)), bytes(range(1, 17))
+    words = ["apple", "banana", "cherry", "date"]
+    keyed = seen.simhash_features(words, key=key)
+    assert keyed == seen.simhash_features(words, key=key)
+    assert keyed != seen.simhash_features(words, key=other)
+    assert keyed != seen.simhash_features(words)
+    with pytest.raises(seen.InvalidArgumentError, match="16 to 64 bytes"):
+        seen.simhash_features(words, key=b"short")
+    with pytest.raises(TypeError):
+        seen.simhash_features([1, 2], key=key)
+
+
 def test_idf_table_weighs_tokens():
     text = "common common common rare"
     plain = seen.simhash(text)
