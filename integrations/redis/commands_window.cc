@@ -3,6 +3,7 @@
 #include <vector>
 
 #include "integrations/redis/commands.h"
+#include "integrations/redis/module_key.h"
 #include "integrations/redis/options.h"
 #include "integrations/redis/window_type.h"
 
@@ -50,7 +51,7 @@ int Load(RedisModuleCtx* ctx, RedisModuleString** argv, int argc) {
   size_t len = 0;
   const char* blob = RedisModule_StringPtrLen(argv[2], &len);
   seen_window* w = nullptr;
-  if (seen_window_deserialize(reinterpret_cast<const uint8_t*>(blob), len, &w, nullptr) != SEEN_OK)
+  if (DeserializeWindow(blob, len, &w) != SEEN_OK)
     return ReplySeenError(ctx);
   RedisModule_ModuleTypeSetValue(open.key, WindowType(), w);
   RedisModule_ReplicateVerbatim(ctx);

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "integrations/redis/ids.h"
+#include "integrations/redis/module_key.h"
 
 namespace seen::redis {
 
@@ -38,7 +39,7 @@ seen_status NewDefaultWindow(uint32_t now, seen_window** out) {
     return bytes;
   }();
   if (empty.empty()) return seen_window_create(&defaults, now, out, nullptr);
-  return seen_window_deserialize(empty.data(), empty.size(), out, nullptr);
+  return DeserializeWindow(empty.data(), empty.size(), out);
 }
 
 namespace {

@@ -1,5 +1,7 @@
 #include "integrations/redis/window_type.h"
 
+#include "integrations/redis/module_key.h"
+
 namespace seen::redis {
 
 namespace {
@@ -21,7 +23,7 @@ void* RdbLoad(RedisModuleIO* rdb, int encver) {
   }
   seen_window* w = nullptr;
   const seen_status status =
-      seen_window_deserialize(reinterpret_cast<const uint8_t*>(bytes), len, &w, nullptr);
+      DeserializeWindow(bytes, len, &w);
   RedisModule_Free(bytes);
   if (status != SEEN_OK) {
     RedisModule_LogIOError(rdb, "warning", "seen: bad window: %s", seen_last_error());
@@ -60,7 +62,7 @@ void Free(void* value) { seen_window_free(static_cast<seen_window*>(value)); }
 void* Copy(RedisModuleString*, RedisModuleString*, const void* value) {
   const std::vector<char> bytes = Serialize(static_cast<const seen_window*>(value));
   seen_window* copy = nullptr;
-  seen_window_deserialize(reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size(), &copy, nullptr);
+  DeserializeWindow(bytes.data(), bytes.size(), &copy);
   return copy;  // NULL makes COPY fail cleanly
 }
 
