@@ -24,9 +24,9 @@ const std::vector<CommandSpec>& Commands() {
         {"key-file", "PATH", "the key of a keyed filter, 16 to 64 bytes raw or as hex (docs/SECURITY.md)"},},
        Query},
       {"info", "FILE [--json] [--now T] [--key-file PATH]",
-       "Prints the kind, parameters and size of a Bloom filter, window, store, SimHash index or "
-       "MinHash index file once its checksums are verified; for filters, windows and stores, the "
-       "fill and the false-positive rate at it, and the users above target.",
+       "Prints the kind, parameters and size of a Bloom, counting or scalable filter, window, store, "
+       "SimHash index or MinHash index file once its checksums are verified; for filters, windows "
+       "and stores, the fill and the false-positive rate at it, and the users above target.",
        {{"json", nullptr, "one JSON object instead of a table"},
         {"now", "T", "the time (Unix seconds) time windows are measured at (default: now)"},
         {"key-file", "PATH", "the key of a keyed filter or MinHash index, 16 to 64 bytes raw or as hex (docs/SECURITY.md)"},},

@@ -1,6 +1,7 @@
-// seen info: the kind, parameters, size and fill of a Bloom filter, window, store, SimHash
-// index or MinHash index file, after its checksums were verified.
+// seen info: the kind, parameters, size and fill of a Bloom, counting or scalable filter,
+// window, store, SimHash index or MinHash index file, after its checksums were verified.
 #include <algorithm>
+#include <charconv>
 #include <cstdio>
 #include <ctime>
 #include <optional>
@@ -12,10 +13,12 @@
 #include "cli/key_file.h"
 #include "core/bloom.h"
 #include "core/bloom_codec.h"
+#include "core/counting_codec.h"
 #include "core/error.h"
 #include "core/file.h"
 #include "core/format.h"
 #include "core/minhash_codec.h"
+#include "core/scalable_codec.h"
 #include "core/simhash_codec.h"
 #include "core/store.h"
 #include "core/window_codec.h"
@@ -33,9 +36,14 @@ struct Field {
 
 Field Text(std::string name, std::string value) { return {std::move(name), std::move(value), true}; }
 Field Count(std::string name, uint64_t value) { return {std::move(name), std::to_string(value)}; }
+// JSON gets the shortest text that reads back as the same double (0.7, not 0.69999...).
 Field Real(std::string name, double value, bool json) {
   char buf[40];
-  std::snprintf(buf, sizeof buf, json ? "%.17g" : "%.6g", value);
+  if (json) {
+    *std::to_chars(buf, buf + sizeof buf - 1, value).ptr = '\0';
+  } else {
+    std::snprintf(buf, sizeof buf, "%.6g", value);
+  }
   return {std::move(name), buf};
 }
 
@@ -63,6 +71,27 @@ std::vector<Field> BloomFields(const std::string& path, const std::optional<Secr
           Count("expected_items", p.expected_items), Real("target_fpr", p.target_fpr, json),
           Real("fill_ratio", s.fill_ratio, json), Real("approx_items", s.approx_items, json),
           Real("predicted_fpr", s.predicted_fpr, json)};
+}
+
+std::vector<Field> CountingFields(const std::string& path, const std::optional<SecretKey>& key, bool json) {
+  const Counting filter = OpenCounting(path, false, true, key);
+  const CountingParams& p = filter.params();
+  const CountingStats s = filter.Stats();
+  return {Count("bytes", p.bytes()), Count("blocks", p.blocks), Count("k", p.k), Count("seed", p.seed),
+          Text("keyed", p.key ? "yes" : "no"), Count("expected_items", p.expected_items),
+          Real("target_fpr", p.target_fpr, json), Real("fill_ratio", s.fill_ratio, json),
+          Real("approx_items", s.approx_items, json), Count("saturated_counters", s.saturated),
+          Real("predicted_fpr", s.predicted_fpr, json)};
+}
+
+std::vector<Field> ScalableFields(const std::string& path, const std::optional<SecretKey>& key, bool json) {
+  const Scalable filter = OpenScalable(path, false, true, key);
+  const ScalableOptions& o = filter.options();
+  return {Count("bytes", filter.bytes()), Count("sub_filters", filter.subs().size()),
+          Count("initial_capacity", o.initial_capacity), Real("target_fpr", o.fpr, json),
+          Real("growth", o.growth, json), Real("tightening", o.tightening, json), Count("seed", o.seed),
+          Text("keyed", o.key ? "yes" : "no"), Count("items", filter.items()),
+          Real("predicted_fpr", filter.PredictedFpr(), json)};
 }
 
 const char* LayoutName(WindowLayout layout) {
@@ -147,6 +176,10 @@ int Info(const Args& args) {
   std::vector<Field> more;
   if (kind == static_cast<uint32_t>(Kind::kBloom)) {
     more = BloomFields(path, KeyFile(args), json);
+  } else if (kind == static_cast<uint32_t>(Kind::kCounting)) {
+    more = CountingFields(path, KeyFile(args), json);
+  } else if (kind == static_cast<uint32_t>(Kind::kScalable)) {
+    more = ScalableFields(path, KeyFile(args), json);
   } else if (kind == static_cast<uint32_t>(Kind::kWindow)) {
     more = WindowFields(file, path, static_cast<uint32_t>(now), json);
   } else if (kind == static_cast<uint32_t>(Kind::kStore)) {
@@ -156,8 +189,9 @@ int Info(const Args& args) {
   } else if (kind == static_cast<uint32_t>(Kind::kMinhashIndex)) {
     more = MinhashIndexFields(path, KeyFile(args), json);
   } else {
-    throw Error(Code::kWrongKind, path + ": holds a " + KindName(kind) +
-                                      "; seen info reads Bloom filter, window, store, SimHash index and MinHash index files");
+    throw Error(Code::kWrongKind, path + ": holds kind " + std::to_string(kind) +
+                                      ", unknown to this build; seen info reads Bloom, counting and scalable filter, window, store, "
+                                      "SimHash index and MinHash index files");
   }
   fields.insert(fields.end(), more.begin(), more.end());
   Print(fields, json);

@@ -246,7 +246,5 @@ def test_info_shows_how_far_a_time_window_grew():
     assert info["predicted_fpr"] <= 0.011 and info["effective_span"] == info["span"]
 
 
-def test_info_names_a_kind_it_does_not_read():
-    message = run("info", VECTORS / "counting_u64.seen", expect=1).stderr.decode()
-    assert "counting" in message and "counting_u64.seen" in message
+def test_info_refuses_a_clock_past_32_bits():
     assert b"--now" in run("info", "--now", 2**32, VECTORS / "window_time.seen", expect=2).stderr
