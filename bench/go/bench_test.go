@@ -21,7 +21,7 @@ const (
 var batchSizes = []int{1, 4, 16, 64, 256, 1024, 4096, 65536}
 
 type filters struct {
-	seen    *seen.Filter
+	seen    *seen.BloomFilter
 	bits    *bitsbloom.BloomFilter
 	blob    *blobloom.Filter
 	queries []uint64

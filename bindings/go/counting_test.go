@@ -268,7 +268,7 @@ func TestCountingSaturation(t *testing.T) {
 	}
 }
 
-// The counting filter has the blocks, k and answers of the Filter of the same parameters.
+// The counting filter has the blocks, k and answers of the BloomFilter of the same parameters.
 func TestCountingMatchesBloom(t *testing.T) {
 	const n = 20000
 	c, err := NewCountingWithSeed(n, 0.01, 99)
@@ -429,9 +429,9 @@ func TestCountingCorruptInput(t *testing.T) {
 	dir := t.TempDir()
 	refusesCorrupt(t, f, cases, dir, "OpenCounting", OpenCounting)
 	// And a counting filter is not a Bloom filter.
-	var b Filter
+	var b BloomFilter
 	if err := b.UnmarshalBinary(good); !errors.Is(err, ErrWrongKind) {
-		t.Errorf("Filter.UnmarshalBinary of a counting filter: %v", err)
+		t.Errorf("BloomFilter.UnmarshalBinary of a counting filter: %v", err)
 	}
 	if _, err := OpenCounting(filepath.Join(dir, "absent.seen"), true); !errors.Is(err, ErrIO) {
 		t.Errorf("OpenCounting of a missing file: %v", err)

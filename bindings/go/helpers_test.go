@@ -8,7 +8,7 @@ import (
 )
 
 // newFilter is a filter closed when the test ends.
-func newFilter(t testing.TB, n uint64, fpr float64) *Filter {
+func newFilter(t testing.TB, n uint64, fpr float64) *BloomFilter {
 	t.Helper()
 	f, err := NewWithSeed(n, fpr, 1234)
 	if err != nil {

@@ -36,7 +36,7 @@ func TestKeyedFilter(t *testing.T) {
 	}
 	data, err := f.MarshalBinary()
 	must(t, err)
-	var plain Filter
+	var plain BloomFilter
 	if err := plain.UnmarshalBinary(data); !errors.Is(err, ErrIncompatible) {
 		t.Errorf("unmarshal without the key: %v, want ErrIncompatible", err)
 	}

@@ -11,23 +11,23 @@ import (
 // language and in the files of Save.
 
 // MarshalBinary is the filter's serialized form (encoding.BinaryMarshaler).
-func (f *Filter) MarshalBinary() ([]byte, error) {
+func (f *BloomFilter) MarshalBinary() ([]byte, error) {
 	return withLiveValue(f.live, func(h *handle) ([]byte, error) {
 		return cMarshal(h.c)
 	})
 }
 
 // UnmarshalBinary replaces the filter with a validated copy of data
-// (encoding.BinaryUnmarshaler); a zero Filter may be the receiver. On error the filter
+// (encoding.BinaryUnmarshaler); a zero BloomFilter may be the receiver. On error the filter
 // is unchanged.
-func (f *Filter) UnmarshalBinary(data []byte) error {
+func (f *BloomFilter) UnmarshalBinary(data []byte) error {
 	g, err := adopt(cDeserialize(data))
 	return replaceBy(f, g, err)
 }
 
 // WriteTo writes the serialized filter to w (io.WriterTo). The bytes are staged in C
 // memory, not the Go heap, and lent to w, which must not keep them (as io.Writer says).
-func (f *Filter) WriteTo(w io.Writer) (int64, error) {
+func (f *BloomFilter) WriteTo(w io.Writer) (int64, error) {
 	h, err := f.live()
 	if err != nil {
 		return 0, err
@@ -50,12 +50,12 @@ func (f *Filter) WriteTo(w io.Writer) (int64, error) {
 }
 
 // ReadFrom replaces the filter with the one serialized in r (io.ReaderFrom). It reads r to
-// EOF, so r must hold exactly one filter. A zero Filter may be the receiver.
-func (f *Filter) ReadFrom(r io.Reader) (int64, error) { return readAllInto(r, f.UnmarshalBinary) }
+// EOF, so r must hold exactly one filter. A zero BloomFilter may be the receiver.
+func (f *BloomFilter) ReadFrom(r io.Reader) (int64, error) { return readAllInto(r, f.UnmarshalBinary) }
 
 // Save writes the filter to path crash-safely: a temporary file, fsync, then rename, so the
 // previous file survives a failure. Open maps the result.
-func (f *Filter) Save(path string) error {
+func (f *BloomFilter) Save(path string) error {
 	return withLive(f.live, func(h *handle) error {
 		return cSave(h.c, path)
 	})
@@ -83,7 +83,7 @@ func writeMarshaled(w io.Writer, marshal func() ([]byte, error)) (int64, error) 
 
 // Copy is a writable copy in C memory, also of a read-only or mapped filter
 // (bits-and-blooms' Copy).
-func (f *Filter) Copy() (*Filter, error) {
+func (f *BloomFilter) Copy() (*BloomFilter, error) {
 	data, err := f.MarshalBinary()
 	if err != nil {
 		return nil, err
@@ -93,7 +93,7 @@ func (f *Filter) Copy() (*Filter, error) {
 
 // Equal reports whether both filters have the same parameters and the same bits: they
 // answer every query alike and marshal to the same bytes. It reads both filters (O(size)).
-func (f *Filter) Equal(other *Filter) (bool, error) {
+func (f *BloomFilter) Equal(other *BloomFilter) (bool, error) {
 	a, err := f.MarshalBinary()
 	if err != nil {
 		return false, err

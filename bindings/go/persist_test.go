@@ -14,7 +14,7 @@ func TestMarshalRoundTrip(t *testing.T) {
 	b, err := f.MarshalBinary()
 	must(t, err)
 
-	var g Filter
+	var g BloomFilter
 	must(t, g.UnmarshalBinary(b))
 	defer g.Close()
 	if g.Params() != f.Params() {

@@ -17,7 +17,7 @@ import (
 // delays rotation, so there are still no false negatives.
 //
 // A Window is not safe for concurrent adds: tests may run from many goroutines at once, but
-// an add needs exclusive access (your own lock, or one goroutine per user). The Store keeps
+// an add needs exclusive access (your own lock, or one goroutine per user). The ExposureStore keeps
 // millions of windows and does the locking itself. Close and UnmarshalBinary need
 // exclusive access too.
 //
@@ -76,7 +76,7 @@ func (l WindowLayout) String() string {
 	return fmt.Sprintf("WindowLayout(%d)", uint32(l))
 }
 
-// WindowOptions describe a window: what NewWindow makes and what a Store gives each user.
+// WindowOptions describe a window: what NewWindow makes and what an ExposureStore gives each user.
 // LastItems, LastSeconds and LastItemsWithin fill them; the fields mirror
 // seen_window_options.
 type WindowOptions struct {

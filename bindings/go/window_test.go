@@ -245,7 +245,7 @@ func TestWindowKeys(t *testing.T) {
 	}
 	must(t, w.AddKeys(Keys{}, 0)) // an empty batch is a no-op
 	must(t, w.TestKeys(Keys{}, 0, nil))
-	// An id is the key of its 8 little-endian bytes, as in a Filter.
+	// An id is the key of its 8 little-endian bytes, as in a BloomFilter.
 	must(t, w.AddUint64(0x0102030405060708, 0))
 	if !w.Test([]byte{8, 7, 6, 5, 4, 3, 2, 1}, 0) {
 		t.Error("an id is not the key of its little-endian bytes")
@@ -348,9 +348,9 @@ func TestWindowCorruptInput(t *testing.T) {
 			t.Errorf("%s: a failed UnmarshalBinary changed the window", c.name)
 		}
 	}
-	var g Filter
+	var g BloomFilter
 	if err := g.UnmarshalBinary(good); !errors.Is(err, ErrWrongKind) {
-		t.Errorf("a window read as a Filter: %v, want ErrWrongKind", err)
+		t.Errorf("a window read as a BloomFilter: %v, want ErrWrongKind", err)
 	}
 }
 
