@@ -139,7 +139,7 @@ func BenchmarkTest(b *testing.B) {
 		f := build(b)
 		hits := 0
 		for i := 0; i < b.N; i++ {
-			if ok, _ := f.seen.TestUint64(f.queries[i&(queries-1)]); ok {
+			if f.seen.TestUint64(f.queries[i&(queries-1)]) {
 				hits++
 			}
 		}
