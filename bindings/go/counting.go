@@ -313,6 +313,25 @@ func (f *CountingFilter) UnmarshalBinary(data []byte) error {
 	return replaceBy(f, g, err)
 }
 
+// Copy is a writable copy in C memory, counters included, also of a read-only or mapped
+// filter. libseen has no copy call for counting filters, so this is a serialize and
+// deserialize round trip: faithful, since a Go CountingFilter is never keyed. Like
+// MarshalBinary it reads every counter, so no writer may be active.
+func (f *CountingFilter) Copy() (*CountingFilter, error) {
+	data, err := f.MarshalBinary()
+	if err != nil {
+		return nil, err
+	}
+	return adoptCounting(cCountingDeserialize(data))
+}
+
+// Equal reports whether both filters have the same parameters and the same counters, so
+// that they answer every test alike, now and after the same removes. It compares the
+// serialized forms (libseen has no equality call): O(size), with no writer active.
+func (f *CountingFilter) Equal(other *CountingFilter) (bool, error) {
+	return equalMarshaled(f, other)
+}
+
 // WriteTo writes the serialized filter to w (io.WriterTo).
 func (f *CountingFilter) WriteTo(w io.Writer) (int64, error) {
 	return writeMarshaled(w, f.MarshalBinary)

@@ -536,3 +536,36 @@ func TestCountingTestsBesideOneWriter(t *testing.T) {
 	}
 	wg.Wait()
 }
+
+// A copy holds the same counters, takes removes on its own, and is writable even when the
+// original is a read-only mapping.
+func TestCountingCopyIsEqualAndIndependent(t *testing.T) {
+	f := newCounting(t, 1000, 0.01)
+	must(t, f.AddString("a"))
+	must(t, f.AddString("b"))
+	checkCopyIsEqualAndIndependent(t, f,
+		func(c *CountingFilter) error { return c.RemoveString("a") },
+		func(c *CountingFilter) bool { return !c.TestString("a") })
+
+	alike := newCounting(t, 1000, 0.01)
+	must(t, alike.AddString("b"))
+	must(t, alike.AddString("a"))
+	// One more add of a key already in: the same bits, but a counter differs.
+	twice := newCounting(t, 1000, 0.01)
+	must(t, twice.AddString("a"))
+	must(t, twice.AddString("a"))
+	must(t, twice.AddString("b"))
+	checkEqualFollowsContents(t, f, alike, twice)
+
+	path := filepath.Join(t.TempDir(), "counting.seen")
+	must(t, f.Save(path))
+	ro, err := OpenCounting(path, true)
+	must(t, err)
+	defer ro.Close()
+	c, err := ro.Copy()
+	must(t, err)
+	defer c.Close()
+	if err := c.AddString("c"); err != nil || !c.TestString("c") {
+		t.Fatalf("the copy of a read-only filter is not writable: %v", err)
+	}
+}

@@ -2,6 +2,7 @@ package seen
 
 import (
 	"bytes"
+	"encoding"
 	"io"
 	"runtime"
 	"unsafe"
@@ -94,13 +95,20 @@ func (f *BloomFilter) Copy() (*BloomFilter, error) {
 // Equal reports whether both filters have the same parameters and the same bits: they
 // answer every query alike and marshal to the same bytes. It reads both filters (O(size)).
 func (f *BloomFilter) Equal(other *BloomFilter) (bool, error) {
-	a, err := f.MarshalBinary()
+	return equalMarshaled(f, other)
+}
+
+// equalMarshaled is Equal for every kind. libseen has no equality call, but its serialized
+// form is canonical (the same state always gives the same bytes, vectors pin it in every
+// language), so equal bytes mean equal state.
+func equalMarshaled(a, b encoding.BinaryMarshaler) (bool, error) {
+	x, err := a.MarshalBinary()
 	if err != nil {
 		return false, err
 	}
-	b, err := other.MarshalBinary()
+	y, err := b.MarshalBinary()
 	if err != nil {
 		return false, err
 	}
-	return bytes.Equal(a, b), nil
+	return bytes.Equal(x, y), nil
 }

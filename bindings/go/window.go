@@ -206,6 +206,25 @@ func (w *Window) UnmarshalBinary(data []byte) error {
 	return replaceBy(w, g, err)
 }
 
+// Copy is an independent copy of the window, contents and clock included. libseen has no
+// copy call for windows, so this is a serialize and deserialize round trip: faithful, since
+// a Go Window is never keyed.
+func (w *Window) Copy() (*Window, error) {
+	data, err := w.MarshalBinary()
+	if err != nil {
+		return nil, err
+	}
+	return adoptWindow(cWindowDeserialize(data))
+}
+
+// Equal reports whether both windows are in the same state: the same options, clock,
+// segments and bits, so that they answer alike now and after the same adds. Two windows
+// that hold the same items but rotated differently are not Equal. It compares the serialized
+// forms (libseen has no equality call): O(size).
+func (w *Window) Equal(other *Window) (bool, error) {
+	return equalMarshaled(w, other)
+}
+
 // UnixSeconds is t as the uint32 clock of windows and stores, in Unix seconds: the epoch
 // most callers keep. Times before 1970 give 0 and times after 2106 give math.MaxUint32.
 func UnixSeconds(t time.Time) uint32 {

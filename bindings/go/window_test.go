@@ -423,3 +423,26 @@ func TestUnixSeconds(t *testing.T) {
 		}
 	}
 }
+
+// A copy of a time window keeps its contents and its clock, and moves on its own.
+func TestWindowCopyIsEqualAndIndependent(t *testing.T) {
+	const span, start = 3600, 1_000_000
+	newWindow := func(seed uint64) *Window {
+		w, err := NewTimeWindow(span, 300, 0.01, start, WithSeed(seed))
+		must(t, err)
+		t.Cleanup(func() { w.Close() })
+		must(t, w.AddUint64s([]uint64{1, 2, 3}, start+10))
+		return w
+	}
+	w := newWindow(3)
+	c, err := w.Copy()
+	must(t, err)
+	defer c.Close()
+	if !c.TestUint64(2, start+10) || c.Info() != w.Info() {
+		t.Fatalf("the copy lost contents or clock: %+v, want %+v", c.Info(), w.Info())
+	}
+	checkCopyIsEqualAndIndependent(t, w,
+		func(c *Window) error { return c.AddUint64(4, start+20) },
+		func(c *Window) bool { return c.TestUint64(4, start+20) })
+	checkEqualFollowsContents(t, w, newWindow(3), newWindow(4))
+}
