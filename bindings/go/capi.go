@@ -166,6 +166,13 @@ func cSync(c *cFilter) error         { return checkOn(c, C.seen_bloom_sync(c)) }
 func cClear(c *cFilter) error        { return checkOn(c, C.seen_bloom_clear(c)) }
 func cMerge(dst, src *cFilter) error { return checkOn(dst, C.seen_bloom_merge(dst, src)) }
 
+// cCopy copies with seen_bloom_copy, not through bytes: a keyed filter's bytes do not hold
+// its key, so they would not open again.
+func cCopy(c *cFilter) (out *cFilter, err error) {
+	err = checkOn(c, C.seen_bloom_copy(c, &out))
+	return out, err
+}
+
 func cParams(c *cFilter) (BloomParams, error) {
 	p := C.seen_bloom_info{size: C.sizeof_seen_bloom_info}
 	if err := checkOn(c, C.seen_bloom_get_info(c, &p)); err != nil {

@@ -64,3 +64,15 @@ func TestKeyedFilter(t *testing.T) {
 		t.Errorf("a short key: %v, want ErrInvalidArgument", err)
 	}
 }
+
+// A keyed filter's copy keeps the key: it finds the original's keys, takes adds of its own
+// and equals the original until then (bytes alone would not open without the key).
+func TestKeyedFilterCopy(t *testing.T) {
+	f, err := NewKeyed(1000, 0.01, testKey)
+	must(t, err)
+	defer f.Close()
+	must(t, f.AddString("a"))
+	checkCopyIsEqualAndIndependent(t, f,
+		func(c *BloomFilter) error { return c.AddString("b") },
+		func(c *BloomFilter) bool { return c.TestString("b") })
+}

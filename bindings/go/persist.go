@@ -82,14 +82,12 @@ func writeMarshaled(w io.Writer, marshal func() ([]byte, error)) (int64, error) 
 	return int64(n), err
 }
 
-// Copy is a writable copy in C memory, also of a read-only or mapped filter
-// (bits-and-blooms' Copy).
+// Copy is a writable copy in C memory, also of a read-only or mapped filter, and of a keyed
+// filter with its key (bits-and-blooms' Copy).
 func (f *BloomFilter) Copy() (*BloomFilter, error) {
-	data, err := f.MarshalBinary()
-	if err != nil {
-		return nil, err
-	}
-	return adopt(cDeserialize(data))
+	return withLiveValue(f.live, func(h *handle) (*BloomFilter, error) {
+		return adopt(cCopy(h.c))
+	})
 }
 
 // Equal reports whether both filters have the same parameters and the same bits: they
