@@ -21,7 +21,7 @@ const (
 var batchSizes = []int{1, 4, 16, 64, 256, 1024, 4096, 65536}
 
 type filters struct {
-	seen    *seen.Filter
+	seen    *seen.BloomFilter
 	bits    *bitsbloom.BloomFilter
 	blob    *blobloom.Filter
 	queries []uint64
@@ -139,7 +139,7 @@ func BenchmarkTest(b *testing.B) {
 		f := build(b)
 		hits := 0
 		for i := 0; i < b.N; i++ {
-			if ok, _ := f.seen.TestUint64(f.queries[i&(queries-1)]); ok {
+			if f.seen.TestUint64(f.queries[i&(queries-1)]) {
 				hits++
 			}
 		}

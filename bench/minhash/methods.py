@@ -30,7 +30,7 @@ def shingles(text):
 class SeenMinhash:
     def __init__(self, threshold):
         self.name = f"seen MinHash (128 bins, t = {threshold})"
-        self.index = seen.MinhashIndex(threshold=threshold)
+        self.index = seen.MinHashIndex(threshold=threshold)
 
     def add(self, i, text):
         self.index.add(i, text)
@@ -46,7 +46,7 @@ class SeenSimhash:
     name = f"seen SimHash (k = {SIMHASH_K})"
 
     def __init__(self):
-        self.index = seen.SimhashIndex(k=SIMHASH_K)
+        self.index = seen.SimHashIndex(k=SIMHASH_K)
 
     def add(self, i, text):
         self.index.add(i, seen.simhash(text))

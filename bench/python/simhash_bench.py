@@ -65,7 +65,7 @@ def main() -> None:
 
     base = rss.rss()["RssAnon"]
     start = time.perf_counter()
-    index = seen.SimhashIndex(k=K)
+    index = seen.SimHashIndex(k=K)
     index.add_many(ids, fps)
     index.build()
     seen_build = time.perf_counter() - start
@@ -160,7 +160,7 @@ def write(per_query: Dict[str, float], seen_build: float, peer_build: float, see
         f"{load[5]:.2f} (other jobs share the 2 cores, so every time is an upper bound).",
         "",
         f"Data: {N:,} random 64-bit fingerprints with ids 0..{N - 1}, k = {K}, in seen's "
-        "`SimhashIndex(k=3)` and in `simhash.SimhashIndex(k=3)` (its 4 blocks of 16 bits, "
+        "`SimHashIndex(k=3)` and in `simhash.SimhashIndex(k=3)` (its 4 blocks of 16 bits, "
         "also exact). Queries: half stored fingerprints with 0 to 4 bits flipped, half random; "
         f"seen runs {QUERIES:,} per round, the peer the first {PEER_QUERIES:,}. Each figure is the "
         f"median of {REPEATS} rounds, the rounds interleaved.",

@@ -14,7 +14,7 @@ import (
 var _ [1]struct{} = [unsafe.Sizeof(false)]struct{}{}
 
 // AddUint64s adds every id.
-func (f *Filter) AddUint64s(ids []uint64) error {
+func (f *BloomFilter) AddUint64s(ids []uint64) error {
 	return withLive(f.live, func(h *handle) error {
 		return cAddU64(h.c, ids)
 	})
@@ -22,7 +22,7 @@ func (f *Filter) AddUint64s(ids []uint64) error {
 
 // TestUint64s sets out[i] to Test of ids[i], for every i < len(ids). out must be at least as
 // long as ids.
-func (f *Filter) TestUint64s(ids []uint64, out []bool) error {
+func (f *BloomFilter) TestUint64s(ids []uint64, out []bool) error {
 	return withLive(f.live, func(h *handle) error {
 		if len(out) < len(ids) {
 			return invalid(fmt.Sprintf("out has %d elements for %d ids", len(out), len(ids)))
@@ -32,7 +32,7 @@ func (f *Filter) TestUint64s(ids []uint64, out []bool) error {
 }
 
 // AddKeys adds every key of a batch.
-func (f *Filter) AddKeys(keys Keys) error {
+func (f *BloomFilter) AddKeys(keys Keys) error {
 	return withLive(f.live, func(h *handle) error {
 		if err := keys.validate(); err != nil || keys.Len() == 0 {
 			return err
@@ -43,7 +43,7 @@ func (f *Filter) AddKeys(keys Keys) error {
 
 // TestKeys sets out[i] to Test of key i, for every key of the batch. out must be at least
 // keys.Len() long.
-func (f *Filter) TestKeys(keys Keys, out []bool) error {
+func (f *BloomFilter) TestKeys(keys Keys, out []bool) error {
 	return withLive(f.live, func(h *handle) error {
 		if err := keys.validate(); err != nil || keys.Len() == 0 {
 			return err
@@ -57,10 +57,10 @@ func (f *Filter) TestKeys(keys Keys, out []bool) error {
 
 // AddStrings adds every string, packed into one Keys batch. To pack without allocating,
 // reuse a Keys and call AddKeys.
-func (f *Filter) AddStrings(keys []string) error { return f.AddKeys(PackStrings(keys)) }
+func (f *BloomFilter) AddStrings(keys []string) error { return f.AddKeys(PackStrings(keys)) }
 
 // TestStrings sets out[i] to TestString of keys[i], through one Keys batch.
-func (f *Filter) TestStrings(keys []string, out []bool) error {
+func (f *BloomFilter) TestStrings(keys []string, out []bool) error {
 	return f.TestKeys(PackStrings(keys), out)
 }
 

@@ -27,8 +27,8 @@ type (
 	cIndex  = C.seen_simhash_index
 )
 
-// The open modes of seen.h: a Filter's and a CountingFilter's writes go to the file in place,
-// a ScalableFilter's and a Store's to a private copy (they grow), saved only by Save.
+// The open modes of seen.h: a BloomFilter's and a CountingFilter's writes go to the file in place,
+// a ScalableFilter's and an ExposureStore's to a private copy (they grow), saved only by Save.
 const (
 	writeInPlace C.uint32_t = C.SEEN_OPEN_WRITE_IN_PLACE
 	privateCopy  C.uint32_t = C.SEEN_OPEN_PRIVATE_COPY
@@ -166,12 +166,19 @@ func cSync(c *cFilter) error         { return checkOn(c, C.seen_bloom_sync(c)) }
 func cClear(c *cFilter) error        { return checkOn(c, C.seen_bloom_clear(c)) }
 func cMerge(dst, src *cFilter) error { return checkOn(dst, C.seen_bloom_merge(dst, src)) }
 
-func cParams(c *cFilter) (Params, error) {
+// cCopy copies with seen_bloom_copy, not through bytes: a keyed filter's bytes do not hold
+// its key, so they would not open again.
+func cCopy(c *cFilter) (out *cFilter, err error) {
+	err = checkOn(c, C.seen_bloom_copy(c, &out))
+	return out, err
+}
+
+func cParams(c *cFilter) (BloomParams, error) {
 	p := C.seen_bloom_info{size: C.sizeof_seen_bloom_info}
 	if err := checkOn(c, C.seen_bloom_get_info(c, &p)); err != nil {
-		return Params{}, err
+		return BloomParams{}, err
 	}
-	return Params{
+	return BloomParams{
 		Bytes:         uint64(p.bytes),
 		Blocks:        uint64(p.blocks),
 		K:             uint32(p.k),
@@ -182,12 +189,12 @@ func cParams(c *cFilter) (Params, error) {
 	}, nil
 }
 
-func cStats(c *cFilter) (Stats, error) {
+func cStats(c *cFilter) (BloomStats, error) {
 	s := C.seen_bloom_stats{size: C.sizeof_seen_bloom_stats}
 	if err := checkOn(c, C.seen_bloom_get_stats(c, &s)); err != nil {
-		return Stats{}, err
+		return BloomStats{}, err
 	}
-	return Stats{
+	return BloomStats{
 		FillRatio:    float64(s.fill_ratio),
 		ApproxItems:  float64(s.approx_items),
 		PredictedFPR: float64(s.predicted_fpr),

@@ -4,7 +4,7 @@ import "runtime"
 
 // Merge adds every key of other to f (f |= other). Both need the same size, k and seed,
 // else ErrIncompatible naming what differs. Neither may be in use by another goroutine.
-func (f *Filter) Merge(other *Filter) error {
+func (f *BloomFilter) Merge(other *BloomFilter) error {
 	dst, err := f.live()
 	if err != nil {
 		return err
@@ -20,7 +20,7 @@ func (f *Filter) Merge(other *Filter) error {
 }
 
 // Clear removes every key. It needs exclusive access.
-func (f *Filter) Clear() error {
+func (f *BloomFilter) Clear() error {
 	return withLive(f.live, func(h *handle) error {
 		return cClear(h.c)
 	})

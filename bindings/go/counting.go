@@ -8,7 +8,7 @@ import (
 
 // CountingFilter is a blocked Bloom filter whose bits are 4-bit saturating counters, so keys
 // can be removed (docs/counting.md). It has the blocks, k, answers and false-positive rate of
-// the Filter of the same n and fpr, in 5 times the memory.
+// the BloomFilter of the same n and fpr, in 5 times the memory.
 //
 // The remove rule: remove only keys that were added. A remove of a key that is certainly
 // absent (a counter at zero) changes nothing and returns ErrNotFound. A remove of a
@@ -17,7 +17,7 @@ import (
 // so adds and removes of added keys never cause a false negative. A key added twice must be
 // removed twice.
 //
-// Concurrency differs from Filter: adds, removes, Clear, Sync, UnmarshalBinary and Close
+// Concurrency differs from BloomFilter: adds, removes, Clear, Sync, UnmarshalBinary and Close
 // need exclusive access (one writer at a time). Tests may run from any number of goroutines,
 // also while that one writer works. Stats, MarshalBinary, WriteTo and Save read the counters:
 // call them with no writer active.
@@ -33,7 +33,7 @@ type countingHandle = owned[*cCounting, CountingParams]
 // CountingParams are a counting filter's fixed parameters, read once when it is made.
 type CountingParams struct {
 	Bytes         uint64  // payload size: Blocks * 320 (64 bytes of presence bits, 256 of counters)
-	Blocks        uint64  // as many as the Filter of the same n and fpr has
+	Blocks        uint64  // as many as the BloomFilter of the same n and fpr has
 	K             uint32  // counters per key
 	ReadOnly      bool    // opened read-only
 	Seed          uint64  // the hash seed
@@ -126,7 +126,7 @@ func (f *CountingFilter) Clear() error {
 	})
 }
 
-// Single keys: one cgo call each. Keys are those of Filter: a string and the same bytes are
+// Single keys: one cgo call each. Keys are those of BloomFilter: a string and the same bytes are
 // one key, an id is the key of its 8 little-endian bytes, and the empty key is valid.
 
 // Add adds a byte key (once more, if it is already there).
@@ -311,6 +311,25 @@ func (f *CountingFilter) MarshalBinary() ([]byte, error) {
 func (f *CountingFilter) UnmarshalBinary(data []byte) error {
 	g, err := adoptCounting(cCountingDeserialize(data))
 	return replaceBy(f, g, err)
+}
+
+// Copy is a writable copy in C memory, counters included, also of a read-only or mapped
+// filter. libseen has no copy call for counting filters, so this is a serialize and
+// deserialize round trip: faithful, since a Go CountingFilter is never keyed. Like
+// MarshalBinary it reads every counter, so no writer may be active.
+func (f *CountingFilter) Copy() (*CountingFilter, error) {
+	data, err := f.MarshalBinary()
+	if err != nil {
+		return nil, err
+	}
+	return adoptCounting(cCountingDeserialize(data))
+}
+
+// Equal reports whether both filters have the same parameters and the same counters, so
+// that they answer every test alike, now and after the same removes. It compares the
+// serialized forms (libseen has no equality call): O(size), with no writer active.
+func (f *CountingFilter) Equal(other *CountingFilter) (bool, error) {
+	return equalMarshaled(f, other)
 }
 
 // WriteTo writes the serialized filter to w (io.WriterTo).

@@ -268,7 +268,7 @@ func TestCountingSaturation(t *testing.T) {
 	}
 }
 
-// The counting filter has the blocks, k and answers of the Filter of the same parameters.
+// The counting filter has the blocks, k and answers of the BloomFilter of the same parameters.
 func TestCountingMatchesBloom(t *testing.T) {
 	const n = 20000
 	c, err := NewCountingWithSeed(n, 0.01, 99)
@@ -429,9 +429,9 @@ func TestCountingCorruptInput(t *testing.T) {
 	dir := t.TempDir()
 	refusesCorrupt(t, f, cases, dir, "OpenCounting", OpenCounting)
 	// And a counting filter is not a Bloom filter.
-	var b Filter
+	var b BloomFilter
 	if err := b.UnmarshalBinary(good); !errors.Is(err, ErrWrongKind) {
-		t.Errorf("Filter.UnmarshalBinary of a counting filter: %v", err)
+		t.Errorf("BloomFilter.UnmarshalBinary of a counting filter: %v", err)
 	}
 	if _, err := OpenCounting(filepath.Join(dir, "absent.seen"), true); !errors.Is(err, ErrIO) {
 		t.Errorf("OpenCounting of a missing file: %v", err)
@@ -535,4 +535,37 @@ func TestCountingTestsBesideOneWriter(t *testing.T) {
 		done.Store(int64(i + 100))
 	}
 	wg.Wait()
+}
+
+// A copy holds the same counters, takes removes on its own, and is writable even when the
+// original is a read-only mapping.
+func TestCountingCopyIsEqualAndIndependent(t *testing.T) {
+	f := newCounting(t, 1000, 0.01)
+	must(t, f.AddString("a"))
+	must(t, f.AddString("b"))
+	checkCopyIsEqualAndIndependent(t, f,
+		func(c *CountingFilter) error { return c.RemoveString("a") },
+		func(c *CountingFilter) bool { return !c.TestString("a") })
+
+	alike := newCounting(t, 1000, 0.01)
+	must(t, alike.AddString("b"))
+	must(t, alike.AddString("a"))
+	// One more add of a key already in: the same bits, but a counter differs.
+	twice := newCounting(t, 1000, 0.01)
+	must(t, twice.AddString("a"))
+	must(t, twice.AddString("a"))
+	must(t, twice.AddString("b"))
+	checkEqualFollowsContents(t, f, alike, twice)
+
+	path := filepath.Join(t.TempDir(), "counting.seen")
+	must(t, f.Save(path))
+	ro, err := OpenCounting(path, true)
+	must(t, err)
+	defer ro.Close()
+	c, err := ro.Copy()
+	must(t, err)
+	defer c.Close()
+	if err := c.AddString("c"); err != nil || !c.TestString("c") {
+		t.Fatalf("the copy of a read-only filter is not writable: %v", err)
+	}
 }

@@ -1,7 +1,7 @@
 // Package seen is the Go binding of libseen: blocked Bloom filters that answer "has this
 // been seen before?" for integer ids and byte keys, in one cache line per key; exposure
 // windows (Window) that remember what one user was shown recently, the last N items or the
-// last N seconds; the exposure store (Store), one window per user for millions of users; and
+// last N seconds; the exposure store (ExposureStore), one window per user for millions of users; and
 // SimHash near-duplicate detection: 64-bit fingerprints of Chinese and English text (SimHash,
 // FingerprintText) and an index (SimHashIndex) that finds every fingerprint within k bits.
 // Two filters handle sets that change: CountingFilter, whose keys can be removed, and
@@ -12,7 +12,7 @@
 // or Java code from the same keys and seed, and each reads the others' files.
 //
 // One cgo call costs tens of nanoseconds, so hot paths should use the batch methods
-// (AddUint64s, TestUint64s, AddKeys, TestKeys; Store.Filter, Mark and Take), which cross
+// (AddUint64s, TestUint64s, AddKeys, TestKeys; ExposureStore.Filter, Mark and Take), which cross
 // into C once per batch.
 //
 // Windows and stores take the time as `now`, uint32 seconds of the caller's epoch

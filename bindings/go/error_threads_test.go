@@ -20,7 +20,7 @@ func TestErrorMessagesUnderConcurrentFailures(t *testing.T) {
 		{func() error { _, err := New(100, 3); return err }, "got 3.0"},
 		{func() error { _, err := New(100, 5); return err }, "got 5.0"},
 		{func() error { return small.Merge(large) }, "block count differs"},
-		{func() error { var g Filter; return g.UnmarshalBinary(junk) }, "magic"},
+		{func() error { var g BloomFilter; return g.UnmarshalBinary(junk) }, "magic"},
 	}
 	const rounds = 2000
 	var mu sync.Mutex

@@ -43,7 +43,7 @@ func (e *Error) Error() string {
 // Unwrap exposes the status to errors.Is.
 func (e *Error) Unwrap() error { return e.Status }
 
-// ErrClosed is returned by every method of a closed (or zero) Filter, Window, Store,
+// ErrClosed is returned by every method of a closed (or zero) BloomFilter, Window, ExposureStore,
 // CountingFilter or ScalableFilter. It is an ErrInvalidArgument, as the C API would say of
 // a NULL handle.
 var ErrClosed error = &Error{Status: ErrInvalidArgument, Message: "use after Close"}

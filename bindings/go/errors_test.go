@@ -40,7 +40,7 @@ func TestCorruptInput(t *testing.T) {
 	must(t, err)
 	cases := append(damagedForms(good), notASeenFile)
 	for _, c := range cases {
-		var g Filter
+		var g BloomFilter
 		err := g.UnmarshalBinary(c.input)
 		var e *Error
 		if !errors.Is(err, c.want) || !errors.As(err, &e) || e.Message == "" {
@@ -124,13 +124,13 @@ func TestUseAfterClose(t *testing.T) {
 	_, calls["MarshalBinary"] = f.MarshalBinary()
 	_, calls["WriteTo"] = f.WriteTo(&strings.Builder{})
 	_, calls["Stats"] = f.Stats()
-	var zero Filter
-	calls["zero Filter Test"] = panicOf(func() { zero.TestString("a") })
+	var zero BloomFilter
+	calls["zero BloomFilter Test"] = panicOf(func() { zero.TestString("a") })
 	g, err := New(100, 0.01)
 	must(t, err)
 	copied := *g
 	must(t, g.Close())
-	calls["Test on a copy of a closed Filter"] = panicOf(func() { copied.TestUint64(1) })
+	calls["Test on a copy of a closed BloomFilter"] = panicOf(func() { copied.TestUint64(1) })
 	for name, err := range calls {
 		if !errors.Is(err, ErrClosed) || !errors.Is(err, ErrInvalidArgument) {
 			t.Errorf("%s after Close: %v, want ErrClosed", name, err)

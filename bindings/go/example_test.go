@@ -31,7 +31,7 @@ func Example() {
 	// bob@example.com false
 }
 
-func ExampleFilter_TestAndAdd() {
+func ExampleBloomFilter_TestAndAdd() {
 	f, _ := seen.New(1000, 0.001)
 	defer f.Close()
 	for _, event := range []string{"login:7", "login:8", "login:7"} {
@@ -45,7 +45,7 @@ func ExampleFilter_TestAndAdd() {
 }
 
 // Batches cross into C once for the whole slice: the fast path for many ids.
-func ExampleFilter_TestUint64s() {
+func ExampleBloomFilter_TestUint64s() {
 	f, _ := seen.New(1_000_000, 0.01)
 	defer f.Close()
 	f.AddUint64s([]uint64{10, 20, 30})
@@ -59,7 +59,7 @@ func ExampleFilter_TestUint64s() {
 
 // String batches are packed once into one buffer plus offsets; reuse a seen.Keys to pack
 // without allocating.
-func ExampleFilter_TestKeys() {
+func ExampleBloomFilter_TestKeys() {
 	f, _ := seen.New(1000, 0.01)
 	defer f.Close()
 	f.AddStrings([]string{"新闻", "news"})
@@ -99,7 +99,7 @@ func ExampleOpen() {
 	// read-only: true
 }
 
-func ExampleFilter_WriteTo() {
+func ExampleBloomFilter_WriteTo() {
 	f, _ := seen.New(1000, 0.01)
 	defer f.Close()
 	f.AddString("kept")
@@ -107,7 +107,7 @@ func ExampleFilter_WriteTo() {
 	var buf bytes.Buffer
 	f.WriteTo(&buf)
 
-	var g seen.Filter // a zero Filter can be read into
+	var g seen.BloomFilter // a zero BloomFilter can be read into
 	g.ReadFrom(&buf)
 	defer g.Close()
 	kept := g.TestString("kept")
@@ -117,7 +117,7 @@ func ExampleFilter_WriteTo() {
 
 // Errors carry the library's status and message; errors.Is matches the status.
 func ExampleError() {
-	var f seen.Filter
+	var f seen.BloomFilter
 	err := f.UnmarshalBinary(bytes.Repeat([]byte("not a filter "), 100))
 	fmt.Println(errors.Is(err, seen.ErrBadMagic))
 
@@ -172,8 +172,8 @@ func ExampleNewTimeWindow() {
 
 // A recall request: drop the candidates the user was already shown, then record what is
 // shown now.
-func ExampleStore_Filter() {
-	store, err := seen.NewStore(seen.StoreOptions{
+func ExampleExposureStore_Filter() {
+	store, err := seen.NewExposureStore(seen.StoreOptions{
 		Window:      seen.LastItems(500, 0.01), // every user's window
 		IdleTimeout: 30 * 24 * time.Hour,       // forget users idle for a month
 	})
@@ -194,8 +194,8 @@ func ExampleStore_Filter() {
 
 // Take is a feed page: the first unseen candidates, marked in the same atomic step, so two
 // concurrent requests for one user never show the same item.
-func ExampleStore_Take() {
-	store, _ := seen.NewStore(seen.StoreOptions{Window: seen.LastItems(500, 0.01)})
+func ExampleExposureStore_Take() {
+	store, _ := seen.NewExposureStore(seen.StoreOptions{Window: seen.LastItems(500, 0.01)})
 	defer store.Close()
 
 	now := seen.UnixSeconds(time.Now())
@@ -206,19 +206,19 @@ func ExampleStore_Take() {
 	// Output: [101 102 103 104] [105 106]
 }
 
-// Save writes the store crash-safely; OpenStore maps it back, here read-only for a replica
+// Save writes the store crash-safely; OpenExposureStore maps it back, here read-only for a replica
 // that only filters.
-func ExampleOpenStore() {
+func ExampleOpenExposureStore() {
 	dir, _ := os.MkdirTemp("", "seen")
 	defer os.RemoveAll(dir)
 	path := filepath.Join(dir, "exposure.seen")
 
-	store, _ := seen.NewStore(seen.StoreOptions{Window: seen.LastItems(500, 0.01)})
+	store, _ := seen.NewExposureStore(seen.StoreOptions{Window: seen.LastItems(500, 0.01)})
 	store.Mark(42, []uint64{7}, 1000)
 	store.Save(path)
 	store.Close()
 
-	replica, err := seen.OpenStore(path, true, true) // read-only, checksum verified
+	replica, err := seen.OpenExposureStore(path, true, true) // read-only, checksum verified
 	if err != nil {
 		panic(err)
 	}

@@ -1,35 +1,35 @@
 package seen
 
-// Filter is a blocked Bloom filter owned by libseen. Its memory lives in C (or in a mapped
-// file), never in the Go heap, so a Filter costs the garbage collector nothing.
+// BloomFilter is a blocked Bloom filter owned by libseen. Its memory lives in C (or in a mapped
+// file), never in the Go heap, so a BloomFilter costs the garbage collector nothing.
 //
 // Adds and tests may run concurrently from many goroutines. Merge, Clear, ReadFrom,
 // UnmarshalBinary, Sync and Close need exclusive access, as in the C API.
 //
-// Call Close when done; a finalizer frees a forgotten Filter, but only when the garbage
+// Call Close when done; a finalizer frees a forgotten BloomFilter, but only when the garbage
 // collector gets round to it, and it cannot report a failed sync of a mapped file.
-type Filter struct {
+type BloomFilter struct {
 	h *handle // nil once closed
 }
 
 // handle owns the C filter and caches its fixed parameters (handle.go).
-type handle = owned[*cFilter, Params]
+type handle = owned[*cFilter, BloomParams]
 
 // DefaultSeed is the seed of New: the same as the seen CLI's, so files built by either
 // agree byte for byte. Pass a secret seed to NewWithSeed if adversaries choose the keys.
 const DefaultSeed uint64 = 0
 
 // New is an empty filter for n expected items at false-positive rate fpr, in (0, 1).
-func New(n uint64, fpr float64) (*Filter, error) { return NewWithSeed(n, fpr, DefaultSeed) }
+func New(n uint64, fpr float64) (*BloomFilter, error) { return NewWithSeed(n, fpr, DefaultSeed) }
 
 // NewWithSeed is New with the hash seed given; the seed is stored in the filter.
-func NewWithSeed(n uint64, fpr float64, seed uint64) (*Filter, error) {
+func NewWithSeed(n uint64, fpr float64, seed uint64) (*BloomFilter, error) {
 	return adopt(cCreate(n, fpr, seed))
 }
 
 // NewWithBytes is an empty filter of a memory budget (rounded up to 64-byte blocks), with
 // the k that suits n items best.
-func NewWithBytes(n uint64, bytes uint64, seed uint64) (*Filter, error) {
+func NewWithBytes(n uint64, bytes uint64, seed uint64) (*BloomFilter, error) {
 	return adopt(cCreateBytes(n, bytes, seed))
 }
 
@@ -37,34 +37,34 @@ func NewWithBytes(n uint64, bytes uint64, seed uint64) (*Filter, error) {
 // under the secret key (16 to 64 bytes), so whoever chooses them cannot aim them at the
 // filter without it. No file holds the key: a keyed filter's file and bytes open only with
 // it (OpenKeyed, UnmarshalKeyed); a missing or wrong key is ErrIncompatible.
-func NewKeyed(n uint64, fpr float64, key []byte) (*Filter, error) {
+func NewKeyed(n uint64, fpr float64, key []byte) (*BloomFilter, error) {
 	return adopt(cCreateKeyed(n, fpr, key))
 }
 
 // OpenKeyed is Open for a keyed filter's file, with its key.
-func OpenKeyed(path string, readOnly bool, key []byte) (*Filter, error) {
+func OpenKeyed(path string, readOnly bool, key []byte) (*BloomFilter, error) {
 	return adopt(cOpenKeyed(path, readOnly, key))
 }
 
 // UnmarshalKeyed is a keyed filter copied from its serialized bytes, with its key.
-func UnmarshalKeyed(data, key []byte) (*Filter, error) {
+func UnmarshalKeyed(data, key []byte) (*BloomFilter, error) {
 	return adopt(cDeserializeKeyed(data, key))
 }
 
 // Open maps a file written by Save (or the seen CLI). readOnly maps it for queries only:
 // every add then fails with ErrReadOnly. Otherwise the mapping is shared and changes reach
 // the file on Sync and Close.
-func Open(path string, readOnly bool) (*Filter, error) {
+func Open(path string, readOnly bool) (*BloomFilter, error) {
 	return adopt(cOpen(path, readOnly))
 }
 
 // adopt wraps a freshly made C filter (or passes its error on), caching its fixed parameters.
-func adopt(c *cFilter, err error) (*Filter, error) {
-	return adoptAs(func(h *handle) *Filter { return &Filter{h: h} }, c, err, cParams, cFree)
+func adopt(c *cFilter, err error) (*BloomFilter, error) {
+	return adoptAs(func(h *handle) *BloomFilter { return &BloomFilter{h: h} }, c, err, cParams, cFree)
 }
 
-// live is the open handle, or ErrClosed (also for a copy of a closed Filter).
-func (f *Filter) live() (*handle, error) {
+// live is the open handle, or ErrClosed (also for a copy of a closed BloomFilter).
+func (f *BloomFilter) live() (*handle, error) {
 	if f == nil {
 		return nil, ErrClosed
 	}
@@ -73,7 +73,7 @@ func (f *Filter) live() (*handle, error) {
 
 // Sync writes a read-write mapped filter back to its file (checksums, then msync). For any
 // other filter it does nothing.
-func (f *Filter) Sync() error {
+func (f *BloomFilter) Sync() error {
 	return withLive(f.live, func(h *handle) error {
 		return cSync(h.c)
 	})
@@ -81,7 +81,7 @@ func (f *Filter) Sync() error {
 
 // Close syncs a read-write mapped filter, then frees the filter. Closing twice is a no-op;
 // any other use after Close returns ErrClosed.
-func (f *Filter) Close() error {
+func (f *BloomFilter) Close() error {
 	if f == nil {
 		return nil
 	}

@@ -9,18 +9,18 @@ import (
 // Each way of adding a key, and the matching way of testing it.
 var keyKinds = []struct {
 	name string
-	add  func(f *Filter, i int) error
-	test func(f *Filter, i int) bool
+	add  func(f *BloomFilter, i int) error
+	test func(f *BloomFilter, i int) bool
 }{
 	{"Uint64",
-		func(f *Filter, i int) error { return f.AddUint64(uint64(i) * 0x9E3779B97F4A7C15) },
-		func(f *Filter, i int) bool { return f.TestUint64(uint64(i) * 0x9E3779B97F4A7C15) }},
+		func(f *BloomFilter, i int) error { return f.AddUint64(uint64(i) * 0x9E3779B97F4A7C15) },
+		func(f *BloomFilter, i int) bool { return f.TestUint64(uint64(i) * 0x9E3779B97F4A7C15) }},
 	{"String",
-		func(f *Filter, i int) error { return f.AddString(fmt.Sprintf("user:%d", i)) },
-		func(f *Filter, i int) bool { return f.TestString(fmt.Sprintf("user:%d", i)) }},
+		func(f *BloomFilter, i int) error { return f.AddString(fmt.Sprintf("user:%d", i)) },
+		func(f *BloomFilter, i int) bool { return f.TestString(fmt.Sprintf("user:%d", i)) }},
 	{"Bytes",
-		func(f *Filter, i int) error { return f.Add([]byte(fmt.Sprintf("新闻:%d", i))) },
-		func(f *Filter, i int) bool { return f.Test([]byte(fmt.Sprintf("新闻:%d", i))) }},
+		func(f *BloomFilter, i int) error { return f.Add([]byte(fmt.Sprintf("新闻:%d", i))) },
+		func(f *BloomFilter, i int) bool { return f.Test([]byte(fmt.Sprintf("新闻:%d", i))) }},
 }
 
 func TestNoFalseNegatives(t *testing.T) {

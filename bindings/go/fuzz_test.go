@@ -16,7 +16,7 @@ func FuzzUnmarshalBinary(f *testing.F) {
 	}
 	f.Add([]byte{})
 	f.Fuzz(func(t *testing.T, data []byte) {
-		var g Filter
+		var g BloomFilter
 		if err := g.UnmarshalBinary(data); err != nil {
 			return
 		}
@@ -24,7 +24,7 @@ func FuzzUnmarshalBinary(f *testing.F) {
 		if _, err := g.TestAndAddString("probe"); err != nil {
 			t.Fatalf("an accepted input gave a broken filter: %v", err)
 		}
-		g2 := Filter{}
+		g2 := BloomFilter{}
 		must(t, g2.UnmarshalBinary(data))
 		defer g2.Close()
 		back, err := g2.MarshalBinary()

@@ -4,7 +4,7 @@ import "runtime"
 
 // owned is one C object and the facts about it read once, when it was made (a filter's
 // parameters, a window's shape). The finalizer sits on owned rather than on the public type,
-// so that a Filter, Window or Store may be embedded or copied into any struct; a copy shares
+// so that a BloomFilter, Window or ExposureStore may be embedded or copied into any struct; a copy shares
 // the owned, so closing either closes both. runtime.KeepAlive(h) after each C call (withLive)
 // keeps the finalizer from running while C still uses the pointer.
 type owned[P cHandle, M any] struct {

@@ -8,7 +8,7 @@ import (
 )
 
 // newFilter is a filter closed when the test ends.
-func newFilter(t testing.TB, n uint64, fpr float64) *Filter {
+func newFilter(t testing.TB, n uint64, fpr float64) *BloomFilter {
 	t.Helper()
 	f, err := NewWithSeed(n, fpr, 1234)
 	if err != nil {
@@ -65,4 +65,53 @@ func panicOf(call func()) (err error) {
 	}()
 	call()
 	return nil
+}
+
+// copyAndEqual is what every kind with Copy and Equal offers.
+type copyAndEqual[T any] interface {
+	Copy() (T, error)
+	Equal(T) (bool, error)
+	Close() error
+}
+
+// checkCopyIsEqualAndIndependent copies f and checks that the copy is Equal to f, that
+// change (applied to the copy) shows in the copy only, as reported by shows, that Equal then
+// says no, and that Equal with a closed filter is ErrClosed rather than an answer.
+func checkCopyIsEqualAndIndependent[T copyAndEqual[T]](t *testing.T, f T, change func(T) error, shows func(T) bool) {
+	t.Helper()
+	c, err := f.Copy()
+	must(t, err)
+	defer c.Close()
+	if same, err := f.Equal(c); err != nil || !same {
+		t.Fatalf("a copy is not Equal to its original: %v, %v", same, err)
+	}
+	if shows(c) {
+		t.Fatal("the copy shows the change before it was made")
+	}
+	must(t, change(c))
+	if !shows(c) {
+		t.Fatal("the change does not show in the copy")
+	}
+	if shows(f) {
+		t.Fatal("the copy's change reached the original")
+	}
+	if same, err := f.Equal(c); err != nil || same {
+		t.Fatalf("Equal after the copy changed: %v, %v", same, err)
+	}
+	must(t, c.Close())
+	if _, err := f.Equal(c); !errors.Is(err, ErrClosed) {
+		t.Fatalf("Equal with a closed filter: %v, want ErrClosed", err)
+	}
+}
+
+// checkEqualFollowsContents checks that Equal holds between a and b, built alike, and not
+// between a and c, built otherwise.
+func checkEqualFollowsContents[T copyAndEqual[T]](t *testing.T, a, b, c T) {
+	t.Helper()
+	if same, err := a.Equal(b); err != nil || !same {
+		t.Fatalf("built alike, not Equal: %v, %v", same, err)
+	}
+	if same, err := a.Equal(c); err != nil || same {
+		t.Fatalf("built otherwise, Equal: %v, %v", same, err)
+	}
 }

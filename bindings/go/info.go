@@ -4,8 +4,8 @@ import (
 	"math"
 )
 
-// Params are a filter's fixed parameters, read once when it is made.
-type Params struct {
+// BloomParams are a filter's fixed parameters, read once when it is made.
+type BloomParams struct {
 	Bytes         uint64  // payload size: Blocks * 64
 	Blocks        uint64  // 64-byte blocks; every key lives in one
 	K             uint32  // bits set per key
@@ -15,44 +15,44 @@ type Params struct {
 	TargetFPR     float64 // as given at creation (predicted, for NewWithBytes)
 }
 
-// Stats describe how full a filter is now.
-type Stats struct {
+// BloomStats describe how full a filter is now.
+type BloomStats struct {
 	FillRatio    float64 // set bits / all bits
 	ApproxItems  float64 // distinct items estimated from the fill
 	PredictedFPR float64 // the false-positive rate as the filter is now
 }
 
 // Params of the filter; the zero Params once closed.
-func (f *Filter) Params() Params {
+func (f *BloomFilter) Params() BloomParams {
 	h, err := f.live()
 	if err != nil {
-		return Params{}
+		return BloomParams{}
 	}
 	return h.meta
 }
 
 // Cap is the size of the filter in bits, 0 once closed.
-func (f *Filter) Cap() uint64 { return f.Params().Bytes * 8 }
+func (f *BloomFilter) Cap() uint64 { return f.Params().Bytes * 8 }
 
 // K is the number of bits each key sets, 0 once closed.
-func (f *Filter) K() uint { return uint(f.Params().K) }
+func (f *BloomFilter) K() uint { return uint(f.Params().K) }
 
 // Stats reads the whole filter to measure its fill: O(size), not for hot paths.
-func (f *Filter) Stats() (Stats, error) {
-	return withLiveValue(f.live, func(h *handle) (Stats, error) {
+func (f *BloomFilter) Stats() (BloomStats, error) {
+	return withLiveValue(f.live, func(h *handle) (BloomStats, error) {
 		return cStats(h.c)
 	})
 }
 
 // ApproximatedSize estimates how many distinct keys were added, from the fill (O(size)).
-func (f *Filter) ApproximatedSize() (uint64, error) {
+func (f *BloomFilter) ApproximatedSize() (uint64, error) {
 	s, err := f.Stats()
 	return uint64(math.Round(s.ApproxItems)), err
 }
 
 // ExpectedFPR is the false-positive rate the filter has now, predicted from its fill
 // (O(size)).
-func (f *Filter) ExpectedFPR() (float64, error) {
+func (f *BloomFilter) ExpectedFPR() (float64, error) {
 	s, err := f.Stats()
 	return s.PredictedFPR, err
 }

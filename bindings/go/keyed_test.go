@@ -36,7 +36,7 @@ func TestKeyedFilter(t *testing.T) {
 	}
 	data, err := f.MarshalBinary()
 	must(t, err)
-	var plain Filter
+	var plain BloomFilter
 	if err := plain.UnmarshalBinary(data); !errors.Is(err, ErrIncompatible) {
 		t.Errorf("unmarshal without the key: %v, want ErrIncompatible", err)
 	}
@@ -63,4 +63,16 @@ func TestKeyedFilter(t *testing.T) {
 	if _, err := NewKeyed(10, 0.01, shortKey); !errors.Is(err, ErrInvalidArgument) {
 		t.Errorf("a short key: %v, want ErrInvalidArgument", err)
 	}
+}
+
+// A keyed filter's copy keeps the key: it finds the original's keys, takes adds of its own
+// and equals the original until then (bytes alone would not open without the key).
+func TestKeyedFilterCopy(t *testing.T) {
+	f, err := NewKeyed(1000, 0.01, testKey)
+	must(t, err)
+	defer f.Close()
+	must(t, f.AddString("a"))
+	checkCopyIsEqualAndIndependent(t, f,
+		func(c *BloomFilter) error { return c.AddString("b") },
+		func(c *BloomFilter) bool { return c.TestString("b") })
 }

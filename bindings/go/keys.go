@@ -11,35 +11,35 @@ import (
 // little-endian bytes. The empty key is valid.
 
 // Add adds a byte key.
-func (f *Filter) Add(key []byte) error {
+func (f *BloomFilter) Add(key []byte) error {
 	_, err := f.TestAndAdd(key)
 	return err
 }
 
 // AddString adds the UTF-8 bytes of key.
-func (f *Filter) AddString(key string) error {
+func (f *BloomFilter) AddString(key string) error {
 	_, err := f.TestAndAddString(key)
 	return err
 }
 
 // AddUint64 adds an integer id.
-func (f *Filter) AddUint64(id uint64) error {
+func (f *BloomFilter) AddUint64(id uint64) error {
 	_, err := f.TestAndAddUint64(id)
 	return err
 }
 
 // TestAndAdd adds key and reports whether it may have been present before.
-func (f *Filter) TestAndAdd(key []byte) (bool, error) {
+func (f *BloomFilter) TestAndAdd(key []byte) (bool, error) {
 	return f.putBytes(bytesPtr(key), len(key))
 }
 
 // TestAndAddString is TestAndAdd for a string key.
-func (f *Filter) TestAndAddString(key string) (bool, error) {
+func (f *BloomFilter) TestAndAddString(key string) (bool, error) {
 	return f.putBytes(stringPtr(key), len(key))
 }
 
 // TestAndAddUint64 is TestAndAdd for an integer id.
-func (f *Filter) TestAndAddUint64(id uint64) (bool, error) {
+func (f *BloomFilter) TestAndAddUint64(id uint64) (bool, error) {
 	return withLiveValue(f.live, func(h *handle) (bool, error) {
 		return cPutU64(h.c, id)
 	})
@@ -47,7 +47,7 @@ func (f *Filter) TestAndAddUint64(id uint64) (bool, error) {
 
 // TestOrAdd reports whether key may have been added, and adds it if not. Unlike TestAndAdd
 // it writes nothing for a key already present, so it succeeds on a read-only filter then.
-func (f *Filter) TestOrAdd(key []byte) (bool, error) {
+func (f *BloomFilter) TestOrAdd(key []byte) (bool, error) {
 	if f.Test(key) {
 		return true, nil
 	}
@@ -55,7 +55,7 @@ func (f *Filter) TestOrAdd(key []byte) (bool, error) {
 }
 
 // TestOrAddString is TestOrAdd for a string key.
-func (f *Filter) TestOrAddString(key string) (bool, error) {
+func (f *BloomFilter) TestOrAddString(key string) (bool, error) {
 	if f.TestString(key) {
 		return true, nil
 	}
@@ -63,7 +63,7 @@ func (f *Filter) TestOrAddString(key string) (bool, error) {
 }
 
 // TestOrAddUint64 is TestOrAdd for an integer id.
-func (f *Filter) TestOrAddUint64(id uint64) (bool, error) {
+func (f *BloomFilter) TestOrAddUint64(id uint64) (bool, error) {
 	if f.TestUint64(id) {
 		return true, nil
 	}
@@ -71,25 +71,25 @@ func (f *Filter) TestOrAddUint64(id uint64) (bool, error) {
 }
 
 // Test reports whether key may have been added: false is certain, true is right but for
-// the false-positive rate. It panics on a closed Filter.
-func (f *Filter) Test(key []byte) bool { return f.testBytes(bytesPtr(key), len(key)) }
+// the false-positive rate. It panics on a closed BloomFilter.
+func (f *BloomFilter) Test(key []byte) bool { return f.testBytes(bytesPtr(key), len(key)) }
 
 // TestString is Test for a string key.
-func (f *Filter) TestString(key string) bool { return f.testBytes(stringPtr(key), len(key)) }
+func (f *BloomFilter) TestString(key string) bool { return f.testBytes(stringPtr(key), len(key)) }
 
 // TestUint64 is Test for an integer id.
-func (f *Filter) TestUint64(id uint64) bool {
+func (f *BloomFilter) TestUint64(id uint64) bool {
 	return testOn(f.live, func(h *handle) bool { return cTestU64(h.c, id) })
 }
 
 // putBytes and testBytes lend the key's bytes to C for one call, without a copy.
-func (f *Filter) putBytes(key unsafe.Pointer, n int) (bool, error) {
+func (f *BloomFilter) putBytes(key unsafe.Pointer, n int) (bool, error) {
 	return withLiveValue(f.live, func(h *handle) (bool, error) {
 		return cPutKey(h.c, key, n)
 	})
 }
 
-func (f *Filter) testBytes(key unsafe.Pointer, n int) bool {
+func (f *BloomFilter) testBytes(key unsafe.Pointer, n int) bool {
 	return testOn(f.live, func(h *handle) bool { return cTestKey(h.c, key, n) })
 }
 

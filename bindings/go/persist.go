@@ -2,6 +2,7 @@ package seen
 
 import (
 	"bytes"
+	"encoding"
 	"io"
 	"runtime"
 	"unsafe"
@@ -11,23 +12,23 @@ import (
 // language and in the files of Save.
 
 // MarshalBinary is the filter's serialized form (encoding.BinaryMarshaler).
-func (f *Filter) MarshalBinary() ([]byte, error) {
+func (f *BloomFilter) MarshalBinary() ([]byte, error) {
 	return withLiveValue(f.live, func(h *handle) ([]byte, error) {
 		return cMarshal(h.c)
 	})
 }
 
 // UnmarshalBinary replaces the filter with a validated copy of data
-// (encoding.BinaryUnmarshaler); a zero Filter may be the receiver. On error the filter
+// (encoding.BinaryUnmarshaler); a zero BloomFilter may be the receiver. On error the filter
 // is unchanged.
-func (f *Filter) UnmarshalBinary(data []byte) error {
+func (f *BloomFilter) UnmarshalBinary(data []byte) error {
 	g, err := adopt(cDeserialize(data))
 	return replaceBy(f, g, err)
 }
 
 // WriteTo writes the serialized filter to w (io.WriterTo). The bytes are staged in C
 // memory, not the Go heap, and lent to w, which must not keep them (as io.Writer says).
-func (f *Filter) WriteTo(w io.Writer) (int64, error) {
+func (f *BloomFilter) WriteTo(w io.Writer) (int64, error) {
 	h, err := f.live()
 	if err != nil {
 		return 0, err
@@ -50,12 +51,12 @@ func (f *Filter) WriteTo(w io.Writer) (int64, error) {
 }
 
 // ReadFrom replaces the filter with the one serialized in r (io.ReaderFrom). It reads r to
-// EOF, so r must hold exactly one filter. A zero Filter may be the receiver.
-func (f *Filter) ReadFrom(r io.Reader) (int64, error) { return readAllInto(r, f.UnmarshalBinary) }
+// EOF, so r must hold exactly one filter. A zero BloomFilter may be the receiver.
+func (f *BloomFilter) ReadFrom(r io.Reader) (int64, error) { return readAllInto(r, f.UnmarshalBinary) }
 
 // Save writes the filter to path crash-safely: a temporary file, fsync, then rename, so the
 // previous file survives a failure. Open maps the result.
-func (f *Filter) Save(path string) error {
+func (f *BloomFilter) Save(path string) error {
 	return withLive(f.live, func(h *handle) error {
 		return cSave(h.c, path)
 	})
@@ -81,26 +82,31 @@ func writeMarshaled(w io.Writer, marshal func() ([]byte, error)) (int64, error) 
 	return int64(n), err
 }
 
-// Copy is a writable copy in C memory, also of a read-only or mapped filter
-// (bits-and-blooms' Copy).
-func (f *Filter) Copy() (*Filter, error) {
-	data, err := f.MarshalBinary()
-	if err != nil {
-		return nil, err
-	}
-	return adopt(cDeserialize(data))
+// Copy is a writable copy in C memory, also of a read-only or mapped filter, and of a keyed
+// filter with its key (bits-and-blooms' Copy).
+func (f *BloomFilter) Copy() (*BloomFilter, error) {
+	return withLiveValue(f.live, func(h *handle) (*BloomFilter, error) {
+		return adopt(cCopy(h.c))
+	})
 }
 
 // Equal reports whether both filters have the same parameters and the same bits: they
 // answer every query alike and marshal to the same bytes. It reads both filters (O(size)).
-func (f *Filter) Equal(other *Filter) (bool, error) {
-	a, err := f.MarshalBinary()
+func (f *BloomFilter) Equal(other *BloomFilter) (bool, error) {
+	return equalMarshaled(f, other)
+}
+
+// equalMarshaled is Equal for every kind. libseen has no equality call, but its serialized
+// form is canonical (the same state always gives the same bytes, vectors pin it in every
+// language), so equal bytes mean equal state.
+func equalMarshaled(a, b encoding.BinaryMarshaler) (bool, error) {
+	x, err := a.MarshalBinary()
 	if err != nil {
 		return false, err
 	}
-	b, err := other.MarshalBinary()
+	y, err := b.MarshalBinary()
 	if err != nil {
 		return false, err
 	}
-	return bytes.Equal(a, b), nil
+	return bytes.Equal(x, y), nil
 }

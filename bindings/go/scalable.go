@@ -250,6 +250,25 @@ func (f *ScalableFilter) UnmarshalBinary(data []byte) error {
 	return replaceBy(f, g, err)
 }
 
+// Copy is a writable copy in C memory, every sub-filter included, also of a read-only
+// filter; the copy grows on its own. libseen has no copy call for scalable filters, so this
+// is a serialize and deserialize round trip: faithful, since a Go ScalableFilter is never
+// keyed.
+func (f *ScalableFilter) Copy() (*ScalableFilter, error) {
+	data, err := f.MarshalBinary()
+	if err != nil {
+		return nil, err
+	}
+	return adoptScalable(cScalableDeserialize(data))
+}
+
+// Equal reports whether both filters have the same options, the same sub-filters and the
+// same bits in each, so that they answer alike and grow alike. It compares the serialized
+// forms (libseen has no equality call): O(size).
+func (f *ScalableFilter) Equal(other *ScalableFilter) (bool, error) {
+	return equalMarshaled(f, other)
+}
+
 // WriteTo writes the serialized filter to w (io.WriterTo).
 func (f *ScalableFilter) WriteTo(w io.Writer) (int64, error) {
 	return writeMarshaled(w, f.MarshalBinary)

@@ -373,3 +373,35 @@ func TestScalableUseAfterClose(t *testing.T) {
 		t.Errorf("closed filter: Len %d, SubFilters %d", f.Len(), f.SubFilters())
 	}
 }
+
+// A copy holds every sub-filter and grows on its own.
+func TestScalableCopyIsEqualAndIndependent(t *testing.T) {
+	opts := ScalableOptions{InitialCapacity: 100, FPR: 0.01, Seed: 7}
+	f := newScalable(t, opts)
+	ids := distinctIDs(5, 1000)
+	must(t, f.AddUint64s(ids[:500]))
+	if info, err := f.Info(); err != nil || info.SubFilters < 2 {
+		t.Fatalf("the filter did not grow: %+v, %v", info, err)
+	}
+	extra := ids[500:]
+	found := make([]bool, len(extra))
+	// Most of 500 new keys: a false positive for each is about 1%, so all 500 at once is
+	// only possible if the adds reached the filter asked.
+	holdsExtra := func(s *ScalableFilter) bool {
+		must(t, s.TestUint64s(extra, found))
+		for _, ok := range found {
+			if !ok {
+				return false
+			}
+		}
+		return true
+	}
+	checkCopyIsEqualAndIndependent(t, f,
+		func(c *ScalableFilter) error { return c.AddUint64s(extra) }, holdsExtra)
+
+	alike := newScalable(t, opts)
+	must(t, alike.AddUint64s(ids[:500]))
+	fewer := newScalable(t, opts)
+	must(t, fewer.AddUint64s(ids[:499]))
+	checkEqualFollowsContents(t, f, alike, fewer)
+}

@@ -371,9 +371,9 @@ func TestSimHashIndexCorruptInput(t *testing.T) {
 			t.Errorf("%s: a failed UnmarshalBinary changed the index: %v, %v", c.name, got, err)
 		}
 	}
-	var g Filter
+	var g BloomFilter
 	if err := g.UnmarshalBinary(good); !errors.Is(err, ErrWrongKind) {
-		t.Errorf("a Filter from an index's bytes: %v", err)
+		t.Errorf("a BloomFilter from an index's bytes: %v", err)
 	}
 }
 

@@ -7,24 +7,24 @@ import (
 	"time"
 )
 
-// Store is the exposure store: one Window per user id, for millions of users, in one
+// ExposureStore is the exposure store: one Window per user id, for millions of users, in one
 // compact arena in C memory (about 15 bytes per user beside the window). A user appears on
 // their first Mark or Take and is dropped after IdleTimeout without one.
 //
-// A Store is safe for concurrent use: Filter, Mark, Take, Expire, Stats and Save may be
+// An ExposureStore is safe for concurrent use: Filter, Mark, Take, Expire, Stats and Save may be
 // called from any number of goroutines at once. libseen spreads users over 64 shards, each
 // with its own lock, and Take is atomic per user, so two concurrent page requests for one
 // user never get the same item. Only Close needs exclusive access: call it after every
 // other call has returned.
 //
 // Time is `now`, uint32 seconds of the caller's epoch, as for a Window (see UnixSeconds).
-type Store struct {
+type ExposureStore struct {
 	h *storeHandle // nil once closed
 }
 
 type storeHandle = owned[*cStore, WindowInfo] // its users' window
 
-// StoreOptions configure NewStore; the fields mirror seen_store_options.
+// StoreOptions configure NewExposureStore; the fields mirror seen_store_options.
 type StoreOptions struct {
 	// Window is every user's window, e.g. LastItems(500, 0.01).
 	Window WindowOptions
@@ -51,17 +51,17 @@ type StoreStats struct {
 	Expirations uint64 // users dropped for idleness
 }
 
-// NewStore is an empty store.
-func NewStore(opts StoreOptions) (*Store, error) {
+// NewExposureStore is an empty store.
+func NewExposureStore(opts StoreOptions) (*ExposureStore, error) {
 	return adoptStore(cStoreCreate(opts, idleSeconds(opts.IdleTimeout)))
 }
 
-// OpenStore maps a store written by Save. readOnly opens it for Filter only: Mark, Take and
+// OpenExposureStore maps a store written by Save. readOnly opens it for Filter only: Mark, Take and
 // Expire then fail with ErrReadOnly. Otherwise changes stay in memory until the next Save
 // (the file is never written in place). verify checks the payload checksum first; without
 // it a large store opens in about a second, and a corrupt window is refused (ErrInconsistent)
 // when its user is touched. The header is always verified.
-func OpenStore(path string, readOnly, verify bool) (*Store, error) {
+func OpenExposureStore(path string, readOnly, verify bool) (*ExposureStore, error) {
 	return adoptStore(cStoreOpen(path, readOnly, verify))
 }
 
@@ -83,11 +83,11 @@ func idleSeconds(d time.Duration) uint32 {
 	return uint32(s)
 }
 
-func adoptStore(c *cStore, err error) (*Store, error) {
-	return adoptAs(func(h *storeHandle) *Store { return &Store{h: h} }, c, err, cStoreWindowInfo, cStoreFree)
+func adoptStore(c *cStore, err error) (*ExposureStore, error) {
+	return adoptAs(func(h *storeHandle) *ExposureStore { return &ExposureStore{h: h} }, c, err, cStoreWindowInfo, cStoreFree)
 }
 
-func (s *Store) live() (*storeHandle, error) {
+func (s *ExposureStore) live() (*storeHandle, error) {
 	if s == nil {
 		return nil, ErrClosed
 	}
@@ -96,7 +96,7 @@ func (s *Store) live() (*storeHandle, error) {
 
 // Close frees the store; changes since the last Save are lost. Closing twice is a no-op;
 // any other use after Close returns ErrClosed.
-func (s *Store) Close() error {
+func (s *ExposureStore) Close() error {
 	if s == nil {
 		return nil
 	}
@@ -104,7 +104,7 @@ func (s *Store) Close() error {
 }
 
 // WindowInfo describes every user's window; the zero WindowInfo once closed.
-func (s *Store) WindowInfo() WindowInfo {
+func (s *ExposureStore) WindowInfo() WindowInfo {
 	h, err := s.live()
 	if err != nil {
 		return WindowInfo{}
@@ -115,7 +115,7 @@ func (s *Store) WindowInfo() WindowInfo {
 // Filter sets unseen[i] to whether candidates[i] was not shown to the user (is not in their
 // window at now), for every i < len(candidates). A user the store has never seen has seen
 // nothing. It does not count as activity. unseen must be at least as long as candidates.
-func (s *Store) Filter(user uint64, candidates []uint64, now uint32, unseen []bool) error {
+func (s *ExposureStore) Filter(user uint64, candidates []uint64, now uint32, unseen []bool) error {
 	return withLive(s.live, func(h *storeHandle) error {
 		if len(unseen) < len(candidates) {
 			return invalid(fmt.Sprintf("unseen has %d elements for %d candidates", len(unseen), len(candidates)))
@@ -125,7 +125,7 @@ func (s *Store) Filter(user uint64, candidates []uint64, now uint32, unseen []bo
 }
 
 // Mark records that the items were shown to the user at now.
-func (s *Store) Mark(user uint64, items []uint64, now uint32) error {
+func (s *ExposureStore) Mark(user uint64, items []uint64, now uint32) error {
 	return withLive(s.live, func(h *storeHandle) error {
 		return cStoreMark(h.c, user, items, now)
 	})
@@ -135,7 +135,7 @@ func (s *Store) Mark(user uint64, items []uint64, now uint32) error {
 // not seen, in candidate order (a candidate listed twice counts once), which it also marks
 // as shown. Fewer come back when fewer are unseen. Two concurrent Takes for one user never
 // return the same item.
-func (s *Store) Take(user uint64, candidates []uint64, want int, now uint32) ([]uint64, error) {
+func (s *ExposureStore) Take(user uint64, candidates []uint64, want int, now uint32) ([]uint64, error) {
 	h, err := s.live()
 	if err != nil {
 		return nil, err
@@ -158,7 +158,7 @@ func (s *Store) Take(user uint64, candidates []uint64, want int, now uint32) ([]
 // Expire drops every user idle longer than IdleTimeout at now and returns how many.
 // Writes also drop an idle user they meet, so calling it is optional housekeeping (a
 // nightly sweep, for instance) that returns memory early.
-func (s *Store) Expire(now uint32) (uint64, error) {
+func (s *ExposureStore) Expire(now uint32) (uint64, error) {
 	h, err := s.live()
 	if err != nil {
 		return 0, err
@@ -169,7 +169,7 @@ func (s *Store) Expire(now uint32) (uint64, error) {
 }
 
 // Stats counts users, bytes, evictions and expirations (O(shards)).
-func (s *Store) Stats() (StoreStats, error) {
+func (s *ExposureStore) Stats() (StoreStats, error) {
 	return withLiveValue(s.live, func(h *storeHandle) (StoreStats, error) {
 		return cStoreStats(h.c)
 	})
@@ -177,8 +177,8 @@ func (s *Store) Stats() (StoreStats, error) {
 
 // Save writes the store to path crash-safely (a temporary file, fsync, rename): on failure
 // the previous file stays intact. It holds every shard's lock while it writes, so other
-// calls wait. OpenStore maps the result.
-func (s *Store) Save(path string) error {
+// calls wait. OpenExposureStore maps the result.
+func (s *ExposureStore) Save(path string) error {
 	return withLive(s.live, func(h *storeHandle) error {
 		return cStoreSave(h.c, path)
 	})

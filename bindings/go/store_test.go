@@ -13,21 +13,21 @@ import (
 )
 
 // newStore is a store closed when the test ends; a small index keeps tests light.
-func newStore(t testing.TB, opts StoreOptions) *Store {
+func newStore(t testing.TB, opts StoreOptions) *ExposureStore {
 	t.Helper()
 	if opts.ExpectedUsers == 0 {
 		opts.ExpectedUsers = 1024
 	}
-	s, err := NewStore(opts)
+	s, err := NewExposureStore(opts)
 	if err != nil {
-		t.Fatalf("NewStore(%+v): %v", opts, err)
+		t.Fatalf("NewExposureStore(%+v): %v", opts, err)
 	}
 	t.Cleanup(func() { s.Close() })
 	return s
 }
 
 // unseenOf is the candidates the store says the user has not seen.
-func unseenOf(t testing.TB, s *Store, user uint64, candidates []uint64, now uint32) []uint64 {
+func unseenOf(t testing.TB, s *ExposureStore, user uint64, candidates []uint64, now uint32) []uint64 {
 	t.Helper()
 	out := make([]bool, len(candidates))
 	must(t, s.Filter(user, candidates, now, out))
@@ -243,11 +243,11 @@ func TestStoreIdleExpiry(t *testing.T) {
 	// Default: 24 hours. NeverIdle: kept however long.
 	d := newStore(t, StoreOptions{Window: LastItems(100, 0.01)})
 	never := newStore(t, StoreOptions{Window: LastItems(100, 0.01), IdleTimeout: NeverIdle})
-	for _, x := range []*Store{d, never} {
+	for _, x := range []*ExposureStore{d, never} {
 		must(t, x.Mark(1, []uint64{1}, t0))
 	}
 	for _, c := range []struct {
-		s    *Store
+		s    *ExposureStore
 		now  uint32
 		want uint64
 	}{{d, t0 + 20*hour, 0}, {d, t0 + 26*hour, 1}, {never, t0 + 10000*hour, 0}} {
@@ -319,7 +319,7 @@ func TestStoreSaveOpen(t *testing.T) {
 	want, _ := s.Stats()
 	for _, verify := range []bool{true, false} {
 		for _, readOnly := range []bool{true, false} {
-			back, err := OpenStore(path, readOnly, verify)
+			back, err := OpenExposureStore(path, readOnly, verify)
 			must(t, err)
 			if back.WindowInfo() != s.WindowInfo() {
 				t.Errorf("window info %+v, want %+v", back.WindowInfo(), s.WindowInfo())
@@ -337,7 +337,7 @@ func TestStoreSaveOpen(t *testing.T) {
 	}
 	// Read-write: changes live in memory until Save; the file is never written in place.
 	before, _ := os.ReadFile(path)
-	rw, err := OpenStore(path, false, true)
+	rw, err := OpenExposureStore(path, false, true)
 	must(t, err)
 	defer rw.Close()
 	must(t, rw.Mark(1, candidates, 3000))
@@ -350,7 +350,7 @@ func TestStoreSaveOpen(t *testing.T) {
 		t.Error("a read-write store wrote its file before Save")
 	}
 	must(t, rw.Save(path))
-	again, err := OpenStore(path, true, true)
+	again, err := OpenExposureStore(path, true, true)
 	must(t, err)
 	defer again.Close()
 	if got := unseenOf(t, again, 1, candidates, 3000); len(got) != 0 {
@@ -360,7 +360,7 @@ func TestStoreSaveOpen(t *testing.T) {
 		t.Errorf("a take through a read-write open is lost after Save: %v unseen", got)
 	}
 	// The idle timeout travels with the file: 48 h, not the default 24 h.
-	rw2, err := OpenStore(path, false, true)
+	rw2, err := OpenExposureStore(path, false, true)
 	must(t, err)
 	defer rw2.Close()
 	if dropped, _ := rw2.Expire(3000 + 30*3600); dropped != 0 {
@@ -373,7 +373,7 @@ func TestStoreReadOnlyRefusesWrites(t *testing.T) {
 	s := newStore(t, StoreOptions{Window: LastItems(100, 0.01)})
 	must(t, s.Mark(1, []uint64{10}, 5))
 	must(t, s.Save(path))
-	ro, err := OpenStore(path, true, true)
+	ro, err := OpenExposureStore(path, true, true)
 	must(t, err)
 	defer ro.Close()
 	_, takeErr := ro.Take(1, []uint64{11}, 1, 5)
@@ -436,7 +436,7 @@ func TestStoreCorruptFiles(t *testing.T) {
 	}
 	for _, c := range cases {
 		for _, readOnly := range []bool{true, false} {
-			st, err := OpenStore(c.path, readOnly, true)
+			st, err := OpenExposureStore(c.path, readOnly, true)
 			var e *Error
 			if !errors.Is(err, c.want) || st != nil || !errors.As(err, &e) || e.Message == "" {
 				t.Errorf("%s: %v; want %v with a message", c.name, err, c.want)
@@ -447,7 +447,7 @@ func TestStoreCorruptFiles(t *testing.T) {
 	}
 	// Without verify the payload checksum is skipped: the store opens, and a window whose
 	// header is damaged is refused (ErrInconsistent) when its user is read. Nothing crashes.
-	if st, err := OpenStore(write("flipped2", flip(len(good)-1)), true, false); err == nil {
+	if st, err := OpenExposureStore(write("flipped2", flip(len(good)-1)), true, false); err == nil {
 		for user := uint64(0); user < 100; user++ {
 			if err := st.Filter(user, []uint64{1}, 9, make([]bool, 1)); err != nil && !errors.Is(err, ErrInconsistent) {
 				t.Errorf("an unverified damaged store: %v", err)
@@ -490,7 +490,7 @@ func TestStoreInvalidOptions(t *testing.T) {
 		"time, no n":   {Window: LastSeconds(60, 0, 0.01)},
 		"unknown mode": {Window: WindowOptions{Mode: 3, Span: 10, FPR: 0.01}},
 	} {
-		s, err := NewStore(o)
+		s, err := NewExposureStore(o)
 		if !errors.Is(err, ErrInvalidArgument) || s != nil {
 			t.Errorf("%s: %v, %v; want ErrInvalidArgument", name, s, err)
 		}
@@ -498,7 +498,7 @@ func TestStoreInvalidOptions(t *testing.T) {
 }
 
 func TestStoreUseAfterClose(t *testing.T) {
-	s, err := NewStore(StoreOptions{Window: LastItems(10, 0.01), ExpectedUsers: 64})
+	s, err := NewExposureStore(StoreOptions{Window: LastItems(10, 0.01), ExpectedUsers: 64})
 	must(t, err)
 	must(t, s.Close())
 	must(t, s.Close())
@@ -510,8 +510,8 @@ func TestStoreUseAfterClose(t *testing.T) {
 	_, calls["Take"] = s.Take(1, []uint64{1}, 1, 0)
 	_, calls["Expire"] = s.Expire(0)
 	_, calls["Stats"] = s.Stats()
-	var zero Store
-	calls["zero Store"] = zero.Mark(1, nil, 0)
+	var zero ExposureStore
+	calls["zero ExposureStore"] = zero.Mark(1, nil, 0)
 	for name, err := range calls {
 		if !errors.Is(err, ErrClosed) {
 			t.Errorf("%s after Close: %v, want ErrClosed", name, err)

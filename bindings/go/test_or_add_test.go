@@ -23,7 +23,7 @@ func TestTestOrAddAddsOnlyNewKeys(t *testing.T) {
 		make     func() (testOrAdder, error)
 		readOnly func(path string) (testOrAdder, error)
 	}{
-		"Filter": {func() (testOrAdder, error) { return New(1000, 0.001) },
+		"BloomFilter": {func() (testOrAdder, error) { return New(1000, 0.001) },
 			func(p string) (testOrAdder, error) { return Open(p, true) }},
 		"CountingFilter": {func() (testOrAdder, error) { return NewCounting(1000, 0.001) },
 			func(p string) (testOrAdder, error) { return OpenCounting(p, true) }},

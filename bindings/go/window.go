@@ -17,7 +17,7 @@ import (
 // delays rotation, so there are still no false negatives.
 //
 // A Window is not safe for concurrent adds: tests may run from many goroutines at once, but
-// an add needs exclusive access (your own lock, or one goroutine per user). The Store keeps
+// an add needs exclusive access (your own lock, or one goroutine per user). The ExposureStore keeps
 // millions of windows and does the locking itself. Close and UnmarshalBinary need
 // exclusive access too.
 //
@@ -76,7 +76,7 @@ func (l WindowLayout) String() string {
 	return fmt.Sprintf("WindowLayout(%d)", uint32(l))
 }
 
-// WindowOptions describe a window: what NewWindow makes and what a Store gives each user.
+// WindowOptions describe a window: what NewWindow makes and what an ExposureStore gives each user.
 // LastItems, LastSeconds and LastItemsWithin fill them; the fields mirror
 // seen_window_options.
 type WindowOptions struct {
@@ -204,6 +204,25 @@ func (w *Window) MarshalBinary() ([]byte, error) {
 func (w *Window) UnmarshalBinary(data []byte) error {
 	g, err := adoptWindow(cWindowDeserialize(data))
 	return replaceBy(w, g, err)
+}
+
+// Copy is an independent copy of the window, contents and clock included. libseen has no
+// copy call for windows, so this is a serialize and deserialize round trip: faithful, since
+// a Go Window is never keyed.
+func (w *Window) Copy() (*Window, error) {
+	data, err := w.MarshalBinary()
+	if err != nil {
+		return nil, err
+	}
+	return adoptWindow(cWindowDeserialize(data))
+}
+
+// Equal reports whether both windows are in the same state: the same options, clock,
+// segments and bits, so that they answer alike now and after the same adds. Two windows
+// that hold the same items but rotated differently are not Equal. It compares the serialized
+// forms (libseen has no equality call): O(size).
+func (w *Window) Equal(other *Window) (bool, error) {
+	return equalMarshaled(w, other)
 }
 
 // UnixSeconds is t as the uint32 clock of windows and stores, in Unix seconds: the epoch

@@ -5,7 +5,7 @@ import (
 	"unsafe"
 )
 
-// Adds and tests of a Window, at clock `now`. Keys are the Filter's: an id is the key of
+// Adds and tests of a Window, at clock `now`. Keys are the BloomFilter's: an id is the key of
 // its 8 little-endian bytes, a string the key of its UTF-8 bytes, the empty key is valid.
 // The single-key calls cross into C once each; the batches once per batch.
 

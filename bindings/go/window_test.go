@@ -245,7 +245,7 @@ func TestWindowKeys(t *testing.T) {
 	}
 	must(t, w.AddKeys(Keys{}, 0)) // an empty batch is a no-op
 	must(t, w.TestKeys(Keys{}, 0, nil))
-	// An id is the key of its 8 little-endian bytes, as in a Filter.
+	// An id is the key of its 8 little-endian bytes, as in a BloomFilter.
 	must(t, w.AddUint64(0x0102030405060708, 0))
 	if !w.Test([]byte{8, 7, 6, 5, 4, 3, 2, 1}, 0) {
 		t.Error("an id is not the key of its little-endian bytes")
@@ -348,9 +348,9 @@ func TestWindowCorruptInput(t *testing.T) {
 			t.Errorf("%s: a failed UnmarshalBinary changed the window", c.name)
 		}
 	}
-	var g Filter
+	var g BloomFilter
 	if err := g.UnmarshalBinary(good); !errors.Is(err, ErrWrongKind) {
-		t.Errorf("a window read as a Filter: %v, want ErrWrongKind", err)
+		t.Errorf("a window read as a BloomFilter: %v, want ErrWrongKind", err)
 	}
 }
 
@@ -422,4 +422,27 @@ func TestUnixSeconds(t *testing.T) {
 			t.Errorf("UnixSeconds(%v) = %d, want %d", c.t, got, c.want)
 		}
 	}
+}
+
+// A copy of a time window keeps its contents and its clock, and moves on its own.
+func TestWindowCopyIsEqualAndIndependent(t *testing.T) {
+	const span, start = 3600, 1_000_000
+	newWindow := func(seed uint64) *Window {
+		w, err := NewTimeWindow(span, 300, 0.01, start, WithSeed(seed))
+		must(t, err)
+		t.Cleanup(func() { w.Close() })
+		must(t, w.AddUint64s([]uint64{1, 2, 3}, start+10))
+		return w
+	}
+	w := newWindow(3)
+	c, err := w.Copy()
+	must(t, err)
+	defer c.Close()
+	if !c.TestUint64(2, start+10) || c.Info() != w.Info() {
+		t.Fatalf("the copy lost contents or clock: %+v, want %+v", c.Info(), w.Info())
+	}
+	checkCopyIsEqualAndIndependent(t, w,
+		func(c *Window) error { return c.AddUint64(4, start+20) },
+		func(c *Window) bool { return c.TestUint64(4, start+20) })
+	checkEqualFollowsContents(t, w, newWindow(3), newWindow(4))
 }

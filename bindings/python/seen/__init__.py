@@ -11,7 +11,7 @@ exposure store, and SimHash near-duplicate detection from libseen, through cffi.
     >>> shown.add_many([1, 2, 3])
     >>> 3 in shown, 4 in shown
     (True, False)
-    >>> index = seen.SimhashIndex(k=3)
+    >>> index = seen.SimHashIndex(k=3)
     >>> index.add(1, seen.simhash("The quick brown fox jumps over the lazy dog."))
     >>> index.query(seen.simhash("the quick brown fox jumps over the lazy dog"))
     [(1, 0)]
@@ -19,8 +19,8 @@ exposure store, and SimHash near-duplicate detection from libseen, through cffi.
 from ._native import lib as _lib
 from ._version import __version__
 from .bloom import BloomFilter
-from .minhash import MinhashIndex, minhash, similarity
-from .near_duplicates import (Fingerprint, IdfTable, QueryResults, SimhashIndex,
+from .minhash import MinHashIndex, minhash, similarity
+from .near_duplicates import (Fingerprint, IdfTable, QueryResults, SimHashIndex,
                               TextFingerprints, exact_fingerprint, fingerprint, hamming, simhash,
                               simhash_features, simhash_many)
 from .store import ExposureStore, StoreSaturation, StoreStats
@@ -72,11 +72,11 @@ __all__ = [
     "Fingerprint",
     "TextFingerprints",
     "IdfTable",
-    "SimhashIndex",
+    "SimHashIndex",
     "QueryResults",
     "minhash",
     "similarity",
-    "MinhashIndex",
+    "MinHashIndex",
     "SeenError",
     "InvalidArgumentError",
     "NoMemoryError",

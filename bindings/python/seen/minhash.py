@@ -1,5 +1,5 @@
 """MinHash near-duplicates (docs/minhash.md): the Jaccard similarity of two texts' shingle
-sets from fixed-size sketches, and MinhashIndex, which returns every stored text at or above a
+sets from fixed-size sketches, and MinHashIndex, which returns every stored text at or above a
 similarity threshold, each match verified. Right where SimHash is not: short texts, and texts
 with an inserted header, footer or advert.
 
@@ -47,13 +47,13 @@ def similarity(a: List[int], b: List[int]) -> float:
     return float(lib.seen_minhash_similarity(ffi.new("uint32_t[]", a), ffi.new("uint32_t[]", b), len(a)))
 
 
-class MinhashIndex(_handle.ClosesOnExit):
+class MinHashIndex(_handle.ClosesOnExit):
     """Texts by id, and for a query text every stored one whose estimated Jaccard similarity
     is at least `threshold`, most similar first. Queries may run in several threads at once,
     not beside add or remove.
 
         >>> import seen
-        >>> index = seen.MinhashIndex(threshold=0.7)
+        >>> index = seen.MinHashIndex(threshold=0.7)
         >>> index.add(1, "the committee met on tuesday to review the annual budget and the library hours")
         >>> index.add(2, "rain is expected on friday with strong winds along the coast and snow inland")
         >>> [(i, round(s, 1) >= 0.7) for i, s in index.query(
@@ -101,7 +101,7 @@ class MinhashIndex(_handle.ClosesOnExit):
         return _handle.serialize(lib.seen_minhash_index_serialize, self._h)
 
     @classmethod
-    def from_bytes(cls, data: Any, key: Optional[bytes] = None) -> "MinhashIndex":
+    def from_bytes(cls, data: Any, key: Optional[bytes] = None) -> "MinHashIndex":
         """A writable index copied from serialized bytes (any bytes-like), after checking them.
         A keyed index needs its key (else IncompatibleError); the threshold and sketch options
         come from the bytes."""
@@ -116,7 +116,7 @@ class MinhashIndex(_handle.ClosesOnExit):
         check(lib.seen_minhash_index_save(self._h, os.fsencode(path)), self._h)
 
     @classmethod
-    def open(cls, path: PathLike, key: Optional[bytes] = None) -> "MinhashIndex":
+    def open(cls, path: PathLike, key: Optional[bytes] = None) -> "MinHashIndex":
         """A writable index read from a saved file, with the key rule of from_bytes."""
         key_buffer = ffi.from_buffer("uint8_t[]", key) if key is not None else ffi.NULL
         out = ffi.new("seen_minhash_index**")
@@ -124,7 +124,7 @@ class MinhashIndex(_handle.ClosesOnExit):
         return cls._adopt(out)
 
     @classmethod
-    def _adopt(cls, out: Any) -> "MinhashIndex":
+    def _adopt(cls, out: Any) -> "MinHashIndex":
         index = cls.__new__(cls)
         index._h = ffi.gc(out[0], lib.seen_minhash_index_free)
         return index

@@ -1,5 +1,5 @@
 """SimHash near-duplicates: 64-bit fingerprints of text or of weighted features, the exact
-(128-bit) fingerprint of the normalized text, and SimhashIndex, which returns every stored
+(128-bit) fingerprint of the normalized text, and SimHashIndex, which returns every stored
 fingerprint within Hamming distance k of a query, exactly (docs/simhash.md).
 
 Fingerprints are computed by libseen's tokenizer and hashes, so they are equal in every
@@ -229,8 +229,8 @@ def hamming(a: SupportsIndex, b: SupportsIndex) -> int:
 
 # --- the index ---------------------------------------------------------------------------
 
-def _unpickle(data: bytes) -> "SimhashIndex":
-    return SimhashIndex.from_bytes(data)
+def _unpickle(data: bytes) -> "SimHashIndex":
+    return SimHashIndex.from_bytes(data)
 
 
 class QueryResults:
@@ -260,7 +260,7 @@ class QueryResults:
         return f"<QueryResults of {len(self)} queries, {int(self.offsets[-1])} matches>"
 
 
-class SimhashIndex(_handle.ClosesOnExit):
+class SimHashIndex(_handle.ClosesOnExit):
     """Every stored (id, fingerprint) within Hamming distance k of a query, exactly: never a
     miss against brute force. k (0..7) is the largest distance queries may ask for; up to 3
     it costs about 30 bytes per fingerprint (docs/simhash.md gives the cost of each k).
@@ -284,7 +284,7 @@ class SimhashIndex(_handle.ClosesOnExit):
         self._k = int(self._info().max_k)
 
     @classmethod
-    def _adopt(cls, out: Any, borrowed: Any = None) -> "SimhashIndex":
+    def _adopt(cls, out: Any, borrowed: Any = None) -> "SimHashIndex":
         index = cls.__new__(cls)
         index._own(out[0], borrowed)
         return index
@@ -433,13 +433,13 @@ class SimhashIndex(_handle.ClosesOnExit):
 
     @property
     def read_only(self) -> bool:
-        """True for SimhashIndex.open and SimhashIndex.view: add and remove then fail."""
+        """True for SimHashIndex.open and SimHashIndex.view: add and remove then fail."""
         return bool(self._info().read_only)
 
     def __repr__(self) -> str:
         if self._h == _NULL:
-            return "<closed SimhashIndex>"
-        return f"<SimhashIndex of {len(self)} fingerprints, k={self._k}>"
+            return "<closed SimHashIndex>"
+        return f"<SimHashIndex of {len(self)} fingerprints, k={self._k}>"
 
     # --- bytes and files -----------------------------------------------------------------
 
@@ -448,14 +448,14 @@ class SimhashIndex(_handle.ClosesOnExit):
         return _handle.serialize(lib.seen_simhash_index_serialize, self._h)
 
     @classmethod
-    def from_bytes(cls, data: Any) -> "SimhashIndex":
+    def from_bytes(cls, data: Any) -> "SimHashIndex":
         """A writable index copied from serialized bytes (any bytes-like), after checking them;
         a FormatError subclass says what is wrong with bad input."""
         return cls._adopt(
             _handle.deserialize(lib.seen_simhash_index_deserialize, "seen_simhash_index*", data))
 
     @classmethod
-    def view(cls, buffer: Any, verify: bool = True) -> "SimhashIndex":
+    def view(cls, buffer: Any, verify: bool = True) -> "SimHashIndex":
         """A read-only index that answers from serialized bytes in place, without a copy. It
         keeps buffer alive; do not change its contents while the index is open."""
         out, src = _handle.view(lib.seen_simhash_index_view, "seen_simhash_index*", buffer, verify)
@@ -466,7 +466,7 @@ class SimhashIndex(_handle.ClosesOnExit):
         check(lib.seen_simhash_index_save(self._h, os.fsencode(path)), self._h)
 
     @classmethod
-    def open(cls, path: PathLike, verify: bool = True) -> "SimhashIndex":
+    def open(cls, path: PathLike, verify: bool = True) -> "SimHashIndex":
         """Maps a saved index read-only and answers queries in place (add and remove raise
         ReadOnlyError; from_bytes(open(path, 'rb').read()) gives a writable copy).
         verify=False skips the payload checksum, for a fast open."""

@@ -1,5 +1,5 @@
 """MinHash from Python: sketches estimate the Jaccard similarity of shingle sets, and
-MinhashIndex finds near-duplicate short texts, Chinese and English, verified above its
+MinHashIndex finds near-duplicate short texts, Chinese and English, verified above its
 threshold, with an inserted advert or header, and not unrelated texts."""
 import random
 
@@ -28,7 +28,7 @@ def test_the_estimate_follows_the_exact_jaccard():
 
 
 def test_chinese_edits_and_an_advert_stay_near():
-    index = seen.MinhashIndex(threshold=0.8)
+    index = seen.MinHashIndex(threshold=0.8)
     index.add(1, ZH)
     edited = ZH.replace("五点二", "五点三").replace("稳步提高", "稳定提高")
     advert = ZH[:60] + "点击链接领取优惠券限时免费" + ZH[60:]
@@ -39,7 +39,7 @@ def test_chinese_edits_and_an_advert_stay_near():
 def test_english_near_duplicates_are_found_and_unrelated_ones_are_not():
     rng = random.Random(5)
     texts = [word_text(rng) for _ in range(500)]
-    with seen.MinhashIndex(threshold=0.7) as index:
+    with seen.MinHashIndex(threshold=0.7) as index:
         for i, t in enumerate(texts):
             index.add(i, t)
         assert len(index) == 500 and index.bytes > 0
@@ -63,22 +63,22 @@ def test_bad_options_are_refused():
     with pytest.raises(seen.InvalidArgumentError, match="bins"):
         seen.minhash("x", bins=100)
     with pytest.raises(seen.InvalidArgumentError, match="threshold"):
-        seen.MinhashIndex(threshold=2)
+        seen.MinHashIndex(threshold=2)
     with pytest.raises(seen.InvalidArgumentError, match="16 to 64 bytes"):
-        seen.MinhashIndex(key=b"short")
+        seen.MinHashIndex(key=b"short")
 
 
 def test_saved_indexes_answer_as_the_original(tmp_path):
     rng = random.Random(3)
     texts = [" ".join(f"w{rng.randrange(2000)}" for _ in range(50)) for _ in range(300)]
-    index = seen.MinhashIndex(threshold=0.7)
+    index = seen.MinHashIndex(threshold=0.7)
     for i, text in enumerate(texts):
         index.add(i, text)
     index.remove(5)
     index.add(6, texts[0])
     index.save(tmp_path / "m.seen")
-    opened = seen.MinhashIndex.open(tmp_path / "m.seen")
-    copied = seen.MinhashIndex.from_bytes(index.to_bytes())
+    opened = seen.MinHashIndex.open(tmp_path / "m.seen")
+    copied = seen.MinHashIndex.from_bytes(index.to_bytes())
     assert len(opened) == len(copied) == 299
     for text in texts:
         assert opened.query(text) == copied.query(text) == index.query(text)
@@ -90,20 +90,20 @@ def test_saved_indexes_answer_as_the_original(tmp_path):
 
 def test_saved_bytes_are_checked_and_keys_kept(tmp_path):
     key = bytes(range(16))
-    index = seen.MinhashIndex(key=key)
+    index = seen.MinHashIndex(key=key)
     index.add(1, "a keyed text of a few words for the index")
     data = index.to_bytes()
     with pytest.raises(seen.IncompatibleError):
-        seen.MinhashIndex.from_bytes(data)
-    assert [i for i, _ in seen.MinhashIndex.from_bytes(data, key=key).query(
+        seen.MinHashIndex.from_bytes(data)
+    assert [i for i, _ in seen.MinHashIndex.from_bytes(data, key=key).query(
         "a keyed text of a few words for the index")] == [1]
     damaged = bytearray(data)
     damaged[-1] ^= 1
     with pytest.raises(seen.BadChecksumError):
-        seen.MinhashIndex.from_bytes(damaged, key=key)
+        seen.MinHashIndex.from_bytes(damaged, key=key)
     with pytest.raises(seen.TruncatedError):
-        seen.MinhashIndex.from_bytes(data[:100], key=key)
+        seen.MinHashIndex.from_bytes(data[:100], key=key)
     with pytest.raises(seen.WrongKindError):
-        seen.MinhashIndex.from_bytes(seen.SimhashIndex().to_bytes())
+        seen.MinHashIndex.from_bytes(seen.SimHashIndex().to_bytes())
     with pytest.raises(seen.SeenIOError):
-        seen.MinhashIndex.open(tmp_path / "missing.seen")
+        seen.MinHashIndex.open(tmp_path / "missing.seen")

@@ -142,7 +142,7 @@ def test_index_agrees_with_brute_force(k):
     n = 20_000
     fps = rng.integers(0, 2**64, size=n, dtype=numpy.uint64)
     ids = rng.permutation(n).astype(numpy.uint64)
-    index = seen.SimhashIndex(k=k)
+    index = seen.SimHashIndex(k=k)
     index.add_many(ids, fps)
     assert len(index) == n and index.k == k
     # Near copies at every distance up to k + 1, and random queries.
@@ -166,7 +166,7 @@ def test_index_agrees_with_brute_force(k):
 
 
 def test_many_matches_grow_the_buffers():
-    index = seen.SimhashIndex()
+    index = seen.SimHashIndex()
     index.add_many(numpy.arange(500, dtype=numpy.uint64), numpy.full(500, 7, dtype=numpy.uint64))
     assert index.query(7) == [(i, 0) for i in range(500)]
     results = index.query_many([7, 6, 1 << 40])
@@ -176,7 +176,7 @@ def test_many_matches_grow_the_buffers():
 
 
 def test_duplicate_ids_remove_and_lengths():
-    index = seen.SimhashIndex(k=3)
+    index = seen.SimHashIndex(k=3)
     index.add(1, 0b1111)
     index.add(1, 0b1111)  # a multiset: both pairs stay
     index.add(1, 1 << 50)
@@ -197,7 +197,7 @@ def test_duplicate_ids_remove_and_lengths():
 
 
 def test_clusters():
-    index = seen.SimhashIndex(k=3)
+    index = seen.SimHashIndex(k=3)
     base = 0x0123456789ABCDEF
     index.add_many([10, 11, 12, 20, 21, 30], [base, base ^ 0b111, base ^ 0b111000, 1 << 63,
                                               (1 << 63) | 1, 0xFFFF0000])
@@ -207,19 +207,19 @@ def test_clusters():
     assert sorted(sorted(g) for g in groups) == [[10, 11], [20, 21]]
     assert sorted(map(sorted, index.clusters(min_size=1))) == [[10, 11], [12], [20, 21], [30]]
     assert sorted(map(sorted, index.clusters(k=2))) == [[20, 21]]
-    assert seen.SimhashIndex().clusters() == []
+    assert seen.SimHashIndex().clusters() == []
 
 
 def test_index_bad_arguments():
     with pytest.raises(seen.InvalidArgumentError):
-        seen.SimhashIndex(k=8)
-    assert seen.SimhashIndex(k=0).k == 0
+        seen.SimHashIndex(k=8)
+    assert seen.SimHashIndex(k=0).k == 0
 
 
 @pytest.fixture
 def filled():
     rng = numpy.random.default_rng(7)
-    index = seen.SimhashIndex(k=4)
+    index = seen.SimHashIndex(k=4)
     fps = rng.integers(0, 2**64, size=2000, dtype=numpy.uint64)
     index.add_many(numpy.arange(2000, dtype=numpy.uint64), fps)
     return index, fps
@@ -230,12 +230,12 @@ def test_round_trips(filled, tmp_path):
     queries = fps[:50] ^ numpy.uint64(0b101)
     expected = list(index.query_many(queries))
     data = index.to_bytes()
-    copy = seen.SimhashIndex.from_bytes(data)
+    copy = seen.SimHashIndex.from_bytes(data)
     assert copy.k == 4 and len(copy) == 2000 and not copy.read_only
     assert list(copy.query_many(queries)) == expected and copy.to_bytes() == data
     copy.add(5000, 1)  # a copy is writable
     assert len(copy) == 2001
-    view = seen.SimhashIndex.view(bytearray(data))
+    view = seen.SimHashIndex.view(bytearray(data))
     assert view.read_only and list(view.query_many(queries)) == expected
     with pytest.raises(seen.ReadOnlyError):
         view.add(1, 1)
@@ -244,7 +244,7 @@ def test_round_trips(filled, tmp_path):
     path = tmp_path / "index.seen"
     index.save(path)
     assert path.read_bytes() == data
-    with seen.SimhashIndex.open(path) as mapped:
+    with seen.SimHashIndex.open(path) as mapped:
         assert mapped.read_only and len(mapped) == 2000 and mapped.k == 4
         assert list(mapped.query_many(queries)) == expected
         assert mapped.clusters() == index.clusters()
@@ -254,36 +254,36 @@ def test_round_trips(filled, tmp_path):
         mapped.query(1)
     mapped.close()  # twice is harmless
     with pytest.raises(seen.SeenIOError):
-        seen.SimhashIndex.open(tmp_path / "missing.seen")
+        seen.SimHashIndex.open(tmp_path / "missing.seen")
 
 
 def test_corrupt_bytes_are_refused(filled):
     data = filled[0].to_bytes()
     with pytest.raises(seen.TruncatedError):
-        seen.SimhashIndex.from_bytes(data[:100])
+        seen.SimHashIndex.from_bytes(data[:100])
     with pytest.raises(seen.BadMagicError):
-        seen.SimhashIndex.from_bytes(b"x" * len(data))
+        seen.SimHashIndex.from_bytes(b"x" * len(data))
     damaged = bytearray(data)
     damaged[len(data) // 2] ^= 0xFF
     with pytest.raises(seen.FormatError):
-        seen.SimhashIndex.from_bytes(damaged)
+        seen.SimHashIndex.from_bytes(damaged)
     with pytest.raises(seen.WrongKindError):
-        seen.SimhashIndex.from_bytes(seen.BloomFilter(100, 0.01).to_bytes())
+        seen.SimHashIndex.from_bytes(seen.BloomFilter(100, 0.01).to_bytes())
     with pytest.raises(seen.FormatError):
-        seen.SimhashIndex.from_bytes(b"")
+        seen.SimHashIndex.from_bytes(b"")
     # Unverified views of damaged bytes answer without reading outside the buffer.
     try:
-        view = seen.SimhashIndex.view(damaged, verify=False)
+        view = seen.SimHashIndex.view(damaged, verify=False)
     except seen.FormatError:
         return
     view.query(1)
 
 
 def test_closed_index_raises():
-    index = seen.SimhashIndex()
+    index = seen.SimHashIndex()
     with index:
         index.add(1, 1)
-    assert repr(index) == "<closed SimhashIndex>"
+    assert repr(index) == "<closed SimHashIndex>"
     with pytest.raises(seen.InvalidArgumentError):
         index.add(1, 1)
     with pytest.raises(seen.InvalidArgumentError):
@@ -295,7 +295,7 @@ def test_threads_share_one_index():
     from concurrent.futures import ThreadPoolExecutor
     rng = numpy.random.default_rng(11)
     fps = rng.integers(0, 2**64, size=5000, dtype=numpy.uint64)
-    index = seen.SimhashIndex()
+    index = seen.SimHashIndex()
     index.add_many(numpy.arange(5000, dtype=numpy.uint64), fps)
     queries = (fps[:400] ^ numpy.uint64(0b11)).tolist()
 

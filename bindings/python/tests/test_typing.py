@@ -59,7 +59,7 @@ whole: seen.Fingerprint = seen.fingerprint("text", idf=seen.IdfTable({"text": 2.
 many = seen.simhash_many(["a", b"b"], exact=True)
 by_features: int = seen.simhash_features([("a", 1.0), "b"]) + seen.simhash_features([(1, 2.0)])
 distance: int = seen.hamming(fp, numpy.uint64(3))
-with seen.SimhashIndex(k=3) as index:
+with seen.SimHashIndex(k=3) as index:
     index.add(1, fp)
     index.add_many(numpy.arange(3, dtype=numpy.uint64), [1, 2, 3])
     matches: list[tuple[int, int]] = index.query(fp, k=2)
@@ -67,7 +67,7 @@ with seen.SimhashIndex(k=3) as index:
     batch: seen.QueryResults = index.query_many([1, 2])
     groups: list[list[int]] = index.clusters()
     removed: int = index.remove(1) + len(index)
-    copy_index = seen.SimhashIndex.from_bytes(index.to_bytes())
+    copy_index = seen.SimHashIndex.from_bytes(index.to_bytes())
 """
 
 WRONG_USE = {
@@ -83,8 +83,8 @@ WRONG_USE = {
     "simhash": "import seen\nx: str = seen.simhash('text')\n",
     "simhash_text": "import seen\nseen.simhash(['a', 'list'])\n",
     "exact": "import seen\nx: int = seen.exact_fingerprint('text')\n",
-    "index_query": "import seen\nx: list[int] = seen.SimhashIndex().query(1)\n",
-    "index_k": "import seen\nseen.SimhashIndex(k='three')\n",
+    "index_query": "import seen\nx: list[int] = seen.SimHashIndex().query(1)\n",
+    "index_k": "import seen\nseen.SimHashIndex(k='three')\n",
 }
 
 

@@ -10,7 +10,7 @@ import java.util.Locale;
 import java.util.Objects;
 
 /**
- * Exposure filtering for many users: one {@link ExposureWindow}-like window per user id, for
+ * Exposure filtering for many users: one {@link Window}-like window per user id, for
  * millions of users, in one compact native arena (about 15 bytes per user beside the window).
  * A user appears on their first {@link #mark} or {@link #take}, and is dropped after the idle
  * timeout without one.

@@ -1,7 +1,7 @@
 package io.seen;
 
 /**
- * How {@link BloomFilter#open}, {@link CountingBloomFilter#open}, {@link ScalableBloomFilter#open}
+ * How {@link BloomFilter#open}, {@link CountingFilter#open}, {@link ScalableFilter#open}
  * and {@link ExposureStore#open} open a saved file: seen.h's SEEN_OPEN_* modes. Each means one
  * thing for every kind that takes it; a kind refuses the writable mode it does not take with
  * INVALID_ARGUMENT.

@@ -53,7 +53,7 @@ class CountingBufferTest {
   void countingIdBuffers() {
     long[] ids = new Random(5).longs(3000).toArray();
     ByteBuffer buf = idBuffer(ids);
-    try (CountingBloomFilter f = CountingBloomFilter.create(3000, 0.001, 1)) {
+    try (CountingFilter f = CountingFilter.create(3000, 0.001, 1)) {
       f.putAll(buf);
       assertEquals(8, buf.position(), "positions are left unchanged");
       ByteBuffer out = direct(ids.length + 3).position(3);
@@ -81,7 +81,7 @@ class CountingBufferTest {
   void countingKeyBuffers() {
     String[] keys = {"", "alpha", "\u4e2d\u6587", "omega"};
     ByteBuffer[] b = keyBuffers(keys);
-    try (CountingBloomFilter f = CountingBloomFilter.create(100, 0.001, 2)) {
+    try (CountingFilter f = CountingFilter.create(100, 0.001, 2)) {
       f.putAll(b[0], b[1]);
       for (String k : keys) {
         assertTrue(f.mightContain(k), k);
@@ -105,7 +105,7 @@ class CountingBufferTest {
     ByteBuffer buf = idBuffer(ids);
     String[] keys = {"", "alpha", "\u4e2d\u6587", "omega"};
     ByteBuffer[] b = keyBuffers(keys);
-    try (ScalableBloomFilter f = ScalableBloomFilter.create(100, 0.01, 2, 0.5, 3)) {
+    try (ScalableFilter f = ScalableFilter.create(100, 0.01, 2, 0.5, 3)) {
       f.putAll(buf);
       f.putAll(b[0], b[1]);
       assertTrue(f.subFilterCount() > 3);
@@ -124,7 +124,7 @@ class CountingBufferTest {
 
   @Test
   void readersRacingTheOneWriterNeverMissACompletedPut() throws Exception {
-    try (CountingBloomFilter f = CountingBloomFilter.create(200_000, 0.01, 4)) {
+    try (CountingFilter f = CountingFilter.create(200_000, 0.01, 4)) {
       AtomicLong completed = new AtomicLong(-1);  // every id up to this one is put
       AtomicReference<Throwable> failure = new AtomicReference<>();
       Thread writer = new Thread(() -> {

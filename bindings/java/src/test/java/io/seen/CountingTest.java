@@ -33,7 +33,7 @@ class CountingTest {
   void noFalseNegativesAgainstAMultiset() {
     SplittableRandom random = new SplittableRandom(17);
     Map<Long, Integer> counts = new HashMap<>();
-    try (CountingBloomFilter f = CountingBloomFilter.create(20_000, 0.01, 5)) {
+    try (CountingFilter f = CountingFilter.create(20_000, 0.01, 5)) {
       long[] batch = new long[20_000];
       for (int i = 0; i < batch.length; i++) {
         batch[i] = random.nextLong(30_000);  // repeats: some ids count twice or more
@@ -78,7 +78,7 @@ class CountingTest {
 
   @Test
   void aKeyPutTwiceIsRemovedTwice() {
-    try (CountingBloomFilter f = CountingBloomFilter.create(1000, 0.0001, 1)) {
+    try (CountingFilter f = CountingFilter.create(1000, 0.0001, 1)) {
       f.put("alice@example.com");
       f.put("alice@example.com");
       f.remove("alice@example.com");
@@ -92,7 +92,7 @@ class CountingTest {
 
   @Test
   void removingAnAbsentKeyIsNotFoundAndChangesNothing() {
-    try (CountingBloomFilter f = CountingBloomFilter.create(1000, 0.001, 2)) {
+    try (CountingFilter f = CountingFilter.create(1000, 0.001, 2)) {
       for (long id = 0; id < 500; id++) {
         f.put(id);
       }
@@ -117,7 +117,7 @@ class CountingTest {
 
   @Test
   void batchRemovesProcessEveryKeyAndSayWhich() {
-    try (CountingBloomFilter f = CountingBloomFilter.create(100_000, 0.001, 3)) {
+    try (CountingFilter f = CountingFilter.create(100_000, 0.001, 3)) {
       long[] ids = new long[50_000];  // more than one native chunk of 16,384
       for (int i = 0; i < ids.length; i++) {
         ids[i] = i * 2L;
@@ -150,7 +150,7 @@ class CountingTest {
     for (int i = 0; i < keys.length; i++) {
       keys[i] = ("sender" + i + "@example.org").getBytes(StandardCharsets.UTF_8);
     }
-    try (CountingBloomFilter f = CountingBloomFilter.create(2000, 0.001, 4)) {
+    try (CountingFilter f = CountingFilter.create(2000, 0.001, 4)) {
       f.putAll(keys);
       boolean[] out = new boolean[keys.length];
       f.mightContainAll(keys, out);
@@ -178,7 +178,7 @@ class CountingTest {
 
   @Test
   void saturatedCountersNeverDecrement() {
-    try (CountingBloomFilter f = CountingBloomFilter.create(100, 0.01, 6)) {
+    try (CountingFilter f = CountingFilter.create(100, 0.01, 6)) {
       assertEquals(4, f.counterBits());
       for (int i = 0; i < 40; i++) {
         f.put(7L);
@@ -194,7 +194,7 @@ class CountingTest {
 
   @Test
   void parametersMatchTheBloomFilter() {
-    try (CountingBloomFilter c = CountingBloomFilter.create(100_000, 0.01, 9);
+    try (CountingFilter c = CountingFilter.create(100_000, 0.01, 9);
         BloomFilter b = BloomFilter.create(100_000, 0.01, 9)) {
       assertEquals(b.hashCount(), c.hashCount());
       assertEquals(5 * b.sizeInBytes(), c.sizeInBytes());
@@ -219,15 +219,15 @@ class CountingTest {
   @Test
   void streamAndFileRoundTrips() throws IOException {
     Path file = dir.resolve("counting.seen");
-    try (CountingBloomFilter f = CountingBloomFilter.create(5000, 0.01, 11)) {
+    try (CountingFilter f = CountingFilter.create(5000, 0.01, 11)) {
       for (long id = 0; id < 5000; id++) {
         f.put(id * 7);
       }
       f.remove(0L);
       ByteArrayOutputStream out = new ByteArrayOutputStream();
       f.writeTo(out);
-      try (CountingBloomFilter g =
-          CountingBloomFilter.readFrom(new ByteArrayInputStream(out.toByteArray()))) {
+      try (CountingFilter g =
+          CountingFilter.readFrom(new ByteArrayInputStream(out.toByteArray()))) {
         assertArrayEquals(out.toByteArray(), g.toByteArray());
         assertEquals(11, g.seed());
         assertEquals(4999, g.approximateElementCount());
@@ -235,7 +235,7 @@ class CountingTest {
       }
       f.save(file);
     }
-    try (CountingBloomFilter g = CountingBloomFilter.open(file, Mode.READ_ONLY)) {
+    try (CountingFilter g = CountingFilter.open(file, Mode.READ_ONLY)) {
       assertTrue(g.isReadOnly());
       for (long id = 1; id < 5000; id++) {
         assertTrue(g.mightContain(id * 7));
@@ -250,11 +250,11 @@ class CountingTest {
       thrown(Status.READ_ONLY, g::clear);
       assertTrue(g.mightContain(7L));
     }
-    try (CountingBloomFilter g = CountingBloomFilter.open(file, Mode.WRITE_IN_PLACE)) {
+    try (CountingFilter g = CountingFilter.open(file, Mode.WRITE_IN_PLACE)) {
       g.remove(7L);
       g.put("remembered");
     }
-    try (CountingBloomFilter g = CountingBloomFilter.open(file, Mode.READ_ONLY)) {
+    try (CountingFilter g = CountingFilter.open(file, Mode.READ_ONLY)) {
       assertTrue(g.mightContain("remembered"));
       assertFalse(g.mightContain(7L));
       assertTrue(g.mightContain(14L));
@@ -264,7 +264,7 @@ class CountingTest {
   @Test
   void corruptInputGetsItsStatus() throws IOException {
     byte[] valid;
-    try (CountingBloomFilter f = CountingBloomFilter.create(1000, 0.01)) {
+    try (CountingFilter f = CountingFilter.create(1000, 0.01)) {
       f.put(1L);
       valid = f.toByteArray();
     }
@@ -278,19 +278,19 @@ class CountingTest {
       bloom = b.toByteArray();
     }
     thrown(Status.WRONG_KIND, () -> read(bloom));
-    thrown(Status.IO, () -> CountingBloomFilter.open(dir.resolve("absent.seen"), Mode.READ_ONLY));
+    thrown(Status.IO, () -> CountingFilter.open(dir.resolve("absent.seen"), Mode.READ_ONLY));
     // A cut file is refused at open, in either role, never a SIGBUS on a later query.
     Path cut = dir.resolve("cut.seen");
     Files.write(cut, Arrays.copyOf(valid, valid.length - 64));
-    thrown(Status.TRUNCATED, () -> CountingBloomFilter.open(cut, Mode.READ_ONLY));
-    thrown(Status.TRUNCATED, () -> CountingBloomFilter.open(cut, Mode.WRITE_IN_PLACE));
-    thrown(Status.INVALID_ARGUMENT, () -> CountingBloomFilter.create(100, 1.5));
-    assertThrows(IllegalArgumentException.class, () -> CountingBloomFilter.create(-1, 0.01));
+    thrown(Status.TRUNCATED, () -> CountingFilter.open(cut, Mode.READ_ONLY));
+    thrown(Status.TRUNCATED, () -> CountingFilter.open(cut, Mode.WRITE_IN_PLACE));
+    thrown(Status.INVALID_ARGUMENT, () -> CountingFilter.create(100, 1.5));
+    assertThrows(IllegalArgumentException.class, () -> CountingFilter.create(-1, 0.01));
   }
 
   private static void read(byte[] bytes) {
     try {
-      CountingBloomFilter.readFrom(new ByteArrayInputStream(bytes)).close();
+      CountingFilter.readFrom(new ByteArrayInputStream(bytes)).close();
     } catch (IOException e) {
       throw new AssertionError(e);
     }
@@ -298,7 +298,7 @@ class CountingTest {
 
   @Test
   void closeIsIdempotentAndLaterCallsThrow() {
-    CountingBloomFilter f = CountingBloomFilter.create(10, 0.01);
+    CountingFilter f = CountingFilter.create(10, 0.01);
     f.close();
     f.close();
     assertThrows(IllegalStateException.class, () -> f.put(1L));

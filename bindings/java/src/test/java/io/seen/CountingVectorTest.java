@@ -33,7 +33,7 @@ class CountingVectorTest {
       tests.add(DynamicTest.dynamicTest(name + " replays and builds byte-identical", () -> {
         VectorFile v = VectorFile.parse(vec);
         assertEquals("counting", v.kind);
-        try (CountingBloomFilter f = CountingBloomFilter.create(v.expectedItems, v.fpr, v.seed)) {
+        try (CountingFilter f = CountingFilter.create(v.expectedItems, v.fpr, v.seed)) {
           for (VectorFile.Step step : v.steps) {
             VectorFile.Key k = step.key;
             if (step.isQuery) {
@@ -55,8 +55,8 @@ class CountingVectorTest {
       tests.add(DynamicTest.dynamicTest(name + " answers every query, read and mapped", () -> {
         VectorFile v = VectorFile.parse(vec);
         byte[] bytes = Files.readAllBytes(seen);
-        try (CountingBloomFilter f = CountingBloomFilter.readFrom(new ByteArrayInputStream(bytes));
-            CountingBloomFilter mapped = CountingBloomFilter.open(seen, Mode.READ_ONLY)) {
+        try (CountingFilter f = CountingFilter.readFrom(new ByteArrayInputStream(bytes));
+            CountingFilter mapped = CountingFilter.open(seen, Mode.READ_ONLY)) {
           for (VectorFile.Query q : v.queries) {
             assertEquals(q.expected, mightContain(f, q.key), "query " + q.key);
             assertEquals(q.expected, mightContain(mapped, q.key), "mapped query " + q.key);
@@ -82,7 +82,7 @@ class CountingVectorTest {
       tests.add(DynamicTest.dynamicTest(name + " builds byte-identical", () -> {
         VectorFile v = VectorFile.parse(vec);
         assertEquals("scalable", v.kind);
-        try (ScalableBloomFilter f = ScalableBloomFilter.create(
+        try (ScalableFilter f = ScalableFilter.create(
             v.capacity, v.fpr, v.growth, v.tightening, v.seed)) {
           for (VectorFile.Key k : v.adds) {
             if (k.id != null) {
@@ -98,8 +98,8 @@ class CountingVectorTest {
       tests.add(DynamicTest.dynamicTest(name + " answers every query, read and mapped", () -> {
         VectorFile v = VectorFile.parse(vec);
         byte[] bytes = Files.readAllBytes(seen);
-        try (ScalableBloomFilter f = ScalableBloomFilter.readFrom(new ByteArrayInputStream(bytes));
-            ScalableBloomFilter mapped = ScalableBloomFilter.open(seen, Mode.READ_ONLY)) {
+        try (ScalableFilter f = ScalableFilter.readFrom(new ByteArrayInputStream(bytes));
+            ScalableFilter mapped = ScalableFilter.open(seen, Mode.READ_ONLY)) {
           for (VectorFile.Key k : v.adds) {
             assertTrue(mightContain(f, k), "added key " + k);
           }
@@ -141,15 +141,15 @@ class CountingVectorTest {
     }
   }
 
-  private static boolean mightContain(CountingBloomFilter f, VectorFile.Key k) {
+  private static boolean mightContain(CountingFilter f, VectorFile.Key k) {
     return k.id != null ? f.mightContain(k.id) : f.mightContain(k.bytes);
   }
 
-  private static boolean mightContain(ScalableBloomFilter f, VectorFile.Key k) {
+  private static boolean mightContain(ScalableFilter f, VectorFile.Key k) {
     return k.id != null ? f.mightContain(k.id) : f.mightContain(k.bytes);
   }
 
-  private static void remove(CountingBloomFilter f, VectorFile.Key k) {
+  private static void remove(CountingFilter f, VectorFile.Key k) {
     if (k.id != null) {
       f.remove(k.id);
     } else {

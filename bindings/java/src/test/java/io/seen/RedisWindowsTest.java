@@ -115,7 +115,7 @@ class RedisWindowsTest {
   @Test
   void aLocalWindowLoadsIntoRedisAndAnswersAlike() throws IOException {
     RedisWindows w = new RedisWindows(RedisWindowsTest::call);
-    try (ExposureWindow local = ExposureWindow.lastItems(500, 0.01)) {
+    try (Window local = Window.lastItems(500, 0.01)) {
       local.putAll(new long[] {11, 12}, 0, 2);
       ByteArrayOutputStream bytes = new ByteArrayOutputStream();
       local.writeTo(bytes);

@@ -33,7 +33,7 @@ class ScalableTest {
   void grows100TimesAndKeepsTheRateUnderItsBound() {
     SplittableRandom random = new SplittableRandom(23);
     Set<Long> added = new HashSet<>();
-    try (ScalableBloomFilter f = ScalableBloomFilter.create(1000, 0.01, 2, 0.5, 23)) {
+    try (ScalableFilter f = ScalableFilter.create(1000, 0.01, 2, 0.5, 23)) {
       long[] ids = new long[100_000];
       for (int i = 0; i < ids.length; i++) {
         ids[i] = random.nextLong() | 1;  // odd: the probes below are even
@@ -69,7 +69,7 @@ class ScalableTest {
 
   @Test
   void putSaysWhetherItChangedTheFilter() {
-    try (ScalableBloomFilter f = ScalableBloomFilter.create(10, 0.001)) {
+    try (ScalableFilter f = ScalableFilter.create(10, 0.001)) {
       assertTrue(f.put(42L));
       assertFalse(f.put(42L));
       assertTrue(f.put("alice@example.com"));
@@ -89,7 +89,7 @@ class ScalableTest {
 
   @Test
   void optionsAreKeptAndCheckedByTheLibrary() {
-    try (ScalableBloomFilter f = ScalableBloomFilter.create(500, 0.02, 3, 0.8, 77)) {
+    try (ScalableFilter f = ScalableFilter.create(500, 0.02, 3, 0.8, 77)) {
       assertEquals(500, f.initialCapacity());
       assertEquals(0.02, f.fppBound());
       assertEquals(3.0, f.growth());
@@ -99,14 +99,14 @@ class ScalableTest {
       assertTrue(f.sizeInBytes() > 0);
       assertFalse(f.isReadOnly());
     }
-    try (ScalableBloomFilter f = ScalableBloomFilter.create(500, 0.02)) {
+    try (ScalableFilter f = ScalableFilter.create(500, 0.02)) {
       assertEquals(2.0, f.growth());
       assertEquals(0.5, f.tightening());
     }
-    thrown(Status.INVALID_ARGUMENT, () -> ScalableBloomFilter.create(100, 1.5));
-    thrown(Status.INVALID_ARGUMENT, () -> ScalableBloomFilter.create(100, 0.01, 65, 0.5, 0));
-    thrown(Status.INVALID_ARGUMENT, () -> ScalableBloomFilter.create(100, 0.01, 2, 1.0, 0));
-    assertThrows(IllegalArgumentException.class, () -> ScalableBloomFilter.create(0, 0.01));
+    thrown(Status.INVALID_ARGUMENT, () -> ScalableFilter.create(100, 1.5));
+    thrown(Status.INVALID_ARGUMENT, () -> ScalableFilter.create(100, 0.01, 65, 0.5, 0));
+    thrown(Status.INVALID_ARGUMENT, () -> ScalableFilter.create(100, 0.01, 2, 1.0, 0));
+    assertThrows(IllegalArgumentException.class, () -> ScalableFilter.create(0, 0.01));
   }
 
   @Test
@@ -115,7 +115,7 @@ class ScalableTest {
     for (int i = 0; i < keys.length; i++) {
       keys[i] = ("user:" + i).getBytes(StandardCharsets.UTF_8);
     }
-    try (ScalableBloomFilter f = ScalableBloomFilter.create(100, 0.01, 2, 0.5, 8)) {
+    try (ScalableFilter f = ScalableFilter.create(100, 0.01, 2, 0.5, 8)) {
       f.putAll(keys);
       assertTrue(f.subFilterCount() > 3);
       boolean[] out = new boolean[keys.length];
@@ -132,14 +132,14 @@ class ScalableTest {
   @Test
   void streamAndFileRoundTrips() throws IOException {
     Path file = dir.resolve("scalable.seen");
-    try (ScalableBloomFilter f = ScalableBloomFilter.create(100, 0.01, 2, 0.5, 5)) {
+    try (ScalableFilter f = ScalableFilter.create(100, 0.01, 2, 0.5, 5)) {
       for (long id = 0; id < 1000; id++) {
         f.put(id * 3);
       }
       ByteArrayOutputStream out = new ByteArrayOutputStream();
       f.writeTo(out);
-      try (ScalableBloomFilter g =
-          ScalableBloomFilter.readFrom(new ByteArrayInputStream(out.toByteArray()))) {
+      try (ScalableFilter g =
+          ScalableFilter.readFrom(new ByteArrayInputStream(out.toByteArray()))) {
         assertArrayEquals(out.toByteArray(), g.toByteArray());
         assertEquals(f.subFilterCount(), g.subFilterCount());
         assertEquals(f.approximateElementCount(), g.approximateElementCount());
@@ -148,7 +148,7 @@ class ScalableTest {
       f.save(file);
     }
     byte[] saved = Files.readAllBytes(file);
-    try (ScalableBloomFilter g = ScalableBloomFilter.open(file, Mode.READ_ONLY)) {
+    try (ScalableFilter g = ScalableFilter.open(file, Mode.READ_ONLY)) {
       assertTrue(g.isReadOnly());
       for (long id = 0; id < 1000; id++) {
         assertTrue(g.mightContain(id * 3));
@@ -160,7 +160,7 @@ class ScalableTest {
       assertArrayEquals(saved, g.toByteArray());
     }
     // PRIVATE_COPY reads a private copy that may grow; the file changes only on save.
-    try (ScalableBloomFilter g = ScalableBloomFilter.open(file, Mode.PRIVATE_COPY)) {
+    try (ScalableFilter g = ScalableFilter.open(file, Mode.PRIVATE_COPY)) {
       int before = g.subFilterCount();
       for (long id = 0; id < 5000; id++) {
         g.put(id * 3 + 1);
@@ -169,7 +169,7 @@ class ScalableTest {
       assertArrayEquals(saved, Files.readAllBytes(file));
       g.save(file);
     }
-    try (ScalableBloomFilter g = ScalableBloomFilter.open(file, Mode.READ_ONLY)) {
+    try (ScalableFilter g = ScalableFilter.open(file, Mode.READ_ONLY)) {
       assertTrue(g.mightContain(4999L * 3 + 1));
       assertTrue(g.mightContain(999L * 3));
     }
@@ -178,7 +178,7 @@ class ScalableTest {
   @Test
   void corruptInputGetsItsStatus() throws IOException {
     byte[] valid;
-    try (ScalableBloomFilter f = ScalableBloomFilter.create(100, 0.01)) {
+    try (ScalableFilter f = ScalableFilter.create(100, 0.01)) {
       for (long id = 0; id < 300; id++) {
         f.put(id);
       }
@@ -190,20 +190,20 @@ class ScalableTest {
     flipped[flipped.length - 10] ^= 0x40;
     thrown(Status.BAD_CHECKSUM, () -> read(flipped));
     byte[] counting;
-    try (CountingBloomFilter c = CountingBloomFilter.create(100, 0.01)) {
+    try (CountingFilter c = CountingFilter.create(100, 0.01)) {
       counting = c.toByteArray();
     }
     thrown(Status.WRONG_KIND, () -> read(counting));
     Path file = dir.resolve("short.seen");
     Files.write(file, Arrays.copyOf(valid, valid.length / 2));
     SeenException e = assertThrows(SeenException.class,
-        () -> ScalableBloomFilter.open(file, Mode.READ_ONLY));
+        () -> ScalableFilter.open(file, Mode.READ_ONLY));
     assertTrue(e.status() == Status.TRUNCATED || e.status() == Status.INCONSISTENT, e.getMessage());
   }
 
   private static void read(byte[] bytes) {
     try {
-      ScalableBloomFilter.readFrom(new ByteArrayInputStream(bytes)).close();
+      ScalableFilter.readFrom(new ByteArrayInputStream(bytes)).close();
     } catch (IOException e) {
       throw new AssertionError(e);
     }
@@ -211,7 +211,7 @@ class ScalableTest {
 
   @Test
   void closeIsIdempotentAndLaterCallsThrow() {
-    ScalableBloomFilter f = ScalableBloomFilter.create(10, 0.01);
+    ScalableFilter f = ScalableFilter.create(10, 0.01);
     f.close();
     f.close();
     assertThrows(IllegalStateException.class, () -> f.put(1L));

@@ -188,7 +188,7 @@ final class VectorFile {
     return k.id != null ? f.mightContain(k.id) : f.mightContain(k.bytes);
   }
 
-  static void add(ExposureWindow w, Key k, long now) {
+  static void add(Window w, Key k, long now) {
     if (k.id != null) {
       w.put(k.id, now);
     } else {
@@ -196,15 +196,15 @@ final class VectorFile {
     }
   }
 
-  static boolean mightContain(ExposureWindow w, Key k, long now) {
+  static boolean mightContain(Window w, Key k, long now) {
     return k.id != null ? w.mightContain(k.id, now) : w.mightContain(k.bytes, now);
   }
 
   /** The window the parameters describe, created at {@link #start}. */
-  ExposureWindow window() {
+  Window window() {
     WindowSpec spec = mode.equals("time")
         ? WindowSpec.lastSeconds(span, (int) expectedItems)
         : WindowSpec.lastItems(span);
-    return ExposureWindow.create(spec.fpr(fpr).seed(seed).maxSlack(maxSlack), start);
+    return Window.create(spec.fpr(fpr).seed(seed).maxSlack(maxSlack), start);
   }
 }

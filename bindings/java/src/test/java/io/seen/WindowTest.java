@@ -42,7 +42,7 @@ class WindowTest {
    * (an exact ArrayDeque) must be found. Then ids older than n(1 + slack) and ids never put
    * are found only at about the false-positive rate.
    */
-  private static void spanGuarantee(ExposureWindow w, int n, double fpr) {
+  private static void spanGuarantee(Window w, int n, double fpr) {
     ArrayDeque<Long> last = new ArrayDeque<>();
     long[] stream = new long[6 * n];
     for (int i = 0; i < stream.length; i++) {
@@ -88,7 +88,7 @@ class WindowTest {
 
   @Test
   void ringKeepsTheLastItemsExactly() {
-    try (ExposureWindow w = ExposureWindow.lastItems(500, 0.01)) {
+    try (Window w = Window.lastItems(500, 0.01)) {
       assertEquals(WindowInfo.Layout.RING, w.layout());
       spanGuarantee(w, 500, 0.01);
     }
@@ -96,7 +96,7 @@ class WindowTest {
 
   @Test
   void slicedKeepsTheLastItemsWithinItsSlack() {
-    try (ExposureWindow w = ExposureWindow.create(WindowSpec.lastItems(500).fpr(0.001).seed(9), 0)) {
+    try (Window w = Window.create(WindowSpec.lastItems(500).fpr(0.001).seed(9), 0)) {
       assertEquals(WindowInfo.Layout.SLICED, w.layout());
       spanGuarantee(w, 500, 0.001);
     }
@@ -104,7 +104,7 @@ class WindowTest {
 
   @Test
   void byteBudgetWindowKeepsTheLastItems() {
-    try (ExposureWindow w = ExposureWindow.lastItemsWithin(400, 500)) {
+    try (Window w = Window.lastItemsWithin(400, 500)) {
       assertTrue(w.stateBytes() <= 500, "state " + w.stateBytes() + " B over the budget");
       assertTrue(w.predictedFpp() > 0 && w.predictedFpp() < 0.2, "predicted " + w.predictedFpp());
       spanGuarantee(w, 400, w.predictedFpp());
@@ -115,7 +115,7 @@ class WindowTest {
   void timeWindowRemembersTheLastHourUnderAControlledClock() {
     final long start = 1_000_000;
     final int span = 3600;
-    try (ExposureWindow w = ExposureWindow.lastSeconds(span, 1000, 0.01, start)) {
+    try (Window w = Window.lastSeconds(span, 1000, 0.01, start)) {
       assertEquals(WindowSpec.Unit.SECONDS, w.unit());
       assertEquals(WindowInfo.Layout.GROWING, w.layout());
       assertTrue(w.span() >= span, "span " + w.span() + " (whole buckets)");
@@ -168,8 +168,8 @@ class WindowTest {
 
   @Test
   void infoReportsWhatTheSpecBecame() {
-    try (ExposureWindow ring = ExposureWindow.lastItems(500, 0.01);
-        ExposureWindow sliced = ExposureWindow.create(
+    try (Window ring = Window.lastItems(500, 0.01);
+        Window sliced = Window.create(
             WindowSpec.lastItems(200).fpr(0.001).maxSlack(0.5).seed(-3), 0)) {
       assertEquals(500, ring.span());
       assertEquals(0.0, ring.slack());
@@ -189,7 +189,7 @@ class WindowTest {
 
   @Test
   void keysOfEveryTypeAgree() {
-    try (ExposureWindow w = ExposureWindow.lastItems(1000, 0.001)) {
+    try (Window w = Window.lastItems(1000, 0.001)) {
       String text = "新闻:42";
       w.put(text, 0);
       assertTrue(w.mightContain(text.getBytes(StandardCharsets.UTF_8), 0));
@@ -224,7 +224,7 @@ class WindowTest {
 
   @Test
   void batchesHonourOffsetsAndCheckTheirArguments() {
-    try (ExposureWindow w = ExposureWindow.lastItems(100, 0.001)) {
+    try (Window w = Window.lastItems(100, 0.001)) {
       long[] ids = {1, 2, 3, 4, 5, 6};
       w.putAll(ids, 2, 3, 0);  // 3, 4, 5
       boolean[] out = new boolean[6];
@@ -248,8 +248,8 @@ class WindowTest {
 
   @Test
   void itemWindowsNeedNoClockTimeWindowsDo() {
-    try (ExposureWindow items = ExposureWindow.lastItems(100, 0.001);
-        ExposureWindow time = ExposureWindow.lastSeconds(60, 100, 0.01, 0)) {
+    try (Window items = Window.lastItems(100, 0.001);
+        Window time = Window.lastSeconds(60, 100, 0.01, 0)) {
       items.put(5L);
       items.put("five");
       items.put(new byte[] {5});
@@ -269,7 +269,7 @@ class WindowTest {
 
   @Test
   void directBuffersMatchArrays() {
-    try (ExposureWindow w = ExposureWindow.lastItems(1000, 0.001)) {
+    try (Window w = Window.lastItems(1000, 0.001)) {
       ByteBuffer ids = ByteBuffer.allocateDirect(8 * 600).order(ByteOrder.nativeOrder());
       for (int i = 0; i < 600; i++) {
         ids.putLong(mix(i));
@@ -291,7 +291,7 @@ class WindowTest {
 
   @Test
   void serializedFormRoundTrips() throws IOException {
-    try (ExposureWindow w = ExposureWindow.lastSeconds(86400, 2000, 0.01, 500)) {
+    try (Window w = Window.lastSeconds(86400, 2000, 0.01, 500)) {
       for (long i = 0; i < 1500; i++) {
         w.put(mix(i), 500 + i * 30);
       }
@@ -299,7 +299,7 @@ class WindowTest {
       w.writeTo(out);
       byte[] bytes = out.toByteArray();
       assertArrayEquals(bytes, w.toByteArray());
-      try (ExposureWindow back = ExposureWindow.readFrom(new ByteArrayInputStream(bytes))) {
+      try (Window back = Window.readFrom(new ByteArrayInputStream(bytes))) {
         assertArrayEquals(bytes, back.toByteArray());
         assertEquals(w.info().toString(), back.info().toString());
         long now = 500 + 1500 * 30;
@@ -312,13 +312,13 @@ class WindowTest {
 
   private static SeenException readError(byte[] bytes) {
     return assertThrows(SeenException.class,
-        () -> ExposureWindow.readFrom(new ByteArrayInputStream(bytes)).close());
+        () -> Window.readFrom(new ByteArrayInputStream(bytes)).close());
   }
 
   @Test
   void badInputGetsItsOwnStatus() {
     byte[] bytes;
-    try (ExposureWindow w = ExposureWindow.lastItems(300, 0.001)) {
+    try (Window w = Window.lastItems(300, 0.001)) {
       w.putAll(new long[] {1, 2, 3}, 0, 3, 0);
       bytes = w.toByteArray();
     }
@@ -332,10 +332,10 @@ class WindowTest {
       bloom = f.toByteArray();
     }
     assertEquals(Status.WRONG_KIND, readError(bloom).status());
-    SeenException e = assertThrows(SeenException.class, () -> ExposureWindow.lastItems(100, 1.5));
+    SeenException e = assertThrows(SeenException.class, () -> Window.lastItems(100, 1.5));
     assertEquals(Status.INVALID_ARGUMENT, e.status());
     assertFalse(e.getMessage().endsWith(": "), "carries the native detail: " + e.getMessage());
-    try (ExposureWindow w = ExposureWindow.lastItems(100, 0.01)) {
+    try (Window w = Window.lastItems(100, 0.01)) {
       assertEquals(Status.INVALID_ARGUMENT,
           assertThrows(SeenException.class, () -> w.put(1L, 1L << 40)).status());
       assertEquals(Status.INVALID_ARGUMENT,
@@ -348,7 +348,7 @@ class WindowTest {
 
   @Test
   void closeIsIdempotentAndLaterCallsThrow() {
-    ExposureWindow w = ExposureWindow.lastItems(10, 0.01);
+    Window w = Window.lastItems(10, 0.01);
     w.close();
     w.close();
     assertThrows(IllegalStateException.class, () -> w.put(1L, 0));
@@ -357,6 +357,6 @@ class WindowTest {
         () -> w.mightContainAll(new long[1], 0, 1, 0, new boolean[1]));
     assertThrows(IllegalStateException.class, w::toByteArray);
     assertThrows(IllegalStateException.class, w::span);
-    assertEquals("ExposureWindow[closed]", w.toString());
+    assertEquals("Window[closed]", w.toString());
   }
 }

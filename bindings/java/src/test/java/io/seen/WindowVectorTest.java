@@ -22,8 +22,8 @@ import org.junit.jupiter.api.TestFactory;
  */
 class WindowVectorTest {
   /** One call per step, in order. */
-  private static ExposureWindow replayOneByOne(VectorFile v) {
-    ExposureWindow w = v.window();
+  private static Window replayOneByOne(VectorFile v) {
+    Window w = v.window();
     for (VectorFile.Step s : v.steps) {
       if (s.isQuery) {
         assertEquals(s.expected, VectorFile.mightContain(w, s.key, s.now),
@@ -36,8 +36,8 @@ class WindowVectorTest {
   }
 
   /** Runs of steps of one sort (id add, key add, id query, key query) and one clock, batched. */
-  private static ExposureWindow replayInBatches(VectorFile v) {
-    ExposureWindow w = v.window();
+  private static Window replayInBatches(VectorFile v) {
+    Window w = v.window();
     List<VectorFile.Step> steps = v.steps;
     for (int i = 0; i < steps.size();) {
       VectorFile.Step first = steps.get(i);
@@ -95,20 +95,20 @@ class WindowVectorTest {
       Path seen = vec.resolveSibling(name + ".seen");
       tests.add(DynamicTest.dynamicTest(name + " replays one by one, byte-identical", () -> {
         VectorFile v = VectorFile.parse(vec);
-        try (ExposureWindow w = replayOneByOne(v)) {
+        try (Window w = replayOneByOne(v)) {
           assertArrayEquals(Files.readAllBytes(seen), w.toByteArray());
         }
       }));
       tests.add(DynamicTest.dynamicTest(name + " replays in batches, byte-identical", () -> {
         VectorFile v = VectorFile.parse(vec);
-        try (ExposureWindow w = replayInBatches(v)) {
+        try (Window w = replayInBatches(v)) {
           assertArrayEquals(Files.readAllBytes(seen), w.toByteArray());
         }
       }));
       tests.add(DynamicTest.dynamicTest(name + " read back answers every query", () -> {
         VectorFile v = VectorFile.parse(vec);
         byte[] bytes = Files.readAllBytes(seen);
-        try (ExposureWindow w = ExposureWindow.readFrom(new ByteArrayInputStream(bytes))) {
+        try (Window w = Window.readFrom(new ByteArrayInputStream(bytes))) {
           assertTrue(w.span() >= v.span, "span " + w.span());
           assertEquals(v.seed, w.seed());
           assertEquals(v.mode.equals("time") ? WindowSpec.Unit.SECONDS : WindowSpec.Unit.ITEMS,

@@ -36,20 +36,20 @@ import java.util.Objects;
  * {@link Cleaner} does once the filter is unreachable. Closing twice is harmless; any other
  * call after close throws {@link IllegalStateException}.
  */
-public final class CountingBloomFilter implements AutoCloseable {
+public final class CountingFilter implements AutoCloseable {
   private final NativeHandle handle;
 
-  private CountingBloomFilter(long handle) {
+  private CountingFilter(long handle) {
     this.handle = new NativeHandle(this, handle, NativeCounting::free, NativeCounting::lastError);
   }
 
   /** Wraps the handle a native made; a native that failed has thrown already. */
-  private static CountingBloomFilter adopt(long[] out) {
-    return new CountingBloomFilter(out[0]);
+  private static CountingFilter adopt(long[] out) {
+    return new CountingFilter(out[0]);
   }
 
   /** An empty filter for {@code expectedInsertions} keys at false-positive rate {@code fpp}, seed 0. */
-  public static CountingBloomFilter create(long expectedInsertions, double fpp) {
+  public static CountingFilter create(long expectedInsertions, double fpp) {
     return create(expectedInsertions, fpp, 0);
   }
 
@@ -59,7 +59,7 @@ public final class CountingBloomFilter implements AutoCloseable {
    * (0, 1). Pass a secret {@code seed} if adversaries choose the keys; it is stored in the
    * filter.
    */
-  public static CountingBloomFilter create(long expectedInsertions, double fpp, long seed) {
+  public static CountingFilter create(long expectedInsertions, double fpp, long seed) {
     if (expectedInsertions < 0) {
       throw new IllegalArgumentException("expectedInsertions is negative: " + expectedInsertions);
     }
@@ -74,7 +74,7 @@ public final class CountingBloomFilter implements AutoCloseable {
    * of the file, and every put and remove throws READ_ONLY. {@link Mode#WRITE_IN_PLACE} maps it
    * shared: changes reach the file on {@link #sync()} and {@link #close()}.
    */
-  public static CountingBloomFilter open(Path path, Mode mode) {
+  public static CountingFilter open(Path path, Mode mode) {
     long[] out = new long[1];
     NativeCounting.open(Utf8.nulTerminated(path), mode.flags, out);
     return adopt(out);
@@ -85,7 +85,7 @@ public final class CountingBloomFilter implements AutoCloseable {
    * form), after full validation. Reads {@code in} to its end. Throws {@link SeenException}
    * with BAD_MAGIC, TRUNCATED, BAD_CHECKSUM, WRONG_KIND (a plain Bloom filter, say), ...
    */
-  public static CountingBloomFilter readFrom(InputStream in) throws IOException {
+  public static CountingFilter readFrom(InputStream in) throws IOException {
     byte[] bytes = in.readAllBytes();
     long[] out = new long[1];
     NativeCounting.deserialize(bytes, bytes.length, out);

@@ -15,7 +15,7 @@ import java.util.Objects;
  * put is wrongly found at about the rate asked for, counted over the whole window.
  *
  * <pre>{@code
- * try (ExposureWindow shown = ExposureWindow.lastItems(500, 0.01)) {
+ * try (Window shown = Window.lastItems(500, 0.01)) {
  *   shown.putAll(page, 0, page.length, now);
  *   shown.mightContainAll(candidates, 0, candidates.length, now, out);
  * }
@@ -39,11 +39,11 @@ import java.util.Objects;
  * window is unreachable. Closing twice is harmless; any other call after close throws
  * {@link IllegalStateException}.
  */
-public final class ExposureWindow implements AutoCloseable {
+public final class Window implements AutoCloseable {
   private final NativeHandle handle;
   private final WindowInfo info;
 
-  private ExposureWindow(long handle) {
+  private Window(long handle) {
     this.handle = new NativeHandle(this, handle, NativeWindow::free, NativeWindow::lastError);
     long[] v = WindowInfo.buffer();
     int status = NativeWindow.info(handle, v);
@@ -58,12 +58,12 @@ public final class ExposureWindow implements AutoCloseable {
   }
 
   /** Wraps the handle a native made; a native that failed has thrown already. */
-  private static ExposureWindow adopt(long[] out) {
-    return new ExposureWindow(out[0]);
+  private static Window adopt(long[] out) {
+    return new Window(out[0]);
   }
 
   /** An empty window as {@code spec} says; {@code now} starts the clock of a time window. */
-  public static ExposureWindow create(WindowSpec spec, long now) {
+  public static Window create(WindowSpec spec, long now) {
     long[] out = new long[1];
     NativeWindow.create(spec.unit.code, spec.span, spec.expectedItems, spec.fpr,
         spec.maxSlack, spec.seed, spec.maxBytes, now, out);
@@ -71,7 +71,7 @@ public final class ExposureWindow implements AutoCloseable {
   }
 
   /** Remembers the last {@code n} items at total false-positive rate {@code fpp}, seed 0. */
-  public static ExposureWindow lastItems(int n, double fpp) {
+  public static Window lastItems(int n, double fpp) {
     return create(WindowSpec.lastItems(n).fpr(fpp), 0);
   }
 
@@ -79,12 +79,12 @@ public final class ExposureWindow implements AutoCloseable {
    * Remembers the items of the last {@code seconds} seconds, sized for at most
    * {@code expectedItems} of them at rate {@code fpp}; the clock starts at {@code now}.
    */
-  public static ExposureWindow lastSeconds(long seconds, int expectedItems, double fpp, long now) {
+  public static Window lastSeconds(long seconds, int expectedItems, double fpp, long now) {
     return create(WindowSpec.lastSeconds(seconds, expectedItems).fpr(fpp), now);
   }
 
   /** Remembers the last {@code n} items at the lowest rate that fits {@code maxBytes} of state. */
-  public static ExposureWindow lastItemsWithin(int n, long maxBytes) {
+  public static Window lastItemsWithin(int n, long maxBytes) {
     return create(WindowSpec.lastItemsWithin(n, maxBytes), 0);
   }
 
@@ -93,7 +93,7 @@ public final class ExposureWindow implements AutoCloseable {
    * validation. Reads {@code in} to its end. Throws {@link SeenException} with BAD_MAGIC,
    * TRUNCATED, BAD_CHECKSUM, WRONG_KIND (a Bloom filter, say), ... on other input.
    */
-  public static ExposureWindow readFrom(InputStream in) throws IOException {
+  public static Window readFrom(InputStream in) throws IOException {
     byte[] bytes = in.readAllBytes();
     long[] out = new long[1];
     NativeWindow.deserialize(bytes, bytes.length, out);
@@ -326,6 +326,6 @@ public final class ExposureWindow implements AutoCloseable {
 
   @Override
   public String toString() {
-    return handle.isClosed() ? "ExposureWindow[closed]" : "ExposureWindow[" + info + "]";
+    return handle.isClosed() ? "Window[closed]" : "Window[" + info + "]";
   }
 }

@@ -30,23 +30,23 @@ import java.util.Objects;
  * {@link Cleaner} does once the filter is unreachable. Closing twice is harmless; any other
  * call after close throws {@link IllegalStateException}.
  */
-public final class ScalableBloomFilter implements AutoCloseable {
+public final class ScalableFilter implements AutoCloseable {
   private final NativeHandle handle;
 
-  private ScalableBloomFilter(long handle) {
+  private ScalableFilter(long handle) {
     this.handle = new NativeHandle(this, handle, NativeScalable::free, NativeScalable::lastError);
   }
 
   /** Wraps the handle a native made; a native that failed has thrown already. */
-  private static ScalableBloomFilter adopt(long[] out) {
-    return new ScalableBloomFilter(out[0]);
+  private static ScalableFilter adopt(long[] out) {
+    return new ScalableFilter(out[0]);
   }
 
   /**
    * An empty filter whose first sub-filter holds {@code initialCapacity} keys, with the total
    * false-positive rate bounded by {@code fpp}; growth 2, tightening 0.5, seed 0.
    */
-  public static ScalableBloomFilter create(long initialCapacity, double fpp) {
+  public static ScalableFilter create(long initialCapacity, double fpp) {
     return create(initialCapacity, fpp, 2, 0.5, 0);
   }
 
@@ -57,7 +57,7 @@ public final class ScalableBloomFilter implements AutoCloseable {
    * (in (0, 1)) times its rate. Pass a secret {@code seed} if adversaries choose the keys.
    * Out-of-range values throw {@link SeenException} INVALID_ARGUMENT naming the option.
    */
-  public static ScalableBloomFilter create(long initialCapacity, double fpp, double growth,
+  public static ScalableFilter create(long initialCapacity, double fpp, double growth,
       double tightening, long seed) {
     if (initialCapacity < 1) {
       throw new IllegalArgumentException("initialCapacity must be at least 1: " + initialCapacity);
@@ -73,7 +73,7 @@ public final class ScalableBloomFilter implements AutoCloseable {
    * READ_ONLY. {@link Mode#PRIVATE_COPY} reads a private copy that may grow: the file changes
    * only on the next {@link #save(Path)}.
    */
-  public static ScalableBloomFilter open(Path path, Mode mode) {
+  public static ScalableFilter open(Path path, Mode mode) {
     long[] out = new long[1];
     NativeScalable.open(Utf8.nulTerminated(path), mode.flags, out);
     return adopt(out);
@@ -84,7 +84,7 @@ public final class ScalableBloomFilter implements AutoCloseable {
    * form), after full validation. Reads {@code in} to its end. Throws {@link SeenException}
    * with BAD_MAGIC, TRUNCATED, BAD_CHECKSUM, WRONG_KIND, ... on other input.
    */
-  public static ScalableBloomFilter readFrom(InputStream in) throws IOException {
+  public static ScalableFilter readFrom(InputStream in) throws IOException {
     byte[] bytes = in.readAllBytes();
     long[] out = new long[1];
     NativeScalable.deserialize(bytes, bytes.length, out);
