@@ -1,5 +1,7 @@
-"""`seen info` on SimHash and MinHash index files: what it reports, and its errors on damaged
-files, which name the file and the part or field that is wrong.
+"""`seen info` on SimHash and MinHash index files and on counting and scalable filter files:
+what it reports (for filters, the parameters the shared vectors' scripts built them with), and
+its errors on damaged files and unknown kinds, which name the file and the part or field that
+is wrong.
 
 The CLI does not write index files: the SimHash index is the fuzzers' sample (tests/sample_files.h:
 50 fingerprints, k = 3), the MinHash index the shared vector tests/vectors/minhash_index.seen."""
@@ -96,3 +98,61 @@ def test_a_bad_field_is_named_even_under_a_right_checksum(tmp_path, simhash_inde
         bad = set_field(source, offset, value, tmp_path / f"field-{n}.seen")
         message = error(bad)
         assert str(bad) in message and field in message, message
+
+
+def script_settings(name):
+    """The `name value` settings a vector script starts with (before its first operation)."""
+    settings = {}
+    for line in (VECTORS / f"{name}.vec").read_text().splitlines():
+        if line.startswith("#"):
+            continue
+        field, value = line.split(" ", 1)
+        if field.startswith(("add_", "query_", "remove_")):
+            break
+        settings[field] = value
+    return settings
+
+
+def test_counting_filter_info_gives_what_the_script_built():
+    script = script_settings("counting_u64")
+    got = info(VECTORS / "counting_u64.seen")
+    assert (got["kind"], got["checksum"], got["keyed"]) == ("counting", "verified", "no")
+    assert got["expected_items"] == int(script["expected_items"])
+    assert got["target_fpr"] == float(script["fpr"])
+    assert got["seed"] == int(script["seed"])
+    # Each block is 64 bytes of presence bits and 256 of 4-bit counters (docs/FORMAT.md).
+    assert got["bytes"] == got["blocks"] * (64 + 256)
+    assert 0 < got["predicted_fpr"] < float(script["fpr"]) and 0 < got["fill_ratio"] < 1
+
+
+def test_scalable_filter_info_gives_what_the_script_built():
+    script = script_settings("scalable_u64")
+    got = info(VECTORS / "scalable_u64.seen")
+    assert (got["kind"], got["checksum"], got["keyed"]) == ("scalable", "verified", "no")
+    assert got["initial_capacity"] == int(script["capacity"])
+    assert (got["target_fpr"], got["growth"], got["tightening"]) == (
+        float(script["fpr"]), float(script["growth"]), float(script["tightening"]))
+    assert got["seed"] == int(script["seed"])
+    # 1,500 ids from a capacity of 100 doubling: 100 + 200 + 400 + 800 holds them in 4.
+    assert got["sub_filters"] == 4
+    assert 1400 <= got["items"] <= 1500, "ids that already looked present are not counted"
+    assert 0 < got["predicted_fpr"] <= float(script["fpr"])
+    text = run("info", VECTORS / "scalable_u64.seen").stdout.decode()
+    assert "sub filters         4" in text
+
+
+def test_a_damaged_filter_file_is_an_error_naming_it(tmp_path):
+    for name in ("counting_u64", "scalable_u64"):
+        data = bytearray((VECTORS / f"{name}.seen").read_bytes())
+        data[-1] ^= 0x40
+        path = tmp_path / f"{name}.seen"
+        path.write_bytes(bytes(data))
+        message = run("info", path, expect=1).stderr.decode()
+        assert str(path) in message and "checksum" in message, message
+
+
+def test_a_kind_this_build_does_not_know_is_named(tmp_path):
+    # The kind is the header's u32 at byte 12 (docs/FORMAT.md).
+    path = set_field(VECTORS / "bloom_u64.seen", 12, (99).to_bytes(4, "little"), tmp_path / "kind99.seen")
+    message = run("info", path, expect=1).stderr.decode()
+    assert str(path) in message and "kind 99" in message, message
