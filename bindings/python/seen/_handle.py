@@ -52,6 +52,33 @@ def deserialize(deserialize_fn: Callable[..., int], handle_type: str, data: Any)
     return out
 
 
+def deserialize_keyed(deserialize_fn: Callable[..., int], keyed_fn: Callable[..., int],
+                      handle_type: str, data: Any, key: Any) -> Any:
+    """deserialize, or, given a key, its keyed form: a keyed handle's bytes need its key."""
+    if key is None:
+        return deserialize(deserialize_fn, handle_type, data)
+    src = ffi.from_buffer("uint8_t[]", data)
+    out = ffi.new(handle_type + "*")
+    call(keyed_fn, src, len(src), bytes(key), len(key), out)
+    return out
+
+
+def open_keyed(open_fn: Callable[..., int], keyed_fn: Callable[..., int], handle_type: str,
+               path: PathLike, flags: int, key: Any) -> Any:
+    """The out-pointer of a handle opened from path, under key when one is given."""
+    out = ffi.new(handle_type + "*")
+    if key is None:
+        call(open_fn, c_path(path), flags, out)
+    else:
+        call(keyed_fn, c_path(path), flags, bytes(key), len(key), out)
+    return out
+
+
+def refuse_keyed_pickle(kind: str) -> None:
+    raise TypeError(f"a keyed {kind} does not pickle: its key would have to travel with it; "
+                    f"use to_bytes() and {kind}.from_bytes(data, key=...)")
+
+
 def view(view_fn: Callable[..., int], handle_type: str, buffer: Any,
          verify: bool) -> Tuple[Any, Any]:
     """(out-pointer, borrowed buffer) of a read-only handle reading buffer in place; the

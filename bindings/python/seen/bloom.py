@@ -216,12 +216,8 @@ class BloomFilter(_batches.UpdatesByBatches, _handle.ClosesOnExit):
         """A writable filter copied from serialized bytes (any bytes-like), after checking
         them; a FormatError subclass says what is wrong with bad input. A keyed filter's
         bytes need its key (IncompatibleError without it or with another)."""
-        if key is None:
-            return cls._adopt(_handle.deserialize(lib.seen_bloom_deserialize, "seen_bloom*", data))
-        src = ffi.from_buffer("uint8_t[]", data)
-        out = ffi.new("seen_bloom**")
-        call(lib.seen_bloom_deserialize_keyed, src, len(src), bytes(key), len(key), out)
-        return cls._adopt(out)
+        return cls._adopt(_handle.deserialize_keyed(lib.seen_bloom_deserialize, lib.seen_bloom_deserialize_keyed,
+                                                    "seen_bloom*", data, key))
 
     @classmethod
     def view(cls, buffer: Any, verify: bool = True) -> "BloomFilter":
@@ -243,12 +239,8 @@ class BloomFilter(_batches.UpdatesByBatches, _handle.ClosesOnExit):
         on sync() and close(). verify=False skips the payload checksum, for a fast open. A
         keyed filter's file needs its key."""
         flags = _handle.open_flags(read_only, verify, lib.SEEN_OPEN_WRITE_IN_PLACE)
-        out = ffi.new("seen_bloom**")
-        if key is None:
-            call(lib.seen_bloom_open, os.fsencode(path), flags, out)
-        else:
-            call(lib.seen_bloom_open_keyed, os.fsencode(path), flags, bytes(key), len(key), out)
-        return cls._adopt(out)
+        return cls._adopt(_handle.open_keyed(lib.seen_bloom_open, lib.seen_bloom_open_keyed, "seen_bloom*",
+                                             path, flags, key))
 
     def sync(self) -> None:
         """For a filter opened with read_only=False: reseals and flushes it to its file."""
@@ -264,6 +256,5 @@ class BloomFilter(_batches.UpdatesByBatches, _handle.ClosesOnExit):
 
     def __reduce__(self) -> Any:
         if self.keyed:
-            raise TypeError("a keyed BloomFilter does not pickle: its key would have to travel with it; "
-                            "use to_bytes() and BloomFilter.from_bytes(data, key=...)")
+            _handle.refuse_keyed_pickle("BloomFilter")
         return (_unpickle, (self.to_bytes(),))

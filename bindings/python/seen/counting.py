@@ -8,13 +8,13 @@ serialize and save must not run beside a writer), while queries may run beside t
 writer: `in` and contains_many take no lock.
 """
 import threading
-from typing import Any
+from typing import Any, Optional
 
 from . import _batches, _handle, _keys
 from ._handle import PathLike, c_path
 from ._keys import Key
 from ._native import ffi, lib
-from .errors import call, check, raise_status
+from .errors import call, check, invalid_argument, raise_status
 
 _NOT_FOUND = lib.SEEN_ERR_NOT_FOUND
 _NULL = ffi.NULL
@@ -43,25 +43,34 @@ class CountingFilter(_batches.UpdatesByBatches, _handle.ClosesOnExit):
     twice must be removed twice. A closed filter raises InvalidArgumentError on every call.
     """
 
-    __slots__ = ("_h", "_borrowed", "_lock")
+    __slots__ = ("_h", "_borrowed", "_lock", "_keyed")
 
-    def __init__(self, expected_items: int, fpr: float, seed: int = 0) -> None:
-        """A new, empty filter with the blocks and k of BloomFilter(expected_items, fpr)."""
+    def __init__(self, expected_items: int, fpr: float, seed: int = 0,
+                 key: Optional[bytes] = None) -> None:
+        """A new, empty filter with the blocks and k of BloomFilter(expected_items, fpr). A
+        key (16 to 64 secret bytes) makes it keyed, as BloomFilter's does (docs/SECURITY.md):
+        its bytes do not hold the key and open only with it."""
         out = ffi.new("seen_counting**")
-        call(lib.seen_counting_create, expected_items, fpr, seed, out)
-        self._own(out[0])
+        if key is None:
+            call(lib.seen_counting_create, expected_items, fpr, seed, out)
+        elif seed != 0:
+            invalid_argument("a keyed filter takes no seed: the key is its secret")
+        else:
+            call(lib.seen_counting_create_keyed, expected_items, fpr, bytes(key), len(key), out)
+        self._own(out[0], keyed=key is not None)
 
-    def _own(self, handle: Any, borrowed: Any = None) -> None:
+    def _own(self, handle: Any, borrowed: Any = None, keyed: bool = False) -> None:
         self._h = ffi.gc(handle, lib.seen_counting_free)
+        self._keyed = keyed
         # A view's buffer must outlive the handle that reads it.
         self._borrowed = borrowed
         # Held by every call that changes or reads all counters; queries run without it.
         self._lock = threading.Lock()
 
     @classmethod
-    def _adopt(cls, out: Any, borrowed: Any = None) -> "CountingFilter":
+    def _adopt(cls, out: Any, borrowed: Any = None, keyed: bool = False) -> "CountingFilter":
         f = cls.__new__(cls)
-        f._own(out[0], borrowed)
+        f._own(out[0], borrowed, keyed)
         return f
 
     # --- single keys ---------------------------------------------------------------------
@@ -236,11 +245,12 @@ class CountingFilter(_batches.UpdatesByBatches, _handle.ClosesOnExit):
             return _handle.serialize(lib.seen_counting_serialize, self._h)
 
     @classmethod
-    def from_bytes(cls, data: Any) -> "CountingFilter":
+    def from_bytes(cls, data: Any, key: Optional[bytes] = None) -> "CountingFilter":
         """A writable filter copied from serialized bytes (any bytes-like), after checking
-        them; a FormatError subclass says what is wrong with bad input."""
-        return cls._adopt(
-            _handle.deserialize(lib.seen_counting_deserialize, "seen_counting*", data))
+        them; a FormatError subclass says what is wrong with bad input. A keyed filter's
+        bytes need its key (IncompatibleError without it or with another)."""
+        return cls._adopt(_handle.deserialize_keyed(lib.seen_counting_deserialize, lib.seen_counting_deserialize_keyed,
+                                                    "seen_counting*", data, key), keyed=key is not None)
 
     @classmethod
     def view(cls, buffer: Any, verify: bool = True) -> "CountingFilter":
@@ -256,16 +266,16 @@ class CountingFilter(_batches.UpdatesByBatches, _handle.ClosesOnExit):
             check(lib.seen_counting_save(self._h, c_path(path)), self._h)
 
     @classmethod
-    def open(cls, path: PathLike, read_only: bool = True,
-             verify: bool = True) -> "CountingFilter":
+    def open(cls, path: PathLike, read_only: bool = True, verify: bool = True,
+             key: Optional[bytes] = None) -> "CountingFilter":
         """Maps a saved filter instead of reading it into memory. read_only=True is the query
         role (adds and removes fail with ReadOnlyError; queries read only the presence bits,
         a fifth of the file); read_only=False writes changes back to the file on sync() and
-        close(). verify=False skips the payload checksum, for a fast open."""
+        close(). verify=False skips the payload checksum, for a fast open. A keyed filter's
+        file needs its key."""
         flags = _handle.open_flags(read_only, verify, lib.SEEN_OPEN_WRITE_IN_PLACE)
-        out = ffi.new("seen_counting**")
-        call(lib.seen_counting_open, c_path(path), flags, out)
-        return cls._adopt(out)
+        return cls._adopt(_handle.open_keyed(lib.seen_counting_open, lib.seen_counting_open_keyed, "seen_counting*",
+                                             path, flags, key), keyed=key is not None)
 
     def sync(self) -> None:
         """For a filter opened with read_only=False: reseals and flushes it to its file."""
@@ -282,4 +292,6 @@ class CountingFilter(_batches.UpdatesByBatches, _handle.ClosesOnExit):
                 self._borrowed = None
 
     def __reduce__(self) -> Any:
+        if self._keyed:
+            _handle.refuse_keyed_pickle("CountingFilter")
         return (_unpickle, (self.to_bytes(),))

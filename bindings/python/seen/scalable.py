@@ -10,7 +10,7 @@ without the lock, from any number of threads.
 import contextlib
 import threading
 from dataclasses import dataclass
-from typing import Any, ContextManager
+from typing import Any, ContextManager, Optional
 
 from . import _batches, _handle, _keys
 from ._handle import PathLike, c_path
@@ -59,12 +59,14 @@ class ScalableFilter(_batches.UpdatesByBatches, _handle.ClosesOnExit):
     InvalidArgumentError on every call.
     """
 
-    __slots__ = ("_h", "_lock")
+    __slots__ = ("_h", "_lock", "_keyed")
 
     def __init__(self, initial_capacity: int, fpr: float, growth: float = 2,
-                 tightening: float = 0.5, seed: int = 0) -> None:
+                 tightening: float = 0.5, seed: int = 0, key: Optional[bytes] = None) -> None:
         """A new filter with one empty sub-filter of initial_capacity keys (>= 1); fpr in
-        (0, 1) bounds the total rate; growth in [1, 64]; tightening in (0, 1)."""
+        (0, 1) bounds the total rate; growth in [1, 64]; tightening in (0, 1). A key (16 to
+        64 secret bytes) makes every sub-filter keyed (docs/SECURITY.md): its bytes do not
+        hold the key and open only with it."""
         # The C API reads 0 as "the default": refuse it here rather than surprise.
         for name, value in (("growth", growth), ("tightening", tightening)):
             if value == 0:
@@ -77,19 +79,22 @@ class ScalableFilter(_batches.UpdatesByBatches, _handle.ClosesOnExit):
             "tightening": tightening,
             "seed": seed,
         })
+        key_bytes = ffi.from_buffer("uint8_t[]", key) if key is not None else ffi.NULL
+        opts.key, opts.key_len = key_bytes, 0 if key is None else len(key)
         out = ffi.new("seen_scalable**")
         call(lib.seen_scalable_create, opts, out)
-        self._own(out[0])
+        self._own(out[0], keyed=key is not None)
 
-    def _own(self, handle: Any) -> None:
+    def _own(self, handle: Any, keyed: bool = False) -> None:
         self._h = ffi.gc(handle, lib.seen_scalable_free)
+        self._keyed = keyed
         self._lock: ContextManager[Any] = _NO_LOCK  # no other thread has it yet
         self._lock = _NO_LOCK if self.info.read_only else threading.Lock()
 
     @classmethod
-    def _adopt(cls, out: Any) -> "ScalableFilter":
+    def _adopt(cls, out: Any, keyed: bool = False) -> "ScalableFilter":
         f = cls.__new__(cls)
-        f._own(out[0])
+        f._own(out[0], keyed)
         return f
 
     # --- single keys ---------------------------------------------------------------------
@@ -224,11 +229,12 @@ class ScalableFilter(_batches.UpdatesByBatches, _handle.ClosesOnExit):
             return _handle.serialize(lib.seen_scalable_serialize, self._h)
 
     @classmethod
-    def from_bytes(cls, data: Any) -> "ScalableFilter":
+    def from_bytes(cls, data: Any, key: Optional[bytes] = None) -> "ScalableFilter":
         """A writable filter copied from serialized bytes (any bytes-like), after checking
-        them; a FormatError subclass says what is wrong with bad input."""
-        return cls._adopt(
-            _handle.deserialize(lib.seen_scalable_deserialize, "seen_scalable*", data))
+        them; a FormatError subclass says what is wrong with bad input. A keyed filter's
+        bytes need its key (IncompatibleError without it or with another)."""
+        return cls._adopt(_handle.deserialize_keyed(lib.seen_scalable_deserialize, lib.seen_scalable_deserialize_keyed,
+                                                    "seen_scalable*", data, key), keyed=key is not None)
 
     def save(self, path: PathLike) -> None:
         """Writes the filter to path atomically: a crash leaves the old file or the new one."""
@@ -236,16 +242,15 @@ class ScalableFilter(_batches.UpdatesByBatches, _handle.ClosesOnExit):
             check(lib.seen_scalable_save(self._h, c_path(path)), self._h)
 
     @classmethod
-    def open(cls, path: PathLike, read_only: bool = True,
-             verify: bool = True) -> "ScalableFilter":
+    def open(cls, path: PathLike, read_only: bool = True, verify: bool = True,
+             key: Optional[bytes] = None) -> "ScalableFilter":
         """Opens a saved filter. read_only=True maps the file and queries it in place (the
         query role: adds fail with ReadOnlyError). read_only=False reads a private copy that
         may grow; the file changes only on the next save(). verify=False skips the payload
-        checksum, for a fast open."""
+        checksum, for a fast open. A keyed filter's file needs its key."""
         flags = _handle.open_flags(read_only, verify, lib.SEEN_OPEN_PRIVATE_COPY)
-        out = ffi.new("seen_scalable**")
-        call(lib.seen_scalable_open, c_path(path), flags, out)
-        return cls._adopt(out)
+        return cls._adopt(_handle.open_keyed(lib.seen_scalable_open, lib.seen_scalable_open_keyed, "seen_scalable*",
+                                             path, flags, key), keyed=key is not None)
 
     def close(self) -> None:
         """Frees the filter now rather than at garbage collection (unsaved changes are lost:
@@ -254,4 +259,6 @@ class ScalableFilter(_batches.UpdatesByBatches, _handle.ClosesOnExit):
             _handle.release(self)
 
     def __reduce__(self) -> Any:
+        if self._keyed:
+            _handle.refuse_keyed_pickle("ScalableFilter")
         return (_unpickle, (self.to_bytes(),))

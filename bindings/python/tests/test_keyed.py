@@ -80,3 +80,30 @@ def test_keyed_windows_and_stores(tmp_path):
         seen.ExposureStore.open(path)
     with seen.ExposureStore.open(path, key=KEY) as back:
         assert not any(back.filter(7, [11, 22], now=0))
+
+
+@pytest.mark.parametrize("make", [
+    lambda key: seen.CountingFilter(5_000, 0.01, key=key),
+    lambda key: seen.ScalableFilter(500, 0.01, key=key),
+], ids=["counting", "scalable"])
+def test_keyed_counting_and_scalable_filters(make, tmp_path):
+    f = make(KEY)
+    f.add_many(range(5_000))
+    assert all(f.contains_many(range(5_000)))
+    kind = type(f)
+    data = f.to_bytes()
+    assert KEY not in data
+    with pytest.raises(seen.IncompatibleError, match="with a secret key"):
+        kind.from_bytes(data)
+    with pytest.raises(seen.IncompatibleError, match="another secret key"):
+        kind.from_bytes(data, key=OTHER)
+    assert all(kind.from_bytes(data, key=KEY).contains_many(range(5_000)))
+    path = tmp_path / "keyed.seen"
+    f.save(path)
+    with pytest.raises(seen.IncompatibleError):
+        kind.open(path)
+    assert all(kind.open(path, key=KEY).contains_many(range(5_000)))
+    with pytest.raises(TypeError, match="keyed"):
+        pickle.dumps(f)
+    with pytest.raises(seen.InvalidArgumentError, match="16 to 64 bytes"):
+        make(b"short")
