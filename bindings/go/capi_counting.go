@@ -5,6 +5,7 @@ package seen
 // rules (seen_counting_view, which would keep Go memory, is not used).
 
 /*
+#include <stdlib.h>
 #include <seen/seen.h>
 */
 import "C"
@@ -37,6 +38,31 @@ func cCountingOpen(path string, readOnly bool) (c *cCounting, err error) {
 func cCountingDeserialize(b []byte) (c *cCounting, err error) {
 	err = made(func(e *C.seen_error) C.seen_status {
 		return C.seen_counting_deserialize((*C.uint8_t)(bytesPtr(b)), C.size_t(len(b)), &c, e)
+	})
+	return c, err
+}
+
+// Keyed mode: the key's bytes are lent to C for the call only.
+func cCountingCreateKeyed(n uint64, fpr float64, key []byte) (c *cCounting, err error) {
+	err = made(func(e *C.seen_error) C.seen_status {
+		return C.seen_counting_create_keyed(C.uint64_t(n), C.double(fpr), (*C.uint8_t)(bytesPtr(key)), C.size_t(len(key)), &c, e)
+	})
+	return c, err
+}
+
+func cCountingOpenKeyed(path string, readOnly bool, key []byte) (c *cCounting, err error) {
+	err = withPath(path, func(p *C.char) error {
+		return made(func(e *C.seen_error) C.seen_status {
+			return C.seen_counting_open_keyed(p, openFlags(readOnly, writeInPlace), (*C.uint8_t)(bytesPtr(key)), C.size_t(len(key)), &c, e)
+		})
+	})
+	return c, err
+}
+
+func cCountingDeserializeKeyed(b, key []byte) (c *cCounting, err error) {
+	err = made(func(e *C.seen_error) C.seen_status {
+		return C.seen_counting_deserialize_keyed((*C.uint8_t)(bytesPtr(b)), C.size_t(len(b)), (*C.uint8_t)(bytesPtr(key)),
+			C.size_t(len(key)), &c, e)
 	})
 	return c, err
 }
@@ -143,7 +169,9 @@ func cCountingContainsKeys(c *cCounting, data []byte, offsets []uint64, out unsa
 
 // Scalable filters.
 
-func cScalableCreate(o ScalableOptions) (c *cScalable, err error) {
+// cScalableCreate: a nil key is no key (opts.Seed then hashes); any other key, even an empty
+// one, is lent for the call only, and C checks its length.
+func cScalableCreate(o ScalableOptions, key []byte) (c *cScalable, err error) {
 	opts := C.seen_scalable_options{
 		initial_capacity: C.uint64_t(o.InitialCapacity),
 		fpr:              C.double(o.FPR),
@@ -152,6 +180,13 @@ func cScalableCreate(o ScalableOptions) (c *cScalable, err error) {
 		seed:             C.uint64_t(o.Seed),
 	}
 	opts.size = C.sizeof_seen_scalable_options
+	if key != nil {
+		// The options would hold a Go pointer to the key, which cgo may not pass: the key is
+		// copied to C memory for the call (C.CBytes of no bytes is still not NULL).
+		opts.key = (*C.uint8_t)(C.CBytes(key))
+		opts.key_len = C.size_t(len(key))
+		defer C.free(unsafe.Pointer(opts.key))
+	}
 	err = made(func(e *C.seen_error) C.seen_status { return C.seen_scalable_create(&opts, &c, e) })
 	return c, err
 }
@@ -168,6 +203,23 @@ func cScalableOpen(path string, readOnly bool) (c *cScalable, err error) {
 func cScalableDeserialize(b []byte) (c *cScalable, err error) {
 	err = made(func(e *C.seen_error) C.seen_status {
 		return C.seen_scalable_deserialize((*C.uint8_t)(bytesPtr(b)), C.size_t(len(b)), &c, e)
+	})
+	return c, err
+}
+
+func cScalableOpenKeyed(path string, readOnly bool, key []byte) (c *cScalable, err error) {
+	err = withPath(path, func(p *C.char) error {
+		return made(func(e *C.seen_error) C.seen_status {
+			return C.seen_scalable_open_keyed(p, openFlags(readOnly, privateCopy), (*C.uint8_t)(bytesPtr(key)), C.size_t(len(key)), &c, e)
+		})
+	})
+	return c, err
+}
+
+func cScalableDeserializeKeyed(b, key []byte) (c *cScalable, err error) {
+	err = made(func(e *C.seen_error) C.seen_status {
+		return C.seen_scalable_deserialize_keyed((*C.uint8_t)(bytesPtr(b)), C.size_t(len(b)), (*C.uint8_t)(bytesPtr(key)),
+			C.size_t(len(key)), &c, e)
 	})
 	return c, err
 }

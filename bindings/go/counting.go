@@ -1,6 +1,7 @@
 package seen
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"unsafe"
@@ -25,7 +26,8 @@ import (
 // Its memory lives in C (or in a mapped file). Call Close when done; a finalizer frees a
 // forgotten CountingFilter as a backstop.
 type CountingFilter struct {
-	h *countingHandle // nil once closed
+	h   *countingHandle // nil once closed
+	key []byte          // a keyed filter's key, for Copy (its bytes do not hold it); else nil
 }
 
 type countingHandle = owned[*cCounting, CountingParams]
@@ -67,6 +69,38 @@ func NewCountingWithSeed(n uint64, fpr float64, seed uint64) (*CountingFilter, e
 // file on Sync and Close.
 func OpenCounting(path string, readOnly bool) (*CountingFilter, error) {
 	return adoptCounting(cCountingOpen(path, readOnly))
+}
+
+// NewCountingKeyed is an empty keyed counting filter (docs/SECURITY.md), as NewKeyed is for
+// a BloomFilter: its keys hash with SipHash-1-3 under the secret key, 16 to 64 bytes. No file
+// holds the key: a keyed filter's file and bytes open only with it (OpenCountingKeyed,
+// UnmarshalCountingKeyed); a missing or wrong key is ErrIncompatible. The filter keeps a
+// copy of the key in Go memory for Copy.
+func NewCountingKeyed(n uint64, fpr float64, key []byte) (*CountingFilter, error) {
+	return adoptKeyedCounting(key)(cCountingCreateKeyed(n, fpr, key))
+}
+
+// OpenCountingKeyed is OpenCounting for a keyed filter's file, with its key.
+func OpenCountingKeyed(path string, readOnly bool, key []byte) (*CountingFilter, error) {
+	return adoptKeyedCounting(key)(cCountingOpenKeyed(path, readOnly, key))
+}
+
+// UnmarshalCountingKeyed is a keyed counting filter copied from its serialized bytes, with
+// its key.
+func UnmarshalCountingKeyed(data, key []byte) (*CountingFilter, error) {
+	return adoptKeyedCounting(key)(cCountingDeserializeKeyed(data, key))
+}
+
+// adoptKeyedCounting adopts a keyed filter's handle and keeps its own copy of the key, so
+// that a caller reusing the key's slice cannot change what Copy uses.
+func adoptKeyedCounting(key []byte) func(*cCounting, error) (*CountingFilter, error) {
+	return func(c *cCounting, err error) (*CountingFilter, error) {
+		f, err := adoptCounting(c, err)
+		if err == nil {
+			f.key = bytes.Clone(key)
+		}
+		return f, err
+	}
 }
 
 func adoptCounting(c *cCounting, err error) (*CountingFilter, error) {
@@ -314,13 +348,17 @@ func (f *CountingFilter) UnmarshalBinary(data []byte) error {
 }
 
 // Copy is a writable copy in C memory, counters included, also of a read-only or mapped
-// filter. libseen has no copy call for counting filters, so this is a serialize and
-// deserialize round trip: faithful, since a Go CountingFilter is never keyed. Like
-// MarshalBinary it reads every counter, so no writer may be active.
+// filter, and of a keyed filter with its key. libseen has no copy call for counting
+// filters, so this is a serialize and deserialize round trip, with the key the filter kept
+// when it is keyed (its bytes alone would not open). Like MarshalBinary it reads every
+// counter, so no writer may be active.
 func (f *CountingFilter) Copy() (*CountingFilter, error) {
 	data, err := f.MarshalBinary()
 	if err != nil {
 		return nil, err
+	}
+	if f.key != nil {
+		return UnmarshalCountingKeyed(data, f.key)
 	}
 	return adoptCounting(cCountingDeserialize(data))
 }

@@ -1,6 +1,7 @@
 package seen
 
 import (
+	"bytes"
 	"errors"
 	"path/filepath"
 	"testing"
@@ -75,4 +76,160 @@ func TestKeyedFilterCopy(t *testing.T) {
 	checkCopyIsEqualAndIndependent(t, f,
 		func(c *BloomFilter) error { return c.AddString("b") },
 		func(c *BloomFilter) bool { return c.TestString("b") })
+}
+
+// checkKeyAbsent fails if the key's bytes appear anywhere in data: a keyed file records only
+// a check value of its key.
+func checkKeyAbsent(t *testing.T, data []byte) {
+	t.Helper()
+	if at := bytes.Index(data, testKey); at >= 0 {
+		t.Fatalf("the key is in the serialized bytes at %d", at)
+	}
+}
+
+// checkIncompatible fails unless err is ErrIncompatible with a message saying more.
+func checkIncompatible(t *testing.T, what string, err error) {
+	t.Helper()
+	if !errors.Is(err, ErrIncompatible) {
+		t.Fatalf("%s: %v, want ErrIncompatible", what, err)
+	}
+	if err.Error() == ErrIncompatible.Error() {
+		t.Errorf("%s: the error %q says no more than its status", what, err)
+	}
+}
+
+func TestKeyedFilterBytesHideTheKey(t *testing.T) {
+	f, err := NewKeyed(1000, 0.01, testKey)
+	must(t, err)
+	defer f.Close()
+	data, err := f.MarshalBinary()
+	must(t, err)
+	checkKeyAbsent(t, data)
+}
+
+// A keyed counting filter finds what it holds; its bytes and file open only with its key,
+// then find everything; its copy keeps the key.
+func TestKeyedCountingFilter(t *testing.T) {
+	const n = 5000
+	f, err := NewCountingKeyed(n, 0.01, testKey)
+	must(t, err)
+	defer f.Close()
+	for i := uint64(0); i < n; i++ {
+		must(t, f.AddUint64(i))
+	}
+	present := 0
+	for i := uint64(0); i < n; i++ {
+		if !f.TestUint64(i) {
+			t.Fatalf("key %d was added but is not found", i)
+		}
+		if f.TestUint64(1e9 + i) {
+			present++
+		}
+	}
+	// 1% of 5,000 is 50 +- 7: 80 is four standard deviations.
+	if present >= 80 {
+		t.Errorf("%d false positives in %d", present, n)
+	}
+	findsAll := func(what string, g *CountingFilter) {
+		t.Helper()
+		defer g.Close()
+		for i := uint64(0); i < n; i++ {
+			if !g.TestUint64(i) {
+				t.Fatalf("%s lost key %d", what, i)
+			}
+		}
+	}
+	data, err := f.MarshalBinary()
+	must(t, err)
+	checkKeyAbsent(t, data)
+	var plain CountingFilter
+	checkIncompatible(t, "unmarshal without the key", plain.UnmarshalBinary(data))
+	_, err = UnmarshalCountingKeyed(data, otherKey)
+	checkIncompatible(t, "unmarshal with another key", err)
+	g, err := UnmarshalCountingKeyed(data, testKey)
+	must(t, err)
+	findsAll("the unmarshaled filter", g)
+
+	path := filepath.Join(t.TempDir(), "keyed.seen")
+	must(t, f.Save(path))
+	_, err = OpenCounting(path, true)
+	checkIncompatible(t, "open without the key", err)
+	_, err = OpenCountingKeyed(path, true, otherKey)
+	checkIncompatible(t, "open with another key", err)
+	h, err := OpenCountingKeyed(path, true, testKey)
+	must(t, err)
+	findsAll("the opened file", h)
+
+	if _, err := NewCountingKeyed(10, 0.01, shortKey); !errors.Is(err, ErrInvalidArgument) {
+		t.Errorf("a short key: %v, want ErrInvalidArgument", err)
+	}
+	checkCopyIsEqualAndIndependent(t, f,
+		func(c *CountingFilter) error { return c.AddString("not among the ids") },
+		func(c *CountingFilter) bool { return c.TestString("not among the ids") })
+}
+
+// The same for a keyed scalable filter, grown past its first sub-filter so that every
+// sub-filter is checked.
+func TestKeyedScalableFilter(t *testing.T) {
+	const n = 5000
+	f, err := NewScalableKeyed(ScalableOptions{InitialCapacity: 100, FPR: 0.01}, testKey)
+	must(t, err)
+	defer f.Close()
+	for i := uint64(0); i < n; i++ {
+		must(t, f.AddUint64(i))
+	}
+	if f.SubFilters() < 2 {
+		t.Fatalf("%d sub-filters after %d keys, want growth", f.SubFilters(), n)
+	}
+	present := 0
+	for i := uint64(0); i < n; i++ {
+		if !f.TestUint64(i) {
+			t.Fatalf("key %d was added but is not found", i)
+		}
+		if f.TestUint64(1e9 + i) {
+			present++
+		}
+	}
+	if present >= 80 {
+		t.Errorf("%d false positives in %d", present, n)
+	}
+	findsAll := func(what string, g *ScalableFilter) {
+		t.Helper()
+		defer g.Close()
+		for i := uint64(0); i < n; i++ {
+			if !g.TestUint64(i) {
+				t.Fatalf("%s lost key %d", what, i)
+			}
+		}
+	}
+	data, err := f.MarshalBinary()
+	must(t, err)
+	checkKeyAbsent(t, data)
+	var plain ScalableFilter
+	checkIncompatible(t, "unmarshal without the key", plain.UnmarshalBinary(data))
+	_, err = UnmarshalScalableKeyed(data, otherKey)
+	checkIncompatible(t, "unmarshal with another key", err)
+	g, err := UnmarshalScalableKeyed(data, testKey)
+	must(t, err)
+	findsAll("the unmarshaled filter", g)
+
+	path := filepath.Join(t.TempDir(), "keyed.seen")
+	must(t, f.Save(path))
+	_, err = OpenScalable(path, true)
+	checkIncompatible(t, "open without the key", err)
+	_, err = OpenScalableKeyed(path, true, otherKey)
+	checkIncompatible(t, "open with another key", err)
+	h, err := OpenScalableKeyed(path, true, testKey)
+	must(t, err)
+	findsAll("the opened file", h)
+
+	for _, key := range [][]byte{nil, {}, shortKey} {
+		_, err := NewScalableKeyed(ScalableOptions{InitialCapacity: 10, FPR: 0.01}, key)
+		if !errors.Is(err, ErrInvalidArgument) {
+			t.Errorf("key %q: %v, want ErrInvalidArgument", key, err)
+		}
+	}
+	checkCopyIsEqualAndIndependent(t, f,
+		func(c *ScalableFilter) error { return c.AddString("not among the ids") },
+		func(c *ScalableFilter) bool { return c.TestString("not among the ids") })
 }

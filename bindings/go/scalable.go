@@ -1,6 +1,7 @@
 package seen
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"unsafe"
@@ -20,7 +21,8 @@ import (
 // Its memory lives in C (or, read-only, in a mapped file). Call Close when done; a finalizer
 // frees a forgotten ScalableFilter as a backstop.
 type ScalableFilter struct {
-	h *scalableHandle // nil once closed
+	h   *scalableHandle // nil once closed
+	key []byte          // a keyed filter's key, for Copy (its bytes do not hold it); else nil
 }
 
 type scalableHandle = owned[*cScalable, struct{}]
@@ -47,7 +49,7 @@ type ScalableInfo struct {
 // NewScalable is a scalable filter with one empty sub-filter. An option out of range is
 // ErrInvalidArgument, naming it.
 func NewScalable(opts ScalableOptions) (*ScalableFilter, error) {
-	return adoptScalable(cScalableCreate(opts))
+	return adoptScalable(cScalableCreate(opts, nil))
 }
 
 // OpenScalable opens a file written by ScalableFilter.Save. readOnly maps it and queries in
@@ -55,6 +57,42 @@ func NewScalable(opts ScalableOptions) (*ScalableFilter, error) {
 // grow; the file changes only on the next Save.
 func OpenScalable(path string, readOnly bool) (*ScalableFilter, error) {
 	return adoptScalable(cScalableOpen(path, readOnly))
+}
+
+// NewScalableKeyed is a keyed scalable filter (docs/SECURITY.md), as NewKeyed is for a
+// BloomFilter: the keys of every sub-filter hash with SipHash-1-3 under the secret key, 16
+// to 64 bytes, which replaces opts.Seed (ignored). No file holds the key: a keyed filter's
+// file and bytes open only with it (OpenScalableKeyed, UnmarshalScalableKeyed); a missing or
+// wrong key is ErrIncompatible. The filter keeps a copy of the key in Go memory for Copy.
+func NewScalableKeyed(opts ScalableOptions, key []byte) (*ScalableFilter, error) {
+	if key == nil {
+		key = []byte{} // nil would mean no key below; C refuses an empty key as too short
+	}
+	opts.Seed = 0
+	return adoptKeyedScalable(key)(cScalableCreate(opts, key))
+}
+
+// OpenScalableKeyed is OpenScalable for a keyed filter's file, with its key.
+func OpenScalableKeyed(path string, readOnly bool, key []byte) (*ScalableFilter, error) {
+	return adoptKeyedScalable(key)(cScalableOpenKeyed(path, readOnly, key))
+}
+
+// UnmarshalScalableKeyed is a keyed scalable filter copied from its serialized bytes, with
+// its key.
+func UnmarshalScalableKeyed(data, key []byte) (*ScalableFilter, error) {
+	return adoptKeyedScalable(key)(cScalableDeserializeKeyed(data, key))
+}
+
+// adoptKeyedScalable adopts a keyed filter's handle and keeps its own copy of the key, so
+// that a caller reusing the key's slice cannot change what Copy uses.
+func adoptKeyedScalable(key []byte) func(*cScalable, error) (*ScalableFilter, error) {
+	return func(c *cScalable, err error) (*ScalableFilter, error) {
+		f, err := adoptScalable(c, err)
+		if err == nil {
+			f.key = bytes.Clone(key)
+		}
+		return f, err
+	}
 }
 
 func adoptScalable(c *cScalable, err error) (*ScalableFilter, error) {
@@ -251,13 +289,16 @@ func (f *ScalableFilter) UnmarshalBinary(data []byte) error {
 }
 
 // Copy is a writable copy in C memory, every sub-filter included, also of a read-only
-// filter; the copy grows on its own. libseen has no copy call for scalable filters, so this
-// is a serialize and deserialize round trip: faithful, since a Go ScalableFilter is never
-// keyed.
+// filter, and of a keyed filter with its key; the copy grows on its own. libseen has no copy
+// call for scalable filters, so this is a serialize and deserialize round trip, with the key
+// the filter kept when it is keyed (its bytes alone would not open).
 func (f *ScalableFilter) Copy() (*ScalableFilter, error) {
 	data, err := f.MarshalBinary()
 	if err != nil {
 		return nil, err
+	}
+	if f.key != nil {
+		return UnmarshalScalableKeyed(data, f.key)
 	}
 	return adoptScalable(cScalableDeserialize(data))
 }

@@ -38,41 +38,7 @@ JNI(jint, createKeyed)(JNIEnv* env, jclass cls, jlong expected, jdouble fpp, jby
   return handle_out(env, out, s, f, &err);
 }
 
-JNI(jint, openKeyed)(JNIEnv* env, jclass cls, jbyteArray path, jint flags, jbyteArray key,
-                     jlongArray out) {
-  jbyte* p = (*env)->GetByteArrayElements(env, path, NULL);
-  if (p == NULL) return JAVA_EXCEPTION_PENDING;
-  jbyte* k = (*env)->GetByteArrayElements(env, key, NULL);
-  if (k == NULL) {
-    (*env)->ReleaseByteArrayElements(env, path, p, JNI_ABORT);
-    return JAVA_EXCEPTION_PENDING;
-  }
-  seen_bloom* f = NULL;
-  seen_error err;
-  seen_status s = seen_bloom_open_keyed((const char*)p, (uint32_t)flags, (const uint8_t*)k,
-                                        (size_t)(*env)->GetArrayLength(env, key), &f, &err);
-  (*env)->ReleaseByteArrayElements(env, key, k, JNI_ABORT);
-  (*env)->ReleaseByteArrayElements(env, path, p, JNI_ABORT);
-  return handle_out(env, out, s, f, &err);
-}
-
-JNI(jint, deserializeKeyed)(JNIEnv* env, jclass cls, jbyteArray buf, jint len, jbyteArray key,
-                            jlongArray out) {
-  jbyte* b = (*env)->GetByteArrayElements(env, buf, NULL);
-  if (b == NULL) return JAVA_EXCEPTION_PENDING;
-  jbyte* k = (*env)->GetByteArrayElements(env, key, NULL);
-  if (k == NULL) {
-    (*env)->ReleaseByteArrayElements(env, buf, b, JNI_ABORT);
-    return JAVA_EXCEPTION_PENDING;
-  }
-  seen_bloom* f = NULL;
-  seen_error err;
-  seen_status s = seen_bloom_deserialize_keyed((const uint8_t*)b, (size_t)len, (const uint8_t*)k,
-                                               (size_t)(*env)->GetArrayLength(env, key), &f, &err);
-  (*env)->ReleaseByteArrayElements(env, key, k, JNI_ABORT);
-  (*env)->ReleaseByteArrayElements(env, buf, b, JNI_ABORT);
-  return handle_out(env, out, s, f, &err);
-}
+JNI_KEYED_FORMS(seen_bloom)
 
 JNI(void, free)(JNIEnv* env, jclass cls, jlong h) {
   seen_bloom_free(FILTER(h));

@@ -21,6 +21,19 @@ JNI(jint, create)(JNIEnv* env, jclass cls, jlong expected, jdouble fpp, jlong se
   return handle_out(env, out, s, f, &err);
 }
 
+/* Keyed mode: the key's bytes are copied out of the array for the call only. */
+JNI(jint, createKeyed)(JNIEnv* env, jclass cls, jlong expected, jdouble fpp, jbyteArray key,
+                       jlongArray out) {
+  jbyte* k = (*env)->GetByteArrayElements(env, key, NULL);
+  if (k == NULL) return JAVA_EXCEPTION_PENDING;
+  seen_counting* f = NULL;
+  seen_error err;
+  seen_status s = seen_counting_create_keyed((uint64_t)expected, fpp, (const uint8_t*)k,
+                                             (size_t)(*env)->GetArrayLength(env, key), &f, &err);
+  (*env)->ReleaseByteArrayElements(env, key, k, JNI_ABORT);
+  return handle_out(env, out, s, f, &err);
+}
+
 JNI(void, free)(JNIEnv* env, jclass cls, jlong h) {
   seen_counting_free(FILTER(h));
 }
@@ -120,6 +133,8 @@ JNI(jint, stats)(JNIEnv* env, jclass cls, jlong h, jdoubleArray out) {
 JNI_SERIALIZED_FORM(seen_counting)
 
 JNI_FILE(seen_counting)
+
+JNI_KEYED_FORMS(seen_counting)
 
 JNI(jint, sync)(JNIEnv* env, jclass cls, jlong h) {
   return seen_counting_sync(FILTER(h));

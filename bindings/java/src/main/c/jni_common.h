@@ -1,8 +1,8 @@
 /* What the JNI files share: chunk sizes, the marker for a pending Java exception, throwing and
  * native copies, handles through out-parameters, single-key results, direct buffer addresses,
  * the window options and info that the window and the store both carry, and the
- * serialized-form and file entry points. Header-only (static functions and macros), so each
- * concept stays one .c file. */
+ * serialized-form, file and keyed entry points. Header-only (static functions and macros), so
+ * each concept stays one .c file. */
 #ifndef SEEN_JNI_COMMON_H
 #define SEEN_JNI_COMMON_H
 
@@ -164,6 +164,46 @@ static inline void window_info_out(JNIEnv* env, const seen_window_info* info, jl
     seen_status s = kind##_save((const kind*)(intptr_t)h, (const char*)p);                \
     (*env)->ReleaseByteArrayElements(env, path, p, JNI_ABORT);                            \
     return s;                                                                             \
+  }
+
+/* The keyed entry points (openKeyed, deserializeKeyed) of a kind whose seen.h has
+ * kind_open_keyed and kind_deserialize_keyed, a macro for the reason above. The key's bytes
+ * are copied out of the array for the call only, never pinned: they must not outlive it. */
+#define JNI_KEYED_FORMS(kind)                                                                  \
+  JNI(jint, openKeyed)(JNIEnv* env, jclass cls, jbyteArray path, jint flags, jbyteArray key,   \
+                       jlongArray out) {                                                       \
+    jbyte* p = (*env)->GetByteArrayElements(env, path, NULL);                                  \
+    if (p == NULL) return JAVA_EXCEPTION_PENDING;                                              \
+    jbyte* k = (*env)->GetByteArrayElements(env, key, NULL);                                   \
+    if (k == NULL) {                                                                           \
+      (*env)->ReleaseByteArrayElements(env, path, p, JNI_ABORT);                               \
+      return JAVA_EXCEPTION_PENDING;                                                           \
+    }                                                                                          \
+    kind* opened = NULL;                                                                       \
+    seen_error err;                                                                            \
+    seen_status s = kind##_open_keyed((const char*)p, (uint32_t)flags, (const uint8_t*)k,      \
+                                      (size_t)(*env)->GetArrayLength(env, key), &opened, &err); \
+    (*env)->ReleaseByteArrayElements(env, key, k, JNI_ABORT);                                  \
+    (*env)->ReleaseByteArrayElements(env, path, p, JNI_ABORT);                                 \
+    return handle_out(env, out, s, opened, &err);                                              \
+  }                                                                                            \
+  JNI(jint, deserializeKeyed)(JNIEnv* env, jclass cls, jbyteArray buf, jint len,               \
+                              jbyteArray key, jlongArray out) {                                \
+    jbyte* b = (*env)->GetByteArrayElements(env, buf, NULL);                                   \
+    if (b == NULL) return JAVA_EXCEPTION_PENDING;                                              \
+    jbyte* k = (*env)->GetByteArrayElements(env, key, NULL);                                   \
+    if (k == NULL) {                                                                           \
+      (*env)->ReleaseByteArrayElements(env, buf, b, JNI_ABORT);                                \
+      return JAVA_EXCEPTION_PENDING;                                                           \
+    }                                                                                          \
+    kind* made = NULL;                                                                         \
+    seen_error err;                                                                            \
+    seen_status s = kind##_deserialize_keyed((const uint8_t*)b, (size_t)len, (const uint8_t*)k, \
+                                             (size_t)(*env)->GetArrayLength(env, key), &made,  \
+                                             &err);                                            \
+    (*env)->ReleaseByteArrayElements(env, key, k, JNI_ABORT);                                  \
+    (*env)->ReleaseByteArrayElements(env, buf, b, JNI_ABORT);                                  \
+    return handle_out(env, out, s, made, &err);                                                \
   }
 
 #endif /* SEEN_JNI_COMMON_H */

@@ -8,8 +8,10 @@
 
 JNI_LAST_ERROR(seen_scalable)
 
-JNI(jint, create)(JNIEnv* env, jclass cls, jlong initial_capacity, jdouble fpp, jdouble growth,
-                  jdouble tightening, jlong seed, jlongArray out) {
+/* The options of create and createKeyed; key NULL (and key_len 0) for an unkeyed filter. */
+static seen_scalable_options scalable_options(jlong initial_capacity, jdouble fpp,
+                                              jdouble growth, jdouble tightening, jlong seed,
+                                              const jbyte* key, jsize key_len) {
   seen_scalable_options o;
   memset(&o, 0, sizeof o);
   o.size = sizeof o;
@@ -18,9 +20,32 @@ JNI(jint, create)(JNIEnv* env, jclass cls, jlong initial_capacity, jdouble fpp, 
   o.growth = growth;
   o.tightening = tightening;
   o.seed = (uint64_t)seed;
+  o.key = (const uint8_t*)key;
+  o.key_len = (size_t)key_len;
+  return o;
+}
+
+JNI(jint, create)(JNIEnv* env, jclass cls, jlong initial_capacity, jdouble fpp, jdouble growth,
+                  jdouble tightening, jlong seed, jlongArray out) {
+  seen_scalable_options o =
+      scalable_options(initial_capacity, fpp, growth, tightening, seed, NULL, 0);
   seen_scalable* f = NULL;
   seen_error err;
   seen_status s = seen_scalable_create(&o, &f, &err);
+  return handle_out(env, out, s, f, &err);
+}
+
+/* Keyed mode: the key's bytes are copied out of the array for the call only. */
+JNI(jint, createKeyed)(JNIEnv* env, jclass cls, jlong initial_capacity, jdouble fpp,
+                       jdouble growth, jdouble tightening, jbyteArray key, jlongArray out) {
+  jbyte* k = (*env)->GetByteArrayElements(env, key, NULL);
+  if (k == NULL) return JAVA_EXCEPTION_PENDING;
+  seen_scalable_options o = scalable_options(initial_capacity, fpp, growth, tightening, 0, k,
+                                             (*env)->GetArrayLength(env, key));
+  seen_scalable* f = NULL;
+  seen_error err;
+  seen_status s = seen_scalable_create(&o, &f, &err);
+  (*env)->ReleaseByteArrayElements(env, key, k, JNI_ABORT);
   return handle_out(env, out, s, f, &err);
 }
 
@@ -96,6 +121,8 @@ JNI(jint, info)(JNIEnv* env, jclass cls, jlong h, jlongArray out) {
 JNI_SERIALIZED_FORM(seen_scalable)
 
 JNI_FILE(seen_scalable)
+
+JNI_KEYED_FORMS(seen_scalable)
 
 /* Direct buffers: out is NULL for adds. */
 JNI(jint, longsDirect)(JNIEnv* env, jclass cls, jlong h, jobject ids, jlong pos, jlong n,

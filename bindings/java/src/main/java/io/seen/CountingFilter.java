@@ -69,6 +69,37 @@ public final class CountingFilter implements AutoCloseable {
   }
 
   /**
+   * A keyed filter (docs/SECURITY.md): its keys hash with SipHash-1-3 under the secret {@code
+   * key}, 16 to 64 bytes, so whoever chooses the keys cannot aim them at the filter without it.
+   * No file holds the key: a keyed filter's file or bytes open only with it ({@link #open(Path,
+   * Mode, byte[])}, {@link #readFrom(InputStream, byte[])}); a missing or wrong key throws
+   * SeenException with INCOMPATIBLE.
+   */
+  public static CountingFilter createKeyed(long expectedInsertions, double fpp, byte[] key) {
+    if (expectedInsertions < 0) {
+      throw new IllegalArgumentException("expectedInsertions is negative: " + expectedInsertions);
+    }
+    long[] out = new long[1];
+    NativeCounting.createKeyed(expectedInsertions, fpp, key.clone(), out);
+    return adopt(out);
+  }
+
+  /** Maps a keyed filter's file, with its key. */
+  public static CountingFilter open(Path path, Mode mode, byte[] key) {
+    long[] out = new long[1];
+    NativeCounting.openKeyed(Utf8.nulTerminated(path), mode.flags, key.clone(), out);
+    return adopt(out);
+  }
+
+  /** Reads a keyed filter's serialized form, with its key. */
+  public static CountingFilter readFrom(InputStream in, byte[] key) throws IOException {
+    byte[] bytes = in.readAllBytes();
+    long[] out = new long[1];
+    NativeCounting.deserializeKeyed(bytes, bytes.length, key.clone(), out);
+    return adopt(out);
+  }
+
+  /**
    * Maps a filter saved by {@link #save(Path)} (or by any other binding), verifying its
    * checksums. {@link Mode#READ_ONLY} is the query role: it only ever reads the presence part
    * of the file, and every put and remove throws READ_ONLY. {@link Mode#WRITE_IN_PLACE} maps it

@@ -25,6 +25,13 @@ final class NativeCounting {
   /** The handle goes to out[0]. */
   static native int create(long expectedItems, double fpp, long seed, long[] out);
 
+  /** Keyed mode: the filter's keys hash under {@code key} (16 to 64 bytes). */
+  static native int createKeyed(long expectedItems, double fpp, byte[] key, long[] out);
+
+  static native int openKeyed(byte[] path, int flags, byte[] key, long[] out);
+
+  static native int deserializeKeyed(byte[] buf, int len, byte[] key, long[] out);
+
   static native void free(long h);
 
   static native int putLong(long h, long id);

@@ -21,6 +21,14 @@ final class NativeScalable {
   static native int create(long initialCapacity, double fpp, double growth, double tightening,
       long seed, long[] out);
 
+  /** Keyed mode: the filter's keys hash under {@code key} (16 to 64 bytes). */
+  static native int createKeyed(long initialCapacity, double fpp, double growth,
+      double tightening, byte[] key, long[] out);
+
+  static native int openKeyed(byte[] path, int flags, byte[] key, long[] out);
+
+  static native int deserializeKeyed(byte[] buf, int len, byte[] key, long[] out);
+
   static native void free(long h);
 
   /** 1 if the id already looked present (nothing changed), 0 if not, below 0 the negated status. */

@@ -67,6 +67,44 @@ public final class ScalableFilter implements AutoCloseable {
     return adopt(out);
   }
 
+  /** A keyed filter (see the next) with growth 2 and tightening 0.5. */
+  public static ScalableFilter createKeyed(long initialCapacity, double fpp, byte[] key) {
+    return createKeyed(initialCapacity, fpp, 2, 0.5, key);
+  }
+
+  /**
+   * A keyed filter (docs/SECURITY.md), with the options of {@link #create(long, double, double,
+   * double, long)} but no seed: its keys hash with SipHash-1-3 under the secret {@code key}, 16
+   * to 64 bytes, so whoever chooses the keys cannot aim them at the filter without it. No file
+   * holds the key: a keyed filter's file or bytes open only with it ({@link #open(Path, Mode,
+   * byte[])}, {@link #readFrom(InputStream, byte[])}); a missing or wrong key throws
+   * SeenException with INCOMPATIBLE.
+   */
+  public static ScalableFilter createKeyed(long initialCapacity, double fpp, double growth,
+      double tightening, byte[] key) {
+    if (initialCapacity < 1) {
+      throw new IllegalArgumentException("initialCapacity must be at least 1: " + initialCapacity);
+    }
+    long[] out = new long[1];
+    NativeScalable.createKeyed(initialCapacity, fpp, growth, tightening, key.clone(), out);
+    return adopt(out);
+  }
+
+  /** Opens a keyed filter's file, with its key. */
+  public static ScalableFilter open(Path path, Mode mode, byte[] key) {
+    long[] out = new long[1];
+    NativeScalable.openKeyed(Utf8.nulTerminated(path), mode.flags, key.clone(), out);
+    return adopt(out);
+  }
+
+  /** Reads a keyed filter's serialized form, with its key. */
+  public static ScalableFilter readFrom(InputStream in, byte[] key) throws IOException {
+    byte[] bytes = in.readAllBytes();
+    long[] out = new long[1];
+    NativeScalable.deserializeKeyed(bytes, bytes.length, key.clone(), out);
+    return adopt(out);
+  }
+
   /**
    * Opens a filter saved by {@link #save(Path)} (or by any other binding), verifying its
    * checksums. {@link Mode#READ_ONLY} maps the file and queries it in place; puts throw

@@ -1,6 +1,7 @@
 package io.seen;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -8,12 +9,15 @@ import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.Arrays;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.function.Executable;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Keyed filters: every key put is found, keys never put read present at about the target rate,
- * and the bytes and file open only with the key (INCOMPATIBLE without it or with another).
+ * Keyed filters of each kind: every key put is found, keys never put read present at about the
+ * target rate, the bytes and file open only with the key (INCOMPATIBLE without it or with
+ * another), and the key itself is nowhere in the bytes.
  */
 class KeyedTest {
   @TempDir Path dir;
@@ -70,5 +74,96 @@ class KeyedTest {
     SeenException e =
         assertThrows(SeenException.class, () -> BloomFilter.createKeyed(10, 0.01, new byte[8]));
     assertEquals(Status.INVALID_ARGUMENT, e.status());
+  }
+
+  /** A missing or wrong key fails with INCOMPATIBLE and a message saying why. */
+  private static void assertIncompatible(Executable open) {
+    SeenException e = assertThrows(SeenException.class, open);
+    assertEquals(Status.INCOMPATIBLE, e.status());
+    assertFalse(e.getMessage().isBlank(), "no message");
+  }
+
+  /** The file records a check value of the key, never the key. */
+  private static void assertKeyAbsent(byte[] bytes) {
+    for (int at = 0; at + KEY.length <= bytes.length; at++) {
+      assertFalse(
+          Arrays.equals(bytes, at, at + KEY.length, KEY, 0, KEY.length), "key at byte " + at);
+    }
+  }
+
+  @Test
+  void keyNeverReachesTheBloomBytes() {
+    try (BloomFilter f = filled()) {
+      assertKeyAbsent(f.toByteArray());
+    }
+  }
+
+  @Test
+  void keyedCountingFilterNeedsItsKey() throws IOException {
+    try (CountingFilter f = CountingFilter.createKeyed(5_000, 0.01, KEY)) {
+      for (long i = 0; i < 5_000; i++) {
+        f.put(i);
+      }
+      int present = 0;
+      for (long i = 0; i < 5_000; i++) {
+        assertTrue(f.mightContain(i));
+        present += f.mightContain(1_000_000_000L + i) ? 1 : 0;
+      }
+      // 1% of 5,000 is 50 +- 7: 80 is four standard deviations.
+      assertTrue(present < 80, present + " false positives");
+      byte[] bytes = f.toByteArray();
+      assertKeyAbsent(bytes);
+      assertIncompatible(() -> CountingFilter.readFrom(new ByteArrayInputStream(bytes)));
+      assertIncompatible(() -> CountingFilter.readFrom(new ByteArrayInputStream(bytes), OTHER));
+      try (CountingFilter g = CountingFilter.readFrom(new ByteArrayInputStream(bytes), KEY)) {
+        for (long i = 0; i < 5_000; i++) {
+          assertTrue(g.mightContain(i));
+        }
+      }
+      Path path = dir.resolve("keyed-counting.seen");
+      f.save(path);
+      assertIncompatible(() -> CountingFilter.open(path, Mode.READ_ONLY));
+      assertIncompatible(() -> CountingFilter.open(path, Mode.READ_ONLY, OTHER));
+      try (CountingFilter g = CountingFilter.open(path, Mode.READ_ONLY, KEY)) {
+        for (long i = 0; i < 5_000; i++) {
+          assertTrue(g.mightContain(i));
+        }
+      }
+    }
+  }
+
+  @Test
+  void keyedScalableFilterNeedsItsKey() throws IOException {
+    // 100 keys per first sub-filter: 5,000 keys make it grow, so every sub-filter is keyed.
+    try (ScalableFilter f = ScalableFilter.createKeyed(100, 0.01, KEY)) {
+      for (long i = 0; i < 5_000; i++) {
+        f.put(i);
+      }
+      assertTrue(f.subFilterCount() > 1);
+      int present = 0;
+      for (long i = 0; i < 5_000; i++) {
+        assertTrue(f.mightContain(i));
+        present += f.mightContain(1_000_000_000L + i) ? 1 : 0;
+      }
+      assertTrue(present < 80, present + " false positives");
+      byte[] bytes = f.toByteArray();
+      assertKeyAbsent(bytes);
+      assertIncompatible(() -> ScalableFilter.readFrom(new ByteArrayInputStream(bytes)));
+      assertIncompatible(() -> ScalableFilter.readFrom(new ByteArrayInputStream(bytes), OTHER));
+      try (ScalableFilter g = ScalableFilter.readFrom(new ByteArrayInputStream(bytes), KEY)) {
+        for (long i = 0; i < 5_000; i++) {
+          assertTrue(g.mightContain(i));
+        }
+      }
+      Path path = dir.resolve("keyed-scalable.seen");
+      f.save(path);
+      assertIncompatible(() -> ScalableFilter.open(path, Mode.READ_ONLY));
+      assertIncompatible(() -> ScalableFilter.open(path, Mode.READ_ONLY, OTHER));
+      try (ScalableFilter g = ScalableFilter.open(path, Mode.READ_ONLY, KEY)) {
+        for (long i = 0; i < 5_000; i++) {
+          assertTrue(g.mightContain(i));
+        }
+      }
+    }
   }
 }
