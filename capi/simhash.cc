@@ -95,26 +95,34 @@ seen_status seen_simhash_hashes(const uint64_t* hashes, const float* weights, si
   return Guard([&] { *out = seen::SimhashHashes(hashes, weights, n); });
 }
 
+namespace {
+
+// seen_simhash_strings and its keyed form (`function`, which errors name), once the key is made.
+seen_status SimhashOfStrings(const char* function, const uint8_t* data, const uint64_t* offsets,
+                             const float* weights, size_t n, const seen::Hashing& hashing, uint64_t* out) {
+  const char* missing = out == nullptr ? "out" : offsets == nullptr && n > 0 ? "offsets"
+                        : data == nullptr && n > 0 && offsets[n] != offsets[0] ? "data" : nullptr;
+  if (missing != nullptr) return Fail(SEEN_ERR_INVALID_ARGUMENT, std::string(function) + ": " + missing + " is NULL");
+  return Guard([&] { *out = seen::SimhashStrings(data, offsets, weights, n, hashing); });
+}
+
+}  // namespace
+
 seen_status seen_simhash_strings(const uint8_t* data, const uint64_t* offsets, const float* weights,
                                  size_t n, uint64_t seed, uint64_t* out, seen_error* err) {
   const seen::capi::ReportTo report(err);
-  SEEN_REQUIRE(out != nullptr, "out is NULL");
-  SEEN_REQUIRE(offsets != nullptr || n == 0, "offsets is NULL");
-  SEEN_REQUIRE(data != nullptr || n == 0 || offsets[n] == offsets[0], "data is NULL");
-  return Guard([&] { *out = seen::SimhashStrings(data, offsets, weights, n, {seed, std::nullopt}); });
+  return SimhashOfStrings(__func__, data, offsets, weights, n, {seed, std::nullopt}, out);
 }
 
 seen_status seen_simhash_strings_keyed(const uint8_t* data, const uint64_t* offsets, const float* weights,
                                        size_t n, uint64_t seed, const uint8_t* key, size_t key_len,
                                        uint64_t* out, seen_error* err) {
   const seen::capi::ReportTo report(err);
-  SEEN_REQUIRE(out != nullptr, "out is NULL");
   SEEN_REQUIRE(key != nullptr, "key is NULL (seen_simhash_strings hashes without one)");
-  SEEN_REQUIRE(offsets != nullptr || n == 0, "offsets is NULL");
-  SEEN_REQUIRE(data != nullptr || n == 0 || offsets[n] == offsets[0], "data is NULL");
-  return Guard([&] {
-    *out = seen::SimhashStrings(data, offsets, weights, n, {seed, seen::capi::OptionalKey(key, key_len)});
-  });
+  std::optional<seen::SecretKey> secret;
+  const seen_status keyed = Guard([&] { secret = seen::capi::OptionalKey(key, key_len); });
+  if (keyed != SEEN_OK) return keyed;
+  return SimhashOfStrings(__func__, data, offsets, weights, n, {seed, secret}, out);
 }
 
 uint32_t seen_simhash_distance(uint64_t a, uint64_t b) { return seen::Hamming(a, b); }

@@ -151,6 +151,11 @@ static void test_simhash_strings(void) {
   check(seen_simhash_strings_keyed(data, offsets, NULL, 4, 7, kKey, 15, &keyed, &err) == SEEN_ERR_INVALID_ARGUMENT &&
             strstr(err.message, "16 to 64 bytes") != NULL,
         "keyed SimHash: a short key is refused, saying why");
+  check(seen_simhash_strings_keyed(data, NULL, NULL, 4, 7, kKey, sizeof kKey, &keyed, &err) == SEEN_ERR_INVALID_ARGUMENT &&
+            strstr(err.message, "seen_simhash_strings_keyed: offsets is NULL") != NULL &&
+            seen_simhash_strings(data, offsets, NULL, 4, 7, NULL, &err) == SEEN_ERR_INVALID_ARGUMENT &&
+            strstr(err.message, "seen_simhash_strings: out is NULL") != NULL,
+        "SimHash of strings: a NULL argument is named, with the function called");
 }
 
 int main(void) {
