@@ -107,13 +107,27 @@ func TestKeyedFilterBytesHideTheKey(t *testing.T) {
 	checkKeyAbsent(t, data)
 }
 
-// A keyed counting filter finds what it holds; its bytes and file open only with its key,
-// then find everything; its copy keeps the key.
-func TestKeyedCountingFilter(t *testing.T) {
-	const n = 5000
-	f, err := NewCountingKeyed(n, 0.01, testKey)
-	must(t, err)
-	defer f.Close()
+// keyedFilter is what checkKeyedFilter uses of a counting or scalable filter.
+type keyedFilter interface {
+	AddUint64(uint64) error
+	TestUint64(uint64) bool
+	MarshalBinary() ([]byte, error)
+	Save(string) error
+	Close() error
+}
+
+// keyedKind reads one kind's bytes and files without a key (which must fail) and with one.
+type keyedKind[F keyedFilter] struct {
+	unmarshalPlain func(data []byte) error
+	unmarshalKeyed func(data, key []byte) (F, error)
+	openPlain      func(path string) error
+	openKeyed      func(path string, key []byte) (F, error)
+}
+
+// checkKeyedFilter adds n ids to a keyed filter f and checks that it finds them at about the
+// target rate, and that its bytes and file open only with its key, then find everything.
+func checkKeyedFilter[F keyedFilter](t *testing.T, f F, n uint64, kind keyedKind[F]) {
+	t.Helper()
 	for i := uint64(0); i < n; i++ {
 		must(t, f.AddUint64(i))
 	}
@@ -130,8 +144,9 @@ func TestKeyedCountingFilter(t *testing.T) {
 	if present >= 80 {
 		t.Errorf("%d false positives in %d", present, n)
 	}
-	findsAll := func(what string, g *CountingFilter) {
+	findsAll := func(what string, g F, err error) {
 		t.Helper()
+		must(t, err)
 		defer g.Close()
 		for i := uint64(0); i < n; i++ {
 			if !g.TestUint64(i) {
@@ -142,24 +157,33 @@ func TestKeyedCountingFilter(t *testing.T) {
 	data, err := f.MarshalBinary()
 	must(t, err)
 	checkKeyAbsent(t, data)
-	var plain CountingFilter
-	checkIncompatible(t, "unmarshal without the key", plain.UnmarshalBinary(data))
-	_, err = UnmarshalCountingKeyed(data, otherKey)
+	checkIncompatible(t, "unmarshal without the key", kind.unmarshalPlain(data))
+	_, err = kind.unmarshalKeyed(data, otherKey)
 	checkIncompatible(t, "unmarshal with another key", err)
-	g, err := UnmarshalCountingKeyed(data, testKey)
-	must(t, err)
-	findsAll("the unmarshaled filter", g)
+	g, err := kind.unmarshalKeyed(data, testKey)
+	findsAll("the unmarshaled filter", g, err)
 
 	path := filepath.Join(t.TempDir(), "keyed.seen")
 	must(t, f.Save(path))
-	_, err = OpenCounting(path, true)
-	checkIncompatible(t, "open without the key", err)
-	_, err = OpenCountingKeyed(path, true, otherKey)
+	checkIncompatible(t, "open without the key", kind.openPlain(path))
+	_, err = kind.openKeyed(path, otherKey)
 	checkIncompatible(t, "open with another key", err)
-	h, err := OpenCountingKeyed(path, true, testKey)
-	must(t, err)
-	findsAll("the opened file", h)
+	h, err := kind.openKeyed(path, testKey)
+	findsAll("the opened file", h, err)
+}
 
+// A keyed counting filter finds what it holds; its bytes and file open only with its key,
+// then find everything; its copy keeps the key.
+func TestKeyedCountingFilter(t *testing.T) {
+	f, err := NewCountingKeyed(5000, 0.01, testKey)
+	must(t, err)
+	defer f.Close()
+	checkKeyedFilter(t, f, 5000, keyedKind[*CountingFilter]{
+		unmarshalPlain: func(data []byte) error { var plain CountingFilter; return plain.UnmarshalBinary(data) },
+		unmarshalKeyed: UnmarshalCountingKeyed,
+		openPlain:      func(path string) error { _, err := OpenCounting(path, true); return err },
+		openKeyed:      func(path string, key []byte) (*CountingFilter, error) { return OpenCountingKeyed(path, true, key) },
+	})
 	if _, err := NewCountingKeyed(10, 0.01, shortKey); !errors.Is(err, ErrInvalidArgument) {
 		t.Errorf("a short key: %v, want ErrInvalidArgument", err)
 	}
@@ -171,58 +195,18 @@ func TestKeyedCountingFilter(t *testing.T) {
 // The same for a keyed scalable filter, grown past its first sub-filter so that every
 // sub-filter is checked.
 func TestKeyedScalableFilter(t *testing.T) {
-	const n = 5000
 	f, err := NewScalableKeyed(ScalableOptions{InitialCapacity: 100, FPR: 0.01}, testKey)
 	must(t, err)
 	defer f.Close()
-	for i := uint64(0); i < n; i++ {
-		must(t, f.AddUint64(i))
-	}
+	checkKeyedFilter(t, f, 5000, keyedKind[*ScalableFilter]{
+		unmarshalPlain: func(data []byte) error { var plain ScalableFilter; return plain.UnmarshalBinary(data) },
+		unmarshalKeyed: UnmarshalScalableKeyed,
+		openPlain:      func(path string) error { _, err := OpenScalable(path, true); return err },
+		openKeyed:      func(path string, key []byte) (*ScalableFilter, error) { return OpenScalableKeyed(path, true, key) },
+	})
 	if f.SubFilters() < 2 {
-		t.Fatalf("%d sub-filters after %d keys, want growth", f.SubFilters(), n)
+		t.Fatalf("%d sub-filters after 5,000 keys, want growth", f.SubFilters())
 	}
-	present := 0
-	for i := uint64(0); i < n; i++ {
-		if !f.TestUint64(i) {
-			t.Fatalf("key %d was added but is not found", i)
-		}
-		if f.TestUint64(1e9 + i) {
-			present++
-		}
-	}
-	if present >= 80 {
-		t.Errorf("%d false positives in %d", present, n)
-	}
-	findsAll := func(what string, g *ScalableFilter) {
-		t.Helper()
-		defer g.Close()
-		for i := uint64(0); i < n; i++ {
-			if !g.TestUint64(i) {
-				t.Fatalf("%s lost key %d", what, i)
-			}
-		}
-	}
-	data, err := f.MarshalBinary()
-	must(t, err)
-	checkKeyAbsent(t, data)
-	var plain ScalableFilter
-	checkIncompatible(t, "unmarshal without the key", plain.UnmarshalBinary(data))
-	_, err = UnmarshalScalableKeyed(data, otherKey)
-	checkIncompatible(t, "unmarshal with another key", err)
-	g, err := UnmarshalScalableKeyed(data, testKey)
-	must(t, err)
-	findsAll("the unmarshaled filter", g)
-
-	path := filepath.Join(t.TempDir(), "keyed.seen")
-	must(t, f.Save(path))
-	_, err = OpenScalable(path, true)
-	checkIncompatible(t, "open without the key", err)
-	_, err = OpenScalableKeyed(path, true, otherKey)
-	checkIncompatible(t, "open with another key", err)
-	h, err := OpenScalableKeyed(path, true, testKey)
-	must(t, err)
-	findsAll("the opened file", h)
-
 	for _, key := range [][]byte{nil, {}, shortKey} {
 		_, err := NewScalableKeyed(ScalableOptions{InitialCapacity: 10, FPR: 0.01}, key)
 		if !errors.Is(err, ErrInvalidArgument) {
