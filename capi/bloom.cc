@@ -209,6 +209,13 @@ seen_status seen_bloom_get_info(const seen_bloom* f, seen_bloom_info* info) {
   return SEEN_OK;
 }
 
+seen_status seen_bloom_get_blocks(const seen_bloom* f, const uint8_t** blocks) {
+  const seen::capi::ReportTo report(f);
+  SEEN_REQUIRE(f != nullptr && blocks != nullptr, "filter or blocks is NULL");
+  *blocks = f->bloom.bytes();
+  return SEEN_OK;
+}
+
 seen_status seen_bloom_get_stats(const seen_bloom* f, seen_bloom_stats* stats) {
   const seen::capi::ReportTo report(f);
   SEEN_REQUIRE(f != nullptr && stats != nullptr, "filter or stats is NULL");

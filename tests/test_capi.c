@@ -108,6 +108,28 @@ static void test_sizing_params_stats(void) {
   seen_bloom_free(f);
 }
 
+/* get_blocks lends the filter's own memory: a key's bits appear in its block, nowhere else. */
+static void test_blocks_in_place(void) {
+  seen_bloom* f = NULL;
+  const uint8_t* blocks = NULL;
+  uint64_t block = 0, id = 42;
+  size_t set_outside = 0, set_inside = 0;
+  check(seen_bloom_create_bytes(1000, 4096, 3, &f, NULL) == SEEN_OK &&
+            seen_bloom_get_blocks(f, &blocks) == SEEN_OK && blocks != NULL,
+        "get_blocks");
+  seen_bloom_add_one_u64(f, id, NULL);
+  seen_bloom_blocks_of_u64(f, &id, 1, &block);
+  for (size_t byte = 0; byte < 4096; ++byte) {
+    const size_t bits = (size_t)__builtin_popcount(blocks[byte]);
+    if (byte / 64 == block) set_inside += bits; else set_outside += bits;
+  }
+  check(set_inside >= 1 && set_outside == 0, "an added key shows in its block of the lent memory");
+  check(seen_bloom_get_blocks(NULL, &blocks) == SEEN_ERR_INVALID_ARGUMENT &&
+            seen_bloom_get_blocks(f, NULL) == SEEN_ERR_INVALID_ARGUMENT,
+        "get_blocks refuses NULL");
+  seen_bloom_free(f);
+}
+
 static void test_serialization(void) {
   seen_bloom *f = NULL, *copy = NULL, *view = NULL, *other = NULL, *bad = NULL;
   size_t need = 0, written = 0;
@@ -150,6 +172,7 @@ int main(void) {
   test_null_arguments();
   test_batches_and_single_keys();
   test_sizing_params_stats();
+  test_blocks_in_place();
   test_serialization();
   return tap_finish();
 }

@@ -173,12 +173,14 @@ func cCopy(c *cFilter) (out *cFilter, err error) {
 	return out, err
 }
 
-func cParams(c *cFilter) (BloomParams, error) {
+// cFacts reads what a BloomFilter caches: its parameters and, unless it is keyed, the probe
+// over its blocks.
+func cFacts(c *cFilter) (bloomFacts, error) {
 	p := C.seen_bloom_info{size: C.sizeof_seen_bloom_info}
 	if err := checkOn(c, C.seen_bloom_get_info(c, &p)); err != nil {
-		return BloomParams{}, err
+		return bloomFacts{}, err
 	}
-	return BloomParams{
+	facts := bloomFacts{BloomParams: BloomParams{
 		Bytes:         uint64(p.bytes),
 		Blocks:        uint64(p.blocks),
 		K:             uint32(p.k),
@@ -186,7 +188,15 @@ func cParams(c *cFilter) (BloomParams, error) {
 		Seed:          uint64(p.seed),
 		ExpectedItems: uint64(p.expected_items),
 		TargetFPR:     float64(p.target_fpr),
-	}, nil
+	}}
+	if p.keyed == 0 {
+		var blocks *C.uint8_t
+		if err := checkOn(c, C.seen_bloom_get_blocks(c, &blocks)); err != nil {
+			return bloomFacts{}, err
+		}
+		facts.probe = newBlockProbe(unsafe.Pointer(blocks), facts.BloomParams)
+	}
+	return facts, nil
 }
 
 func cStats(c *cFilter) (BloomStats, error) {

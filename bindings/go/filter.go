@@ -12,8 +12,15 @@ type BloomFilter struct {
 	h *handle // nil once closed
 }
 
-// handle owns the C filter and caches its fixed parameters (handle.go).
-type handle = owned[*cFilter, BloomParams]
+// handle owns the C filter and caches its facts (handle.go).
+type handle = owned[*cFilter, bloomFacts]
+
+// bloomFacts are what a BloomFilter reads once: its parameters, and the probe that answers
+// TestUint64 in Go (nil for a keyed filter: its hash is SipHash under a key Go never holds).
+type bloomFacts struct {
+	BloomParams
+	probe *blockProbe
+}
 
 // DefaultSeed is the seed of New: the same as the seen CLI's, so files built by either
 // agree byte for byte. Pass a secret seed to NewWithSeed if adversaries choose the keys.
@@ -60,7 +67,7 @@ func Open(path string, readOnly bool) (*BloomFilter, error) {
 
 // adopt wraps a freshly made C filter (or passes its error on), caching its fixed parameters.
 func adopt(c *cFilter, err error) (*BloomFilter, error) {
-	return adoptAs(func(h *handle) *BloomFilter { return &BloomFilter{h: h} }, c, err, cParams, cFree)
+	return adoptAs(func(h *handle) *BloomFilter { return &BloomFilter{h: h} }, c, err, cFacts, cFree)
 }
 
 // live is the open handle, or ErrClosed (also for a copy of a closed BloomFilter).

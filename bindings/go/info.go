@@ -28,7 +28,7 @@ func (f *BloomFilter) Params() BloomParams {
 	if err != nil {
 		return BloomParams{}
 	}
-	return h.meta
+	return h.meta.BloomParams
 }
 
 // Cap is the size of the filter in bits, 0 once closed.

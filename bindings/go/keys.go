@@ -79,7 +79,12 @@ func (f *BloomFilter) TestString(key string) bool { return f.testBytes(stringPtr
 
 // TestUint64 is Test for an integer id.
 func (f *BloomFilter) TestUint64(id uint64) bool {
-	return testOn(f.live, func(h *handle) bool { return cTestU64(h.c, id) })
+	return testOn(f.live, func(h *handle) bool {
+		if h.meta.probe != nil {
+			return h.meta.probe.testU64(id)
+		}
+		return cTestU64(h.c, id)
+	})
 }
 
 // putBytes and testBytes lend the key's bytes to C for one call, without a copy.
