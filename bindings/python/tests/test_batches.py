@@ -43,6 +43,10 @@ def test_batch_answers_equal_single_answers():
     words = [str(i) for i in ids]
     assert list(f.contains_many(ids)) == [i in f for i in ids]
     assert list(f.contains_many(words)) == [w in f for w in words]
+    blobs = [w.encode() for w in words]
+    assert list(f.contains_many(blobs)) == [b in f for b in blobs]
+    # Every answer the same would hide a single-key path that ignores the filter.
+    assert 0 < sum(i in f for i in ids) < len(ids)
 
 
 def test_empty_batches():

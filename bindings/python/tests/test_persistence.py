@@ -104,8 +104,8 @@ def test_with_closes_and_a_closed_filter_refuses_every_call(filled):
         assert 1 in f
     assert repr(f) == "<closed BloomFilter>"
     f.close()  # a second close is harmless
-    for call in [lambda: 1 in f, lambda: f.add("x"), lambda: f.add_many([1]),
-                 lambda: f.contains_many(["x"]), lambda: len(f), lambda: f.k,
+    for call in [lambda: 1 in f, lambda: "x" in f, lambda: b"x" in f, lambda: f.add("x"),
+                 lambda: f.add_many([1]), lambda: f.contains_many(["x"]), lambda: len(f), lambda: f.k,
                  lambda: f.to_bytes(), lambda: f.save(Path("never")), lambda: f.clear()]:
         with pytest.raises(seen.InvalidArgumentError, match="NULL"):
             call()

@@ -1,0 +1,83 @@
+/* seen._probe.SingleKeyProbe: the C base of BloomFilter that answers `key in filter`.
+ *
+ * A Python __contains__ calling the filter through cffi cost 2.2x rbloom's lookup: the
+ * method's frame, cffi's generic argument conversion, and the GIL released and retaken around
+ * a probe of a few nanoseconds, whose atomic instructions also keep the next lookup's memory
+ * read from starting early (bench/results/python.md). As a C type's sq_contains slot, `in`
+ * reaches the probe with none of these. The probe keeps the GIL: it is shorter than the
+ * handover, and other threads' adds release it and may run beside it, as libseen allows.
+ *
+ * Keys of type int, str and bytes are probed here; any other key, and any key of a filter
+ * not bound (closed), goes to the subclass's _contains_other(key), the general path. */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+#include "seen.h"
+
+typedef struct {
+  PyObject_HEAD
+  const seen_bloom* filter; /* NULL when not bound */
+} SingleKeyProbe;
+
+static int contains(PyObject* self, PyObject* key) {
+  const seen_bloom* filter = ((SingleKeyProbe*)self)->filter;
+  int found = -1;
+  if (filter != NULL && PyLong_CheckExact(key)) {
+    const unsigned long long id = PyLong_AsUnsignedLongLong(key);
+    if (id == (unsigned long long)-1 && PyErr_Occurred()) return -1; /* OverflowError */
+    found = seen_bloom_contains_one_u64(filter, id);
+  } else if (filter != NULL && PyUnicode_CheckExact(key)) {
+    Py_ssize_t len;
+    const char* utf8 = PyUnicode_AsUTF8AndSize(key, &len); /* cached in the str */
+    if (utf8 == NULL) return -1;
+    found = seen_bloom_contains_one_key(filter, utf8, (size_t)len);
+  } else if (filter != NULL && PyBytes_CheckExact(key)) {
+    found = seen_bloom_contains_one_key(filter, PyBytes_AS_STRING(key), (size_t)PyBytes_GET_SIZE(key));
+  }
+  if (found >= 0) return found;
+  PyObject* answer = PyObject_CallMethod(self, "_contains_other", "O", key);
+  if (answer == NULL) return -1;
+  found = PyObject_IsTrue(answer);
+  Py_DECREF(answer);
+  return found;
+}
+
+/* _bind_probe(address): the seen_bloom* (as an int) that `in` probes; 0 unbinds. */
+static PyObject* bind_probe(PyObject* self, PyObject* address) {
+  void* filter = PyLong_AsVoidPtr(address);
+  if (filter == NULL && PyErr_Occurred()) return NULL;
+  ((SingleKeyProbe*)self)->filter = filter;
+  Py_RETURN_NONE;
+}
+
+static PyMethodDef methods[] = {
+    {"_bind_probe", bind_probe, METH_O, "_bind_probe(address): the seen_bloom* `in` probes; 0 unbinds"},
+    {NULL, NULL, 0, NULL},
+};
+
+static PySequenceMethods as_sequence = {.sq_contains = contains};
+
+static PyTypeObject probe_type = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "seen._probe.SingleKeyProbe",
+    .tp_basicsize = sizeof(SingleKeyProbe),
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE,
+    .tp_doc = "The C base of BloomFilter that answers `key in filter`.",
+    .tp_as_sequence = &as_sequence,
+    .tp_methods = methods,
+    .tp_new = PyType_GenericNew,
+};
+
+static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "seen._probe", NULL, 0, NULL,
+                                    NULL, NULL, NULL, NULL};
+
+PyMODINIT_FUNC PyInit__probe(void) {
+  if (PyType_Ready(&probe_type) < 0) return NULL;
+  PyObject* m = PyModule_Create(&module);
+  if (m == NULL) return NULL;
+  if (PyModule_AddObjectRef(m, "SingleKeyProbe", (PyObject*)&probe_type) < 0) {
+    Py_DECREF(m);
+    return NULL;
+  }
+  return m;
+}
