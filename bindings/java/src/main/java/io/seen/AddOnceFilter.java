@@ -1,7 +1,5 @@
 package io.seen;
 
-import java.util.Objects;
-
 /**
  * A filter that only ever adds (Bloom, scalable): a put of a key that already looks present
  * changes nothing, and says so.
@@ -11,23 +9,22 @@ abstract class AddOnceFilter<T extends AddOnceFilter<T>> extends Filter<T> {
     super(kind, handle, key, maker);
   }
 
-  /** Adds an id; returns true if that changed the filter (Guava's meaning). */
-  public boolean put(long id) {
-    return handle.answer(this, h -> NativeKinds.putLong(kind.code, h, id)) == 0;
+  /** Adds the key {@code key[off .. off+len)}; returns true if that changed the filter. */
+  public boolean put(byte[] key, int off, int len) {
+    return slice(NativeKinds::putBytes, key, off, len) == 0;
   }
 
   public boolean put(byte[] key) {
     return put(key, 0, key.length);
   }
 
-  /** Adds the key {@code key[off .. off+len)}; returns true if that changed the filter. */
-  public boolean put(byte[] key, int off, int len) {
-    Objects.checkFromIndexSize(off, len, key.length);
-    return handle.answer(this, h -> NativeKinds.putBytes(kind.code, h, key, off, len)) == 0;
-  }
-
   /** Adds the UTF-8 bytes of {@code key}. */
   public boolean put(CharSequence key) {
     return put(Utf8.of(key));
+  }
+
+  /** Adds an id; returns true if that changed the filter (Guava's meaning). */
+  public boolean put(long id) {
+    return handle.answer(this, h -> NativeKinds.putLong(kind.code, h, id)) == 0;
   }
 }

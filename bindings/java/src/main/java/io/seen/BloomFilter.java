@@ -39,12 +39,8 @@ public final class BloomFilter extends AddOnceFilter<BloomFilter> {
 
   /** A new filter, keyed if {@code key} is not null (then with seed 0). */
   private static BloomFilter make(long expectedInsertions, double fpp, long seed, byte[] key) {
-    if (expectedInsertions < 0) {
-      throw new IllegalArgumentException("expectedInsertions is negative: " + expectedInsertions);
-    }
-    long[] out = new long[1];
-    NativeBloom.create(expectedInsertions, fpp, seed, key, out);
-    return new BloomFilter(out[0], key);
+    long n = expected(expectedInsertions);
+    return made(key, BloomFilter::new, out -> NativeBloom.create(n, fpp, seed, key, out));
   }
 
   /** An empty filter for {@code expectedInsertions} keys at false-positive rate {@code fpp}, seed 0. */

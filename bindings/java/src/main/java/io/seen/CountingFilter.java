@@ -45,12 +45,8 @@ public final class CountingFilter extends Filter<CountingFilter> {
 
   /** A new filter, keyed if {@code key} is not null (then with seed 0). */
   private static CountingFilter make(long expectedInsertions, double fpp, long seed, byte[] key) {
-    if (expectedInsertions < 0) {
-      throw new IllegalArgumentException("expectedInsertions is negative: " + expectedInsertions);
-    }
-    long[] out = new long[1];
-    NativeCounting.create(expectedInsertions, fpp, seed, key, out);
-    return new CountingFilter(out[0], key);
+    long n = expected(expectedInsertions);
+    return made(key, CountingFilter::new, out -> NativeCounting.create(n, fpp, seed, key, out));
   }
 
   /** An empty filter for {@code expectedInsertions} keys at false-positive rate {@code fpp}, seed 0. */

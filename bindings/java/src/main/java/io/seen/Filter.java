@@ -22,6 +22,14 @@ abstract class Filter<T extends Filter<T>> extends NativeObject<T> {
     super(kind, handle, key, maker);
   }
 
+  /** Checks the expectedInsertions of a blocked filter (Bloom, counting). */
+  static long expected(long expectedInsertions) {
+    if (expectedInsertions < 0) {
+      throw new IllegalArgumentException("expectedInsertions is negative: " + expectedInsertions);
+    }
+    return expectedInsertions;
+  }
+
   /** False means the id is certainly not in the filter; true means it probably is. */
   public boolean mightContain(long id) {
     return handle.answer(this, h -> NativeKinds.testLong(kind.code, h, id)) == 1;
@@ -33,8 +41,18 @@ abstract class Filter<T extends Filter<T>> extends NativeObject<T> {
 
   /** As {@link #mightContain(long)}, for the key {@code key[off .. off+len)}. */
   public boolean mightContain(byte[] key, int off, int len) {
+    return slice(NativeKinds::testBytes, key, off, len) == 1;
+  }
+
+  /** A native call on one key, {@code key[off .. off+len)}. */
+  interface SliceCall {
+    int call(int kind, long handle, byte[] key, int off, int len);
+  }
+
+  /** The answer of a native call on the key {@code key[off .. off+len)}, after a bounds check. */
+  final int slice(SliceCall call, byte[] key, int off, int len) {
     Objects.checkFromIndexSize(off, len, key.length);
-    return handle.answer(this, h -> NativeKinds.testBytes(kind.code, h, key, off, len)) == 1;
+    return handle.answer(this, h -> call.call(kind.code, h, key, off, len));
   }
 
   /** As {@link #mightContain(long)}, for the UTF-8 bytes of {@code key}. */

@@ -40,6 +40,18 @@ abstract class NativeObject<T extends NativeObject<T>> implements AutoCloseable 
     this.maker = maker;
   }
 
+  /** A native create call, which puts the new handle in out[0] (or throws). */
+  interface Create {
+    void into(long[] out);
+  }
+
+  /** The object a native create call made, keyed with {@code key} if it is not null. */
+  static <T> T made(byte[] key, Maker<T> maker, Create create) {
+    long[] out = new long[1];
+    create.into(out);
+    return maker.make(out[0], key);
+  }
+
   /** A private copy of a secret key the caller gave, which must not be null. */
   static byte[] secret(byte[] key) {
     return Objects.requireNonNull(key, "key").clone();
@@ -47,9 +59,7 @@ abstract class NativeObject<T extends NativeObject<T>> implements AutoCloseable 
 
   /** An object of {@code kind} read from its serialized form, keyed if {@code key} is not null. */
   static <T> T fromBytes(Kind kind, byte[] bytes, byte[] key, Maker<T> maker) {
-    long[] out = new long[1];
-    NativeKinds.deserialize(kind.code, bytes, key, out);
-    return maker.make(out[0], key);
+    return made(key, maker, out -> NativeKinds.deserialize(kind.code, bytes, key, out));
   }
 
   /** As {@link #fromBytes}, reading {@code in} to its end. */
@@ -59,9 +69,8 @@ abstract class NativeObject<T extends NativeObject<T>> implements AutoCloseable 
 
   /** An object of {@code kind} opened from its file, keyed if {@code key} is not null. */
   static <T> T open(Kind kind, Path path, int flags, byte[] key, Maker<T> maker) {
-    long[] out = new long[1];
-    NativeKinds.open(kind.code, Utf8.nulTerminated(path), flags, key, out);
-    return maker.make(out[0], key);
+    byte[] name = Utf8.nulTerminated(path);
+    return made(key, maker, out -> NativeKinds.open(kind.code, name, flags, key, out));
   }
 
   /** True for an object made with a secret key (docs/SECURITY.md). */

@@ -41,9 +41,8 @@ public final class ScalableFilter extends AddOnceFilter<ScalableFilter> {
     if (initialCapacity < 1) {
       throw new IllegalArgumentException("initialCapacity must be at least 1: " + initialCapacity);
     }
-    long[] out = new long[1];
-    NativeScalable.create(initialCapacity, fpp, growth, tightening, seed, key, out);
-    return new ScalableFilter(out[0], key);
+    return made(key, ScalableFilter::new,
+        out -> NativeScalable.create(initialCapacity, fpp, growth, tightening, seed, key, out));
   }
 
   /**

@@ -62,10 +62,9 @@ public final class Window extends NativeObject<Window> {
    * keyed spec ({@link WindowSpec#key}) makes a keyed window.
    */
   public static Window create(WindowSpec spec, long now) {
-    long[] out = new long[1];
-    NativeWindow.create(spec.unit.code, spec.span, spec.expectedItems, spec.fpr,
-        spec.maxSlack, spec.seed, spec.maxBytes, spec.key, now, out);
-    return new Window(out[0], spec.key);
+    return made(spec.key, Window::new, out -> NativeWindow.create(spec.unit.code, spec.span,
+        spec.expectedItems, spec.fpr, spec.maxSlack, spec.seed, spec.maxBytes, spec.key, now,
+        out));
   }
 
   /** Remembers the last {@code n} items at total false-positive rate {@code fpp}, seed 0. */
