@@ -28,4 +28,5 @@ jint keys_batch(JNIEnv* env, jbyteArray data, jintArray offsets, jint first, jin
 jint copied_ids_batch(JNIEnv* env, jlongArray ids, jint off, jint len, jbooleanArray out,
                       jint out_off, const char* oom_message, ids_chunk run, void* ctx);
 
+
 #endif /* SEEN_JNI_BATCH_H */

@@ -1,8 +1,8 @@
 /* What the JNI files share: chunk sizes, the marker for a pending Java exception, throwing and
  * native copies, handles through out-parameters, single-key results, direct buffer addresses,
- * the window options and info that the window and the store both carry, and the
- * serialized-form, file and keyed entry points. Header-only (static functions and macros), so
- * each concept stays one .c file. */
+ * secret keys for one call, the window options and info that the window and the store both
+ * carry, and the create of the blocked kinds. Header-only (static functions and macros), so
+ * each concept stays one .c file; kinds_jni.c has the calls every kind shares. */
 #ifndef SEEN_JNI_COMMON_H
 #define SEEN_JNI_COMMON_H
 
@@ -66,8 +66,8 @@ static inline jint handle_out(JNIEnv* env, jlongArray out, seen_status s, void* 
 }
 
 /* lastError(h): the message of the last failure on a handle of this kind, which Java reads
- * after a native returned a failed status (NativeHandle.check). A macro for the reason given
- * at JNI_SERIALIZED_FORM below. */
+ * after a native returned a failed status (NativeHandle.check), for the kinds kinds_jni.c does
+ * not serve. A macro for the reason given at JNI_BLOCKED_CREATE below. */
 #define JNI_LAST_ERROR(kind)                                  \
   JNI(jstring, lastError)(JNIEnv* env, jclass cls, jlong h) { \
     seen_error err;                                           \
@@ -88,10 +88,38 @@ static inline uint8_t* direct(JNIEnv* env, jobject buf, jlong pos) {
   return buf == NULL ? NULL : (uint8_t*)(*env)->GetDirectBufferAddress(env, buf) + pos;
 }
 
-/* Java validated the ranges: span and expected_items fit 32 bits. */
+/* A secret key for the length of one call: its bytes copied out of a Java array, never
+ * pinned (they must not outlive the call), or none for a null array. key_bytes is NULL when
+ * there is no key, or when the copy failed (then the array was not null and a Java exception
+ * is pending: key_failed says which). */
+typedef struct {
+  jbyteArray array;
+  jbyte* bytes;
+  size_t len;
+} call_key;
+
+static inline call_key key_open(JNIEnv* env, jbyteArray array) {
+  call_key k = {array, NULL, 0};
+  if (array != NULL) {
+    k.bytes = (*env)->GetByteArrayElements(env, array, NULL);
+    k.len = (size_t)(*env)->GetArrayLength(env, array);
+  }
+  return k;
+}
+
+static inline int key_failed(const call_key* k) {
+  return k->array != NULL && k->bytes == NULL;
+}
+
+static inline void key_close(JNIEnv* env, call_key* k) {
+  if (k->bytes != NULL) (*env)->ReleaseByteArrayElements(env, k->array, k->bytes, JNI_ABORT);
+}
+
+/* Java validated the ranges: span and expected_items fit 32 bits. key: keyed mode if its
+ * bytes are not NULL. */
 static inline seen_window_options window_options(jint mode, jint span, jint expected_items,
                                                  jdouble fpr, jdouble max_slack, jlong seed,
-                                                 jlong max_bytes) {
+                                                 jlong max_bytes, const call_key* key) {
   seen_window_options o;
   memset(&o, 0, sizeof o);
   o.size = sizeof o;
@@ -102,6 +130,8 @@ static inline seen_window_options window_options(jint mode, jint span, jint expe
   o.max_slack = max_slack;
   o.seed = (uint64_t)seed;
   o.max_bytes = (uint64_t)max_bytes;
+  o.key = (const uint8_t*)key->bytes;
+  o.key_len = key->bytes == NULL ? 0 : key->len;
   return o;
 }
 
@@ -115,95 +145,23 @@ static inline void window_info_out(JNIEnv* env, const seen_window_info* info, jl
   (*env)->SetLongArrayRegion(env, out, 0, WINDOW_INFO_LONGS, v);
 }
 
-/* The serialized-form entry points (serializedSize, serialize, deserialize) of a kind, named
- * by its seen.h handle type, which prefixes its functions too. A macro, not a function, because
- * each kind's handle has its own type; it expands where that file's JNI() names its class.
- * serializedSize returns the bytes needed, or -status. The arrays are pinned, not copied: these
- * kinds' calls never wait on a lock (simhash_jni.c copies, as its may). */
-#define JNI_SERIALIZED_FORM(kind)                                                             \
-  JNI(jlong, serializedSize)(JNIEnv* env, jclass cls, jlong h) {                              \
-    size_t written = 0;                                                                       \
-    seen_status s = kind##_serialize((const kind*)(intptr_t)h, NULL, 0, &written);            \
-    return s == SEEN_OK ? (jlong)written : -(jlong)s;                                         \
-  }                                                                                           \
-  JNI(jint, serialize)(JNIEnv* env, jclass cls, jlong h, jbyteArray out) {                    \
-    jsize cap = (*env)->GetArrayLength(env, out);                                             \
-    jbyte* p = (*env)->GetPrimitiveArrayCritical(env, out, NULL);                             \
-    if (p == NULL) return JAVA_EXCEPTION_PENDING;                                             \
-    size_t written = 0;                                                                       \
-    seen_status s = kind##_serialize((const kind*)(intptr_t)h, (uint8_t*)p, (size_t)cap,      \
-                                     &written);                                               \
-    (*env)->ReleasePrimitiveArrayCritical(env, out, p, 0);                                    \
-    return s;                                                                                 \
-  }                                                                                           \
-  JNI(jint, deserialize)(JNIEnv* env, jclass cls, jbyteArray buf, jint len, jlongArray out) { \
-    jbyte* p = (*env)->GetPrimitiveArrayCritical(env, buf, NULL);                             \
-    if (p == NULL) return JAVA_EXCEPTION_PENDING;                                             \
-    kind* made = NULL;                                                                        \
-    seen_error err;                                                                           \
-    seen_status s = kind##_deserialize((const uint8_t*)p, (size_t)len, &made, &err);          \
-    (*env)->ReleasePrimitiveArrayCritical(env, buf, p, JNI_ABORT);                            \
-    return handle_out(env, out, s, made, &err);                                               \
-  }
-
-/* The file entry points (open, save) of a kind, a macro for the reason above. Paths arrive as
- * NUL-terminated UTF-8 bytes: JNI's modified UTF-8 would mangle some names. */
-#define JNI_FILE(kind)                                                                    \
-  JNI(jint, open)(JNIEnv* env, jclass cls, jbyteArray path, jint flags, jlongArray out) { \
-    jbyte* p = (*env)->GetByteArrayElements(env, path, NULL);                             \
-    if (p == NULL) return JAVA_EXCEPTION_PENDING;                                         \
-    kind* opened = NULL;                                                                  \
-    seen_error err;                                                                       \
-    seen_status s = kind##_open((const char*)p, (uint32_t)flags, &opened, &err);          \
-    (*env)->ReleaseByteArrayElements(env, path, p, JNI_ABORT);                            \
-    return handle_out(env, out, s, opened, &err);                                         \
-  }                                                                                       \
-  JNI(jint, save)(JNIEnv* env, jclass cls, jlong h, jbyteArray path) {                    \
-    jbyte* p = (*env)->GetByteArrayElements(env, path, NULL);                             \
-    if (p == NULL) return JAVA_EXCEPTION_PENDING;                                         \
-    seen_status s = kind##_save((const kind*)(intptr_t)h, (const char*)p);                \
-    (*env)->ReleaseByteArrayElements(env, path, p, JNI_ABORT);                            \
-    return s;                                                                             \
-  }
-
-/* The keyed entry points (openKeyed, deserializeKeyed) of a kind whose seen.h has
- * kind_open_keyed and kind_deserialize_keyed, a macro for the reason above. The key's bytes
- * are copied out of the array for the call only, never pinned: they must not outlive it. */
-#define JNI_KEYED_FORMS(kind)                                                                  \
-  JNI(jint, openKeyed)(JNIEnv* env, jclass cls, jbyteArray path, jint flags, jbyteArray key,   \
-                       jlongArray out) {                                                       \
-    jbyte* p = (*env)->GetByteArrayElements(env, path, NULL);                                  \
-    if (p == NULL) return JAVA_EXCEPTION_PENDING;                                              \
-    jbyte* k = (*env)->GetByteArrayElements(env, key, NULL);                                   \
-    if (k == NULL) {                                                                           \
-      (*env)->ReleaseByteArrayElements(env, path, p, JNI_ABORT);                               \
-      return JAVA_EXCEPTION_PENDING;                                                           \
-    }                                                                                          \
-    kind* opened = NULL;                                                                       \
-    seen_error err;                                                                            \
-    seen_status s = kind##_open_keyed((const char*)p, (uint32_t)flags, (const uint8_t*)k,      \
-                                      (size_t)(*env)->GetArrayLength(env, key), &opened, &err); \
-    (*env)->ReleaseByteArrayElements(env, key, k, JNI_ABORT);                                  \
-    (*env)->ReleaseByteArrayElements(env, path, p, JNI_ABORT);                                 \
-    return handle_out(env, out, s, opened, &err);                                              \
-  }                                                                                            \
-  JNI(jint, deserializeKeyed)(JNIEnv* env, jclass cls, jbyteArray buf, jint len,               \
-                              jbyteArray key, jlongArray out) {                                \
-    jbyte* b = (*env)->GetByteArrayElements(env, buf, NULL);                                   \
-    if (b == NULL) return JAVA_EXCEPTION_PENDING;                                              \
-    jbyte* k = (*env)->GetByteArrayElements(env, key, NULL);                                   \
-    if (k == NULL) {                                                                           \
-      (*env)->ReleaseByteArrayElements(env, buf, b, JNI_ABORT);                                \
-      return JAVA_EXCEPTION_PENDING;                                                           \
-    }                                                                                          \
-    kind* made = NULL;                                                                         \
-    seen_error err;                                                                            \
-    seen_status s = kind##_deserialize_keyed((const uint8_t*)b, (size_t)len, (const uint8_t*)k, \
-                                             (size_t)(*env)->GetArrayLength(env, key), &made,  \
-                                             &err);                                            \
-    (*env)->ReleaseByteArrayElements(env, key, k, JNI_ABORT);                                  \
-    (*env)->ReleaseByteArrayElements(env, buf, b, JNI_ABORT);                                  \
-    return handle_out(env, out, s, made, &err);                                                \
+/* create(expected, fpp, seed, key, out) of a kind sized like a blocked Bloom filter (the Bloom
+ * and the counting filter): keyed (kind_create_keyed, which takes no seed) when key is not
+ * null. A macro, not a function, because each kind's handle has its own
+ * type; it expands where that file's JNI() names its class. */
+#define JNI_BLOCKED_CREATE(kind)                                                                 \
+  JNI(jint, create)(JNIEnv* env, jclass cls, jlong expected, jdouble fpp, jlong seed,            \
+                    jbyteArray key, jlongArray out) {                                            \
+    call_key k = key_open(env, key);                                                             \
+    if (key_failed(&k)) return JAVA_EXCEPTION_PENDING;                                           \
+    kind* made = NULL;                                                                           \
+    seen_error err;                                                                              \
+    seen_status s = k.bytes == NULL                                                              \
+                        ? kind##_create((uint64_t)expected, fpp, (uint64_t)seed, &made, &err)    \
+                        : kind##_create_keyed((uint64_t)expected, fpp, (const uint8_t*)k.bytes,  \
+                                              k.len, &made, &err);                               \
+    key_close(env, &k);                                                                          \
+    return handle_out(env, out, s, made, &err);                                                  \
   }
 
 #endif /* SEEN_JNI_COMMON_H */

@@ -184,18 +184,30 @@ JNI(jint, hashes)(JNIEnv* env, jclass cls, jlongArray hashes, jfloatArray weight
 }
 
 /* The fingerprint of byte features first .. first+count, weights[0 .. count) (NULL: all 1),
- * to out[0]. */
+ * to out[0]; hashed under key unless it is NULL, else with seed. */
 JNI(jint, strings)(JNIEnv* env, jclass cls, jbyteArray data, jintArray offsets, jint first,
-                   jint count, jfloatArray weights, jlong seed, jlongArray out) {
+                   jint count, jfloatArray weights, jlong seed, jbyteArray key, jlongArray out) {
   uint8_t* bytes;
   uint64_t* wide;
   if (!copy_strings(env, data, offsets, first, count, &bytes, &wide)) return JAVA_EXCEPTION_PENDING;
   int failed;
   float* w = copy_weights(env, weights, 0, count, &failed);
+  call_key k = {NULL, NULL, 0};
+  if (!failed) {  /* no JNI call may follow a pending exception */
+    k = key_open(env, key);
+    failed = key_failed(&k);
+  }
   seen_status s = SEEN_OK;
   uint64_t fp = 0;
   seen_error err;
-  if (!failed) s = seen_simhash_strings(bytes, wide, w, (size_t)count, (uint64_t)seed, &fp, &err);
+  if (!failed) {
+    s = k.bytes == NULL ? seen_simhash_strings(bytes, wide, w, (size_t)count, (uint64_t)seed,
+                                               &fp, &err)
+                        : seen_simhash_strings_keyed(bytes, wide, w, (size_t)count,
+                                                     (uint64_t)seed, (const uint8_t*)k.bytes,
+                                                     k.len, &fp, &err);
+  }
+  key_close(env, &k);
   free(w);
   free(wide);
   free(bytes);
@@ -447,7 +459,23 @@ JNI(jint, deserialize)(JNIEnv* env, jclass cls, jbyteArray buf, jint len, jlongA
   return handle_out(env, out, s, index, &err);
 }
 
-JNI_FILE(seen_simhash_index)
+JNI(jint, save)(JNIEnv* env, jclass cls, jlong h, jbyteArray path) {
+  jbyte* p = (*env)->GetByteArrayElements(env, path, NULL);
+  if (p == NULL) return JAVA_EXCEPTION_PENDING;
+  seen_status s = seen_simhash_index_save(INDEX(h), (const char*)p);
+  (*env)->ReleaseByteArrayElements(env, path, p, JNI_ABORT);
+  return s;
+}
+
+JNI(jint, open)(JNIEnv* env, jclass cls, jbyteArray path, jint flags, jlongArray out) {
+  jbyte* p = (*env)->GetByteArrayElements(env, path, NULL);
+  if (p == NULL) return JAVA_EXCEPTION_PENDING;
+  seen_simhash_index* opened = NULL;
+  seen_error err;
+  seen_status s = seen_simhash_index_open((const char*)p, (uint32_t)flags, &opened, &err);
+  (*env)->ReleaseByteArrayElements(env, path, p, JNI_ABORT);
+  return handle_out(env, out, s, opened, &err);
+}
 
 JNI(jint, addDirect)(JNIEnv* env, jclass cls, jlong h, jobject ids, jlong ids_pos, jobject fps,
                      jlong fps_pos, jlong n) {

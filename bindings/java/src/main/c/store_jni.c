@@ -14,15 +14,16 @@
 #define STORE(h) ((seen_store*)(intptr_t)(h))
 #define JNI(ret, name) JNIEXPORT ret JNICALL Java_io_seen_NativeStore_##name
 
-JNI_LAST_ERROR(seen_store)
-
 static const char OOM[] = "seen: no native memory for a store batch";
 
 JNI(jint, create)(JNIEnv* env, jclass cls, jint mode, jint span, jint expected_items,
                   jdouble fpr, jdouble max_slack, jlong seed, jlong window_max_bytes,
-                  jlong idle_timeout, jlong max_bytes, jlong expected_users, jlongArray out) {
+                  jbyteArray key, jlong idle_timeout, jlong max_bytes, jlong expected_users,
+                  jlongArray out) {
+  call_key k = key_open(env, key);
+  if (key_failed(&k)) return JAVA_EXCEPTION_PENDING;
   seen_window_options wo =
-      window_options(mode, span, expected_items, fpr, max_slack, seed, window_max_bytes);
+      window_options(mode, span, expected_items, fpr, max_slack, seed, window_max_bytes, &k);
   seen_store_options so;
   memset(&so, 0, sizeof so);
   so.size = sizeof so;
@@ -33,11 +34,8 @@ JNI(jint, create)(JNIEnv* env, jclass cls, jint mode, jint span, jint expected_i
   seen_store* s = NULL;
   seen_error err;
   seen_status status = seen_store_create(&so, &s, &err);
+  key_close(env, &k);
   return handle_out(env, out, status, s, &err);
-}
-
-JNI(void, free)(JNIEnv* env, jclass cls, jlong h) {
-  seen_store_free(STORE(h));
 }
 
 /* The store, user and time of a batch, for its chunks. */
@@ -111,8 +109,6 @@ JNI(jint, windowInfo)(JNIEnv* env, jclass cls, jlong h, jlongArray out) {
   if (s == SEEN_OK) window_info_out(env, &info, out);
   return s;
 }
-
-JNI_FILE(seen_store)
 
 JNI(jint, filterDirect)(JNIEnv* env, jclass cls, jlong h, jlong user, jobject candidates,
                         jlong pos, jlong n, jlong now, jobject out, jlong out_pos) {

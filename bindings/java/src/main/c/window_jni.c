@@ -7,21 +7,19 @@
 #define WINDOW(h) ((seen_window*)(intptr_t)(h))
 #define JNI(ret, name) JNIEXPORT ret JNICALL Java_io_seen_NativeWindow_##name
 
-JNI_LAST_ERROR(seen_window)
-
+/* Keyed when key is not null; its bytes are copied out for the call only. */
 JNI(jint, create)(JNIEnv* env, jclass cls, jint mode, jint span, jint expected_items,
-                  jdouble fpr, jdouble max_slack, jlong seed, jlong max_bytes, jlong now,
-                  jlongArray out) {
+                  jdouble fpr, jdouble max_slack, jlong seed, jlong max_bytes, jbyteArray key,
+                  jlong now, jlongArray out) {
+  call_key k = key_open(env, key);
+  if (key_failed(&k)) return JAVA_EXCEPTION_PENDING;
   seen_window_options o =
-      window_options(mode, span, expected_items, fpr, max_slack, seed, max_bytes);
+      window_options(mode, span, expected_items, fpr, max_slack, seed, max_bytes, &k);
   seen_window* w = NULL;
   seen_error err;
   seen_status s = seen_window_create(&o, (uint64_t)now, &w, &err);
+  key_close(env, &k);
   return handle_out(env, out, s, w, &err);
-}
-
-JNI(void, free)(JNIEnv* env, jclass cls, jlong h) {
-  seen_window_free(WINDOW(h));
 }
 
 JNI(jint, info)(JNIEnv* env, jclass cls, jlong h, jlongArray out) {
@@ -113,8 +111,6 @@ JNI(jint, testKeys)(JNIEnv* env, jclass cls, jlong h, jbyteArray data, jintArray
   return keys_batch(env, data, offsets, first, count, out, out_off, SEEN_OK, add_or_test_keys,
                     &b);
 }
-
-JNI_SERIALIZED_FORM(seen_window)
 
 JNI(jint, addLongsDirect)(JNIEnv* env, jclass cls, jlong h, jobject ids, jlong pos, jlong n,
                           jlong now) {

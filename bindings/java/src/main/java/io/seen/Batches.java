@@ -32,7 +32,7 @@ final class Batches {
   }
 
   static void checkOut(int needed, boolean[] out) {
-    if (out.length < needed) {
+    if (Objects.requireNonNull(out, "out").length < needed) {
       throw new IllegalArgumentException("out holds " + out.length + " answers, needs " + needed);
     }
   }
@@ -56,7 +56,7 @@ final class Batches {
   }
 
   static void checkOut(long needed, ByteBuffer out) {
-    checkDirect(out, "out");
+    checkDirect(Objects.requireNonNull(out, "out"), "out");
     if (out.isReadOnly()) {
       throw new IllegalArgumentException("out is read-only");
     }

@@ -7,10 +7,7 @@ import java.lang.ref.Cleaner;
 import java.lang.ref.Reference;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
-import java.util.Arrays;
 import java.util.Objects;
-import java.util.function.LongPredicate;
-import java.util.function.Predicate;
 
 /**
  * A blocked Bloom filter held in native memory: every key sets k bits in one 64-byte block,
@@ -34,16 +31,16 @@ import java.util.function.Predicate;
  * {@link Cleaner} once the filter is unreachable. Closing twice is harmless; any other call
  * after close throws {@link IllegalStateException}.
  */
-public final class BloomFilter implements AutoCloseable {
-  private final NativeHandle handle;
-
-  private BloomFilter(long handle) {
-    this.handle = new NativeHandle(this, handle, NativeBloom::free, NativeBloom::lastError);
+public final class BloomFilter extends AddOnceFilter<BloomFilter> {
+  /** Wraps the handle a native made (a native that failed has thrown already). */
+  private BloomFilter(long handle, byte[] key) {
+    super(Kind.BLOOM, handle, key, BloomFilter::new);
   }
 
-  /** Wraps the handle a native made; a native that failed has thrown already. */
-  private static BloomFilter adopt(long[] out) {
-    return new BloomFilter(out[0]);
+  /** A new filter, keyed if {@code key} is not null (then with seed 0). */
+  private static BloomFilter make(long expectedInsertions, double fpp, long seed, byte[] key) {
+    long n = expected(expectedInsertions);
+    return made(key, BloomFilter::new, out -> NativeBloom.create(n, fpp, seed, key, out));
   }
 
   /** An empty filter for {@code expectedInsertions} keys at false-positive rate {@code fpp}, seed 0. */
@@ -57,12 +54,7 @@ public final class BloomFilter implements AutoCloseable {
    * choose the keys; it is stored in the filter.
    */
   public static BloomFilter create(long expectedInsertions, double fpp, long seed) {
-    if (expectedInsertions < 0) {
-      throw new IllegalArgumentException("expectedInsertions is negative: " + expectedInsertions);
-    }
-    long[] out = new long[1];
-    NativeBloom.create(expectedInsertions, fpp, seed, out);
-    return adopt(out);
+    return make(expectedInsertions, fpp, seed, null);
   }
 
   /**
@@ -73,27 +65,17 @@ public final class BloomFilter implements AutoCloseable {
    * SeenException with INCOMPATIBLE.
    */
   public static BloomFilter createKeyed(long expectedInsertions, double fpp, byte[] key) {
-    if (expectedInsertions < 0) {
-      throw new IllegalArgumentException("expectedInsertions is negative: " + expectedInsertions);
-    }
-    long[] out = new long[1];
-    NativeBloom.createKeyed(expectedInsertions, fpp, key.clone(), out);
-    return adopt(out);
+    return make(expectedInsertions, fpp, 0, secret(key));
   }
 
   /** Maps a keyed filter's file, with its key. */
   public static BloomFilter open(Path path, Mode mode, byte[] key) {
-    long[] out = new long[1];
-    NativeBloom.openKeyed(Utf8.nulTerminated(path), mode.flags, key.clone(), out);
-    return adopt(out);
+    return open(Kind.BLOOM, path, mode.flags, secret(key), BloomFilter::new);
   }
 
   /** Reads a keyed filter's serialized form, with its key. */
   public static BloomFilter readFrom(InputStream in, byte[] key) throws IOException {
-    byte[] bytes = in.readAllBytes();
-    long[] out = new long[1];
-    NativeBloom.deserializeKeyed(bytes, bytes.length, key.clone(), out);
-    return adopt(out);
+    return read(Kind.BLOOM, in, secret(key), BloomFilter::new);
   }
 
   /**
@@ -101,9 +83,7 @@ public final class BloomFilter implements AutoCloseable {
    * {@link Mode#READ_ONLY} shares the page cache between processes and rejects puts.
    */
   public static BloomFilter open(Path path, Mode mode) {
-    long[] out = new long[1];
-    NativeBloom.open(Utf8.nulTerminated(path), mode.flags, out);
-    return adopt(out);
+    return open(Kind.BLOOM, path, mode.flags, null, BloomFilter::new);
   }
 
   /**
@@ -112,157 +92,7 @@ public final class BloomFilter implements AutoCloseable {
    * {@link SeenException} with BAD_MAGIC, TRUNCATED, BAD_CHECKSUM, ... on malformed input.
    */
   public static BloomFilter readFrom(InputStream in) throws IOException {
-    byte[] bytes = in.readAllBytes();
-    long[] out = new long[1];
-    NativeBloom.deserialize(bytes, bytes.length, out);
-    return adopt(out);
-  }
-
-  private boolean changed(int putResult) {
-    if (putResult < 0) {
-      handle.check(-putResult);
-    }
-    return putResult == 0;
-  }
-
-  /** Adds an id; returns true if that changed the filter (Guava's meaning). */
-  public boolean put(long id) {
-    try {
-      return changed(NativeBloom.putLong(handle.get(), id));
-    } finally {
-      Reference.reachabilityFence(this);
-    }
-  }
-
-  public boolean put(byte[] key) {
-    return put(key, 0, key.length);
-  }
-
-  /** Adds the key {@code key[off .. off+len)}; returns true if that changed the filter. */
-  public boolean put(byte[] key, int off, int len) {
-    Objects.checkFromIndexSize(off, len, key.length);
-    try {
-      return changed(NativeBloom.putBytes(handle.get(), key, off, len));
-    } finally {
-      Reference.reachabilityFence(this);
-    }
-  }
-
-  /** Adds the UTF-8 bytes of {@code key}. */
-  public boolean put(CharSequence key) {
-    return put(Utf8.of(key));
-  }
-
-  /** False means the id was certainly never put; true means it probably was. */
-  public boolean mightContain(long id) {
-    try {
-      return NativeBloom.testLong(handle.get(), id) == 1;
-    } finally {
-      Reference.reachabilityFence(this);
-    }
-  }
-
-  public boolean mightContain(byte[] key) {
-    return mightContain(key, 0, key.length);
-  }
-
-  public boolean mightContain(byte[] key, int off, int len) {
-    Objects.checkFromIndexSize(off, len, key.length);
-    try {
-      return NativeBloom.testBytes(handle.get(), key, off, len) == 1;
-    } finally {
-      Reference.reachabilityFence(this);
-    }
-  }
-
-  public boolean mightContain(CharSequence key) {
-    return mightContain(Utf8.of(key));
-  }
-
-  public void putAll(long[] ids) {
-    putAll(ids, 0, ids.length);
-  }
-
-  /** Adds {@code ids[off .. off+len)} in one native call. */
-  public void putAll(long[] ids, int off, int len) {
-    Objects.checkFromIndexSize(off, len, ids.length);
-    handle.run(this, h -> NativeBloom.addLongs(h, ids, off, len));
-  }
-
-  public void mightContainAll(long[] ids, boolean[] out) {
-    mightContainAll(ids, 0, ids.length, out);
-  }
-
-  /** Sets {@code out[i] = mightContain(ids[off + i])} for i in 0 .. len, in one native call. */
-  public void mightContainAll(long[] ids, int off, int len, boolean[] out) {
-    Objects.checkFromIndexSize(off, len, ids.length);
-    Batches.checkOut(len, out);
-    handle.run(this, h -> NativeBloom.testLongs(h, ids, off, len, out, 0));
-  }
-
-  /** Adds every key; they are packed into one buffer first, so prefer the offsets form when hot. */
-  public void putAll(byte[][] keys) {
-    PackedKeys packed = PackedKeys.of(keys);
-    putAll(packed.data, packed.offsets, 0, keys.length);
-  }
-
-  /** Sets {@code out[i] = mightContain(keys[i])}. */
-  public void mightContainAll(byte[][] keys, boolean[] out) {
-    PackedKeys packed = PackedKeys.of(keys);
-    mightContainAll(packed.data, packed.offsets, 0, keys.length, out);
-  }
-
-  /**
-   * Adds keys {@code first .. first+count}, where key i is {@code data[offsets[i] .. offsets[i+1])}
-   * (Arrow's layout): the offsets must not decrease and must stay inside data.
-   */
-  public void putAll(byte[] data, int[] offsets, int first, int count) {
-    Batches.checkOffsets(data.length, offsets, first, count);
-    handle.run(this, h -> NativeBloom.addKeys(h, data, offsets, first, count));
-  }
-
-  /** As {@link #putAll(byte[], int[], int, int)}; {@code out[i]} answers key {@code first + i}. */
-  public void mightContainAll(byte[] data, int[] offsets, int first, int count, boolean[] out) {
-    Batches.checkOffsets(data.length, offsets, first, count);
-    Batches.checkOut(count, out);
-    handle.run(this, h -> NativeBloom.testKeys(h, data, offsets, first, count, out, 0));
-  }
-
-  /**
-   * Adds the 64-bit ids between the position and limit of a direct buffer, read in native byte
-   * order (fill it through {@code order(ByteOrder.nativeOrder())}); the position must be 8-byte
-   * aligned. Positions are left unchanged.
-   */
-  public void putAll(ByteBuffer ids) {
-    long n = Batches.longsIn(ids, "ids");
-    handle.run(this, h -> NativeBloom.addLongsDirect(h, ids, ids.position(), n));
-  }
-
-  /** As {@link #putAll(ByteBuffer)}; writes one byte per id (1 = might contain, 0 = not) from out's position. */
-  public void mightContainAll(ByteBuffer ids, ByteBuffer out) {
-    long n = Batches.longsIn(ids, "ids");
-    Batches.checkOut(n, out);
-    handle.run(this, h -> NativeBloom.testLongsDirect(h, ids, ids.position(), n, out,
-        out.position()));
-  }
-
-  /**
-   * Adds byte keys from direct buffers: offsets holds n+1 native-order 64-bit values between its
-   * position and limit, and key i is the bytes {@code offsets[i] .. offsets[i+1]} counted from
-   * data's position. Positions are left unchanged.
-   */
-  public void putAll(ByteBuffer data, ByteBuffer offsets) {
-    long n = Batches.checkOffsets(data, offsets);
-    handle.run(this, h -> NativeBloom.addKeysDirect(h, data, data.position(), offsets,
-        offsets.position(), n));
-  }
-
-  /** As {@link #putAll(ByteBuffer, ByteBuffer)}; writes one byte per key from out's position. */
-  public void mightContainAll(ByteBuffer data, ByteBuffer offsets, ByteBuffer out) {
-    long n = Batches.checkOffsets(data, offsets);
-    Batches.checkOut(n, out);
-    handle.run(this, h -> NativeBloom.testKeysDirect(h, data, data.position(), offsets,
-        offsets.position(), n, out, out.position()));
+    return read(Kind.BLOOM, in, null, BloomFilter::new);
   }
 
   /**
@@ -287,11 +117,7 @@ public final class BloomFilter implements AutoCloseable {
 
   /** Resets every bit. Needs exclusive access. */
   public void clear() {
-    try {
-      handle.check(NativeBloom.clear(handle.get()));
-    } finally {
-      Reference.reachabilityFence(this);
-    }
+    handle.run(this, NativeBloom::clear);
   }
 
   /** The number of distinct keys put so far, estimated from the fill; reads the whole filter. */
@@ -344,73 +170,14 @@ public final class BloomFilter implements AutoCloseable {
     return out;
   }
 
-  /** A writable copy in native memory, also of a read-only or mapped filter (Guava's copy). */
-  public BloomFilter copy() {
-    byte[] bytes = toByteArray();
-    long[] out = new long[1];
-    NativeBloom.deserialize(bytes, bytes.length, out);
-    return adopt(out);
-  }
-
-  /** {@link #mightContain(CharSequence)} as a {@link Predicate}, e.g. for stream filters. */
-  public Predicate<CharSequence> asPredicate() {
-    return this::mightContain;
-  }
-
-  /** {@link #mightContain(long)} as a {@link LongPredicate}, e.g. for {@code LongStream}s. */
-  public LongPredicate asLongPredicate() {
-    return this::mightContain;
-  }
-
-  /**
-   * Equal filters have the same parameters and the same bits: they answer every query alike
-   * and serialize to the same bytes. Reads both filters (O(size)), as Guava's equals does.
-   */
-  @Override
-  public boolean equals(Object other) {
-    if (this == other) {
-      return true;
-    }
-    return other instanceof BloomFilter
-        && Arrays.equals(toByteArray(), ((BloomFilter) other).toByteArray());
-  }
-
-  /** From the parameters only, so it stays put while keys go in (equal filters share them). */
   @Override
   public int hashCode() {
     return Objects.hash(sizeInBytes(), hashCount(), seed());
   }
 
-  /** The serialized form (docs/FORMAT.md), the same bytes every binding writes. */
-  public byte[] toByteArray() {
-    try {
-      return Serialized.toByteArray(
-          handle, NativeBloom::serializedSize, NativeBloom::serialize,
-          Serialized.USE_SAVE);
-    } finally {
-      Reference.reachabilityFence(this);
-    }
-  }
-
-  /** Writes {@link #toByteArray()} to {@code out}; read it back with {@link #readFrom}. */
-  public void writeTo(OutputStream out) throws IOException {
-    out.write(toByteArray());
-  }
-
-  /** Saves crash-safely: a temporary file, fsync, then a rename over {@code path}. */
-  public void save(Path path) {
-    handle.run(this, h -> NativeBloom.save(h, Utf8.nulTerminated(path)));
-  }
-
   /** For a {@link Mode#WRITE_IN_PLACE} mapping: updates the checksums and flushes to the file. */
   public void sync() {
     handle.run(this, h -> NativeBloom.sync(h));
-  }
-
-  /** Releases the native memory (a read-write mapping is synced first). Idempotent. */
-  @Override
-  public void close() {
-    handle.close();
   }
 
   /** The version of the native library loaded, as major * 10000 + minor * 100 + patch. */

@@ -8,6 +8,7 @@ import java.lang.ref.Reference;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.Objects;
+import java.util.function.LongToIntFunction;
 
 /**
  * A blocked Bloom filter that can forget: every bit of {@link BloomFilter}'s layout becomes a
@@ -36,16 +37,16 @@ import java.util.Objects;
  * {@link Cleaner} does once the filter is unreachable. Closing twice is harmless; any other
  * call after close throws {@link IllegalStateException}.
  */
-public final class CountingFilter implements AutoCloseable {
-  private final NativeHandle handle;
-
-  private CountingFilter(long handle) {
-    this.handle = new NativeHandle(this, handle, NativeCounting::free, NativeCounting::lastError);
+public final class CountingFilter extends Filter<CountingFilter> {
+  /** Wraps the handle a native made (a native that failed has thrown already). */
+  private CountingFilter(long handle, byte[] key) {
+    super(Kind.COUNTING, handle, key, CountingFilter::new);
   }
 
-  /** Wraps the handle a native made; a native that failed has thrown already. */
-  private static CountingFilter adopt(long[] out) {
-    return new CountingFilter(out[0]);
+  /** A new filter, keyed if {@code key} is not null (then with seed 0). */
+  private static CountingFilter make(long expectedInsertions, double fpp, long seed, byte[] key) {
+    long n = expected(expectedInsertions);
+    return made(key, CountingFilter::new, out -> NativeCounting.create(n, fpp, seed, key, out));
   }
 
   /** An empty filter for {@code expectedInsertions} keys at false-positive rate {@code fpp}, seed 0. */
@@ -60,12 +61,7 @@ public final class CountingFilter implements AutoCloseable {
    * filter.
    */
   public static CountingFilter create(long expectedInsertions, double fpp, long seed) {
-    if (expectedInsertions < 0) {
-      throw new IllegalArgumentException("expectedInsertions is negative: " + expectedInsertions);
-    }
-    long[] out = new long[1];
-    NativeCounting.create(expectedInsertions, fpp, seed, out);
-    return adopt(out);
+    return make(expectedInsertions, fpp, seed, null);
   }
 
   /**
@@ -76,27 +72,17 @@ public final class CountingFilter implements AutoCloseable {
    * SeenException with INCOMPATIBLE.
    */
   public static CountingFilter createKeyed(long expectedInsertions, double fpp, byte[] key) {
-    if (expectedInsertions < 0) {
-      throw new IllegalArgumentException("expectedInsertions is negative: " + expectedInsertions);
-    }
-    long[] out = new long[1];
-    NativeCounting.createKeyed(expectedInsertions, fpp, key.clone(), out);
-    return adopt(out);
+    return make(expectedInsertions, fpp, 0, secret(key));
   }
 
   /** Maps a keyed filter's file, with its key. */
   public static CountingFilter open(Path path, Mode mode, byte[] key) {
-    long[] out = new long[1];
-    NativeCounting.openKeyed(Utf8.nulTerminated(path), mode.flags, key.clone(), out);
-    return adopt(out);
+    return open(Kind.COUNTING, path, mode.flags, secret(key), CountingFilter::new);
   }
 
   /** Reads a keyed filter's serialized form, with its key. */
   public static CountingFilter readFrom(InputStream in, byte[] key) throws IOException {
-    byte[] bytes = in.readAllBytes();
-    long[] out = new long[1];
-    NativeCounting.deserializeKeyed(bytes, bytes.length, key.clone(), out);
-    return adopt(out);
+    return read(Kind.COUNTING, in, secret(key), CountingFilter::new);
   }
 
   /**
@@ -106,9 +92,7 @@ public final class CountingFilter implements AutoCloseable {
    * shared: changes reach the file on {@link #sync()} and {@link #close()}.
    */
   public static CountingFilter open(Path path, Mode mode) {
-    long[] out = new long[1];
-    NativeCounting.open(Utf8.nulTerminated(path), mode.flags, out);
-    return adopt(out);
+    return open(Kind.COUNTING, path, mode.flags, null, CountingFilter::new);
   }
 
   /**
@@ -117,10 +101,7 @@ public final class CountingFilter implements AutoCloseable {
    * with BAD_MAGIC, TRUNCATED, BAD_CHECKSUM, WRONG_KIND (a plain Bloom filter, say), ...
    */
   public static CountingFilter readFrom(InputStream in) throws IOException {
-    byte[] bytes = in.readAllBytes();
-    long[] out = new long[1];
-    NativeCounting.deserialize(bytes, bytes.length, out);
-    return adopt(out);
+    return read(Kind.COUNTING, in, null, CountingFilter::new);
   }
 
   /** Adds an id (once more, if it was put before). */
@@ -134,7 +115,7 @@ public final class CountingFilter implements AutoCloseable {
 
   /** Adds the key {@code key[off .. off+len)}. */
   public void put(byte[] key, int off, int len) {
-    handle.check(oneKey(NativeCounting.ADD, key, off, len));
+    oneKey(false, key, off, len);
   }
 
   /** Adds the UTF-8 bytes of {@code key}. */
@@ -157,7 +138,7 @@ public final class CountingFilter implements AutoCloseable {
 
   /** As {@link #remove(long)}, for the key {@code key[off .. off+len)}. */
   public void remove(byte[] key, int off, int len) {
-    handle.check(oneKey(NativeCounting.REMOVE, key, off, len));
+    oneKey(true, key, off, len);
   }
 
   /** As {@link #remove(long)}, for the UTF-8 bytes of {@code key}. */
@@ -165,67 +146,56 @@ public final class CountingFilter implements AutoCloseable {
     remove(Utf8.of(key));
   }
 
-  /** False means the id is certainly not in the filter; true means it probably is. */
-  public boolean mightContain(long id) {
-    try {
-      return NativeCounting.testLong(handle.get(), id) == 1;
-    } finally {
-      Reference.reachabilityFence(this);
-    }
-  }
-
-  public boolean mightContain(byte[] key) {
-    return mightContain(key, 0, key.length);
-  }
-
-  public boolean mightContain(byte[] key, int off, int len) {
-    return oneKey(NativeCounting.CONTAINS, key, off, len) == 1;
-  }
-
-  public boolean mightContain(CharSequence key) {
-    return mightContain(Utf8.of(key));
-  }
-
-  private int oneKey(int op, byte[] key, int off, int len) {
+  private void oneKey(boolean remove, byte[] key, int off, int len) {
     Objects.checkFromIndexSize(off, len, key.length);
+    handle.run(this, h -> NativeCounting.oneKey(h, remove, key, off, len));
+  }
+
+  /**
+   * Runs a remove batch. Without {@code removed} flags a NOT_FOUND throws like any failure; with
+   * them it is an answer (the flags say which keys were absent), and only other failures throw.
+   */
+  private void removeBatch(Object removed, LongToIntFunction call) {
     try {
-      return NativeCounting.oneKey(handle.get(), op, key, off, len);
+      int status = call.applyAsInt(handle.get());
+      if (removed == null || status != Status.NOT_FOUND.code()) {
+        handle.check(status);
+      }
     } finally {
       Reference.reachabilityFence(this);
     }
   }
 
-  private int longs(int op, long[] ids, int off, int len, boolean[] out) {
+  private void removeLongs(long[] ids, int off, int len, boolean[] removed) {
     Objects.checkFromIndexSize(off, len, ids.length);
-    if (out != null) {
-      Batches.checkOut(len, out);
+    if (removed != null) {
+      Batches.checkOut(len, removed);
     }
-    try {
-      return NativeCounting.longs(handle.get(), op, ids, off, len, out, 0);
-    } finally {
-      Reference.reachabilityFence(this);
-    }
+    removeBatch(removed, h -> NativeCounting.removeLongs(h, ids, off, len, removed, 0));
   }
 
-  private int keys(int op, byte[] data, int[] offsets, int first, int count, boolean[] out) {
+  private void removeKeys(byte[] data, int[] offsets, int first, int count, boolean[] removed) {
     Batches.checkOffsets(data.length, offsets, first, count);
-    if (out != null) {
-      Batches.checkOut(count, out);
+    if (removed != null) {
+      Batches.checkOut(count, removed);
     }
-    try {
-      return NativeCounting.keys(handle.get(), op, data, offsets, first, count, out, 0);
-    } finally {
-      Reference.reachabilityFence(this);
-    }
+    removeBatch(removed, h -> NativeCounting.removeKeys(h, data, offsets, first, count, removed, 0));
   }
 
-  public void putAll(long[] ids) {
-    putAll(ids, 0, ids.length);
+  private static int trues(boolean[] flags, int n) {
+    int count = 0;
+    for (int i = 0; i < n; i++) {
+      count += flags[i] ? 1 : 0;
+    }
+    return count;
   }
 
-  /** Adds {@code ids[off .. off+len)} in order, in one native call (a repeated id counts each time). */
-  public void putAll(long[] ids, int off, int len) {
-    handle.check(longs(NativeCounting.ADD, ids, off, len, null));
+  private static long ones(ByteBuffer flags, long n) {
+    long count = 0;
+    for (int i = 0; i < n; i++) {
+      count += flags.get(flags.position() + i);
+    }
+    return count;
   }
 
   public void removeAll(long[] ids) {
@@ -239,7 +209,7 @@ public final class CountingFilter implements AutoCloseable {
    * {@link #removeAll(long[], int, int, boolean[])}.
    */
   public void removeAll(long[] ids, int off, int len) {
-    handle.check(longs(NativeCounting.REMOVE, ids, off, len, null));
+    removeLongs(ids, off, len, null);
   }
 
   /**
@@ -248,24 +218,8 @@ public final class CountingFilter implements AutoCloseable {
    * changed for it. Returns the number removed. Other failures (READ_ONLY) still throw.
    */
   public int removeAll(long[] ids, int off, int len, boolean[] removed) {
-    Objects.requireNonNull(removed, "removed");
-    return removedCount(longs(NativeCounting.REMOVE, ids, off, len, removed), removed, len);
-  }
-
-  public void mightContainAll(long[] ids, boolean[] out) {
-    mightContainAll(ids, 0, ids.length, out);
-  }
-
-  /** Sets {@code out[i] = mightContain(ids[off + i])} for i in 0 .. len, in one native call. */
-  public void mightContainAll(long[] ids, int off, int len, boolean[] out) {
-    Objects.requireNonNull(out, "out");
-    handle.check(longs(NativeCounting.CONTAINS, ids, off, len, out));
-  }
-
-  /** Adds every key; they are packed into one buffer first, so prefer the offsets form when hot. */
-  public void putAll(byte[][] keys) {
-    PackedKeys packed = PackedKeys.of(keys);
-    putAll(packed.data, packed.offsets, 0, keys.length);
+    removeLongs(ids, off, len, Objects.requireNonNull(removed, "removed"));
+    return trues(removed, len);
   }
 
   /** Removes every key, as {@link #removeAll(long[], int, int)}: NOT_FOUND after the batch if any was absent. */
@@ -274,76 +228,21 @@ public final class CountingFilter implements AutoCloseable {
     removeAll(packed.data, packed.offsets, 0, keys.length);
   }
 
-  /** Sets {@code out[i] = mightContain(keys[i])}. */
-  public void mightContainAll(byte[][] keys, boolean[] out) {
-    PackedKeys packed = PackedKeys.of(keys);
-    mightContainAll(packed.data, packed.offsets, 0, keys.length, out);
-  }
-
-  /**
-   * Adds keys {@code first .. first+count}, where key i is {@code data[offsets[i] .. offsets[i+1])}
-   * (Arrow's layout): the offsets must not decrease and must stay inside data.
-   */
-  public void putAll(byte[] data, int[] offsets, int first, int count) {
-    handle.check(keys(NativeCounting.ADD, data, offsets, first, count, null));
-  }
-
   /** As {@link #removeAll(long[], int, int)}, for packed keys. */
   public void removeAll(byte[] data, int[] offsets, int first, int count) {
-    handle.check(keys(NativeCounting.REMOVE, data, offsets, first, count, null));
+    removeKeys(data, offsets, first, count, null);
   }
 
   /** As {@link #removeAll(long[], int, int, boolean[])}, for packed keys; {@code removed[i]} is key {@code first + i}'s. */
   public int removeAll(byte[] data, int[] offsets, int first, int count, boolean[] removed) {
-    Objects.requireNonNull(removed, "removed");
-    return removedCount(
-        keys(NativeCounting.REMOVE, data, offsets, first, count, removed), removed, count);
-  }
-
-  /** As {@link #putAll(byte[], int[], int, int)}; {@code out[i]} answers key {@code first + i}. */
-  public void mightContainAll(byte[] data, int[] offsets, int first, int count, boolean[] out) {
-    Objects.requireNonNull(out, "out");
-    handle.check(keys(NativeCounting.CONTAINS, data, offsets, first, count, out));
-  }
-
-  private int longsDirect(int op, ByteBuffer ids, ByteBuffer out) {
-    long n = Batches.longsIn(ids, "ids");
-    if (out != null) {
-      Batches.checkOut(n, out);
-    }
-    try {
-      return NativeCounting.longsDirect(
-          handle.get(), op, ids, ids.position(), n, out, out == null ? 0 : out.position());
-    } finally {
-      Reference.reachabilityFence(this);
-    }
-  }
-
-  private int keysDirect(int op, ByteBuffer data, ByteBuffer offsets, ByteBuffer out) {
-    long n = Batches.checkOffsets(data, offsets);
-    if (out != null) {
-      Batches.checkOut(n, out);
-    }
-    try {
-      return NativeCounting.keysDirect(handle.get(), op, data, data.position(), offsets,
-          offsets.position(), n, out, out == null ? 0 : out.position());
-    } finally {
-      Reference.reachabilityFence(this);
-    }
-  }
-
-  /**
-   * Adds the 64-bit ids between the position and limit of a direct buffer, read in native byte
-   * order (fill it through {@code order(ByteOrder.nativeOrder())}); the position must be 8-byte
-   * aligned. Positions are left unchanged.
-   */
-  public void putAll(ByteBuffer ids) {
-    handle.check(longsDirect(NativeCounting.ADD, ids, null));
+    removeKeys(data, offsets, first, count, Objects.requireNonNull(removed, "removed"));
+    return trues(removed, count);
   }
 
   /** As {@link #putAll(ByteBuffer)}, removing: NOT_FOUND after the batch if any id was absent. */
   public void removeAll(ByteBuffer ids) {
-    handle.check(longsDirect(NativeCounting.REMOVE, ids, null));
+    long n = Batches.longsIn(ids, "ids");
+    removeBatch(null, h -> NativeCounting.removeLongsDirect(h, ids, ids.position(), n, null, 0));
   }
 
   /**
@@ -351,24 +250,11 @@ public final class CountingFilter implements AutoCloseable {
    * id from removed's position, 1 if removed, 0 if certainly absent. Returns the number removed.
    */
   public long removeAll(ByteBuffer ids, ByteBuffer removed) {
-    Objects.requireNonNull(removed, "removed");
-    int status = longsDirect(NativeCounting.REMOVE, ids, removed);
-    return removedCount(status, removed, ids.remaining() / Long.BYTES);
-  }
-
-  /** As {@link #putAll(ByteBuffer)}; writes one byte per id (1 = might contain, 0 = not) from out's position. */
-  public void mightContainAll(ByteBuffer ids, ByteBuffer out) {
-    Objects.requireNonNull(out, "out");
-    handle.check(longsDirect(NativeCounting.CONTAINS, ids, out));
-  }
-
-  /**
-   * Adds byte keys from direct buffers: offsets holds n+1 native-order 64-bit values between its
-   * position and limit, and key i is the bytes {@code offsets[i] .. offsets[i+1]} counted from
-   * data's position. Positions are left unchanged.
-   */
-  public void putAll(ByteBuffer data, ByteBuffer offsets) {
-    handle.check(keysDirect(NativeCounting.ADD, data, offsets, null));
+    long n = Batches.longsIn(ids, "ids");
+    Batches.checkOut(n, Objects.requireNonNull(removed, "removed"));
+    removeBatch(removed, h -> NativeCounting.removeLongsDirect(h, ids, ids.position(), n,
+        removed, removed.position()));
+    return ones(removed, n);
   }
 
   /**
@@ -378,44 +264,16 @@ public final class CountingFilter implements AutoCloseable {
    * {@link #removeAll(ByteBuffer, ByteBuffer)} takes ids.)
    */
   public long removeAll(ByteBuffer data, ByteBuffer offsets, ByteBuffer removed) {
-    Objects.requireNonNull(removed, "removed");
     long n = Batches.checkOffsets(data, offsets);
-    return removedCount(keysDirect(NativeCounting.REMOVE, data, offsets, removed), removed, n);
-  }
-
-  /** As {@link #putAll(ByteBuffer, ByteBuffer)}; writes one byte per key from out's position. */
-  public void mightContainAll(ByteBuffer data, ByteBuffer offsets, ByteBuffer out) {
-    Objects.requireNonNull(out, "out");
-    handle.check(keysDirect(NativeCounting.CONTAINS, data, offsets, out));
-  }
-
-  private long removedCount(int status, ByteBuffer removed, long n) {
-    if (status != Status.NOT_FOUND.code()) {
-      handle.check(status);
-    }
-    long count = 0;
-    for (int i = 0; i < n; i++) {
-      count += removed.get(removed.position() + i);
-    }
-    return count;
-  }
-
-  private int removedCount(int status, boolean[] removed, int n) {
-    if (status != Status.NOT_FOUND.code()) {
-      handle.check(status);
-    }
-    int count = 0;
-    for (int i = 0; i < n; i++) {
-      if (removed[i]) {
-        count++;
-      }
-    }
-    return count;
+    Batches.checkOut(n, Objects.requireNonNull(removed, "removed"));
+    removeBatch(removed, h -> NativeCounting.removeKeysDirect(h, data, data.position(), offsets,
+        offsets.position(), n, removed, removed.position()));
+    return ones(removed, n);
   }
 
   /** Resets every counter to zero. Needs exclusive access. */
   public void clear() {
-    handle.run(this, h -> NativeCounting.clear(h));
+    handle.run(this, NativeCounting::clear);
   }
 
   /**
@@ -481,35 +339,13 @@ public final class CountingFilter implements AutoCloseable {
     return out;
   }
 
-  /** The serialized form (kind 2 of docs/FORMAT.md), the same bytes every binding writes. */
-  public byte[] toByteArray() {
-    try {
-      return Serialized.toByteArray(
-          handle, NativeCounting::serializedSize, NativeCounting::serialize,
-          Serialized.USE_SAVE);
-    } finally {
-      Reference.reachabilityFence(this);
-    }
-  }
-
-  /** Writes {@link #toByteArray()} to {@code out}; read it back with {@link #readFrom}. */
-  public void writeTo(OutputStream out) throws IOException {
-    out.write(toByteArray());
-  }
-
-  /** Saves crash-safely: a temporary file, fsync, then a rename over {@code path}. */
-  public void save(Path path) {
-    handle.run(this, h -> NativeCounting.save(h, Utf8.nulTerminated(path)));
+  @Override
+  public int hashCode() {
+    return Objects.hash(sizeInBytes(), hashCount(), seed());
   }
 
   /** For a {@link Mode#WRITE_IN_PLACE} mapping: updates the checksums and flushes to the file. */
   public void sync() {
-    handle.run(this, h -> NativeCounting.sync(h));
-  }
-
-  /** Releases the native memory (a read-write mapping is synced first). Idempotent. */
-  @Override
-  public void close() {
-    handle.close();
+    handle.run(this, NativeCounting::sync);
   }
 }

@@ -43,7 +43,7 @@ public final class ExposureStore implements AutoCloseable {
 
   private ExposureStore(long handle, boolean readOnly) {
     this.readOnly = readOnly;
-    this.handle = new NativeHandle(this, handle, NativeStore::free, NativeStore::lastError);
+    this.handle = new NativeHandle(this, handle, Kind.STORE);
   }
 
   /** Counters of a store at one moment. */
@@ -144,7 +144,7 @@ public final class ExposureStore implements AutoCloseable {
       long[] out = new long[1];
       NativeStore.create(window.unit.code, window.span,
           window.expectedItems, window.fpr, window.maxSlack, window.seed, window.maxBytes,
-          idleTimeout, maxBytes, expectedUsers, out);
+          window.key, idleTimeout, maxBytes, expectedUsers, out);
       return new ExposureStore(out[0], false);
     }
   }
@@ -166,12 +166,31 @@ public final class ExposureStore implements AutoCloseable {
    * the mapped file in place. With {@code verify} false the payload checksum is skipped, so a
    * large store opens in about a second, and a corrupt window is refused when its user is
    * touched. Throws {@link SeenException} with BAD_MAGIC, TRUNCATED, BAD_CHECKSUM, IO, ... on
-   * a bad file.
+   * a bad file, and INCOMPATIBLE for a keyed store's file.
    */
   public static ExposureStore open(Path path, Mode mode, boolean verify) {
+    return mapped(path, mode, verify, null);
+  }
+
+  /** {@link #open(Path, Mode, boolean, byte[])} with the payload checksum verified. */
+  public static ExposureStore open(Path path, Mode mode, byte[] key) {
+    return open(path, mode, true, key);
+  }
+
+  /**
+   * Maps a keyed store's file (one built from a {@link WindowSpec#key keyed spec}), with its
+   * key, as {@link #open(Path, Mode, boolean)}; a missing or wrong key throws SeenException
+   * INCOMPATIBLE.
+   */
+  public static ExposureStore open(Path path, Mode mode, boolean verify, byte[] key) {
+    return mapped(path, mode, verify, NativeObject.secret(key));
+  }
+
+  /** The store of a file, keyed if {@code key} is not null. */
+  private static ExposureStore mapped(Path path, Mode mode, boolean verify, byte[] key) {
     long[] out = new long[1];
     int flags = mode.flags | (verify ? 0 : Mode.NO_VERIFY);
-    NativeStore.open(Utf8.nulTerminated(path), flags, out);
+    NativeKinds.open(Kind.STORE.code, Utf8.nulTerminated(path), flags, key, out);
     return new ExposureStore(out[0], mode == Mode.READ_ONLY);
   }
 
@@ -329,7 +348,7 @@ public final class ExposureStore implements AutoCloseable {
    * calls wait.
    */
   public void save(Path path) {
-    handle.run(this, h -> NativeStore.save(h, Utf8.nulTerminated(path)));
+    handle.run(this, h -> NativeKinds.save(Kind.STORE.code, h, Utf8.nulTerminated(path)));
   }
 
   /** Releases the native memory or the mapping. Idempotent; needs exclusive access. */

@@ -32,6 +32,12 @@ final class NativeHandle {
     this.cleanable = CLEANER.register(owner, () -> free.accept(handle));
   }
 
+  /** The handle of a {@link Kind}, freed and read through kinds_jni.c. */
+  NativeHandle(Object owner, long handle, Kind kind) {
+    this(owner, handle, h -> NativeKinds.free(kind.code, h),
+        h -> NativeKinds.lastError(kind.code, h));
+  }
+
   /**
    * Throws for a failed status of a call on this handle, with the message the handle keeps:
    * it does not depend on the calling thread (docs/errors.md).
@@ -63,6 +69,22 @@ final class NativeHandle {
   void run(Object owner, LongToIntFunction call) {
     try {
       check(call.applyAsInt(get()));
+    } finally {
+      Reference.reachabilityFence(owner);
+    }
+  }
+
+  /**
+   * As {@link #run}, for a native that returns an int answer (0 or more) or below 0 the negated
+   * status; returns the answer.
+   */
+  int answer(Object owner, LongToIntFunction call) {
+    try {
+      int result = call.applyAsInt(get());
+      if (result < 0) {
+        check(-result);
+      }
+      return result;
     } finally {
       Reference.reachabilityFence(owner);
     }

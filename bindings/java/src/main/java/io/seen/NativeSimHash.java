@@ -30,9 +30,12 @@ final class NativeSimHash {
   /** weights may be null (all 1), else read from the same offset; the fingerprint to out[0]. */
   static native int hashes(long[] hashes, float[] weights, int off, int len, long[] out);
 
-  /** weights may be null, else weights[0 .. count); the fingerprint to out[0]. */
+  /**
+   * weights may be null, else weights[0 .. count); hashed under key if it is not null, else
+   * with seed; the fingerprint to out[0].
+   */
   static native int strings(byte[] data, int[] offsets, int first, int count, float[] weights,
-      long seed, long[] out);
+      long seed, byte[] key, long[] out);
 
   /** The handle goes to out[0]. */
   static native int idfCreate(byte[] data, int[] offsets, int count, float[] weights,

@@ -3,7 +3,8 @@ package io.seen;
 import java.nio.ByteBuffer;
 
 /**
- * The native methods of store_jni.c, one per seen.h call. Handles are {@code seen_store*}
+ * The native methods of store_jni.c, the calls only a store has (the rest are
+ * {@link NativeKinds}'). Handles are {@code seen_store*}
  * pointers; callers guarantee they are live and that indices are in bounds. Methods return a
  * seen_status unless their comment says otherwise. {@code now} is in seconds.
  */
@@ -14,15 +15,10 @@ final class NativeStore {
 
   private NativeStore() {}
 
-  /** The message of the last failed call on handle h. */
-  static native String lastError(long h);
-
   /** The window is given as in {@link NativeWindow#create}; the handle goes to out[0]. */
   static native int create(int mode, int span, int expectedItems, double fpr, double maxSlack,
-      long seed, long windowMaxBytes, long idleTimeout, long maxBytes, long expectedUsers,
-      long[] out);
-
-  static native void free(long h);
+      long seed, long windowMaxBytes, byte[] key, long idleTimeout, long maxBytes,
+      long expectedUsers, long[] out);
 
   /** out[outOff + i] is true if candidates[off + i] is unseen. */
   static native int filter(long h, long user, long[] candidates, int off, int len, long now,
@@ -52,10 +48,4 @@ final class NativeStore {
 
   /** out: the layout of {@link WindowInfo#of(long[])}. */
   static native int windowInfo(long h, long[] out);
-
-  /** path is NUL-terminated UTF-8. */
-  static native int save(long h, byte[] path);
-
-  /** path is NUL-terminated UTF-8; the handle goes to out[0]. */
-  static native int open(byte[] path, int flags, long[] out);
 }

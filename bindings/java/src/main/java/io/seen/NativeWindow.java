@@ -3,7 +3,8 @@ package io.seen;
 import java.nio.ByteBuffer;
 
 /**
- * The native methods of window_jni.c, one per seen.h call. Handles are {@code seen_window*}
+ * The native methods of window_jni.c, the calls only a window has (the rest are
+ * {@link NativeKinds}'). Handles are {@code seen_window*}
  * pointers; callers guarantee they are live and that indices are in bounds. Methods return a
  * seen_status unless their comment says otherwise. {@code now} is in seconds.
  */
@@ -14,14 +15,9 @@ final class NativeWindow {
 
   private NativeWindow() {}
 
-  /** The message of the last failed call on handle h. */
-  static native String lastError(long h);
-
-  /** The handle goes to out[0]. */
+  /** Keyed under {@code key} if it is not null; the handle goes to out[0]. */
   static native int create(int mode, int span, int expectedItems, double fpr, double maxSlack,
-      long seed, long maxBytes, long now, long[] out);
-
-  static native void free(long h);
+      long seed, long maxBytes, byte[] key, long now, long[] out);
 
   /** out: the layout of {@link WindowInfo#of(long[])}. */
   static native int info(long h, long[] out);
@@ -52,12 +48,4 @@ final class NativeWindow {
 
   static native int testLongsDirect(long h, ByteBuffer ids, long pos, long n, long now,
       ByteBuffer out, long outPos);
-
-  /** The serialized size in bytes, or the negated status. */
-  static native long serializedSize(long h);
-
-  static native int serialize(long h, byte[] out);
-
-  /** The handle goes to out[0]. */
-  static native int deserialize(byte[] buf, int len, long[] out);
 }

@@ -4,8 +4,6 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.lang.ref.Cleaner;
-import java.lang.ref.Reference;
-import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.Objects;
 
@@ -20,7 +18,8 @@ import java.util.Objects;
  * {@code CharSequence} as its UTF-8 bytes, with the filter's seed.
  *
  * <p>Queries ask every sub-filter, so their cost grows with {@link #subFilterCount()}: start
- * near the expected size. At most 64 sub-filters; a put past them throws TOO_LARGE.
+ * near the expected size. At most 64 sub-filters; a put past them throws TOO_LARGE (a batch
+ * keeps the keys before it).
  *
  * <p>Thread safety: puts and {@link #close()} need exclusive access; queries, the getters,
  * {@link #toByteArray()} and {@link #save(Path)} may run concurrently with each other, not with
@@ -30,16 +29,20 @@ import java.util.Objects;
  * {@link Cleaner} does once the filter is unreachable. Closing twice is harmless; any other
  * call after close throws {@link IllegalStateException}.
  */
-public final class ScalableFilter implements AutoCloseable {
-  private final NativeHandle handle;
-
-  private ScalableFilter(long handle) {
-    this.handle = new NativeHandle(this, handle, NativeScalable::free, NativeScalable::lastError);
+public final class ScalableFilter extends AddOnceFilter<ScalableFilter> {
+  /** Wraps the handle a native made (a native that failed has thrown already). */
+  private ScalableFilter(long handle, byte[] key) {
+    super(Kind.SCALABLE, handle, key, ScalableFilter::new);
   }
 
-  /** Wraps the handle a native made; a native that failed has thrown already. */
-  private static ScalableFilter adopt(long[] out) {
-    return new ScalableFilter(out[0]);
+  /** A new filter, keyed if {@code key} is not null (then with seed 0). */
+  private static ScalableFilter make(long initialCapacity, double fpp, double growth,
+      double tightening, long seed, byte[] key) {
+    if (initialCapacity < 1) {
+      throw new IllegalArgumentException("initialCapacity must be at least 1: " + initialCapacity);
+    }
+    return made(key, ScalableFilter::new,
+        out -> NativeScalable.create(initialCapacity, fpp, growth, tightening, seed, key, out));
   }
 
   /**
@@ -59,12 +62,7 @@ public final class ScalableFilter implements AutoCloseable {
    */
   public static ScalableFilter create(long initialCapacity, double fpp, double growth,
       double tightening, long seed) {
-    if (initialCapacity < 1) {
-      throw new IllegalArgumentException("initialCapacity must be at least 1: " + initialCapacity);
-    }
-    long[] out = new long[1];
-    NativeScalable.create(initialCapacity, fpp, growth, tightening, seed, out);
-    return adopt(out);
+    return make(initialCapacity, fpp, growth, tightening, seed, null);
   }
 
   /** A keyed filter (see the next) with growth 2 and tightening 0.5. */
@@ -82,27 +80,17 @@ public final class ScalableFilter implements AutoCloseable {
    */
   public static ScalableFilter createKeyed(long initialCapacity, double fpp, double growth,
       double tightening, byte[] key) {
-    if (initialCapacity < 1) {
-      throw new IllegalArgumentException("initialCapacity must be at least 1: " + initialCapacity);
-    }
-    long[] out = new long[1];
-    NativeScalable.createKeyed(initialCapacity, fpp, growth, tightening, key.clone(), out);
-    return adopt(out);
+    return make(initialCapacity, fpp, growth, tightening, 0, secret(key));
   }
 
   /** Opens a keyed filter's file, with its key. */
   public static ScalableFilter open(Path path, Mode mode, byte[] key) {
-    long[] out = new long[1];
-    NativeScalable.openKeyed(Utf8.nulTerminated(path), mode.flags, key.clone(), out);
-    return adopt(out);
+    return open(Kind.SCALABLE, path, mode.flags, secret(key), ScalableFilter::new);
   }
 
   /** Reads a keyed filter's serialized form, with its key. */
   public static ScalableFilter readFrom(InputStream in, byte[] key) throws IOException {
-    byte[] bytes = in.readAllBytes();
-    long[] out = new long[1];
-    NativeScalable.deserializeKeyed(bytes, bytes.length, key.clone(), out);
-    return adopt(out);
+    return read(Kind.SCALABLE, in, secret(key), ScalableFilter::new);
   }
 
   /**
@@ -112,9 +100,7 @@ public final class ScalableFilter implements AutoCloseable {
    * only on the next {@link #save(Path)}.
    */
   public static ScalableFilter open(Path path, Mode mode) {
-    long[] out = new long[1];
-    NativeScalable.open(Utf8.nulTerminated(path), mode.flags, out);
-    return adopt(out);
+    return open(Kind.SCALABLE, path, mode.flags, null, ScalableFilter::new);
   }
 
   /**
@@ -123,160 +109,7 @@ public final class ScalableFilter implements AutoCloseable {
    * with BAD_MAGIC, TRUNCATED, BAD_CHECKSUM, WRONG_KIND, ... on other input.
    */
   public static ScalableFilter readFrom(InputStream in) throws IOException {
-    byte[] bytes = in.readAllBytes();
-    long[] out = new long[1];
-    NativeScalable.deserialize(bytes, bytes.length, out);
-    return adopt(out);
-  }
-
-  private boolean changed(int putResult) {
-    if (putResult < 0) {
-      handle.check(-putResult);
-    }
-    return putResult == 0;
-  }
-
-  /** Adds an id; returns true if that changed the filter (false: it already looked present). */
-  public boolean put(long id) {
-    try {
-      return changed(NativeScalable.putLong(handle.get(), id));
-    } finally {
-      Reference.reachabilityFence(this);
-    }
-  }
-
-  public boolean put(byte[] key) {
-    return put(key, 0, key.length);
-  }
-
-  /** Adds the key {@code key[off .. off+len)}; returns true if that changed the filter. */
-  public boolean put(byte[] key, int off, int len) {
-    Objects.checkFromIndexSize(off, len, key.length);
-    try {
-      return changed(NativeScalable.putBytes(handle.get(), key, off, len));
-    } finally {
-      Reference.reachabilityFence(this);
-    }
-  }
-
-  /** Adds the UTF-8 bytes of {@code key}. */
-  public boolean put(CharSequence key) {
-    return put(Utf8.of(key));
-  }
-
-  /** False means the id was certainly never put; true means it probably was. */
-  public boolean mightContain(long id) {
-    try {
-      return NativeScalable.testLong(handle.get(), id) == 1;
-    } finally {
-      Reference.reachabilityFence(this);
-    }
-  }
-
-  public boolean mightContain(byte[] key) {
-    return mightContain(key, 0, key.length);
-  }
-
-  public boolean mightContain(byte[] key, int off, int len) {
-    Objects.checkFromIndexSize(off, len, key.length);
-    try {
-      return NativeScalable.testBytes(handle.get(), key, off, len) == 1;
-    } finally {
-      Reference.reachabilityFence(this);
-    }
-  }
-
-  public boolean mightContain(CharSequence key) {
-    return mightContain(Utf8.of(key));
-  }
-
-  public void putAll(long[] ids) {
-    putAll(ids, 0, ids.length);
-  }
-
-  /**
-   * Adds {@code ids[off .. off+len)} in order, in one native call, growing as needed. Past 64
-   * sub-filters it throws TOO_LARGE; the ids before that stay added.
-   */
-  public void putAll(long[] ids, int off, int len) {
-    Objects.checkFromIndexSize(off, len, ids.length);
-    handle.run(this, h -> NativeScalable.longs(h, ids, off, len, null, 0));
-  }
-
-  public void mightContainAll(long[] ids, boolean[] out) {
-    mightContainAll(ids, 0, ids.length, out);
-  }
-
-  /** Sets {@code out[i] = mightContain(ids[off + i])} for i in 0 .. len, over every sub-filter, in one native call. */
-  public void mightContainAll(long[] ids, int off, int len, boolean[] out) {
-    Objects.checkFromIndexSize(off, len, ids.length);
-    Batches.checkOut(len, out);
-    handle.run(this, h -> NativeScalable.longs(h, ids, off, len, out, 0));
-  }
-
-  /** Adds every key; they are packed into one buffer first, so prefer the offsets form when hot. */
-  public void putAll(byte[][] keys) {
-    PackedKeys packed = PackedKeys.of(keys);
-    putAll(packed.data, packed.offsets, 0, keys.length);
-  }
-
-  /** Sets {@code out[i] = mightContain(keys[i])}. */
-  public void mightContainAll(byte[][] keys, boolean[] out) {
-    PackedKeys packed = PackedKeys.of(keys);
-    mightContainAll(packed.data, packed.offsets, 0, keys.length, out);
-  }
-
-  /**
-   * Adds keys {@code first .. first+count}, where key i is {@code data[offsets[i] .. offsets[i+1])}
-   * (Arrow's layout): the offsets must not decrease and must stay inside data.
-   */
-  public void putAll(byte[] data, int[] offsets, int first, int count) {
-    Batches.checkOffsets(data.length, offsets, first, count);
-    handle.run(this, h -> NativeScalable.keys(h, data, offsets, first, count, null, 0));
-  }
-
-  /** As {@link #putAll(byte[], int[], int, int)}; {@code out[i]} answers key {@code first + i}. */
-  public void mightContainAll(byte[] data, int[] offsets, int first, int count, boolean[] out) {
-    Batches.checkOffsets(data.length, offsets, first, count);
-    Batches.checkOut(count, out);
-    handle.run(this, h -> NativeScalable.keys(h, data, offsets, first, count, out, 0));
-  }
-
-  /**
-   * Adds the 64-bit ids between the position and limit of a direct buffer, read in native byte
-   * order (fill it through {@code order(ByteOrder.nativeOrder())}); the position must be 8-byte
-   * aligned. Positions are left unchanged.
-   */
-  public void putAll(ByteBuffer ids) {
-    long n = Batches.longsIn(ids, "ids");
-    handle.run(this, h -> NativeScalable.longsDirect(h, ids, ids.position(), n, null, 0));
-  }
-
-  /** As {@link #putAll(ByteBuffer)}; writes one byte per id (1 = might contain, 0 = not) from out's position. */
-  public void mightContainAll(ByteBuffer ids, ByteBuffer out) {
-    long n = Batches.longsIn(ids, "ids");
-    Batches.checkOut(n, out);
-    handle.run(this, h -> NativeScalable.longsDirect(h, ids, ids.position(), n, out,
-        out.position()));
-  }
-
-  /**
-   * Adds byte keys from direct buffers: offsets holds n+1 native-order 64-bit values between its
-   * position and limit, and key i is the bytes {@code offsets[i] .. offsets[i+1]} counted from
-   * data's position. Positions are left unchanged.
-   */
-  public void putAll(ByteBuffer data, ByteBuffer offsets) {
-    long n = Batches.checkOffsets(data, offsets);
-    handle.run(this, h -> NativeScalable.keysDirect(h, data, data.position(), offsets,
-        offsets.position(), n, null, 0));
-  }
-
-  /** As {@link #putAll(ByteBuffer, ByteBuffer)}; writes one byte per key from out's position. */
-  public void mightContainAll(ByteBuffer data, ByteBuffer offsets, ByteBuffer out) {
-    long n = Batches.checkOffsets(data, offsets);
-    Batches.checkOut(n, out);
-    handle.run(this, h -> NativeScalable.keysDirect(h, data, data.position(), offsets,
-        offsets.position(), n, out, out.position()));
+    return read(Kind.SCALABLE, in, null, ScalableFilter::new);
   }
 
   /** Distinct keys put so far: the puts that changed the filter (low by the false positives met). */
@@ -334,30 +167,8 @@ public final class ScalableFilter implements AutoCloseable {
     return out;
   }
 
-  /** The serialized form (kind 3 of docs/FORMAT.md), the same bytes every binding writes. */
-  public byte[] toByteArray() {
-    try {
-      return Serialized.toByteArray(
-          handle, NativeScalable::serializedSize, NativeScalable::serialize,
-          Serialized.USE_SAVE);
-    } finally {
-      Reference.reachabilityFence(this);
-    }
-  }
-
-  /** Writes {@link #toByteArray()} to {@code out}; read it back with {@link #readFrom}. */
-  public void writeTo(OutputStream out) throws IOException {
-    out.write(toByteArray());
-  }
-
-  /** Saves crash-safely: a temporary file, fsync, then a rename over {@code path}. */
-  public void save(Path path) {
-    handle.run(this, h -> NativeScalable.save(h, Utf8.nulTerminated(path)));
-  }
-
-  /** Releases the native memory or the mapping. Idempotent. */
   @Override
-  public void close() {
-    handle.close();
+  public int hashCode() {
+    return Objects.hash(initialCapacity(), fppBound(), seed());
   }
 }

@@ -235,10 +235,7 @@ public final class SimHash {
   }
 
   public static long[] fingerprintAll(List<? extends CharSequence> texts, Options options) {
-    byte[][] utf8 = new byte[texts.size()][];
-    for (int i = 0; i < utf8.length; i++) {
-      utf8[i] = Utf8.of(texts.get(i));
-    }
+    byte[][] utf8 = utf8(texts);
     PackedKeys packed = PackedKeys.of(utf8);
     long[] out = new long[utf8.length];
     fingerprintAll(packed.data, packed.offsets, 0, utf8.length, options, out, 0, null);
@@ -293,17 +290,31 @@ public final class SimHash {
    * seed 0) and weighing {@code weights[i]} ({@code weights} null: all 1).
    */
   public static long ofFeatures(List<? extends CharSequence> features, float[] weights) {
-    byte[][] utf8 = new byte[features.size()][];
-    for (int i = 0; i < utf8.length; i++) {
-      utf8[i] = Utf8.of(features.get(i));
-    }
-    return ofFeatures(utf8, weights, 0);
+    return ofFeatures(utf8(features), weights, 0);
+  }
+
+  /**
+   * As {@link #ofFeatures(List, float[])}, each feature hashed with SipHash-1-3 under the
+   * secret {@code key} (16 to 64 bytes, docs/SECURITY.md), so that nobody without it can choose
+   * features that land near a given fingerprint. Fingerprints of different keys, or of a key
+   * and none, do not compare.
+   */
+  public static long ofFeatures(List<? extends CharSequence> features, float[] weights,
+      byte[] key) {
+    return ofFeatures(utf8(features), weights, key);
   }
 
   /** The fingerprint of byte features, each hashed with XXH3-64 and {@code seed}. */
   public static long ofFeatures(byte[][] features, float[] weights, long seed) {
     PackedKeys packed = PackedKeys.of(features);
-    return ofFeatures(packed.data, packed.offsets, 0, features.length, weights, seed);
+    return features(packed.data, packed.offsets, 0, features.length, weights, seed, null);
+  }
+
+  /** The fingerprint of byte features, each hashed under the secret {@code key}. */
+  public static long ofFeatures(byte[][] features, float[] weights, byte[] key) {
+    PackedKeys packed = PackedKeys.of(features);
+    return features(packed.data, packed.offsets, 0, features.length, weights, 0,
+        Objects.requireNonNull(key, "key"));
   }
 
   /**
@@ -313,13 +324,33 @@ public final class SimHash {
    */
   public static long ofFeatures(byte[] data, int[] offsets, int first, int count,
       float[] weights, long seed) {
+    return features(data, offsets, first, count, weights, seed, null);
+  }
+
+  /** As the previous, each feature hashed under the secret {@code key}. */
+  public static long ofFeatures(byte[] data, int[] offsets, int first, int count,
+      float[] weights, byte[] key) {
+    return features(data, offsets, first, count, weights, 0, Objects.requireNonNull(key, "key"));
+  }
+
+  private static byte[][] utf8(List<? extends CharSequence> texts) {
+    byte[][] utf8 = new byte[texts.size()][];
+    for (int i = 0; i < utf8.length; i++) {
+      utf8[i] = Utf8.of(texts.get(i));
+    }
+    return utf8;
+  }
+
+  /** Hashed under key if it is not null, else with seed. */
+  private static long features(byte[] data, int[] offsets, int first, int count,
+      float[] weights, long seed, byte[] key) {
     Batches.checkOffsets(data.length, offsets, first, count);
     if (weights != null && weights.length < count) {
       throw new IllegalArgumentException(
           "weights holds " + weights.length + " values, needs " + count);
     }
     long[] out = new long[1];
-    NativeSimHash.strings(data, offsets, first, count, weights, seed, out);
+    NativeSimHash.strings(data, offsets, first, count, weights, seed, key, out);
     return out[0];
   }
 

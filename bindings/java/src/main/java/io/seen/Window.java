@@ -39,12 +39,12 @@ import java.util.Objects;
  * window is unreachable. Closing twice is harmless; any other call after close throws
  * {@link IllegalStateException}.
  */
-public final class Window implements AutoCloseable {
-  private final NativeHandle handle;
+public final class Window extends NativeObject<Window> {
   private final WindowInfo info;
 
-  private Window(long handle) {
-    this.handle = new NativeHandle(this, handle, NativeWindow::free, NativeWindow::lastError);
+  /** Wraps the handle a native made (a native that failed has thrown already). */
+  private Window(long handle, byte[] key) {
+    super(Kind.WINDOW, handle, key, Window::new);
     long[] v = WindowInfo.buffer();
     int status = NativeWindow.info(handle, v);
     if (status != 0) {
@@ -57,17 +57,14 @@ public final class Window implements AutoCloseable {
     this.info = WindowInfo.of(v);
   }
 
-  /** Wraps the handle a native made; a native that failed has thrown already. */
-  private static Window adopt(long[] out) {
-    return new Window(out[0]);
-  }
-
-  /** An empty window as {@code spec} says; {@code now} starts the clock of a time window. */
+  /**
+   * An empty window as {@code spec} says; {@code now} starts the clock of a time window. A
+   * keyed spec ({@link WindowSpec#key}) makes a keyed window.
+   */
   public static Window create(WindowSpec spec, long now) {
-    long[] out = new long[1];
-    NativeWindow.create(spec.unit.code, spec.span, spec.expectedItems, spec.fpr,
-        spec.maxSlack, spec.seed, spec.maxBytes, now, out);
-    return adopt(out);
+    return made(spec.key, Window::new, out -> NativeWindow.create(spec.unit.code, spec.span,
+        spec.expectedItems, spec.fpr, spec.maxSlack, spec.seed, spec.maxBytes, spec.key, now,
+        out));
   }
 
   /** Remembers the last {@code n} items at total false-positive rate {@code fpp}, seed 0. */
@@ -91,13 +88,16 @@ public final class Window implements AutoCloseable {
   /**
    * Reads a window written by {@link #writeTo(OutputStream)} (or by any binding), after full
    * validation. Reads {@code in} to its end. Throws {@link SeenException} with BAD_MAGIC,
-   * TRUNCATED, BAD_CHECKSUM, WRONG_KIND (a Bloom filter, say), ... on other input.
+   * TRUNCATED, BAD_CHECKSUM, WRONG_KIND (a Bloom filter, say), ... on other input, and
+   * INCOMPATIBLE for a keyed window's bytes.
    */
   public static Window readFrom(InputStream in) throws IOException {
-    byte[] bytes = in.readAllBytes();
-    long[] out = new long[1];
-    NativeWindow.deserialize(bytes, bytes.length, out);
-    return adopt(out);
+    return read(Kind.WINDOW, in, null, Window::new);
+  }
+
+  /** Reads a keyed window's serialized form, with its key (INCOMPATIBLE for another). */
+  public static Window readFrom(InputStream in, byte[] key) throws IOException {
+    return read(Kind.WINDOW, in, secret(key), Window::new);
   }
 
   private boolean found(int testResult) {
@@ -303,25 +303,9 @@ public final class Window implements AutoCloseable {
     return info().seed();
   }
 
-  /** The serialized form (docs/FORMAT.md, kind 4), the same bytes every binding writes. */
-  public byte[] toByteArray() {
-    try {
-      return Serialized.toByteArray(
-          handle, NativeWindow::serializedSize, NativeWindow::serialize, "");
-    } finally {
-      Reference.reachabilityFence(this);
-    }
-  }
-
-  /** Writes {@link #toByteArray()} to {@code out}; read it back with {@link #readFrom}. */
-  public void writeTo(OutputStream out) throws IOException {
-    out.write(toByteArray());
-  }
-
-  /** Releases the native memory. Idempotent. */
   @Override
-  public void close() {
-    handle.close();
+  public int hashCode() {
+    return Objects.hash(info.unit(), info.span(), info.seed());
   }
 
   @Override

@@ -46,9 +46,11 @@ public final class WindowSpec {
   final double maxSlack;
   final long seed;
   final long maxBytes;
+  /** A private copy of the secret key of a keyed spec, else null; never shown. */
+  final byte[] key;
 
   private WindowSpec(Unit unit, int span, int expectedItems, double fpr, double maxSlack,
-      long seed, long maxBytes) {
+      long seed, long maxBytes, byte[] key) {
     this.unit = unit;
     this.span = span;
     this.expectedItems = expectedItems;
@@ -56,6 +58,7 @@ public final class WindowSpec {
     this.maxSlack = maxSlack;
     this.seed = seed;
     this.maxBytes = maxBytes;
+    this.key = key;
   }
 
   private static int positive(long value, String name) {
@@ -67,7 +70,7 @@ public final class WindowSpec {
 
   /** Remembers the last {@code n} items put: every one of them is always found. */
   public static WindowSpec lastItems(int n) {
-    return new WindowSpec(Unit.ITEMS, positive(n, "n"), 0, DEFAULT_FPR, 0, 0, 0);
+    return new WindowSpec(Unit.ITEMS, positive(n, "n"), 0, DEFAULT_FPR, 0, 0, 0, null);
   }
 
   /**
@@ -77,7 +80,7 @@ public final class WindowSpec {
    */
   public static WindowSpec lastSeconds(long seconds, int expectedItems) {
     return new WindowSpec(Unit.SECONDS, positive(seconds, "seconds"),
-        positive(expectedItems, "expectedItems"), DEFAULT_FPR, 0, 0, 0);
+        positive(expectedItems, "expectedItems"), DEFAULT_FPR, 0, 0, 0, null);
   }
 
   /**
@@ -89,7 +92,7 @@ public final class WindowSpec {
     if (maxBytes <= 0) {
       throw new IllegalArgumentException("maxBytes must be positive, not " + maxBytes);
     }
-    return new WindowSpec(Unit.ITEMS, positive(n, "n"), 0, 0, 0, 0, maxBytes);
+    return new WindowSpec(Unit.ITEMS, positive(n, "n"), 0, 0, 0, 0, maxBytes, null);
   }
 
   /** The total false-positive rate of a query once the window is full, in (0, 1). */
@@ -97,12 +100,30 @@ public final class WindowSpec {
     if (maxBytes != 0) {
       throw new IllegalStateException("a byte-budget window gets the lowest rate that fits");
     }
-    return new WindowSpec(unit, span, expectedItems, fpr, maxSlack, seed, maxBytes);
+    return new WindowSpec(unit, span, expectedItems, fpr, maxSlack, seed, maxBytes, key);
   }
 
   /** The hash seed, stored in the window; pass a secret one if adversaries choose the items. */
   public WindowSpec seed(long seed) {
-    return new WindowSpec(unit, span, expectedItems, fpr, maxSlack, seed, maxBytes);
+    return new WindowSpec(unit, span, expectedItems, fpr, maxSlack, seed, maxBytes, key);
+  }
+
+  /**
+   * Keyed mode (docs/SECURITY.md): items hash with SipHash-1-3 under the secret {@code key},
+   * 16 to 64 bytes, so whoever chooses the items cannot aim them at a window without it, and a
+   * store's users pick their shard with it. No file holds the key: a keyed window's bytes and
+   * a keyed store's file open only with it ({@link Window#readFrom(java.io.InputStream,
+   * byte[])}, {@link ExposureStore#open(java.nio.file.Path, Mode, byte[])}); a missing or
+   * wrong key throws SeenException with INCOMPATIBLE. The spec keeps a copy of the key.
+   */
+  public WindowSpec key(byte[] key) {
+    return new WindowSpec(unit, span, expectedItems, fpr, maxSlack, seed, maxBytes,
+        NativeObject.secret(key));
+  }
+
+  /** True for a spec given a {@link #key}. */
+  public boolean isKeyed() {
+    return key != null;
   }
 
   /** How far past the span an item may linger, as a fraction of it; 0 means 0.25. */
@@ -110,7 +131,7 @@ public final class WindowSpec {
     if (!(maxSlack >= 0)) {
       throw new IllegalArgumentException("maxSlack must be at least 0, not " + maxSlack);
     }
-    return new WindowSpec(unit, span, expectedItems, fpr, maxSlack, seed, maxBytes);
+    return new WindowSpec(unit, span, expectedItems, fpr, maxSlack, seed, maxBytes, key);
   }
 
   public Unit unit() {
@@ -149,7 +170,8 @@ public final class WindowSpec {
     String what = unit == Unit.ITEMS ? "last " + span + " items"
         : String.format(Locale.ROOT, "last %d s (%d items)", span, expectedItems);
     String rate = maxBytes != 0 ? "within " + maxBytes + " B" : "fpr " + fpr;
-    return String.format(Locale.ROOT, "WindowSpec[%s, %s, maxSlack %s, seed %d]",
-        what, rate, maxSlack == 0 ? "default" : Double.toString(maxSlack), seed);
+    return String.format(Locale.ROOT, "WindowSpec[%s, %s, maxSlack %s, seed %d%s]",
+        what, rate, maxSlack == 0 ? "default" : Double.toString(maxSlack), seed,
+        key == null ? "" : ", keyed");
   }
 }

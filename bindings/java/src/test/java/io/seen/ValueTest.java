@@ -6,28 +6,67 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
+import java.util.function.BiConsumer;
+import java.util.function.BiPredicate;
+import java.util.function.LongFunction;
 import java.util.stream.Collectors;
 import java.util.stream.LongStream;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
-/** A filter as a value, as Guava's is: copy, equals and hashCode, and predicate views. */
+/**
+ * Filters and windows as values, as Guava's filter is: copy, equals and hashCode (of every kind),
+ * and predicate views.
+ */
 class ValueTest {
-  @Test
-  void aCopyIsEqualAndIndependent() {
-    try (BloomFilter f = BloomFilter.create(1000, 0.01, 3);
-        BloomFilter g = BloomFilter.create(1000, 0.01, 3)) {
-      f.put("a");
-      g.put("a");
-      try (BloomFilter copy = f.copy()) {
+  /** One kind as a value: an empty object of seed s, its put and its query of a key. */
+  private static final class Kind<T extends NativeObject<T>> {
+    final LongFunction<T> make;
+    final BiConsumer<T, String> put;
+    final BiPredicate<T, String> contains;
+
+    Kind(LongFunction<T> make, BiConsumer<T, String> put, BiPredicate<T, String> contains) {
+      this.make = make;
+      this.put = put;
+      this.contains = contains;
+    }
+  }
+
+  static Stream<Arguments> kinds() {
+    return Stream.of(
+        Arguments.of("bloom", new Kind<BloomFilter>(s -> BloomFilter.create(1000, 0.01, s),
+            BloomFilter::put, BloomFilter::mightContain)),
+        Arguments.of("counting", new Kind<CountingFilter>(
+            s -> CountingFilter.create(1000, 0.01, s), CountingFilter::put,
+            CountingFilter::mightContain)),
+        Arguments.of("scalable", new Kind<ScalableFilter>(
+            s -> ScalableFilter.create(1000, 0.01, 2, 0.5, s), ScalableFilter::put,
+            ScalableFilter::mightContain)),
+        Arguments.of("window", new Kind<Window>(
+            s -> Window.create(WindowSpec.lastItems(100).seed(s), 0), Window::put,
+            Window::mightContain)));
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("kinds")
+  <T extends NativeObject<T>> void aCopyIsEqualAndIndependent(String name, Kind<T> kind) {
+    try (T f = kind.make.apply(3); T g = kind.make.apply(3)) {
+      kind.put.accept(f, "a");
+      kind.put.accept(g, "a");
+      try (T copy = f.copy()) {
         assertEquals(f, copy);
         assertEquals(f.hashCode(), copy.hashCode());
         assertEquals(f, g);
-        copy.put("b");
+        kind.put.accept(copy, "b");
         assertNotEquals(f, copy);
-        assertFalse(f.mightContain("b"), "the copy's put does not reach the original");
+        assertTrue(kind.contains.test(copy, "b"));
+        assertFalse(kind.contains.test(f, "b"), "the copy's put does not reach the original");
       }
-      try (BloomFilter otherSeed = BloomFilter.create(1000, 0.01, 4)) {
-        otherSeed.put("a");
+      try (T otherSeed = kind.make.apply(4)) {
+        kind.put.accept(otherSeed, "a");
         assertNotEquals(f, otherSeed);
       }
       assertNotEquals(f, "a");
