@@ -26,23 +26,8 @@ uint64_t SecretKey::CheckValue() const {
   return SipHash13(k0, k1, kLabel, sizeof kLabel - 1) >> 8;
 }
 
-// Whether keys [first, first + n) all have one length len in 9..16, which the SIMD kernel
-// hashes several at a time.
-static bool SameLength9to16(const uint64_t* offsets, size_t first, size_t n, uint64_t* len) {
-  *len = offsets[first + 1] - offsets[first];
-  if (*len < 9 || *len > 16) return false;
-  for (size_t i = first + 1; i < first + n; ++i) {
-    if (offsets[i + 1] - offsets[i] != *len) return false;
-  }
-  return true;
-}
-
 void HashKeysBatch(const uint8_t* data, const uint64_t* offsets, size_t first, size_t n,
                    const Hashing& hashing, uint64_t* hashes) {
-  uint64_t len = 0;
-  if (!hashing.key && n > 1 && SameLength9to16(offsets, first, n, &len)) {
-    return HashKeys9to16Batch(data + offsets[first], len, n, hashing.seed, hashes);
-  }
   for (size_t i = first; i < first + n; ++i) {
     if (offsets[i + 1] < offsets[i]) {
       throw Error(Code::kInvalidArgument, "offsets[" + std::to_string(i + 1) +

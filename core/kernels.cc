@@ -58,60 +58,6 @@ void HashU64BatchImpl(const uint64_t* HWY_RESTRICT ids, size_t n, uint64_t seed,
   for (; i < n; ++i) hashes[i] = HashU64(ids[i], seed);
 }
 
-// Each lane's 8 bytes in reverse order (XXH_swap64), in shifts and masks that every
-// target has.
-HWY_INLINE V64 ReverseBytes64(V64 v) {
-  const D64 d;
-  const V64 bytes = hn::Set(d, 0x00FF00FF00FF00FFULL), pairs = hn::Set(d, 0x0000FFFF0000FFFFULL);
-  v = hn::Or(hn::ShiftLeft<8>(hn::And(v, bytes)), hn::And(hn::ShiftRight<8>(v), bytes));
-  v = hn::Or(hn::ShiftLeft<16>(hn::And(v, pairs)), hn::And(hn::ShiftRight<16>(v), pairs));
-  return Rotl64<32>(v);
-}
-
-// The low and high 64 bits of the full product a * b, XORed (XXH3_mul128_fold64), from
-// 32x32->64 products as xxhash.h's portable XXH_mult64to128 builds them.
-HWY_INLINE V64 MulFold128(V64 a, V64 b) {
-  const D64 d;
-  const V64 low32 = hn::Set(d, 0xFFFFFFFFULL);
-  const V64 a_hi = hn::ShiftRight<32>(a), b_hi = hn::ShiftRight<32>(b);
-  const V64 lo_lo = MulLow32(a, b), hi_lo = MulLow32(a_hi, b), lo_hi = MulLow32(a, b_hi);
-  const V64 hi_hi = MulLow32(a_hi, b_hi);
-  const V64 cross = hn::Add(hn::Add(hn::ShiftRight<32>(lo_lo), hn::And(hi_lo, low32)), lo_hi);
-  const V64 upper = hn::Add(hn::Add(hi_hi, hn::ShiftRight<32>(hi_lo)), hn::ShiftRight<32>(cross));
-  const V64 lower = hn::Or(hn::ShiftLeft<32>(cross), hn::And(lo_lo, low32));
-  return hn::Xor(lower, upper);
-}
-
-// XXH3_64bits_withSeed of n keys of one length len in 9..16 laid end to end at data
-// (XXH3_len_9to16_64b), lane-parallel: fixed-size byte keys (UUIDs, digests) then hash about
-// as fast as u64 ids. Each lane reads its key's first and last 8 bytes, never past the key.
-void HashKeys9to16BatchImpl(const uint8_t* HWY_RESTRICT data, size_t len, size_t n,
-                            uint64_t seed, uint64_t* HWY_RESTRICT hashes) {
-  const D64 d;
-  const hn::RebindToSigned<D64> di;
-  const size_t lanes = hn::Lanes(d);
-  uint64_t secret[4];
-  memcpy(secret, XXH3_kSecret + 24, sizeof secret);
-  const V64 bitflip_lo = hn::Set(d, (secret[0] ^ secret[1]) + seed);
-  const V64 bitflip_hi = hn::Set(d, (secret[2] ^ secret[3]) - seed);
-  const V64 length = hn::Set(d, len);
-  const V64 prime = hn::Set(d, 0x165667919E3779F9ULL);
-  const auto key_offsets = hn::Mul(hn::Iota(di, 0), hn::Set(di, static_cast<int64_t>(len)));
-  size_t i = 0;
-  for (; i + lanes <= n; i += lanes) {
-    const uint8_t* first = data + i * len;
-    // Byte offsets from an unaligned base: the gather reads 8 bytes at each, unaligned.
-    const V64 lo = hn::Xor(hn::GatherOffset(d, reinterpret_cast<const uint64_t*>(first), key_offsets), bitflip_lo);
-    const V64 hi = hn::Xor(hn::GatherOffset(d, reinterpret_cast<const uint64_t*>(first + len - 8), key_offsets), bitflip_hi);
-    V64 h = hn::Add(hn::Add(length, ReverseBytes64(lo)), hn::Add(hi, MulFold128(lo, hi)));
-    h = hn::Xor(h, hn::ShiftRight<37>(h));
-    h = Mul64(h, prime);
-    h = hn::Xor(h, hn::ShiftRight<32>(h));
-    hn::StoreU(h, d, hashes + i);
-  }
-  for (; i < n; ++i) hashes[i] = XXH3_64bits_withSeed(data + i * len, len, seed);
-}
-
 // One SipRound on every lane (core/siphash.h).
 HWY_INLINE void SipRound(V64& v0, V64& v1, V64& v2, V64& v3) {
   v0 = hn::Add(v0, v1), v1 = hn::Xor(Rotl64<13>(v1), v0), v0 = Rotl64<32>(v0);
@@ -269,17 +215,12 @@ HWY_AFTER_NAMESPACE();
 namespace seen {
 
 HWY_EXPORT(HashU64BatchImpl);
-HWY_EXPORT(HashKeys9to16BatchImpl);
 HWY_EXPORT(SipHashU64BatchImpl);
 HWY_EXPORT(KernelsImpl);
 
 void HashU64Batch(const uint64_t* ids, size_t n, const Hashing& h, uint64_t* hashes) {
   if (h.key) HWY_DYNAMIC_DISPATCH(SipHashU64BatchImpl)(ids, n, h.key->k0 ^ h.seed, h.key->k1, hashes);
   else HWY_DYNAMIC_DISPATCH(HashU64BatchImpl)(ids, n, h.seed, hashes);
-}
-
-void HashKeys9to16Batch(const uint8_t* data, size_t len, size_t n, uint64_t seed, uint64_t* hashes) {
-  HWY_DYNAMIC_DISPATCH(HashKeys9to16BatchImpl)(data, len, n, seed, hashes);
 }
 
 Kernels ChosenKernels() { return HWY_DYNAMIC_DISPATCH(KernelsImpl)(); }

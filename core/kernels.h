@@ -82,10 +82,6 @@ inline void ContainsKeys(const Kernels& kernels, const Blocks& blocks, const Has
   kernels.contains(blocks, keys.source(n), out);
 }
 
-// XXH3-64 with seed of n keys of one length len in 9..16, laid end to end at data, SIMD
-// (HashKeysBatch takes it for a batch of such keys).
-void HashKeys9to16Batch(const uint8_t* data, size_t len, size_t n, uint64_t seed, uint64_t* hashes);
-
 // The name of the SIMD target the dispatcher chose, e.g. "AVX2".
 const char* ChosenTargetName();
 

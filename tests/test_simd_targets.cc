@@ -105,34 +105,6 @@ TEST_P(Target, MatchesTheFormatSpecification) {
   EXPECT_TRUE(o.keyed_hashes == reference.keyed_hashes);
 }
 
-// Byte keys hash as XXH3-64 of their bytes on every path: batches of one length (9..16 take
-// the SIMD kernel) of every size, with tails, and batches whose lengths differ. The keys are
-// held at exactly their size, so a read past the last one shows under ASan.
-TEST_P(Target, ByteKeysHashAsXxh3) {
-  std::mt19937_64 rng(15);
-  for (size_t len = 0; len <= 24; ++len) {
-    for (size_t n : {1, 2, 7, 8, 9, 16, 33}) {
-      std::vector<uint8_t> data(len * n);
-      for (uint8_t& byte : data) byte = static_cast<uint8_t>(rng());
-      std::vector<uint64_t> offsets(n + 1);
-      for (size_t i = 0; i <= n; ++i) offsets[i] = i * len;
-      const uint64_t seed = rng();
-      std::vector<uint64_t> hashes(n);
-      HashKeysBatch(data.data(), offsets.data(), 0, n, Hashing(seed), hashes.data());
-      for (size_t i = 0; i < n; ++i) {
-        ASSERT_EQ(hashes[i], XXH3_64bits_withSeed(data.data() + i * len, len, seed)) << len << "-byte key " << i << " of " << n;
-      }
-    }
-  }
-  const std::vector<uint8_t> mixed(100, 7);
-  const std::vector<uint64_t> offsets = {0, 12, 24, 37, 49, 61, 73, 85, 97};  // one 13-byte key among 12s
-  std::vector<uint64_t> hashes(8);
-  HashKeysBatch(mixed.data(), offsets.data(), 0, 8, Hashing(5), hashes.data());
-  for (size_t i = 0; i < 8; ++i) {
-    EXPECT_EQ(hashes[i], XXH3_64bits_withSeed(mixed.data() + offsets[i], offsets[i + 1] - offsets[i], 5)) << i;
-  }
-}
-
 TEST_P(Target, BuildsTheSharedVectors) { EXPECT_GT(test::CheckBloomVectors(), 800); }
 
 // The window kernel answers exactly as the scalar definition of docs/FORMAT.md
