@@ -1,6 +1,7 @@
 // bench_single_key: what one key costs through the C API (issue 15), beside the batch paths
 // and the random-read floor of the same run: single contains (seen_bloom_contains_one_u64, and
-// seen_bloom_contains_u64 with 1 and 8 keys per call), single puts, and adds in calls of 1,
+// seen_bloom_contains_u64 with 1 and 8 keys per call, and batches of 16-byte keys), single
+// puts, and adds in calls of 1,
 // 8, 64 and all keys, thread-safe and exclusive, and from two threads at once. Calls of few
 // keys run over the first --calls keys (all of them at most), on the full-size filter.
 // Prints one JSON object per line: elapsed and CPU ns per key, and the CPU ratio to the
@@ -111,6 +112,14 @@ int main(int argc, char** argv) {
                  }
                }));
   }
+  // The same absent keys' queries as 16-byte keys (the id, then a second word), in one batch:
+  // the byte-key hash path beside the u64 one.
+  std::vector<uint64_t> words(2 * n), offsets(n + 1);
+  for (uint64_t i = 0; i < n; ++i) words[2 * i] = absent[i], words[2 * i + 1] = seen::bench::Mix(~i);
+  for (uint64_t i = 0; i <= n; ++i) offsets[i] = 16 * i;
+  run.Report("contains_batched_16_byte_keys", Measure(reps, n, [&] {
+               seen_bloom_contains_keys(f, reinterpret_cast<const uint8_t*>(words.data()), offsets.data(), n, out.data());
+             }));
   volatile int sink = 0;
   run.Report("test_single", Measure(reps, calls, [&] {
                int hits = 0;
