@@ -271,15 +271,24 @@ func windowInfoOf(i *C.seen_window_info) WindowInfo {
 	}
 }
 
-func cWindowCreate(o WindowOptions, now uint32) (c *cWindow, err error) {
+// cWindowCreate: a nil key is no key.
+func cWindowCreate(o WindowOptions, now uint32, key []byte) (c *cWindow, err error) {
 	opts := cWindowOptions(o)
+	var free func()
+	opts.key, opts.key_len, free = keyInC(key)
+	defer free()
 	err = made(func(e *C.seen_error) C.seen_status { return C.seen_window_create(&opts, C.uint64_t(now), &c, e) })
 	return c, err
 }
 
-func cWindowDeserialize(b []byte) (c *cWindow, err error) {
+// cWindowDeserialize: a nil key is no key.
+func cWindowDeserialize(b, key []byte) (c *cWindow, err error) {
 	err = made(func(e *C.seen_error) C.seen_status {
-		return C.seen_window_deserialize((*C.uint8_t)(bytesPtr(b)), C.size_t(len(b)), &c, e)
+		if key == nil {
+			return C.seen_window_deserialize((*C.uint8_t)(bytesPtr(b)), C.size_t(len(b)), &c, e)
+		}
+		return C.seen_window_deserialize_keyed((*C.uint8_t)(bytesPtr(b)), C.size_t(len(b)), cKey(key),
+			C.size_t(len(key)), &c, e)
 	})
 	return c, err
 }
@@ -354,12 +363,16 @@ func cWindowContainsKeys(c *cWindow, data []byte, offsets []uint64, now uint32, 
 
 // Stores.
 
-func cStoreCreate(o StoreOptions, idleTimeout uint32) (c *cStore, err error) {
+// cStoreCreate: a nil key is no key.
+func cStoreCreate(o StoreOptions, idleTimeout uint32, key []byte) (c *cStore, err error) {
 	// seen_store_options points at the window's options, and cgo may not pass C a Go
 	// struct that holds a Go pointer: both live in C memory for the call.
 	w := (*C.seen_window_options)(C.malloc(C.sizeof_seen_window_options))
 	defer C.free(unsafe.Pointer(w))
 	*w = cWindowOptions(o.Window)
+	var free func()
+	w.key, w.key_len, free = keyInC(key)
+	defer free()
 	opts := (*C.seen_store_options)(C.malloc(C.sizeof_seen_store_options))
 	defer C.free(unsafe.Pointer(opts))
 	*opts = C.seen_store_options{
@@ -373,13 +386,16 @@ func cStoreCreate(o StoreOptions, idleTimeout uint32) (c *cStore, err error) {
 	return c, err
 }
 
-func cStoreOpen(path string, readOnly, verify bool) (c *cStore, err error) {
+// cStoreOpen: a nil key is no key.
+func cStoreOpen(path string, readOnly, verify bool, key []byte) (c *cStore, err error) {
 	flags := openFlags(readOnly, privateCopy)
 	if !verify {
 		flags |= C.SEEN_OPEN_NO_VERIFY
 	}
 	err = withPath(path, func(p *C.char) error {
-		return made(func(e *C.seen_error) C.seen_status { return C.seen_store_open(p, flags, &c, e) })
+		return made(func(e *C.seen_error) C.seen_status {
+			return C.seen_store_open_keyed(p, flags, cKey(key), C.size_t(len(key)), &c, e)
+		})
 	})
 	return c, err
 }
@@ -483,12 +499,16 @@ func cSimHashHashes(hashes []uint64, weights []float32) (uint64, error) {
 	return uint64(out), err
 }
 
-// cSimHashStrings: at least one feature, offsets checked; weights nil or one per feature.
-func cSimHashStrings(data []byte, offsets []uint64, weights []float32, seed uint64) (uint64, error) {
+// cSimHashStrings: n features (n+1 offsets checked against data, or none for n = 0);
+// weights nil or one per feature; a nil key is no key.
+func cSimHashStrings(data []byte, offsets []uint64, n int, weights []float32, seed uint64, key []byte) (uint64, error) {
 	var out C.uint64_t
 	err := made(func(e *C.seen_error) C.seen_status {
-		return C.seen_simhash_strings((*C.uint8_t)(keyData(data)), (*C.uint64_t)(u64Ptr(offsets)),
-			(*C.float)(f32Ptr(weights)), C.size_t(len(offsets)-1), C.uint64_t(seed), &out, e)
+		d, o, w := (*C.uint8_t)(keyData(data)), (*C.uint64_t)(u64Ptr(offsets)), (*C.float)(f32Ptr(weights))
+		if key == nil {
+			return C.seen_simhash_strings(d, o, w, C.size_t(n), C.uint64_t(seed), &out, e)
+		}
+		return C.seen_simhash_strings_keyed(d, o, w, C.size_t(n), C.uint64_t(seed), cKey(key), C.size_t(len(key)), &out, e)
 	})
 	return uint64(out), err
 }
@@ -623,6 +643,26 @@ func keyData(data []byte) unsafe.Pointer {
 		return unsafe.Pointer(&noBytes[0])
 	}
 	return unsafe.Pointer(&data[0])
+}
+
+// cKey is a key argument of seen.h: NULL for no key (nil), else the key's bytes, never NULL
+// even for an empty key, which C then refuses as too short rather than take it for none.
+func cKey(key []byte) *C.uint8_t {
+	if key == nil {
+		return nil
+	}
+	return (*C.uint8_t)(keyData(key))
+}
+
+// keyInC is cKey for an options struct that points at the key: a copy in C memory, since cgo
+// may not pass C a Go struct that holds a Go pointer (C.CBytes of no bytes is still not
+// NULL). free releases it.
+func keyInC(key []byte) (p *C.uint8_t, n C.size_t, free func()) {
+	if key == nil {
+		return nil, 0, func() {}
+	}
+	p = (*C.uint8_t)(C.CBytes(key))
+	return p, C.size_t(len(key)), func() { C.free(unsafe.Pointer(p)) }
 }
 
 // bytesPtr and u64Ptr are the first element, or nil for an empty slice (seen.h accepts

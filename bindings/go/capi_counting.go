@@ -180,13 +180,9 @@ func cScalableCreate(o ScalableOptions, key []byte) (c *cScalable, err error) {
 		seed:             C.uint64_t(o.Seed),
 	}
 	opts.size = C.sizeof_seen_scalable_options
-	if key != nil {
-		// The options would hold a Go pointer to the key, which cgo may not pass: the key is
-		// copied to C memory for the call (C.CBytes of no bytes is still not NULL).
-		opts.key = (*C.uint8_t)(C.CBytes(key))
-		opts.key_len = C.size_t(len(key))
-		defer C.free(unsafe.Pointer(opts.key))
-	}
+	var free func()
+	opts.key, opts.key_len, free = keyInC(key)
+	defer free()
 	err = made(func(e *C.seen_error) C.seen_status { return C.seen_scalable_create(&opts, &c, e) })
 	return c, err
 }
