@@ -186,6 +186,7 @@ func cParams(c *cFilter) (BloomParams, error) {
 		Seed:          uint64(p.seed),
 		ExpectedItems: uint64(p.expected_items),
 		TargetFPR:     float64(p.target_fpr),
+		Keyed:         p.keyed != 0,
 	}, nil
 }
 

@@ -19,6 +19,9 @@ func TestKeyedFilter(t *testing.T) {
 	f, err := NewKeyed(20000, 0.01, testKey)
 	must(t, err)
 	defer f.Close()
+	if p := f.Params(); !p.Keyed || p.Seed != 0 {
+		t.Errorf("a keyed filter's Params say Keyed %v, Seed %d", p.Keyed, p.Seed)
+	}
 	present := 0
 	for i := uint64(0); i < 20000; i++ {
 		must(t, f.AddUint64(i))
@@ -60,6 +63,9 @@ func TestKeyedFilter(t *testing.T) {
 	defer h.Close()
 	if !h.TestUint64(7) {
 		t.Error("the opened file lost a key")
+	}
+	if !h.Params().Keyed || newFilter(t, 10, 0.01).Params().Keyed {
+		t.Error("Params().Keyed does not follow the file's keying")
 	}
 	if _, err := NewKeyed(10, 0.01, shortKey); !errors.Is(err, ErrInvalidArgument) {
 		t.Errorf("a short key: %v, want ErrInvalidArgument", err)
