@@ -49,6 +49,13 @@ func withPath(path string, call func(cpath *C.char) error) error {
 	return call(cpath)
 }
 
+// madeAt is made for a call on a file: path is lent to it as a C string.
+func madeAt(path string, call func(cpath *C.char, e *C.seen_error) C.seen_status) error {
+	return withPath(path, func(p *C.char) error {
+		return made(func(e *C.seen_error) C.seen_status { return call(p, e) })
+	})
+}
+
 // serialized is a handle's serialized form in a Go slice of its exact size. serialize, a
 // seen_*_serialize call bound to the handle, is asked for the size first (no buffer), then
 // to write.
@@ -81,9 +88,13 @@ func LibraryVersion() uint32 { return uint32(C.seen_version_number()) }
 // lent for the duration of one call; libseen keeps none of them (seen_bloom_view, the one
 // call that would, is not used).
 
-func cCreate(n uint64, fpr float64, seed uint64) (c *cFilter, err error) {
+// cCreate: a nil key is no key, and seed hashes; with a key, seed is 0.
+func cCreate(n uint64, fpr float64, seed uint64, key []byte) (c *cFilter, err error) {
 	err = made(func(e *C.seen_error) C.seen_status {
-		return C.seen_bloom_create(C.uint64_t(n), C.double(fpr), C.uint64_t(seed), &c, e)
+		if key == nil {
+			return C.seen_bloom_create(C.uint64_t(n), C.double(fpr), C.uint64_t(seed), &c, e)
+		}
+		return C.seen_bloom_create_keyed(C.uint64_t(n), C.double(fpr), cKey(key), C.size_t(len(key)), &c, e)
 	})
 	return c, err
 }
@@ -95,43 +106,21 @@ func cCreateBytes(n, bytes, seed uint64) (c *cFilter, err error) {
 	return c, err
 }
 
-func cOpen(path string, readOnly bool) (c *cFilter, err error) {
-	err = withPath(path, func(p *C.char) error {
-		return made(func(e *C.seen_error) C.seen_status {
-			return C.seen_bloom_open(p, openFlags(readOnly, writeInPlace), &c, e)
-		})
+// cOpen: a nil key is no key (the keyed open without one is the plain open).
+func cOpen(path string, readOnly bool, key []byte) (c *cFilter, err error) {
+	err = madeAt(path, func(p *C.char, e *C.seen_error) C.seen_status {
+		return C.seen_bloom_open_keyed(p, openFlags(readOnly, writeInPlace), cKey(key), C.size_t(len(key)), &c, e)
 	})
 	return c, err
 }
 
-func cDeserialize(b []byte) (c *cFilter, err error) {
+// cDeserialize: a nil key is no key.
+func cDeserialize(b, key []byte) (c *cFilter, err error) {
 	err = made(func(e *C.seen_error) C.seen_status {
-		return C.seen_bloom_deserialize((*C.uint8_t)(bytesPtr(b)), C.size_t(len(b)), &c, e)
-	})
-	return c, err
-}
-
-// Keyed mode: the key's bytes are lent to C for the call only.
-func cCreateKeyed(n uint64, fpr float64, key []byte) (c *cFilter, err error) {
-	err = made(func(e *C.seen_error) C.seen_status {
-		return C.seen_bloom_create_keyed(C.uint64_t(n), C.double(fpr), (*C.uint8_t)(bytesPtr(key)), C.size_t(len(key)), &c, e)
-	})
-	return c, err
-}
-
-func cOpenKeyed(path string, readOnly bool, key []byte) (c *cFilter, err error) {
-	err = withPath(path, func(p *C.char) error {
-		return made(func(e *C.seen_error) C.seen_status {
-			return C.seen_bloom_open_keyed(p, openFlags(readOnly, writeInPlace), (*C.uint8_t)(bytesPtr(key)), C.size_t(len(key)), &c, e)
-		})
-	})
-	return c, err
-}
-
-func cDeserializeKeyed(b, key []byte) (c *cFilter, err error) {
-	err = made(func(e *C.seen_error) C.seen_status {
-		return C.seen_bloom_deserialize_keyed((*C.uint8_t)(bytesPtr(b)), C.size_t(len(b)), (*C.uint8_t)(bytesPtr(key)),
-			C.size_t(len(key)), &c, e)
+		if key == nil {
+			return C.seen_bloom_deserialize(cBytes(b), C.size_t(len(b)), &c, e)
+		}
+		return C.seen_bloom_deserialize_keyed(cBytes(b), C.size_t(len(b)), cKey(key), C.size_t(len(key)), &c, e)
 	})
 	return c, err
 }
@@ -286,10 +275,9 @@ func cWindowCreate(o WindowOptions, now uint32, key []byte) (c *cWindow, err err
 func cWindowDeserialize(b, key []byte) (c *cWindow, err error) {
 	err = made(func(e *C.seen_error) C.seen_status {
 		if key == nil {
-			return C.seen_window_deserialize((*C.uint8_t)(bytesPtr(b)), C.size_t(len(b)), &c, e)
+			return C.seen_window_deserialize(cBytes(b), C.size_t(len(b)), &c, e)
 		}
-		return C.seen_window_deserialize_keyed((*C.uint8_t)(bytesPtr(b)), C.size_t(len(b)), cKey(key),
-			C.size_t(len(key)), &c, e)
+		return C.seen_window_deserialize_keyed(cBytes(b), C.size_t(len(b)), cKey(key), C.size_t(len(key)), &c, e)
 	})
 	return c, err
 }
@@ -393,10 +381,8 @@ func cStoreOpen(path string, readOnly, verify bool, key []byte) (c *cStore, err 
 	if !verify {
 		flags |= C.SEEN_OPEN_NO_VERIFY
 	}
-	err = withPath(path, func(p *C.char) error {
-		return made(func(e *C.seen_error) C.seen_status {
-			return C.seen_store_open_keyed(p, flags, cKey(key), C.size_t(len(key)), &c, e)
-		})
+	err = madeAt(path, func(p *C.char, e *C.seen_error) C.seen_status {
+		return C.seen_store_open_keyed(p, flags, cKey(key), C.size_t(len(key)), &c, e)
 	})
 	return c, err
 }
@@ -615,7 +601,7 @@ func cIndexMarshal(c *cIndex) ([]byte, error) {
 
 func cIndexDeserialize(b []byte) (c *cIndex, err error) {
 	err = made(func(e *C.seen_error) C.seen_status {
-		return C.seen_simhash_index_deserialize((*C.uint8_t)(bytesPtr(b)), C.size_t(len(b)), &c, e)
+		return C.seen_simhash_index_deserialize(cBytes(b), C.size_t(len(b)), &c, e)
 	})
 	return c, err
 }
@@ -629,9 +615,7 @@ func cIndexOpen(path string, verify bool) (c *cIndex, err error) {
 	if !verify {
 		flags |= C.SEEN_OPEN_NO_VERIFY
 	}
-	err = withPath(path, func(p *C.char) error {
-		return made(func(e *C.seen_error) C.seen_status { return C.seen_simhash_index_open(p, flags, &c, e) })
-	})
+	err = madeAt(path, func(p *C.char, e *C.seen_error) C.seen_status { return C.seen_simhash_index_open(p, flags, &c, e) })
 	return c, err
 }
 
@@ -666,32 +650,20 @@ func keyInC(key []byte) (p *C.uint8_t, n C.size_t, free func()) {
 	return p, C.size_t(len(key)), func() { C.free(unsafe.Pointer(p)) }
 }
 
-// bytesPtr and u64Ptr are the first element, or nil for an empty slice (seen.h accepts
-// NULL with n == 0).
-func bytesPtr(b []byte) unsafe.Pointer {
-	if len(b) == 0 {
-		return nil
-	}
-	return unsafe.Pointer(&b[0])
-}
-
-func u64Ptr(v []uint64) unsafe.Pointer {
+// firstOf is the first element of v, or nil for an empty slice (seen.h accepts NULL with
+// n == 0). bytesPtr, u64Ptr, u32Ptr and f32Ptr name it for each element type.
+func firstOf[T any](v []T) unsafe.Pointer {
 	if len(v) == 0 {
 		return nil
 	}
 	return unsafe.Pointer(&v[0])
 }
 
-func u32Ptr(v []uint32) unsafe.Pointer {
-	if len(v) == 0 {
-		return nil
-	}
-	return unsafe.Pointer(&v[0])
-}
+func bytesPtr(b []byte) unsafe.Pointer  { return firstOf(b) }
+func u64Ptr(v []uint64) unsafe.Pointer  { return firstOf(v) }
+func u32Ptr(v []uint32) unsafe.Pointer  { return firstOf(v) }
+func f32Ptr(v []float32) unsafe.Pointer { return firstOf(v) }
+func boolsPtr(b []bool) unsafe.Pointer  { return firstOf(b) }
 
-func f32Ptr(v []float32) unsafe.Pointer {
-	if len(v) == 0 {
-		return nil
-	}
-	return unsafe.Pointer(&v[0])
-}
+// cBytes is a serialized form lent to C.
+func cBytes(b []byte) *C.uint8_t { return (*C.uint8_t)(bytesPtr(b)) }

@@ -3,6 +3,7 @@ package seen
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"path/filepath"
 	"testing"
 )
@@ -222,4 +223,34 @@ func TestKeyedScalableFilter(t *testing.T) {
 	checkCopyIsEqualAndIndependent(t, f,
 		func(c *ScalableFilter) error { return c.AddString("not among the ids") },
 		func(c *ScalableFilter) bool { return c.TestString("not among the ids") })
+}
+
+// The keyed opens and unmarshals of every filter refuse a missing or malformed key with
+// ErrInvalidArgument, even for a plain filter's file or bytes, which they would otherwise
+// read as plain: a caller who meant to pass a key never gets an unkeyed filter.
+func TestKeyedFilterReadsRefuseBadKeys(t *testing.T) {
+	dir := t.TempDir()
+	plain := func(f interface {
+		MarshalBinary() ([]byte, error)
+		Save(string) error
+	}) (path string, data []byte) {
+		path = filepath.Join(dir, fmt.Sprintf("%T", f))
+		must(t, f.Save(path))
+		data, err := f.MarshalBinary()
+		must(t, err)
+		return path, data
+	}
+	bloomPath, bloomData := plain(newFilter(t, 100, 0.01))
+	countingPath, countingData := plain(newCounting(t, 100, 0.01))
+	scalablePath, scalableData := plain(newScalable(t, ScalableOptions{InitialCapacity: 100, FPR: 0.01}))
+	for name, read := range map[string]func(key []byte) error{
+		"OpenKeyed":              func(key []byte) error { _, err := OpenKeyed(bloomPath, true, key); return err },
+		"UnmarshalKeyed":         func(key []byte) error { _, err := UnmarshalKeyed(bloomData, key); return err },
+		"OpenCountingKeyed":      func(key []byte) error { _, err := OpenCountingKeyed(countingPath, true, key); return err },
+		"UnmarshalCountingKeyed": func(key []byte) error { _, err := UnmarshalCountingKeyed(countingData, key); return err },
+		"OpenScalableKeyed":      func(key []byte) error { _, err := OpenScalableKeyed(scalablePath, true, key); return err },
+		"UnmarshalScalableKeyed": func(key []byte) error { _, err := UnmarshalScalableKeyed(scalableData, key); return err },
+	} {
+		checkBadKeys(t, name, read)
+	}
 }

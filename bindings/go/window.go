@@ -234,11 +234,7 @@ func (w *Window) UnmarshalBinary(data []byte) error {
 // deserialize round trip, with the key the window kept when it is keyed (its bytes alone
 // would not open).
 func (w *Window) Copy() (*Window, error) {
-	data, err := w.MarshalBinary()
-	if err != nil {
-		return nil, err
-	}
-	return unmarshalWindow(data, w.key)
+	return copyThrough(w.MarshalBinary, unmarshalWindow, w.key)
 }
 
 // Equal reports whether both windows are in the same state: the same options, clock,
