@@ -237,11 +237,6 @@ func (f *CountingFilter) Equal(other *CountingFilter) (bool, error) {
 	return equalMarshaled(f, other)
 }
 
-// WriteTo writes the serialized filter to w (io.WriterTo).
-func (f *CountingFilter) WriteTo(w io.Writer) (int64, error) {
-	return writeMarshaled(w, f.MarshalBinary)
-}
-
 // ReadFrom replaces the filter with the one serialized in r, read to EOF (io.ReaderFrom).
 func (f *CountingFilter) ReadFrom(r io.Reader) (int64, error) {
 	return readAllInto(r, f.UnmarshalBinary)

@@ -2,6 +2,7 @@ package seen
 
 import (
 	"fmt"
+	"io"
 	"unsafe"
 )
 
@@ -152,6 +153,10 @@ func (f *filter[P, M]) TestStrings(keys []string, out []bool) error {
 func (f *filter[P, M]) MarshalBinary() ([]byte, error) {
 	return withLiveValue(f.live, func(h *owned[P, M]) ([]byte, error) { return f.calls.marshal(h.c) })
 }
+
+// WriteTo writes the serialized filter to w (io.WriterTo). BloomFilter's own WriteTo stages
+// the bytes in C memory instead of the Go heap.
+func (f *filter[P, M]) WriteTo(w io.Writer) (int64, error) { return writeMarshaled(w, f.MarshalBinary) }
 
 // Save writes the filter to path crash-safely: a temporary file, fsync, then rename, so the
 // previous file survives a failure.

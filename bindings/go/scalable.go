@@ -166,11 +166,6 @@ func (f *ScalableFilter) Equal(other *ScalableFilter) (bool, error) {
 	return equalMarshaled(f, other)
 }
 
-// WriteTo writes the serialized filter to w (io.WriterTo).
-func (f *ScalableFilter) WriteTo(w io.Writer) (int64, error) {
-	return writeMarshaled(w, f.MarshalBinary)
-}
-
 // ReadFrom replaces the filter with the one serialized in r, read to EOF (io.ReaderFrom).
 func (f *ScalableFilter) ReadFrom(r io.Reader) (int64, error) {
 	return readAllInto(r, f.UnmarshalBinary)
