@@ -49,6 +49,13 @@ func withPath(path string, call func(cpath *C.char) error) error {
 	return call(cpath)
 }
 
+// madeAt is made for a call on a file: path is lent to it as a C string.
+func madeAt(path string, call func(cpath *C.char, e *C.seen_error) C.seen_status) error {
+	return withPath(path, func(p *C.char) error {
+		return made(func(e *C.seen_error) C.seen_status { return call(p, e) })
+	})
+}
+
 // serialized is a handle's serialized form in a Go slice of its exact size. serialize, a
 // seen_*_serialize call bound to the handle, is asked for the size first (no buffer), then
 // to write.
@@ -81,9 +88,13 @@ func LibraryVersion() uint32 { return uint32(C.seen_version_number()) }
 // lent for the duration of one call; libseen keeps none of them (seen_bloom_view, the one
 // call that would, is not used).
 
-func cCreate(n uint64, fpr float64, seed uint64) (c *cFilter, err error) {
+// cCreate: a nil key is no key, and seed hashes; with a key, seed is 0.
+func cCreate(n uint64, fpr float64, seed uint64, key []byte) (c *cFilter, err error) {
 	err = made(func(e *C.seen_error) C.seen_status {
-		return C.seen_bloom_create(C.uint64_t(n), C.double(fpr), C.uint64_t(seed), &c, e)
+		if key == nil {
+			return C.seen_bloom_create(C.uint64_t(n), C.double(fpr), C.uint64_t(seed), &c, e)
+		}
+		return C.seen_bloom_create_keyed(C.uint64_t(n), C.double(fpr), cKey(key), C.size_t(len(key)), &c, e)
 	})
 	return c, err
 }
@@ -95,43 +106,21 @@ func cCreateBytes(n, bytes, seed uint64) (c *cFilter, err error) {
 	return c, err
 }
 
-func cOpen(path string, readOnly bool) (c *cFilter, err error) {
-	err = withPath(path, func(p *C.char) error {
-		return made(func(e *C.seen_error) C.seen_status {
-			return C.seen_bloom_open(p, openFlags(readOnly, writeInPlace), &c, e)
-		})
+// cOpen: a nil key is no key (the keyed open without one is the plain open).
+func cOpen(path string, readOnly bool, key []byte) (c *cFilter, err error) {
+	err = madeAt(path, func(p *C.char, e *C.seen_error) C.seen_status {
+		return C.seen_bloom_open_keyed(p, openFlags(readOnly, writeInPlace), cKey(key), C.size_t(len(key)), &c, e)
 	})
 	return c, err
 }
 
-func cDeserialize(b []byte) (c *cFilter, err error) {
+// cDeserialize: a nil key is no key.
+func cDeserialize(b, key []byte) (c *cFilter, err error) {
 	err = made(func(e *C.seen_error) C.seen_status {
-		return C.seen_bloom_deserialize((*C.uint8_t)(bytesPtr(b)), C.size_t(len(b)), &c, e)
-	})
-	return c, err
-}
-
-// Keyed mode: the key's bytes are lent to C for the call only.
-func cCreateKeyed(n uint64, fpr float64, key []byte) (c *cFilter, err error) {
-	err = made(func(e *C.seen_error) C.seen_status {
-		return C.seen_bloom_create_keyed(C.uint64_t(n), C.double(fpr), (*C.uint8_t)(bytesPtr(key)), C.size_t(len(key)), &c, e)
-	})
-	return c, err
-}
-
-func cOpenKeyed(path string, readOnly bool, key []byte) (c *cFilter, err error) {
-	err = withPath(path, func(p *C.char) error {
-		return made(func(e *C.seen_error) C.seen_status {
-			return C.seen_bloom_open_keyed(p, openFlags(readOnly, writeInPlace), (*C.uint8_t)(bytesPtr(key)), C.size_t(len(key)), &c, e)
-		})
-	})
-	return c, err
-}
-
-func cDeserializeKeyed(b, key []byte) (c *cFilter, err error) {
-	err = made(func(e *C.seen_error) C.seen_status {
-		return C.seen_bloom_deserialize_keyed((*C.uint8_t)(bytesPtr(b)), C.size_t(len(b)), (*C.uint8_t)(bytesPtr(key)),
-			C.size_t(len(key)), &c, e)
+		if key == nil {
+			return C.seen_bloom_deserialize(cBytes(b), C.size_t(len(b)), &c, e)
+		}
+		return C.seen_bloom_deserialize_keyed(cBytes(b), C.size_t(len(b)), cKey(key), C.size_t(len(key)), &c, e)
 	})
 	return c, err
 }
@@ -188,8 +177,9 @@ func cFacts(c *cFilter) (bloomFacts, error) {
 		Seed:          uint64(p.seed),
 		ExpectedItems: uint64(p.expected_items),
 		TargetFPR:     float64(p.target_fpr),
+		Keyed:         p.keyed != 0,
 	}}
-	if p.keyed == 0 {
+	if !facts.Keyed {
 		var blocks *C.uint8_t
 		if err := checkOn(c, C.seen_bloom_get_blocks(c, &blocks)); err != nil {
 			return bloomFacts{}, err
@@ -281,15 +271,23 @@ func windowInfoOf(i *C.seen_window_info) WindowInfo {
 	}
 }
 
-func cWindowCreate(o WindowOptions, now uint32) (c *cWindow, err error) {
+// cWindowCreate: a nil key is no key.
+func cWindowCreate(o WindowOptions, now uint32, key []byte) (c *cWindow, err error) {
 	opts := cWindowOptions(o)
+	var free func()
+	opts.key, opts.key_len, free = keyInC(key)
+	defer free()
 	err = made(func(e *C.seen_error) C.seen_status { return C.seen_window_create(&opts, C.uint64_t(now), &c, e) })
 	return c, err
 }
 
-func cWindowDeserialize(b []byte) (c *cWindow, err error) {
+// cWindowDeserialize: a nil key is no key.
+func cWindowDeserialize(b, key []byte) (c *cWindow, err error) {
 	err = made(func(e *C.seen_error) C.seen_status {
-		return C.seen_window_deserialize((*C.uint8_t)(bytesPtr(b)), C.size_t(len(b)), &c, e)
+		if key == nil {
+			return C.seen_window_deserialize(cBytes(b), C.size_t(len(b)), &c, e)
+		}
+		return C.seen_window_deserialize_keyed(cBytes(b), C.size_t(len(b)), cKey(key), C.size_t(len(key)), &c, e)
 	})
 	return c, err
 }
@@ -364,12 +362,16 @@ func cWindowContainsKeys(c *cWindow, data []byte, offsets []uint64, now uint32, 
 
 // Stores.
 
-func cStoreCreate(o StoreOptions, idleTimeout uint32) (c *cStore, err error) {
+// cStoreCreate: a nil key is no key.
+func cStoreCreate(o StoreOptions, idleTimeout uint32, key []byte) (c *cStore, err error) {
 	// seen_store_options points at the window's options, and cgo may not pass C a Go
 	// struct that holds a Go pointer: both live in C memory for the call.
 	w := (*C.seen_window_options)(C.malloc(C.sizeof_seen_window_options))
 	defer C.free(unsafe.Pointer(w))
 	*w = cWindowOptions(o.Window)
+	var free func()
+	w.key, w.key_len, free = keyInC(key)
+	defer free()
 	opts := (*C.seen_store_options)(C.malloc(C.sizeof_seen_store_options))
 	defer C.free(unsafe.Pointer(opts))
 	*opts = C.seen_store_options{
@@ -383,13 +385,14 @@ func cStoreCreate(o StoreOptions, idleTimeout uint32) (c *cStore, err error) {
 	return c, err
 }
 
-func cStoreOpen(path string, readOnly, verify bool) (c *cStore, err error) {
+// cStoreOpen: a nil key is no key.
+func cStoreOpen(path string, readOnly, verify bool, key []byte) (c *cStore, err error) {
 	flags := openFlags(readOnly, privateCopy)
 	if !verify {
 		flags |= C.SEEN_OPEN_NO_VERIFY
 	}
-	err = withPath(path, func(p *C.char) error {
-		return made(func(e *C.seen_error) C.seen_status { return C.seen_store_open(p, flags, &c, e) })
+	err = madeAt(path, func(p *C.char, e *C.seen_error) C.seen_status {
+		return C.seen_store_open_keyed(p, flags, cKey(key), C.size_t(len(key)), &c, e)
 	})
 	return c, err
 }
@@ -493,12 +496,16 @@ func cSimHashHashes(hashes []uint64, weights []float32) (uint64, error) {
 	return uint64(out), err
 }
 
-// cSimHashStrings: at least one feature, offsets checked; weights nil or one per feature.
-func cSimHashStrings(data []byte, offsets []uint64, weights []float32, seed uint64) (uint64, error) {
+// cSimHashStrings: n features (n+1 offsets checked against data, or none for n = 0);
+// weights nil or one per feature; a nil key is no key.
+func cSimHashStrings(data []byte, offsets []uint64, n int, weights []float32, seed uint64, key []byte) (uint64, error) {
 	var out C.uint64_t
 	err := made(func(e *C.seen_error) C.seen_status {
-		return C.seen_simhash_strings((*C.uint8_t)(keyData(data)), (*C.uint64_t)(u64Ptr(offsets)),
-			(*C.float)(f32Ptr(weights)), C.size_t(len(offsets)-1), C.uint64_t(seed), &out, e)
+		d, o, w := (*C.uint8_t)(keyData(data)), (*C.uint64_t)(u64Ptr(offsets)), (*C.float)(f32Ptr(weights))
+		if key == nil {
+			return C.seen_simhash_strings(d, o, w, C.size_t(n), C.uint64_t(seed), &out, e)
+		}
+		return C.seen_simhash_strings_keyed(d, o, w, C.size_t(n), C.uint64_t(seed), cKey(key), C.size_t(len(key)), &out, e)
 	})
 	return uint64(out), err
 }
@@ -604,7 +611,7 @@ func cIndexMarshal(c *cIndex) ([]byte, error) {
 
 func cIndexDeserialize(b []byte) (c *cIndex, err error) {
 	err = made(func(e *C.seen_error) C.seen_status {
-		return C.seen_simhash_index_deserialize((*C.uint8_t)(bytesPtr(b)), C.size_t(len(b)), &c, e)
+		return C.seen_simhash_index_deserialize(cBytes(b), C.size_t(len(b)), &c, e)
 	})
 	return c, err
 }
@@ -618,9 +625,7 @@ func cIndexOpen(path string, verify bool) (c *cIndex, err error) {
 	if !verify {
 		flags |= C.SEEN_OPEN_NO_VERIFY
 	}
-	err = withPath(path, func(p *C.char) error {
-		return made(func(e *C.seen_error) C.seen_status { return C.seen_simhash_index_open(p, flags, &c, e) })
-	})
+	err = madeAt(path, func(p *C.char, e *C.seen_error) C.seen_status { return C.seen_simhash_index_open(p, flags, &c, e) })
 	return c, err
 }
 
@@ -635,32 +640,40 @@ func keyData(data []byte) unsafe.Pointer {
 	return unsafe.Pointer(&data[0])
 }
 
-// bytesPtr and u64Ptr are the first element, or nil for an empty slice (seen.h accepts
-// NULL with n == 0).
-func bytesPtr(b []byte) unsafe.Pointer {
-	if len(b) == 0 {
+// cKey is a key argument of seen.h: NULL for no key (nil), else the key's bytes, never NULL
+// even for an empty key, which C then refuses as too short rather than take it for none.
+func cKey(key []byte) *C.uint8_t {
+	if key == nil {
 		return nil
 	}
-	return unsafe.Pointer(&b[0])
+	return (*C.uint8_t)(keyData(key))
 }
 
-func u64Ptr(v []uint64) unsafe.Pointer {
+// keyInC is cKey for an options struct that points at the key: a copy in C memory, since cgo
+// may not pass C a Go struct that holds a Go pointer (C.CBytes of no bytes is still not
+// NULL). free releases it.
+func keyInC(key []byte) (p *C.uint8_t, n C.size_t, free func()) {
+	if key == nil {
+		return nil, 0, func() {}
+	}
+	p = (*C.uint8_t)(C.CBytes(key))
+	return p, C.size_t(len(key)), func() { C.free(unsafe.Pointer(p)) }
+}
+
+// firstOf is the first element of v, or nil for an empty slice (seen.h accepts NULL with
+// n == 0). bytesPtr, u64Ptr, u32Ptr and f32Ptr name it for each element type.
+func firstOf[T any](v []T) unsafe.Pointer {
 	if len(v) == 0 {
 		return nil
 	}
 	return unsafe.Pointer(&v[0])
 }
 
-func u32Ptr(v []uint32) unsafe.Pointer {
-	if len(v) == 0 {
-		return nil
-	}
-	return unsafe.Pointer(&v[0])
-}
+func bytesPtr(b []byte) unsafe.Pointer  { return firstOf(b) }
+func u64Ptr(v []uint64) unsafe.Pointer  { return firstOf(v) }
+func u32Ptr(v []uint32) unsafe.Pointer  { return firstOf(v) }
+func f32Ptr(v []float32) unsafe.Pointer { return firstOf(v) }
+func boolsPtr(b []bool) unsafe.Pointer  { return firstOf(b) }
 
-func f32Ptr(v []float32) unsafe.Pointer {
-	if len(v) == 0 {
-		return nil
-	}
-	return unsafe.Pointer(&v[0])
-}
+// cBytes is a serialized form lent to C.
+func cBytes(b []byte) *C.uint8_t { return (*C.uint8_t)(bytesPtr(b)) }

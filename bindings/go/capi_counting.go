@@ -19,50 +19,32 @@ type (
 
 // Counting filters.
 
-func cCountingCreate(n uint64, fpr float64, seed uint64) (c *cCounting, err error) {
+// cCountingCreate: a nil key is no key, and seed hashes; with a key, seed is 0.
+func cCountingCreate(n uint64, fpr float64, seed uint64, key []byte) (c *cCounting, err error) {
 	err = made(func(e *C.seen_error) C.seen_status {
-		return C.seen_counting_create(C.uint64_t(n), C.double(fpr), C.uint64_t(seed), &c, e)
+		if key == nil {
+			return C.seen_counting_create(C.uint64_t(n), C.double(fpr), C.uint64_t(seed), &c, e)
+		}
+		return C.seen_counting_create_keyed(C.uint64_t(n), C.double(fpr), cKey(key), C.size_t(len(key)), &c, e)
 	})
 	return c, err
 }
 
-func cCountingOpen(path string, readOnly bool) (c *cCounting, err error) {
-	err = withPath(path, func(p *C.char) error {
-		return made(func(e *C.seen_error) C.seen_status {
-			return C.seen_counting_open(p, openFlags(readOnly, writeInPlace), &c, e)
-		})
+// cCountingOpen: a nil key is no key.
+func cCountingOpen(path string, readOnly bool, key []byte) (c *cCounting, err error) {
+	err = madeAt(path, func(p *C.char, e *C.seen_error) C.seen_status {
+		return C.seen_counting_open_keyed(p, openFlags(readOnly, writeInPlace), cKey(key), C.size_t(len(key)), &c, e)
 	})
 	return c, err
 }
 
-func cCountingDeserialize(b []byte) (c *cCounting, err error) {
+// cCountingDeserialize: a nil key is no key.
+func cCountingDeserialize(b, key []byte) (c *cCounting, err error) {
 	err = made(func(e *C.seen_error) C.seen_status {
-		return C.seen_counting_deserialize((*C.uint8_t)(bytesPtr(b)), C.size_t(len(b)), &c, e)
-	})
-	return c, err
-}
-
-// Keyed mode: the key's bytes are lent to C for the call only.
-func cCountingCreateKeyed(n uint64, fpr float64, key []byte) (c *cCounting, err error) {
-	err = made(func(e *C.seen_error) C.seen_status {
-		return C.seen_counting_create_keyed(C.uint64_t(n), C.double(fpr), (*C.uint8_t)(bytesPtr(key)), C.size_t(len(key)), &c, e)
-	})
-	return c, err
-}
-
-func cCountingOpenKeyed(path string, readOnly bool, key []byte) (c *cCounting, err error) {
-	err = withPath(path, func(p *C.char) error {
-		return made(func(e *C.seen_error) C.seen_status {
-			return C.seen_counting_open_keyed(p, openFlags(readOnly, writeInPlace), (*C.uint8_t)(bytesPtr(key)), C.size_t(len(key)), &c, e)
-		})
-	})
-	return c, err
-}
-
-func cCountingDeserializeKeyed(b, key []byte) (c *cCounting, err error) {
-	err = made(func(e *C.seen_error) C.seen_status {
-		return C.seen_counting_deserialize_keyed((*C.uint8_t)(bytesPtr(b)), C.size_t(len(b)), (*C.uint8_t)(bytesPtr(key)),
-			C.size_t(len(key)), &c, e)
+		if key == nil {
+			return C.seen_counting_deserialize(cBytes(b), C.size_t(len(b)), &c, e)
+		}
+		return C.seen_counting_deserialize_keyed(cBytes(b), C.size_t(len(b)), cKey(key), C.size_t(len(key)), &c, e)
 	})
 	return c, err
 }
@@ -111,12 +93,13 @@ func cCountingStats(c *cCounting) (CountingStats, error) {
 	}, nil
 }
 
-func cCountingPutU64(c *cCounting, id uint64) error {
-	return checkOn(c, C.seen_counting_add_one_u64(c, C.uint64_t(id)))
+// A counting add counts the key whatever it held, so it never says the key was present.
+func cCountingPutU64(c *cCounting, id uint64) (bool, error) {
+	return false, checkOn(c, C.seen_counting_add_one_u64(c, C.uint64_t(id)))
 }
 
-func cCountingPutKey(c *cCounting, key unsafe.Pointer, n int) error {
-	return checkOn(c, C.seen_counting_add_one_key(c, key, C.size_t(n)))
+func cCountingPutKey(c *cCounting, key unsafe.Pointer, n int) (bool, error) {
+	return false, checkOn(c, C.seen_counting_add_one_key(c, key, C.size_t(n)))
 }
 
 func cCountingDeleteU64(c *cCounting, id uint64) error {
@@ -180,46 +163,28 @@ func cScalableCreate(o ScalableOptions, key []byte) (c *cScalable, err error) {
 		seed:             C.uint64_t(o.Seed),
 	}
 	opts.size = C.sizeof_seen_scalable_options
-	if key != nil {
-		// The options would hold a Go pointer to the key, which cgo may not pass: the key is
-		// copied to C memory for the call (C.CBytes of no bytes is still not NULL).
-		opts.key = (*C.uint8_t)(C.CBytes(key))
-		opts.key_len = C.size_t(len(key))
-		defer C.free(unsafe.Pointer(opts.key))
-	}
+	var free func()
+	opts.key, opts.key_len, free = keyInC(key)
+	defer free()
 	err = made(func(e *C.seen_error) C.seen_status { return C.seen_scalable_create(&opts, &c, e) })
 	return c, err
 }
 
-func cScalableOpen(path string, readOnly bool) (c *cScalable, err error) {
-	err = withPath(path, func(p *C.char) error {
-		return made(func(e *C.seen_error) C.seen_status {
-			return C.seen_scalable_open(p, openFlags(readOnly, privateCopy), &c, e)
-		})
+// cScalableOpen: a nil key is no key.
+func cScalableOpen(path string, readOnly bool, key []byte) (c *cScalable, err error) {
+	err = madeAt(path, func(p *C.char, e *C.seen_error) C.seen_status {
+		return C.seen_scalable_open_keyed(p, openFlags(readOnly, privateCopy), cKey(key), C.size_t(len(key)), &c, e)
 	})
 	return c, err
 }
 
-func cScalableDeserialize(b []byte) (c *cScalable, err error) {
+// cScalableDeserialize: a nil key is no key.
+func cScalableDeserialize(b, key []byte) (c *cScalable, err error) {
 	err = made(func(e *C.seen_error) C.seen_status {
-		return C.seen_scalable_deserialize((*C.uint8_t)(bytesPtr(b)), C.size_t(len(b)), &c, e)
-	})
-	return c, err
-}
-
-func cScalableOpenKeyed(path string, readOnly bool, key []byte) (c *cScalable, err error) {
-	err = withPath(path, func(p *C.char) error {
-		return made(func(e *C.seen_error) C.seen_status {
-			return C.seen_scalable_open_keyed(p, openFlags(readOnly, privateCopy), (*C.uint8_t)(bytesPtr(key)), C.size_t(len(key)), &c, e)
-		})
-	})
-	return c, err
-}
-
-func cScalableDeserializeKeyed(b, key []byte) (c *cScalable, err error) {
-	err = made(func(e *C.seen_error) C.seen_status {
-		return C.seen_scalable_deserialize_keyed((*C.uint8_t)(bytesPtr(b)), C.size_t(len(b)), (*C.uint8_t)(bytesPtr(key)),
-			C.size_t(len(key)), &c, e)
+		if key == nil {
+			return C.seen_scalable_deserialize(cBytes(b), C.size_t(len(b)), &c, e)
+		}
+		return C.seen_scalable_deserialize_keyed(cBytes(b), C.size_t(len(b)), cKey(key), C.size_t(len(key)), &c, e)
 	})
 	return c, err
 }

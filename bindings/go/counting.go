@@ -1,7 +1,6 @@
 package seen
 
 import (
-	"bytes"
 	"fmt"
 	"io"
 	"unsafe"
@@ -25,12 +24,19 @@ import (
 //
 // Its memory lives in C (or in a mapped file). Call Close when done; a finalizer frees a
 // forgotten CountingFilter as a backstop.
+//
+// Its key, batch and file methods are those every filter shares (filter_base.go); an add
+// counts the key once more, if it is already there.
 type CountingFilter struct {
-	h   *countingHandle // nil once closed
-	key []byte          // a keyed filter's key, for Copy (its bytes do not hold it); else nil
+	filter[*cCounting, CountingParams]
+	key []byte // a keyed filter's key, for Copy (its bytes do not hold it); else nil
 }
 
 type countingHandle = owned[*cCounting, CountingParams]
+
+var countingCalls = filterCalls[*cCounting, CountingParams]{cCountingPutU64, cCountingPutKey,
+	testInC[*cCounting, CountingParams](cCountingTestU64), cCountingTestKey,
+	cCountingAddU64, cCountingContainsU64, cCountingAddKeys, cCountingContainsKeys, cCountingMarshal, cCountingSave}
 
 // CountingParams are a counting filter's fixed parameters, read once when it is made.
 type CountingParams struct {
@@ -60,7 +66,7 @@ func NewCounting(n uint64, fpr float64) (*CountingFilter, error) {
 
 // NewCountingWithSeed is NewCounting with the hash seed given; the seed is stored in the filter.
 func NewCountingWithSeed(n uint64, fpr float64, seed uint64) (*CountingFilter, error) {
-	return adoptCounting(cCountingCreate(n, fpr, seed))
+	return adoptCounting(cCountingCreate(n, fpr, seed, nil))
 }
 
 // OpenCounting maps a file written by CountingFilter.Save. readOnly maps it for queries only
@@ -68,7 +74,7 @@ func NewCountingWithSeed(n uint64, fpr float64, seed uint64) (*CountingFilter, e
 // Clear then fails with ErrReadOnly. Otherwise the mapping is shared and changes reach the
 // file on Sync and Close.
 func OpenCounting(path string, readOnly bool) (*CountingFilter, error) {
-	return adoptCounting(cCountingOpen(path, readOnly))
+	return adoptCounting(cCountingOpen(path, readOnly, nil))
 }
 
 // NewCountingKeyed is an empty keyed counting filter (docs/SECURITY.md), as NewKeyed is for
@@ -77,43 +83,33 @@ func OpenCounting(path string, readOnly bool) (*CountingFilter, error) {
 // UnmarshalCountingKeyed); a missing or wrong key is ErrIncompatible. The filter keeps a
 // copy of the key in Go memory for Copy.
 func NewCountingKeyed(n uint64, fpr float64, key []byte) (*CountingFilter, error) {
-	return adoptKeyedCounting(key)(cCountingCreateKeyed(n, fpr, key))
+	return keepKey(key, adoptCounting)(cCountingCreate(n, fpr, 0, secret(key)))
 }
 
 // OpenCountingKeyed is OpenCounting for a keyed filter's file, with its key.
 func OpenCountingKeyed(path string, readOnly bool, key []byte) (*CountingFilter, error) {
-	return adoptKeyedCounting(key)(cCountingOpenKeyed(path, readOnly, key))
+	return keepKey(key, adoptCounting)(cCountingOpen(path, readOnly, secret(key)))
 }
 
 // UnmarshalCountingKeyed is a keyed counting filter copied from its serialized bytes, with
 // its key.
 func UnmarshalCountingKeyed(data, key []byte) (*CountingFilter, error) {
-	return adoptKeyedCounting(key)(cCountingDeserializeKeyed(data, key))
+	return unmarshalCounting(data, secret(key))
 }
 
-// adoptKeyedCounting adopts a keyed filter's handle and keeps its own copy of the key, so
-// that a caller reusing the key's slice cannot change what Copy uses.
-func adoptKeyedCounting(key []byte) func(*cCounting, error) (*CountingFilter, error) {
-	return func(c *cCounting, err error) (*CountingFilter, error) {
-		f, err := adoptCounting(c, err)
-		if err == nil {
-			f.key = bytes.Clone(key)
-		}
-		return f, err
-	}
+// unmarshalCounting is a filter copied from data; a nil key is no key.
+func unmarshalCounting(data, key []byte) (*CountingFilter, error) {
+	return keepKey(key, adoptCounting)(cCountingDeserialize(data, key))
 }
 
 func adoptCounting(c *cCounting, err error) (*CountingFilter, error) {
-	wrap := func(h *countingHandle) *CountingFilter { return &CountingFilter{h: h} }
+	wrap := func(h *countingHandle) *CountingFilter {
+		return &CountingFilter{filter: filter[*cCounting, CountingParams]{h, &countingCalls}}
+	}
 	return adoptAs(wrap, c, err, cCountingParams, cCountingFree)
 }
 
-func (f *CountingFilter) live() (*countingHandle, error) {
-	if f == nil {
-		return nil, ErrClosed
-	}
-	return f.h.open()
-}
+func (f *CountingFilter) keep(key []byte) { f.key = key }
 
 // Params of the filter; the zero CountingParams once closed.
 func (f *CountingFilter) Params() CountingParams {
@@ -160,22 +156,6 @@ func (f *CountingFilter) Clear() error {
 	})
 }
 
-// Single keys: one cgo call each. Keys are those of BloomFilter: a string and the same bytes are
-// one key, an id is the key of its 8 little-endian bytes, and the empty key is valid.
-
-// Add adds a byte key (once more, if it is already there).
-func (f *CountingFilter) Add(key []byte) error { return f.putBytes(bytesPtr(key), len(key)) }
-
-// AddString adds the UTF-8 bytes of key.
-func (f *CountingFilter) AddString(key string) error { return f.putBytes(stringPtr(key), len(key)) }
-
-// AddUint64 adds an integer id.
-func (f *CountingFilter) AddUint64(id uint64) error {
-	return withLive(f.live, func(h *countingHandle) error {
-		return cCountingPutU64(h.c, id)
-	})
-}
-
 // Remove removes one occurrence of a byte key. A key that is certainly absent is left alone
 // and the error is ErrNotFound (errors.Is(err, seen.ErrNotFound)). See the remove rule on
 // CountingFilter.
@@ -193,68 +173,13 @@ func (f *CountingFilter) RemoveUint64(id uint64) error {
 	})
 }
 
-// Test reports whether key may be present: false is certain, true is right but for the
-// false-positive rate. It panics on a closed CountingFilter.
-func (f *CountingFilter) Test(key []byte) bool { return f.testBytes(bytesPtr(key), len(key)) }
-
-// TestString is Test for a string key.
-func (f *CountingFilter) TestString(key string) bool { return f.testBytes(stringPtr(key), len(key)) }
-
-// TestUint64 is Test for an integer id.
-func (f *CountingFilter) TestUint64(id uint64) bool {
-	return testOn(f.live, func(h *countingHandle) bool { return cCountingTestU64(h.c, id) })
-}
-
-// TestOrAdd reports whether key may be present, and adds it if not: a key that looks
-// present is not counted again, so one Remove undoes it. The test and the add are two
-// steps: two goroutines adding the same new key at once may both count it.
-func (f *CountingFilter) TestOrAdd(key []byte) (bool, error) {
-	if f.Test(key) {
-		return true, nil
-	}
-	return false, f.Add(key)
-}
-
-// TestOrAddString is TestOrAdd for a string key.
-func (f *CountingFilter) TestOrAddString(key string) (bool, error) {
-	if f.TestString(key) {
-		return true, nil
-	}
-	return false, f.AddString(key)
-}
-
-// TestOrAddUint64 is TestOrAdd for an integer id.
-func (f *CountingFilter) TestOrAddUint64(id uint64) (bool, error) {
-	if f.TestUint64(id) {
-		return true, nil
-	}
-	return false, f.AddUint64(id)
-}
-
-func (f *CountingFilter) putBytes(key unsafe.Pointer, n int) error {
-	return withLive(f.live, func(h *countingHandle) error {
-		return cCountingPutKey(h.c, key, n)
-	})
-}
-
 func (f *CountingFilter) deleteBytes(key unsafe.Pointer, n int) error {
 	return withLive(f.live, func(h *countingHandle) error {
 		return cCountingDeleteKey(h.c, key, n)
 	})
 }
 
-func (f *CountingFilter) testBytes(key unsafe.Pointer, n int) bool {
-	return testOn(f.live, func(h *countingHandle) bool { return cCountingTestKey(h.c, key, n) })
-}
-
 // Batches cross into C once, in key order; a key repeated in a batch counts each time.
-
-// AddUint64s adds every id.
-func (f *CountingFilter) AddUint64s(ids []uint64) error {
-	return withLive(f.live, func(h *countingHandle) error {
-		return cCountingAddU64(h.c, ids)
-	})
-}
 
 // RemoveUint64s removes every id that is not certainly absent. It processes all of them,
 // then returns ErrNotFound if any was certainly absent (nothing changed for those). removed
@@ -269,81 +194,31 @@ func (f *CountingFilter) RemoveUint64s(ids []uint64, removed []bool) error {
 	})
 }
 
-// TestUint64s sets out[i] to TestUint64 of ids[i]. out must be at least as long as ids.
-func (f *CountingFilter) TestUint64s(ids []uint64, out []bool) error {
-	return withLive(f.live, func(h *countingHandle) error {
-		if len(out) < len(ids) {
-			return invalid(fmt.Sprintf("out has %d elements for %d ids", len(out), len(ids)))
-		}
-		return cCountingContainsU64(h.c, ids, boolsPtr(out))
-	})
-}
-
-// AddKeys adds every key of a batch.
-func (f *CountingFilter) AddKeys(keys Keys) error {
-	return withLive(f.live, func(h *countingHandle) error {
-		if err := keys.validate(); err != nil || keys.Len() == 0 {
-			return err
-		}
-		return cCountingAddKeys(h.c, keys.Data, keys.Offsets)
-	})
-}
-
 // RemoveKeys is RemoveUint64s for a batch of byte keys: removed may be nil, or at least
 // keys.Len() long.
 func (f *CountingFilter) RemoveKeys(keys Keys, removed []bool) error {
-	return withLive(f.live, func(h *countingHandle) error {
-		if err := keys.validate(); err != nil || keys.Len() == 0 {
-			return err
-		}
-		if removed != nil && len(removed) < keys.Len() {
-			return invalid(fmt.Sprintf("removed has %d elements for %d keys", len(removed), keys.Len()))
-		}
+	flags := "removed"
+	if removed == nil {
+		flags = "" // no flags wanted
+	}
+	return withKeys(f.live, keys, removed, flags, func(h *countingHandle) error {
 		return cCountingRemoveKeys(h.c, keys.Data, keys.Offsets, boolsPtr(removed))
 	})
 }
-
-// TestKeys sets out[i] to Test of key i. out must be at least keys.Len() long.
-func (f *CountingFilter) TestKeys(keys Keys, out []bool) error {
-	return withLive(f.live, func(h *countingHandle) error {
-		if err := keys.validate(); err != nil || keys.Len() == 0 {
-			return err
-		}
-		if len(out) < keys.Len() {
-			return invalid(fmt.Sprintf("out has %d elements for %d keys", len(out), keys.Len()))
-		}
-		return cCountingContainsKeys(h.c, keys.Data, keys.Offsets, boolsPtr(out))
-	})
-}
-
-// AddStrings adds every string, through one Keys batch.
-func (f *CountingFilter) AddStrings(keys []string) error { return f.AddKeys(PackStrings(keys)) }
 
 // RemoveStrings removes every string, through one Keys batch (see RemoveKeys).
 func (f *CountingFilter) RemoveStrings(keys []string, removed []bool) error {
 	return f.RemoveKeys(PackStrings(keys), removed)
 }
 
-// TestStrings sets out[i] to TestString of keys[i], through one Keys batch.
-func (f *CountingFilter) TestStrings(keys []string, out []bool) error {
-	return f.TestKeys(PackStrings(keys), out)
-}
-
-// Serialized form: kind 2 of docs/FORMAT.md, the same bytes in every language.
-
-// MarshalBinary is the filter's serialized form, counters included
-// (encoding.BinaryMarshaler).
-func (f *CountingFilter) MarshalBinary() ([]byte, error) {
-	return withLiveValue(f.live, func(h *countingHandle) ([]byte, error) {
-		return cCountingMarshal(h.c)
-	})
-}
+// Serialized form: kind 2 of docs/FORMAT.md, the same bytes in every language, counters
+// included.
 
 // UnmarshalBinary replaces the filter with a validated, writable copy of data
 // (encoding.BinaryUnmarshaler); a zero CountingFilter may be the receiver. On error the
 // filter is unchanged.
 func (f *CountingFilter) UnmarshalBinary(data []byte) error {
-	g, err := adoptCounting(cCountingDeserialize(data))
+	g, err := unmarshalCounting(data, nil)
 	return replaceBy(f, g, err)
 }
 
@@ -353,14 +228,7 @@ func (f *CountingFilter) UnmarshalBinary(data []byte) error {
 // when it is keyed (its bytes alone would not open). Like MarshalBinary it reads every
 // counter, so no writer may be active.
 func (f *CountingFilter) Copy() (*CountingFilter, error) {
-	data, err := f.MarshalBinary()
-	if err != nil {
-		return nil, err
-	}
-	if f.key != nil {
-		return UnmarshalCountingKeyed(data, f.key)
-	}
-	return adoptCounting(cCountingDeserialize(data))
+	return copyThrough(f.MarshalBinary, unmarshalCounting, f.key)
 }
 
 // Equal reports whether both filters have the same parameters and the same counters, so
@@ -370,20 +238,7 @@ func (f *CountingFilter) Equal(other *CountingFilter) (bool, error) {
 	return equalMarshaled(f, other)
 }
 
-// WriteTo writes the serialized filter to w (io.WriterTo).
-func (f *CountingFilter) WriteTo(w io.Writer) (int64, error) {
-	return writeMarshaled(w, f.MarshalBinary)
-}
-
 // ReadFrom replaces the filter with the one serialized in r, read to EOF (io.ReaderFrom).
 func (f *CountingFilter) ReadFrom(r io.Reader) (int64, error) {
 	return readAllInto(r, f.UnmarshalBinary)
-}
-
-// Save writes the filter to path crash-safely (temporary file, fsync, rename). OpenCounting
-// maps the result.
-func (f *CountingFilter) Save(path string) error {
-	return withLive(f.live, func(h *countingHandle) error {
-		return cCountingSave(h.c, path)
-	})
 }

@@ -2,7 +2,6 @@ package seen
 
 import (
 	"os"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -14,12 +13,8 @@ import (
 func TestDocsQuoteTheExamples(t *testing.T) {
 	page, err := os.ReadFile("../../docs/go.md")
 	must(t, err)
-	files, err := filepath.Glob("example*_test.go")
-	must(t, err)
 	var examples []byte
-	for _, file := range files {
-		b, err := os.ReadFile(file)
-		must(t, err)
+	for _, b := range sources(t, "example*_test.go") {
 		examples = append(examples, b...)
 	}
 	blocks := regexp.MustCompile("(?s)```go\n(.*?)```").FindAllStringSubmatch(string(page), -1)

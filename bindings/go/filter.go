@@ -8,8 +8,10 @@ package seen
 //
 // Call Close when done; a finalizer frees a forgotten BloomFilter, but only when the garbage
 // collector gets round to it, and it cannot report a failed sync of a mapped file.
+//
+// Its key, batch and file methods are those every filter shares (filter_base.go).
 type BloomFilter struct {
-	h *handle // nil once closed
+	filter[*cFilter, bloomFacts]
 }
 
 // handle owns the C filter and caches its facts (handle.go).
@@ -22,6 +24,17 @@ type bloomFacts struct {
 	probe *blockProbe
 }
 
+var bloomCalls = filterCalls[*cFilter, bloomFacts]{cPutU64, cPutKey, testU64InGo, cTestKey, cAddU64, cContainsU64,
+	cAddKeys, cContainsKeys, cMarshal, cSave}
+
+// testU64InGo probes an unkeyed filter's blocks from Go, without a cgo call (probe.go).
+func testU64InGo(h *handle, id uint64) bool {
+	if h.meta.probe != nil {
+		return h.meta.probe.testU64(id)
+	}
+	return cTestU64(h.c, id)
+}
+
 // DefaultSeed is the seed of New: the same as the seen CLI's, so files built by either
 // agree byte for byte. Pass a secret seed to NewWithSeed if adversaries choose the keys.
 const DefaultSeed uint64 = 0
@@ -31,7 +44,7 @@ func New(n uint64, fpr float64) (*BloomFilter, error) { return NewWithSeed(n, fp
 
 // NewWithSeed is New with the hash seed given; the seed is stored in the filter.
 func NewWithSeed(n uint64, fpr float64, seed uint64) (*BloomFilter, error) {
-	return adopt(cCreate(n, fpr, seed))
+	return adopt(cCreate(n, fpr, seed, nil))
 }
 
 // NewWithBytes is an empty filter of a memory budget (rounded up to 64-byte blocks), with
@@ -45,37 +58,30 @@ func NewWithBytes(n uint64, bytes uint64, seed uint64) (*BloomFilter, error) {
 // filter without it. No file holds the key: a keyed filter's file and bytes open only with
 // it (OpenKeyed, UnmarshalKeyed); a missing or wrong key is ErrIncompatible.
 func NewKeyed(n uint64, fpr float64, key []byte) (*BloomFilter, error) {
-	return adopt(cCreateKeyed(n, fpr, key))
+	return adopt(cCreate(n, fpr, 0, secret(key)))
 }
 
 // OpenKeyed is Open for a keyed filter's file, with its key.
 func OpenKeyed(path string, readOnly bool, key []byte) (*BloomFilter, error) {
-	return adopt(cOpenKeyed(path, readOnly, key))
+	return adopt(cOpen(path, readOnly, secret(key)))
 }
 
 // UnmarshalKeyed is a keyed filter copied from its serialized bytes, with its key.
 func UnmarshalKeyed(data, key []byte) (*BloomFilter, error) {
-	return adopt(cDeserializeKeyed(data, key))
+	return adopt(cDeserialize(data, secret(key)))
 }
 
 // Open maps a file written by Save (or the seen CLI). readOnly maps it for queries only:
 // every add then fails with ErrReadOnly. Otherwise the mapping is shared and changes reach
 // the file on Sync and Close.
 func Open(path string, readOnly bool) (*BloomFilter, error) {
-	return adopt(cOpen(path, readOnly))
+	return adopt(cOpen(path, readOnly, nil))
 }
 
 // adopt wraps a freshly made C filter (or passes its error on), caching its fixed parameters.
 func adopt(c *cFilter, err error) (*BloomFilter, error) {
-	return adoptAs(func(h *handle) *BloomFilter { return &BloomFilter{h: h} }, c, err, cFacts, cFree)
-}
-
-// live is the open handle, or ErrClosed (also for a copy of a closed BloomFilter).
-func (f *BloomFilter) live() (*handle, error) {
-	if f == nil {
-		return nil, ErrClosed
-	}
-	return f.h.open()
+	wrap := func(h *handle) *BloomFilter { return &BloomFilter{filter[*cFilter, bloomFacts]{h, &bloomCalls}} }
+	return adoptAs(wrap, c, err, cFacts, cFree)
 }
 
 // Sync writes a read-write mapped filter back to its file (checksums, then msync). For any

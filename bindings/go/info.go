@@ -4,15 +4,17 @@ import (
 	"math"
 )
 
-// BloomParams are a filter's fixed parameters, read once when it is made.
+// BloomParams are a filter's fixed parameters, read once when it is made. The fields are
+// those of seen_bloom_info, in its order.
 type BloomParams struct {
 	Bytes         uint64  // payload size: Blocks * 64
 	Blocks        uint64  // 64-byte blocks; every key lives in one
 	K             uint32  // bits set per key
 	ReadOnly      bool    // opened read-only
-	Seed          uint64  // the hash seed
+	Seed          uint64  // the hash seed; 0 when Keyed
 	ExpectedItems uint64  // as given at creation
 	TargetFPR     float64 // as given at creation (predicted, for NewWithBytes)
+	Keyed         bool    // keys hash under a secret key (NewKeyed, OpenKeyed, UnmarshalKeyed)
 }
 
 // BloomStats describe how full a filter is now.

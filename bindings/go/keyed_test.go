@@ -3,6 +3,7 @@ package seen
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"path/filepath"
 	"testing"
 )
@@ -19,6 +20,9 @@ func TestKeyedFilter(t *testing.T) {
 	f, err := NewKeyed(20000, 0.01, testKey)
 	must(t, err)
 	defer f.Close()
+	if p := f.Params(); !p.Keyed || p.Seed != 0 {
+		t.Errorf("a keyed filter's Params say Keyed %v, Seed %d", p.Keyed, p.Seed)
+	}
 	present := 0
 	for i := uint64(0); i < 20000; i++ {
 		must(t, f.AddUint64(i))
@@ -60,6 +64,9 @@ func TestKeyedFilter(t *testing.T) {
 	defer h.Close()
 	if !h.TestUint64(7) {
 		t.Error("the opened file lost a key")
+	}
+	if !h.Params().Keyed || newFilter(t, 10, 0.01).Params().Keyed {
+		t.Error("Params().Keyed does not follow the file's keying")
 	}
 	if _, err := NewKeyed(10, 0.01, shortKey); !errors.Is(err, ErrInvalidArgument) {
 		t.Errorf("a short key: %v, want ErrInvalidArgument", err)
@@ -116,17 +123,25 @@ type keyedFilter interface {
 	Close() error
 }
 
-// keyedKind reads one kind's bytes and files without a key (which must fail) and with one.
+// keyedKind reads one kind's bytes with a key, and its files without one (which must fail)
+// and with one; its bytes without a key are read by UnmarshalBinary.
 type keyedKind[F keyedFilter] struct {
-	unmarshalPlain func(data []byte) error
 	unmarshalKeyed func(data, key []byte) (F, error)
-	openPlain      func(path string) error
-	openKeyed      func(path string, key []byte) (F, error)
+	openPlain      func(path string, readOnly bool) (F, error)
+	openKeyed      func(path string, readOnly bool, key []byte) (F, error)
 }
 
 // checkKeyedFilter adds n ids to a keyed filter f and checks that it finds them at about the
-// target rate, and that its bytes and file open only with its key, then find everything.
-func checkKeyedFilter[F keyedFilter](t *testing.T, f F, n uint64, kind keyedKind[F]) {
+// target rate, and that its bytes and file open only with its key, then find everything; then
+// that a short key is refused (by newKeyed) and that f's copy keeps the key.
+func checkKeyedFilter[T any, F interface {
+	*T
+	keyedFilter
+	copyAndEqual[F]
+	UnmarshalBinary([]byte) error
+	AddString(string) error
+	TestString(string) bool
+}](t *testing.T, f F, n uint64, kind keyedKind[F], newKeyed func(key []byte) (F, error)) {
 	t.Helper()
 	for i := uint64(0); i < n; i++ {
 		must(t, f.AddUint64(i))
@@ -157,7 +172,8 @@ func checkKeyedFilter[F keyedFilter](t *testing.T, f F, n uint64, kind keyedKind
 	data, err := f.MarshalBinary()
 	must(t, err)
 	checkKeyAbsent(t, data)
-	checkIncompatible(t, "unmarshal without the key", kind.unmarshalPlain(data))
+	var plain T
+	checkIncompatible(t, "unmarshal without the key", F(&plain).UnmarshalBinary(data))
 	_, err = kind.unmarshalKeyed(data, otherKey)
 	checkIncompatible(t, "unmarshal with another key", err)
 	g, err := kind.unmarshalKeyed(data, testKey)
@@ -165,11 +181,18 @@ func checkKeyedFilter[F keyedFilter](t *testing.T, f F, n uint64, kind keyedKind
 
 	path := filepath.Join(t.TempDir(), "keyed.seen")
 	must(t, f.Save(path))
-	checkIncompatible(t, "open without the key", kind.openPlain(path))
-	_, err = kind.openKeyed(path, otherKey)
+	_, err = kind.openPlain(path, true)
+	checkIncompatible(t, "open without the key", err)
+	_, err = kind.openKeyed(path, true, otherKey)
 	checkIncompatible(t, "open with another key", err)
-	h, err := kind.openKeyed(path, testKey)
+	h, err := kind.openKeyed(path, true, testKey)
 	findsAll("the opened file", h, err)
+	if _, err := newKeyed(shortKey); !errors.Is(err, ErrInvalidArgument) {
+		t.Errorf("a short key: %v, want ErrInvalidArgument", err)
+	}
+	checkCopyIsEqualAndIndependent(t, f,
+		func(c F) error { return c.AddString("not among the ids") },
+		func(c F) bool { return c.TestString("not among the ids") })
 }
 
 // A keyed counting filter finds what it holds; its bytes and file open only with its key,
@@ -178,42 +201,56 @@ func TestKeyedCountingFilter(t *testing.T) {
 	f, err := NewCountingKeyed(5000, 0.01, testKey)
 	must(t, err)
 	defer f.Close()
-	checkKeyedFilter(t, f, 5000, keyedKind[*CountingFilter]{
-		unmarshalPlain: func(data []byte) error { var plain CountingFilter; return plain.UnmarshalBinary(data) },
-		unmarshalKeyed: UnmarshalCountingKeyed,
-		openPlain:      func(path string) error { _, err := OpenCounting(path, true); return err },
-		openKeyed:      func(path string, key []byte) (*CountingFilter, error) { return OpenCountingKeyed(path, true, key) },
-	})
-	if _, err := NewCountingKeyed(10, 0.01, shortKey); !errors.Is(err, ErrInvalidArgument) {
-		t.Errorf("a short key: %v, want ErrInvalidArgument", err)
-	}
-	checkCopyIsEqualAndIndependent(t, f,
-		func(c *CountingFilter) error { return c.AddString("not among the ids") },
-		func(c *CountingFilter) bool { return c.TestString("not among the ids") })
+	checkKeyedFilter(t, f, 5000, keyedKind[*CountingFilter]{UnmarshalCountingKeyed, OpenCounting, OpenCountingKeyed},
+		func(key []byte) (*CountingFilter, error) { return NewCountingKeyed(10, 0.01, key) })
 }
 
 // The same for a keyed scalable filter, grown past its first sub-filter so that every
-// sub-filter is checked.
+// sub-filter is checked; a missing key is refused too (nil would otherwise mean no key).
 func TestKeyedScalableFilter(t *testing.T) {
-	f, err := NewScalableKeyed(ScalableOptions{InitialCapacity: 100, FPR: 0.01}, testKey)
+	opts := ScalableOptions{InitialCapacity: 100, FPR: 0.01}
+	f, err := NewScalableKeyed(opts, testKey)
 	must(t, err)
 	defer f.Close()
-	checkKeyedFilter(t, f, 5000, keyedKind[*ScalableFilter]{
-		unmarshalPlain: func(data []byte) error { var plain ScalableFilter; return plain.UnmarshalBinary(data) },
-		unmarshalKeyed: UnmarshalScalableKeyed,
-		openPlain:      func(path string) error { _, err := OpenScalable(path, true); return err },
-		openKeyed:      func(path string, key []byte) (*ScalableFilter, error) { return OpenScalableKeyed(path, true, key) },
-	})
+	newKeyed := func(key []byte) (*ScalableFilter, error) { return NewScalableKeyed(opts, key) }
+	checkKeyedFilter(t, f, 5000, keyedKind[*ScalableFilter]{UnmarshalScalableKeyed, OpenScalable, OpenScalableKeyed},
+		newKeyed)
 	if f.SubFilters() < 2 {
 		t.Fatalf("%d sub-filters after 5,000 keys, want growth", f.SubFilters())
 	}
-	for _, key := range [][]byte{nil, {}, shortKey} {
-		_, err := NewScalableKeyed(ScalableOptions{InitialCapacity: 10, FPR: 0.01}, key)
-		if !errors.Is(err, ErrInvalidArgument) {
+	for _, key := range [][]byte{nil, {}} {
+		if _, err := newKeyed(key); !errors.Is(err, ErrInvalidArgument) {
 			t.Errorf("key %q: %v, want ErrInvalidArgument", key, err)
 		}
 	}
-	checkCopyIsEqualAndIndependent(t, f,
-		func(c *ScalableFilter) error { return c.AddString("not among the ids") },
-		func(c *ScalableFilter) bool { return c.TestString("not among the ids") })
+}
+
+// The keyed opens and unmarshals of every filter refuse a missing or malformed key with
+// ErrInvalidArgument, even for a plain filter's file or bytes, which they would otherwise
+// read as plain: a caller who meant to pass a key never gets an unkeyed filter.
+func TestKeyedFilterReadsRefuseBadKeys(t *testing.T) {
+	dir := t.TempDir()
+	plain := func(f interface {
+		MarshalBinary() ([]byte, error)
+		Save(string) error
+	}) (path string, data []byte) {
+		path = filepath.Join(dir, fmt.Sprintf("%T", f))
+		must(t, f.Save(path))
+		data, err := f.MarshalBinary()
+		must(t, err)
+		return path, data
+	}
+	bloomPath, bloomData := plain(newFilter(t, 100, 0.01))
+	countingPath, countingData := plain(newCounting(t, 100, 0.01))
+	scalablePath, scalableData := plain(newScalable(t, ScalableOptions{InitialCapacity: 100, FPR: 0.01}))
+	for name, read := range map[string]func(key []byte) error{
+		"OpenKeyed":              func(key []byte) error { _, err := OpenKeyed(bloomPath, true, key); return err },
+		"UnmarshalKeyed":         func(key []byte) error { _, err := UnmarshalKeyed(bloomData, key); return err },
+		"OpenCountingKeyed":      func(key []byte) error { _, err := OpenCountingKeyed(countingPath, true, key); return err },
+		"UnmarshalCountingKeyed": func(key []byte) error { _, err := UnmarshalCountingKeyed(countingData, key); return err },
+		"OpenScalableKeyed":      func(key []byte) error { _, err := OpenScalableKeyed(scalablePath, true, key); return err },
+		"UnmarshalScalableKeyed": func(key []byte) error { _, err := UnmarshalScalableKeyed(scalableData, key); return err },
+	} {
+		checkBadKeys(t, name, read)
+	}
 }

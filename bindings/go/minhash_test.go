@@ -111,4 +111,3 @@ func TestMinHashIndexSaveAndOpen(t *testing.T) {
 		t.Errorf("the keyed copy answers %v", m)
 	}
 }
-

@@ -9,20 +9,13 @@ import (
 )
 
 // The serialized form is the container format of docs/FORMAT.md, the same bytes in every
-// language and in the files of Save.
-
-// MarshalBinary is the filter's serialized form (encoding.BinaryMarshaler).
-func (f *BloomFilter) MarshalBinary() ([]byte, error) {
-	return withLiveValue(f.live, func(h *handle) ([]byte, error) {
-		return cMarshal(h.c)
-	})
-}
+// language and in the files of Save (MarshalBinary and Save: filter_base.go).
 
 // UnmarshalBinary replaces the filter with a validated copy of data
 // (encoding.BinaryUnmarshaler); a zero BloomFilter may be the receiver. On error the filter
 // is unchanged.
 func (f *BloomFilter) UnmarshalBinary(data []byte) error {
-	g, err := adopt(cDeserialize(data))
+	g, err := adopt(cDeserialize(data, nil))
 	return replaceBy(f, g, err)
 }
 
@@ -53,14 +46,6 @@ func (f *BloomFilter) WriteTo(w io.Writer) (int64, error) {
 // ReadFrom replaces the filter with the one serialized in r (io.ReaderFrom). It reads r to
 // EOF, so r must hold exactly one filter. A zero BloomFilter may be the receiver.
 func (f *BloomFilter) ReadFrom(r io.Reader) (int64, error) { return readAllInto(r, f.UnmarshalBinary) }
-
-// Save writes the filter to path crash-safely: a temporary file, fsync, then rename, so the
-// previous file survives a failure. Open maps the result.
-func (f *BloomFilter) Save(path string) error {
-	return withLive(f.live, func(h *handle) error {
-		return cSave(h.c, path)
-	})
-}
 
 // readAllInto is ReadFrom for every kind: the serialized form is self-delimiting only as a
 // whole, so r is read to EOF and handed to unmarshal.
@@ -109,4 +94,16 @@ func equalMarshaled(a, b encoding.BinaryMarshaler) (bool, error) {
 		return false, err
 	}
 	return bytes.Equal(x, y), nil
+}
+
+// copyThrough is Copy for the kinds libseen cannot copy: a serialize and deserialize round
+// trip, with the key the original kept (nil for none), since a keyed one's bytes alone
+// would not open.
+func copyThrough[F any](marshal func() ([]byte, error), unmarshal func(data, key []byte) (F, error), key []byte) (F, error) {
+	data, err := marshal()
+	if err != nil {
+		var none F
+		return none, err
+	}
+	return unmarshal(data, key)
 }

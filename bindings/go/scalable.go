@@ -1,10 +1,7 @@
 package seen
 
 import (
-	"bytes"
-	"fmt"
 	"io"
-	"unsafe"
 )
 
 // ScalableFilter is a filter that grows (the classic scalable Bloom filter, over blocked
@@ -20,12 +17,20 @@ import (
 //
 // Its memory lives in C (or, read-only, in a mapped file). Call Close when done; a finalizer
 // frees a forgotten ScalableFilter as a backstop.
+//
+// Its key, batch and file methods are those every filter shares (filter_base.go). A batch add
+// ends exactly as the same keys added one by one, in order, growing where they would; on
+// ErrTooLarge the keys before the failing one stay added.
 type ScalableFilter struct {
-	h   *scalableHandle // nil once closed
-	key []byte          // a keyed filter's key, for Copy (its bytes do not hold it); else nil
+	filter[*cScalable, struct{}]
+	key []byte // a keyed filter's key, for Copy (its bytes do not hold it); else nil
 }
 
 type scalableHandle = owned[*cScalable, struct{}]
+
+var scalableCalls = filterCalls[*cScalable, struct{}]{cScalablePutU64, cScalablePutKey,
+	testInC[*cScalable, struct{}](cScalableTestU64), cScalableTestKey,
+	cScalableAddU64, cScalableContainsU64, cScalableAddKeys, cScalableContainsKeys, cScalableMarshal, cScalableSave}
 
 // ScalableOptions describe a scalable filter; the fields mirror seen_scalable_options.
 type ScalableOptions struct {
@@ -56,7 +61,7 @@ func NewScalable(opts ScalableOptions) (*ScalableFilter, error) {
 // place; every add then fails with ErrReadOnly. Otherwise it reads a private copy that may
 // grow; the file changes only on the next Save.
 func OpenScalable(path string, readOnly bool) (*ScalableFilter, error) {
-	return adoptScalable(cScalableOpen(path, readOnly))
+	return adoptScalable(cScalableOpen(path, readOnly, nil))
 }
 
 // NewScalableKeyed is a keyed scalable filter (docs/SECURITY.md), as NewKeyed is for a
@@ -65,47 +70,35 @@ func OpenScalable(path string, readOnly bool) (*ScalableFilter, error) {
 // file and bytes open only with it (OpenScalableKeyed, UnmarshalScalableKeyed); a missing or
 // wrong key is ErrIncompatible. The filter keeps a copy of the key in Go memory for Copy.
 func NewScalableKeyed(opts ScalableOptions, key []byte) (*ScalableFilter, error) {
-	if key == nil {
-		key = []byte{} // nil would mean no key below; C refuses an empty key as too short
-	}
 	opts.Seed = 0
-	return adoptKeyedScalable(key)(cScalableCreate(opts, key))
+	key = secret(key)
+	return keepKey(key, adoptScalable)(cScalableCreate(opts, key))
 }
 
 // OpenScalableKeyed is OpenScalable for a keyed filter's file, with its key.
 func OpenScalableKeyed(path string, readOnly bool, key []byte) (*ScalableFilter, error) {
-	return adoptKeyedScalable(key)(cScalableOpenKeyed(path, readOnly, key))
+	return keepKey(key, adoptScalable)(cScalableOpen(path, readOnly, secret(key)))
 }
 
 // UnmarshalScalableKeyed is a keyed scalable filter copied from its serialized bytes, with
 // its key.
 func UnmarshalScalableKeyed(data, key []byte) (*ScalableFilter, error) {
-	return adoptKeyedScalable(key)(cScalableDeserializeKeyed(data, key))
+	return unmarshalScalable(data, secret(key))
 }
 
-// adoptKeyedScalable adopts a keyed filter's handle and keeps its own copy of the key, so
-// that a caller reusing the key's slice cannot change what Copy uses.
-func adoptKeyedScalable(key []byte) func(*cScalable, error) (*ScalableFilter, error) {
-	return func(c *cScalable, err error) (*ScalableFilter, error) {
-		f, err := adoptScalable(c, err)
-		if err == nil {
-			f.key = bytes.Clone(key)
-		}
-		return f, err
-	}
+// unmarshalScalable is a filter copied from data; a nil key is no key.
+func unmarshalScalable(data, key []byte) (*ScalableFilter, error) {
+	return keepKey(key, adoptScalable)(cScalableDeserialize(data, key))
 }
 
 func adoptScalable(c *cScalable, err error) (*ScalableFilter, error) {
-	wrap := func(h *scalableHandle) *ScalableFilter { return &ScalableFilter{h: h} }
+	wrap := func(h *scalableHandle) *ScalableFilter {
+		return &ScalableFilter{filter: filter[*cScalable, struct{}]{h, &scalableCalls}}
+	}
 	return adoptAs(wrap, c, err, noFacts[*cScalable], cScalableFree)
 }
 
-func (f *ScalableFilter) live() (*scalableHandle, error) {
-	if f == nil {
-		return nil, ErrClosed
-	}
-	return f.h.open()
-}
+func (f *ScalableFilter) keep(key []byte) { f.key = key }
 
 // Close frees the filter. Closing twice is a no-op; any other use after Close returns
 // ErrClosed.
@@ -136,24 +129,6 @@ func (f *ScalableFilter) SubFilters() int {
 	return i.SubFilters
 }
 
-// Add adds a byte key. Past 64 sub-filters it fails with ErrTooLarge.
-func (f *ScalableFilter) Add(key []byte) error {
-	_, err := f.TestAndAdd(key)
-	return err
-}
-
-// AddString adds the UTF-8 bytes of key.
-func (f *ScalableFilter) AddString(key string) error {
-	_, err := f.TestAndAddString(key)
-	return err
-}
-
-// AddUint64 adds an integer id.
-func (f *ScalableFilter) AddUint64(id uint64) error {
-	_, err := f.TestAndAddUint64(id)
-	return err
-}
-
 // TestAndAdd adds key and reports whether it already looked present (then nothing changed).
 func (f *ScalableFilter) TestAndAdd(key []byte) (bool, error) {
 	return f.putBytes(bytesPtr(key), len(key))
@@ -165,126 +140,15 @@ func (f *ScalableFilter) TestAndAddString(key string) (bool, error) {
 }
 
 // TestAndAddUint64 is TestAndAdd for an integer id.
-func (f *ScalableFilter) TestAndAddUint64(id uint64) (bool, error) {
-	return withLiveValue(f.live, func(h *scalableHandle) (bool, error) {
-		return cScalablePutU64(h.c, id)
-	})
-}
-
-// TestOrAdd reports whether key may have been added, and adds it if not. It counts and
-// grows as TestAndAdd does, but tests first, so a present key succeeds on a read-only filter.
-func (f *ScalableFilter) TestOrAdd(key []byte) (bool, error) {
-	if f.Test(key) {
-		return true, nil
-	}
-	return f.TestAndAdd(key)
-}
-
-// TestOrAddString is TestOrAdd for a string key.
-func (f *ScalableFilter) TestOrAddString(key string) (bool, error) {
-	if f.TestString(key) {
-		return true, nil
-	}
-	return f.TestAndAddString(key)
-}
-
-// TestOrAddUint64 is TestOrAdd for an integer id.
-func (f *ScalableFilter) TestOrAddUint64(id uint64) (bool, error) {
-	if f.TestUint64(id) {
-		return true, nil
-	}
-	return f.TestAndAddUint64(id)
-}
-
-// Test reports whether key may have been added: false is certain, true is right but for
-// the false-positive rate. It panics on a closed ScalableFilter.
-func (f *ScalableFilter) Test(key []byte) bool { return f.testBytes(bytesPtr(key), len(key)) }
-
-// TestString is Test for a string key.
-func (f *ScalableFilter) TestString(key string) bool { return f.testBytes(stringPtr(key), len(key)) }
-
-// TestUint64 is Test for an integer id.
-func (f *ScalableFilter) TestUint64(id uint64) bool {
-	return testOn(f.live, func(h *scalableHandle) bool { return cScalableTestU64(h.c, id) })
-}
-
-func (f *ScalableFilter) putBytes(key unsafe.Pointer, n int) (bool, error) {
-	return withLiveValue(f.live, func(h *scalableHandle) (bool, error) {
-		return cScalablePutKey(h.c, key, n)
-	})
-}
-
-func (f *ScalableFilter) testBytes(key unsafe.Pointer, n int) bool {
-	return testOn(f.live, func(h *scalableHandle) bool { return cScalableTestKey(h.c, key, n) })
-}
-
-// Batches cross into C once. A batch add ends exactly as the same keys added one by one, in
-// order, growing where they would; on ErrTooLarge the keys before the failing one stay added.
-
-// AddUint64s adds every id.
-func (f *ScalableFilter) AddUint64s(ids []uint64) error {
-	return withLive(f.live, func(h *scalableHandle) error {
-		return cScalableAddU64(h.c, ids)
-	})
-}
-
-// TestUint64s sets out[i] to TestUint64 of ids[i], asking every sub-filter. out must be at
-// least as long as ids.
-func (f *ScalableFilter) TestUint64s(ids []uint64, out []bool) error {
-	return withLive(f.live, func(h *scalableHandle) error {
-		if len(out) < len(ids) {
-			return invalid(fmt.Sprintf("out has %d elements for %d ids", len(out), len(ids)))
-		}
-		return cScalableContainsU64(h.c, ids, boolsPtr(out))
-	})
-}
-
-// AddKeys adds every key of a batch.
-func (f *ScalableFilter) AddKeys(keys Keys) error {
-	return withLive(f.live, func(h *scalableHandle) error {
-		if err := keys.validate(); err != nil || keys.Len() == 0 {
-			return err
-		}
-		return cScalableAddKeys(h.c, keys.Data, keys.Offsets)
-	})
-}
-
-// TestKeys sets out[i] to Test of key i. out must be at least keys.Len() long.
-func (f *ScalableFilter) TestKeys(keys Keys, out []bool) error {
-	return withLive(f.live, func(h *scalableHandle) error {
-		if err := keys.validate(); err != nil || keys.Len() == 0 {
-			return err
-		}
-		if len(out) < keys.Len() {
-			return invalid(fmt.Sprintf("out has %d elements for %d keys", len(out), keys.Len()))
-		}
-		return cScalableContainsKeys(h.c, keys.Data, keys.Offsets, boolsPtr(out))
-	})
-}
-
-// AddStrings adds every string, through one Keys batch.
-func (f *ScalableFilter) AddStrings(keys []string) error { return f.AddKeys(PackStrings(keys)) }
-
-// TestStrings sets out[i] to TestString of keys[i], through one Keys batch.
-func (f *ScalableFilter) TestStrings(keys []string, out []bool) error {
-	return f.TestKeys(PackStrings(keys), out)
-}
+func (f *ScalableFilter) TestAndAddUint64(id uint64) (bool, error) { return f.putUint64(id) }
 
 // Serialized form: kind 3 of docs/FORMAT.md, the same bytes in every language.
-
-// MarshalBinary is the filter's serialized form, every sub-filter included
-// (encoding.BinaryMarshaler).
-func (f *ScalableFilter) MarshalBinary() ([]byte, error) {
-	return withLiveValue(f.live, func(h *scalableHandle) ([]byte, error) {
-		return cScalableMarshal(h.c)
-	})
-}
 
 // UnmarshalBinary replaces the filter with a validated, writable copy of data
 // (encoding.BinaryUnmarshaler); a zero ScalableFilter may be the receiver. On error the
 // filter is unchanged.
 func (f *ScalableFilter) UnmarshalBinary(data []byte) error {
-	g, err := adoptScalable(cScalableDeserialize(data))
+	g, err := unmarshalScalable(data, nil)
 	return replaceBy(f, g, err)
 }
 
@@ -293,14 +157,7 @@ func (f *ScalableFilter) UnmarshalBinary(data []byte) error {
 // call for scalable filters, so this is a serialize and deserialize round trip, with the key
 // the filter kept when it is keyed (its bytes alone would not open).
 func (f *ScalableFilter) Copy() (*ScalableFilter, error) {
-	data, err := f.MarshalBinary()
-	if err != nil {
-		return nil, err
-	}
-	if f.key != nil {
-		return UnmarshalScalableKeyed(data, f.key)
-	}
-	return adoptScalable(cScalableDeserialize(data))
+	return copyThrough(f.MarshalBinary, unmarshalScalable, f.key)
 }
 
 // Equal reports whether both filters have the same options, the same sub-filters and the
@@ -310,20 +167,7 @@ func (f *ScalableFilter) Equal(other *ScalableFilter) (bool, error) {
 	return equalMarshaled(f, other)
 }
 
-// WriteTo writes the serialized filter to w (io.WriterTo).
-func (f *ScalableFilter) WriteTo(w io.Writer) (int64, error) {
-	return writeMarshaled(w, f.MarshalBinary)
-}
-
 // ReadFrom replaces the filter with the one serialized in r, read to EOF (io.ReaderFrom).
 func (f *ScalableFilter) ReadFrom(r io.Reader) (int64, error) {
 	return readAllInto(r, f.UnmarshalBinary)
-}
-
-// Save writes the filter to path crash-safely (temporary file, fsync, rename). OpenScalable
-// reads the result.
-func (f *ScalableFilter) Save(path string) error {
-	return withLive(f.live, func(h *scalableHandle) error {
-		return cScalableSave(h.c, path)
-	})
 }

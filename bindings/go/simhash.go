@@ -204,6 +204,19 @@ func SimHashOfHashes(hashes []uint64, weights []float32) (uint64, error) {
 // feature i weighs weights[i], or 1 when weights is nil. Weights must be finite, and as many
 // as the features. No features give 0.
 func SimHashOfFeatures(features Keys, weights []float32, seed uint64) (uint64, error) {
+	return simHashOfFeatures(features, weights, seed, nil)
+}
+
+// SimHashOfFeaturesKeyed is SimHashOfFeatures with each feature hashed with SipHash-1-3
+// under the secret key, 16 to 64 bytes, and seed (docs/SECURITY.md), so that whoever does
+// not know the key cannot choose features that land near a given fingerprint. Fingerprints
+// under different keys, or without one, are unrelated.
+func SimHashOfFeaturesKeyed(features Keys, weights []float32, seed uint64, key []byte) (uint64, error) {
+	return simHashOfFeatures(features, weights, seed, secret(key))
+}
+
+// simHashOfFeatures: a nil key is no key.
+func simHashOfFeatures(features Keys, weights []float32, seed uint64, key []byte) (uint64, error) {
 	if err := features.validate(); err != nil {
 		return 0, err
 	}
@@ -211,10 +224,8 @@ func SimHashOfFeatures(features Keys, weights []float32, seed uint64) (uint64, e
 	if weights != nil && len(weights) != n {
 		return 0, invalid(fmt.Sprintf("%d weights for %d features", len(weights), n))
 	}
-	if n == 0 {
-		return 0, nil
-	}
-	return cSimHashStrings(features.Data, features.Offsets, weights, seed)
+	// No features give 0, but C still checks the key.
+	return cSimHashStrings(features.Data, features.Offsets, n, weights, seed, key)
 }
 
 // Hamming is the number of bits in which a and b differ, 0..64: the distance between two

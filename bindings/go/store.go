@@ -53,7 +53,16 @@ type StoreStats struct {
 
 // NewExposureStore is an empty store.
 func NewExposureStore(opts StoreOptions) (*ExposureStore, error) {
-	return adoptStore(cStoreCreate(opts, idleSeconds(opts.IdleTimeout)))
+	return adoptStore(cStoreCreate(opts, idleSeconds(opts.IdleTimeout), nil))
+}
+
+// NewExposureStoreKeyed is an empty keyed store (docs/SECURITY.md): every user's window is
+// keyed as by NewWindowKeyed, and users pick their shard by the key, so whoever chooses items
+// or user ids cannot aim them at a window or a shard without it. No file holds the key: the
+// store's file opens only with it (OpenExposureStoreKeyed); a missing or wrong key is
+// ErrIncompatible.
+func NewExposureStoreKeyed(opts StoreOptions, key []byte) (*ExposureStore, error) {
+	return adoptStore(cStoreCreate(opts, idleSeconds(opts.IdleTimeout), secret(key)))
 }
 
 // OpenExposureStore maps a store written by Save. readOnly opens it for Filter only: Mark, Take and
@@ -62,7 +71,12 @@ func NewExposureStore(opts StoreOptions) (*ExposureStore, error) {
 // it a large store opens in about a second, and a corrupt window is refused (ErrInconsistent)
 // when its user is touched. The header is always verified.
 func OpenExposureStore(path string, readOnly, verify bool) (*ExposureStore, error) {
-	return adoptStore(cStoreOpen(path, readOnly, verify))
+	return adoptStore(cStoreOpen(path, readOnly, verify, nil))
+}
+
+// OpenExposureStoreKeyed is OpenExposureStore for a keyed store's file, with its key.
+func OpenExposureStoreKeyed(path string, readOnly, verify bool, key []byte) (*ExposureStore, error) {
+	return adoptStore(cStoreOpen(path, readOnly, verify, secret(key)))
 }
 
 // idleSeconds is the C API's idle_timeout: 0 the default, UINT32_MAX never.

@@ -24,7 +24,8 @@ import (
 // Its memory lives in C. Call Close when done; a finalizer frees a forgotten Window as a
 // backstop.
 type Window struct {
-	h *windowHandle // nil once closed
+	h   *windowHandle // nil once closed
+	key []byte        // a keyed window's key, for Copy (its bytes do not hold it); else nil
 }
 
 type windowHandle = owned[*cWindow, WindowInfo]
@@ -157,12 +158,33 @@ func NewCountWindowWithBytes(n uint32, maxBytes uint64, opts ...WindowOption) (*
 
 // NewWindow is an empty window as described by o; now starts the clock of a time window.
 func NewWindow(o WindowOptions, now uint32) (*Window, error) {
-	return adoptWindow(cWindowCreate(o, now))
+	return adoptWindow(cWindowCreate(o, now, nil))
+}
+
+// NewWindowKeyed is NewWindow for a keyed window (docs/SECURITY.md): its items hash with
+// SipHash-1-3 under the secret key, 16 to 64 bytes, so whoever chooses them cannot aim them
+// at the window without it. No file holds the key: a keyed window's bytes open only with it
+// (UnmarshalWindowKeyed); a missing or wrong key is ErrIncompatible. The window keeps a copy
+// of the key in Go memory for Copy.
+func NewWindowKeyed(o WindowOptions, now uint32, key []byte) (*Window, error) {
+	return keepKey(key, adoptWindow)(cWindowCreate(o, now, secret(key)))
+}
+
+// UnmarshalWindowKeyed is a keyed window copied from its serialized bytes, with its key.
+func UnmarshalWindowKeyed(data, key []byte) (*Window, error) {
+	return unmarshalWindow(data, secret(key))
+}
+
+// unmarshalWindow is a window copied from data; a nil key is no key.
+func unmarshalWindow(data, key []byte) (*Window, error) {
+	return keepKey(key, adoptWindow)(cWindowDeserialize(data, key))
 }
 
 func adoptWindow(c *cWindow, err error) (*Window, error) {
 	return adoptAs(func(h *windowHandle) *Window { return &Window{h: h} }, c, err, cWindowInfo, cWindowFree)
 }
+
+func (w *Window) keep(key []byte) { w.key = key }
 
 // live is the open handle, or ErrClosed (also for a copy of a closed Window).
 func (w *Window) live() (*windowHandle, error) {
@@ -200,21 +222,19 @@ func (w *Window) MarshalBinary() ([]byte, error) {
 
 // UnmarshalBinary replaces the window with a validated copy of data
 // (encoding.BinaryUnmarshaler); a zero Window may be the receiver. On error the window is
-// unchanged. A Bloom filter's bytes are refused with ErrWrongKind.
+// unchanged. A Bloom filter's bytes are refused with ErrWrongKind, a keyed window's with
+// ErrIncompatible (UnmarshalWindowKeyed reads them).
 func (w *Window) UnmarshalBinary(data []byte) error {
-	g, err := adoptWindow(cWindowDeserialize(data))
+	g, err := unmarshalWindow(data, nil)
 	return replaceBy(w, g, err)
 }
 
-// Copy is an independent copy of the window, contents and clock included. libseen has no
-// copy call for windows, so this is a serialize and deserialize round trip: faithful, since
-// a Go Window is never keyed.
+// Copy is an independent copy of the window, contents and clock included, and of a keyed
+// window with its key. libseen has no copy call for windows, so this is a serialize and
+// deserialize round trip, with the key the window kept when it is keyed (its bytes alone
+// would not open).
 func (w *Window) Copy() (*Window, error) {
-	data, err := w.MarshalBinary()
-	if err != nil {
-		return nil, err
-	}
-	return adoptWindow(cWindowDeserialize(data))
+	return copyThrough(w.MarshalBinary, unmarshalWindow, w.key)
 }
 
 // Equal reports whether both windows are in the same state: the same options, clock,
