@@ -145,12 +145,16 @@ seen_status seen_minhash_index_save(const seen_minhash_index* index, const char*
   return Guard([&] { seen::Save(index->index, path); });
 }
 
-seen_status seen_minhash_index_open(const char* path, const uint8_t* key, size_t key_len, seen_minhash_index** out,
-                                    seen_error* err) {
+seen_status seen_minhash_index_open(const char* path, uint32_t flags, const uint8_t* key, size_t key_len,
+                                    seen_minhash_index** out, seen_error* err) {
   const seen::capi::ReportTo report(err);
   SEEN_REQUIRE(path != nullptr, "path is NULL");
+  const uint32_t mode = flags & ~SEEN_OPEN_NO_VERIFY;
+  SEEN_REQUIRE(mode == SEEN_OPEN_READ_ONLY || mode == SEEN_OPEN_PRIVATE_COPY,
+               "flags need SEEN_OPEN_READ_ONLY or SEEN_OPEN_PRIVATE_COPY, optionally with SEEN_OPEN_NO_VERIFY");
   return CreateInto<seen_minhash_index>(out, [&] {
-    return seen::OpenMinhashIndex(path, seen::capi::OptionalKey(key, key_len));
+    return seen::OpenMinhashIndex(path, seen::capi::OptionalKey(key, key_len), mode == SEEN_OPEN_READ_ONLY,
+                                  (flags & SEEN_OPEN_NO_VERIFY) == 0);
   });
 }
 

@@ -127,10 +127,10 @@ typedef struct seen_bloom seen_bloom;
 /* Flags for every *_open: exactly one mode, optionally | SEEN_OPEN_NO_VERIFY. A mode means
  * the same for every kind that takes it; a kind refuses a mode it does not take
  * (SEEN_ERR_INVALID_ARGUMENT):
- *   READ_ONLY       Bloom, counting and scalable filters, stores, SimHash indexes
+ *   READ_ONLY       Bloom, counting and scalable filters, stores, SimHash and MinHash indexes
  *   WRITE_IN_PLACE  Bloom and counting filters: their size is fixed, so the file holds them
- *   PRIVATE_COPY    scalable filters and stores: they grow, so writes go to memory
- * (A MinHash index always opens as a private copy and takes no flags.) */
+ *   PRIVATE_COPY    scalable filters, stores and MinHash indexes: they grow, so writes go to
+ *                   memory */
 #define SEEN_OPEN_READ_ONLY 1u      /* maps PROT_READ, queries in place; a write returns
                                        SEEN_ERR_READ_ONLY */
 #define SEEN_OPEN_WRITE_IN_PLACE 2u /* maps shared and writable; changes reach the file on sync
@@ -974,10 +974,15 @@ SEEN_API seen_status seen_minhash_index_deserialize(const uint8_t* buf, size_t l
                                                     seen_minhash_index** out, seen_error* err);
 /* Crash-safe save, as seen_bloom_save. */
 SEEN_API seen_status seen_minhash_index_save(const seen_minhash_index* index, const char* path);
-/* A new writable index read from a saved file (its tables are copied, not mapped), with the
- * key rule of seen_minhash_index_deserialize. */
-SEEN_API seen_status seen_minhash_index_open(const char* path, const uint8_t* key, size_t key_len,
-                                             seen_minhash_index** out, seen_error* err);
+/* Opens a saved index, with the key rule of seen_minhash_index_deserialize. flags:
+ * SEEN_OPEN_READ_ONLY maps the file and queries its tables in place (only the band
+ * directories, about bands / 4 bytes per text, are built); adds and removes return
+ * SEEN_ERR_READ_ONLY. SEEN_OPEN_PRIVATE_COPY copies the tables into a writable index; the file
+ * changes only on the next save. | SEEN_OPEN_NO_VERIFY skips the payload checksum (the tables
+ * are still checked, so a damaged file cannot make a query read outside them). */
+SEEN_API seen_status seen_minhash_index_open(const char* path, uint32_t flags, const uint8_t* key,
+                                             size_t key_len, seen_minhash_index** out,
+                                             seen_error* err);
 
 #ifdef __cplusplus
 }

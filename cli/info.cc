@@ -154,7 +154,7 @@ std::vector<Field> SimhashIndexFields(const std::string& path) {
 }
 
 std::vector<Field> MinhashIndexFields(const std::string& path, const std::optional<SecretKey>& key, bool json) {
-  const MinhashIndex index = OpenMinhashIndex(path, key);
+  const MinhashIndex index = OpenMinhashIndex(path, key, false, true);
   const MinhashOptions& o = index.options();
   return {Count("documents", index.size()), Count("bins", o.bins), Count("shingle", o.shingle),
           Count("seed", o.seed), Text("keyed", o.key ? "yes" : "no"), Real("threshold", index.threshold(), json),

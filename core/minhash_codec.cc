@@ -60,20 +60,29 @@ Parts PartsOf(const Encoded& e, const MinhashIndex& index) {
   return {Kind::kMinhashIndex, e.params, kParamsBytes, {{e.payload.data(), e.payload.size()}}, KeyFlags(index.options().key)};
 }
 
+// What a validated container holds.
+struct Checked {
+  MinhashOptions options;
+  double threshold;
+  uint64_t count;
+  uint32_t bands;
+};
+
 // Every field is checked against what an index of these options would hold, so a damaged
 // or hostile file is refused instead of answering wrong or reading outside its tables.
-MinhashIndex Decode(const Container& c, const std::optional<SecretKey>& key, const std::string& source) {
+Checked Check(const Container& c, const std::optional<SecretKey>& key, const std::string& source) {
   if (c.params_size < kParamsBytes) {
     Bad(Code::kInconsistent, source, "params need 64 bytes, params_size is " + std::to_string(c.params_size));
   }
-  MinhashOptions options;
-  const uint64_t count = LoadLe64(c.params + 0);
-  options.bins = LoadLe32(c.params + 8);
-  options.shingle = LoadLe32(c.params + 12);
-  options.seed = LoadLe64(c.params + 16);
-  options.key = key;
-  const double threshold = LoadLeF64(c.params + 24);
-  const uint32_t bands = LoadLe32(c.params + 32), rows = LoadLe32(c.params + 36);
+  Checked k;
+  k.count = LoadLe64(c.params + 0);
+  k.options.bins = LoadLe32(c.params + 8);
+  k.options.shingle = LoadLe32(c.params + 12);
+  k.options.seed = LoadLe64(c.params + 16);
+  k.options.key = key;
+  k.threshold = LoadLeF64(c.params + 24);
+  k.bands = LoadLe32(c.params + 32);
+  const uint32_t rows = LoadLe32(c.params + 36);
   const uint32_t scheme = LoadLe32(c.params + 40);
   if (scheme != kTableScheme) {
     Bad(Code::kUnsupportedVersion, source, "table scheme " + std::to_string(scheme) + ", this build knows 1");
@@ -82,52 +91,64 @@ MinhashIndex Decode(const Container& c, const std::optional<SecretKey>& key, con
     if (c.params[i] != 0) Bad(Code::kInconsistent, source, "reserved params byte " + std::to_string(i) + " is not zero");
   }
   try {
-    ValidateMinhashOptions(options);
+    ValidateMinhashOptions(k.options);
   } catch (const Error& e) {
     Bad(Code::kInconsistent, source, e.what());
   }
-  if (!(threshold > 0 && threshold <= 1)) Bad(Code::kInconsistent, source, "threshold is outside (0, 1]");
-  const LshShape shape = ChooseLshShape(options.bins, threshold, kLshRecall);
-  if (bands != shape.bands || rows != shape.rows) {
-    Bad(Code::kInconsistent, source, "bands and rows " + std::to_string(bands) + " x " + std::to_string(rows) +
+  if (!(k.threshold > 0 && k.threshold <= 1)) Bad(Code::kInconsistent, source, "threshold is outside (0, 1]");
+  const LshShape shape = ChooseLshShape(k.options.bins, k.threshold, kLshRecall);
+  if (k.bands != shape.bands || rows != shape.rows) {
+    Bad(Code::kInconsistent, source, "bands and rows " + std::to_string(k.bands) + " x " + std::to_string(rows) +
                                          " are not the " + std::to_string(shape.bands) + " x " +
                                          std::to_string(shape.rows) + " its bins and threshold give");
   }
+  const uint64_t count = k.count;
   if (count > UINT32_MAX) Bad(Code::kTooLarge, source, "count " + std::to_string(count) + " is over 2^32 - 1");
-  if (c.payload_size != PayloadBytes(count, options.bins, bands)) {
+  if (c.payload_size != PayloadBytes(count, k.options.bins, k.bands)) {
     Bad(Code::kInconsistent, source, "payload_size " + std::to_string(c.payload_size) + " != the " +
-                                         std::to_string(PayloadBytes(count, options.bins, bands)) +
+                                         std::to_string(PayloadBytes(count, k.options.bins, k.bands)) +
                                          " bytes its count needs");
   }
-  MinhashTables t;
-  const uint8_t* p = c.payload;
-  t.ids.resize(count);
-  for (auto& id : t.ids) id = LoadLe64(p), p += kIdBytes;
+  const uint8_t* ids = c.payload;
+  const uint8_t* p = ids + count * kIdBytes;
   std::vector<bool> listed(count, false);
-  t.by_id.resize(count);
   for (uint64_t i = 0; i < count; ++i, p += kByIdBytes) {
     const uint64_t id = LoadLe64(p);
     const uint32_t slot = LoadLe32(p + 8);
-    if (slot >= count || listed[slot] || t.ids[slot] != id || LoadLe32(p + 12) != 0 ||
-        (i > 0 && id <= t.by_id[i - 1].first)) {
+    if (slot >= count || listed[slot] || LoadLe64(ids + slot * kIdBytes) != id || LoadLe32(p + 12) != 0 ||
+        (i > 0 && id <= LoadLe64(p - kByIdBytes))) {
       Bad(Code::kInconsistent, source, "id entry " + std::to_string(i) + " is not the next id of a slot of its own");
     }
     listed[slot] = true;
-    t.by_id[i] = {id, slot};
   }
-  t.bands.resize(bands);
-  for (uint32_t b = 0; b < bands; ++b) {
-    t.bands[b].resize(count);
+  for (uint32_t b = 0; b < k.bands; ++b) {
     for (uint64_t i = 0; i < count; ++i, p += kBandEntryBytes) {
-      t.bands[b][i] = {LoadLe32(p), LoadLe32(p + 4)};
-      if (t.bands[b][i].second >= count || (i > 0 && t.bands[b][i] <= t.bands[b][i - 1])) {
+      const MinhashBandEntry entry{LoadLe32(p), LoadLe32(p + 4)};
+      if (entry.second >= count ||
+          (i > 0 && entry <= MinhashBandEntry{LoadLe32(p - kBandEntryBytes), LoadLe32(p - kBandEntryBytes + 4)})) {
         Bad(Code::kInconsistent, source, "band " + std::to_string(b) + " entry " + std::to_string(i) +
                                              " is out of order or names no slot");
       }
     }
   }
-  t.low_bytes.assign(p, p + count * options.bins);
-  return MinhashIndex(options, threshold, std::move(t));
+  return k;
+}
+
+// A writable index of its own copy of a checked container's tables.
+MinhashIndex Copied(const Container& c, const Checked& k) {
+  MinhashTables t;
+  const uint8_t* p = c.payload;
+  t.ids.resize(k.count);
+  for (auto& id : t.ids) id = LoadLe64(p), p += kIdBytes;
+  t.by_id.resize(k.count);
+  for (auto& entry : t.by_id) entry = {LoadLe64(p), LoadLe32(p + 8)}, p += kByIdBytes;
+  t.bands.resize(k.bands);
+  for (auto& band : t.bands) {
+    band.resize(k.count);
+    for (auto& entry : band) entry = {LoadLe32(p), LoadLe32(p + 4)}, p += kBandEntryBytes;
+  }
+  t.low_bytes.assign(p, p + k.count * k.options.bins);
+  return MinhashIndex(k.options, k.threshold, std::move(t));
 }
 
 }  // namespace
@@ -147,12 +168,18 @@ void Save(const MinhashIndex& index, const std::string& path) {
 }
 
 MinhashIndex DeserializeMinhashIndex(const uint8_t* data, uint64_t len, const std::optional<SecretKey>& key) {
-  return Decode(ParseContainer(data, len, Kind::kMinhashIndex, "buffer", true, key), key, "buffer");
+  const Container c = ParseContainer(data, len, Kind::kMinhashIndex, "buffer", true, key);
+  return Copied(c, Check(c, key, "buffer"));
 }
 
-MinhashIndex OpenMinhashIndex(const std::string& path, const std::optional<SecretKey>& key) {
-  const Region file = MapFile(path, false, true);
-  return Decode(ParseContainer(file.data(), file.size(), Kind::kMinhashIndex, path, true, key), key, path);
+MinhashIndex OpenMinhashIndex(const std::string& path, const std::optional<SecretKey>& key, bool read_only,
+                              bool verify_payload) {
+  Region file = MapFile(path, false, verify_payload);
+  const Container c = ParseContainer(file.data(), file.size(), Kind::kMinhashIndex, path, verify_payload, key);
+  const Checked k = Check(c, key, path);
+  if (!read_only) return Copied(c, k);
+  const uint64_t offset = static_cast<uint64_t>(c.payload - file.data());
+  return MinhashIndex(k.options, k.threshold, k.count, std::move(file).Narrow(offset, c.payload_size));
 }
 
 }  // namespace seen

@@ -65,6 +65,7 @@ MinhashIndex::MinhashIndex(const MinhashOptions& options, double threshold)
   }
   shape_ = ChooseLshShape(options.bins, threshold, kLshRecall);
   bands_.resize(shape_.bands);
+  PointAtVectors();
   IndexBands();
 }
 
@@ -75,26 +76,62 @@ MinhashIndex::MinhashIndex(const MinhashOptions& options, double threshold, Minh
   alive_.assign(ids_.size(), true);
   by_id_ = std::move(tables.by_id);
   bands_ = std::move(tables.bands);
+  PointAtVectors();
   IndexBands();
+}
+
+MinhashIndex::MinhashIndex(const MinhashOptions& options, double threshold, uint64_t count, Region payload)
+    : MinhashIndex(options, threshold) {
+  static_assert(sizeof(MinhashIdEntry) == 16 && sizeof(MinhashBandEntry) == 8, "the payload's entry sizes");
+  read_only_ = true;
+  payload_ = std::move(payload);
+  // The payload: count ids, count (id, slot) entries, count (key, slot) pairs per band, then
+  // count * bins low bytes; 64-byte aligned, so every table is aligned for its type.
+  const uint8_t* p = payload_.data();
+  spans_.slots = spans_.live = count;
+  spans_.ids = reinterpret_cast<const uint64_t*>(p);
+  spans_.by_id = reinterpret_cast<const MinhashIdEntry*>(p + count * sizeof(uint64_t));
+  const uint8_t* band = p + count * (sizeof(uint64_t) + sizeof(MinhashIdEntry));
+  for (auto& table : spans_.bands) {
+    table = reinterpret_cast<const MinhashBandEntry*>(band);
+    band += count * sizeof(MinhashBandEntry);
+  }
+  spans_.low_bytes = band;
+  IndexBands();
+}
+
+void MinhashIndex::PointAtVectors() const {
+  spans_.slots = ids_.size();
+  spans_.live = by_id_.size();
+  spans_.ids = ids_.data();
+  spans_.low_bytes = low_bytes_.data();
+  spans_.by_id = by_id_.data();
+  spans_.bands.resize(bands_.size());
+  for (size_t b = 0; b < bands_.size(); ++b) spans_.bands[b] = bands_[b].data();
+}
+
+void MinhashIndex::RequireWritable() const {
+  if (read_only_) throw Error(Code::kReadOnly, "the minhash index is read-only (opened with SEEN_OPEN_READ_ONLY)");
 }
 
 MinhashTables MinhashIndex::Compacted() const {
   Settle();
   constexpr uint32_t kDead = UINT32_MAX;
-  std::vector<uint32_t> renumbered(ids_.size(), kDead);
+  std::vector<uint32_t> renumbered(spans_.slots, kDead);
   MinhashTables t;
-  for (uint32_t slot = 0; slot < ids_.size(); ++slot) {
-    if (!alive_[slot]) continue;
+  for (uint32_t slot = 0; slot < spans_.slots; ++slot) {
+    if (!Alive(slot)) continue;
     renumbered[slot] = static_cast<uint32_t>(t.ids.size());
-    t.ids.push_back(ids_[slot]);
-    const auto* bins = low_bytes_.data() + uint64_t{slot} * options_.bins;
+    t.ids.push_back(spans_.ids[slot]);
+    const auto* bins = spans_.low_bytes + uint64_t{slot} * options_.bins;
     t.low_bytes.insert(t.low_bytes.end(), bins, bins + options_.bins);
   }
   // Renumbering keeps the order of live slots, so the sorted tables stay sorted.
-  for (const auto& [id, slot] : by_id_) t.by_id.emplace_back(id, renumbered[slot]);
-  t.bands.resize(bands_.size());
-  for (size_t b = 0; b < bands_.size(); ++b) {
-    for (const auto& [key, slot] : bands_[b]) {
+  for (uint64_t i = 0; i < spans_.live; ++i) t.by_id.emplace_back(spans_.by_id[i].first, renumbered[spans_.by_id[i].second]);
+  t.bands.resize(spans_.bands.size());
+  for (size_t b = 0; b < spans_.bands.size(); ++b) {
+    for (uint64_t i = 0; i < spans_.slots; ++i) {
+      const auto& [key, slot] = spans_.bands[b][i];
       if (renumbered[slot] != kDead) t.bands[b].emplace_back(key, renumbered[slot]);
     }
   }
@@ -103,12 +140,12 @@ MinhashTables MinhashIndex::Compacted() const {
 
 size_t MinhashIndex::size() const {
   Settle();
-  return by_id_.size();
+  return spans_.live;
 }
 
 uint64_t MinhashIndex::bytes() const {
-  uint64_t total = ids_.capacity() * sizeof(uint64_t) + low_bytes_.capacity() + alive_.capacity() / 8 +
-                   by_id_.capacity() * sizeof(by_id_[0]);
+  uint64_t total = payload_.size() + ids_.capacity() * sizeof(uint64_t) + low_bytes_.capacity() +
+                   alive_.capacity() / 8 + by_id_.capacity() * sizeof(by_id_[0]);
   for (const auto& band : bands_) total += band.capacity() * sizeof(band[0]);
   for (const auto& directory : directories_) total += directory.capacity() * sizeof(uint32_t);
   return total;
@@ -119,6 +156,7 @@ uint32_t MinhashIndex::BandKey(const uint32_t* sketch, uint32_t band) const {
 }
 
 void MinhashIndex::Add(uint64_t id, const std::vector<uint32_t>& sketch) {
+  RequireWritable();
   if (sketch.size() != options_.bins) {
     throw Error(Code::kInvalidArgument, "a sketch of " + std::to_string(sketch.size()) + " bins, the index has " +
                                             std::to_string(options_.bins));
@@ -134,12 +172,14 @@ void MinhashIndex::Add(uint64_t id, const std::vector<uint32_t>& sketch) {
 }
 
 bool MinhashIndex::Remove(uint64_t id) {
+  RequireWritable();
   Settle();
   const auto found = std::lower_bound(by_id_.begin(), by_id_.end(), std::make_pair(id, uint32_t{0}));
   if (found == by_id_.end() || found->first != id) return false;
   // The slot stays in the band tables, dead; queries skip it.
   alive_[found->second] = false;
   by_id_.erase(found);
+  PointAtVectors();
   return true;
 }
 
@@ -159,6 +199,7 @@ void MinhashIndex::Settle() const {
   }
   by_id_ = std::move(live);
   for (auto& band : bands_) std::sort(band.begin(), band.end());
+  PointAtVectors();
   IndexBands();
   settled_ = true;
 }
@@ -175,28 +216,28 @@ size_t BucketOf(uint32_t key, uint32_t bits) { return bits == 0 ? 0 : key >> (32
 }  // namespace
 
 void MinhashIndex::IndexBands() const {
-  const size_t pairs = bands_.empty() ? 0 : bands_[0].size();
+  const uint64_t pairs = spans_.slots;
   directory_bits_ = 0;
-  while (directory_bits_ < kMaxDirectoryBits && (size_t{1} << (directory_bits_ + 1)) * kPairsPerBucket <= pairs) {
+  while (directory_bits_ < kMaxDirectoryBits && (uint64_t{1} << (directory_bits_ + 1)) * kPairsPerBucket <= pairs) {
     ++directory_bits_;
   }
-  directories_.resize(bands_.size());
-  for (size_t b = 0; b < bands_.size(); ++b) {
+  directories_.resize(spans_.bands.size());
+  for (size_t b = 0; b < spans_.bands.size(); ++b) {
+    const MinhashBandEntry* table = spans_.bands[b];
     std::vector<uint32_t>& starts = directories_[b];
     starts.assign((size_t{1} << directory_bits_) + 1, 0);
     // starts[bucket] = the first pair whose key is in bucket or later.
-    size_t at = 0;
+    uint64_t at = 0;
     for (size_t bucket = 0; bucket < (size_t{1} << directory_bits_); ++bucket) {
-      while (at < bands_[b].size() && BucketOf(bands_[b][at].first, directory_bits_) < bucket) ++at;
+      while (at < pairs && BucketOf(table[at].first, directory_bits_) < bucket) ++at;
       starts[bucket] = static_cast<uint32_t>(at);
     }
-    starts.back() = static_cast<uint32_t>(bands_[b].size());
+    starts.back() = static_cast<uint32_t>(pairs);
   }
 }
 
-std::pair<const std::pair<uint32_t, uint32_t>*, const std::pair<uint32_t, uint32_t>*> MinhashIndex::BandRange(
-    uint32_t band, uint32_t key) const {
-  const auto* table = bands_[band].data();
+std::pair<const MinhashBandEntry*, const MinhashBandEntry*> MinhashIndex::BandRange(uint32_t band, uint32_t key) const {
+  const MinhashBandEntry* table = spans_.bands[band];
   const size_t bucket = BucketOf(key, directory_bits_);
   const auto* first = table + directories_[band][bucket];
   const auto* last = table + directories_[band][bucket + 1];
@@ -221,13 +262,13 @@ std::vector<MinhashMatch> MinhashIndex::Query(const std::vector<uint32_t>& sketc
   candidates.erase(std::unique(candidates.begin(), candidates.end()), candidates.end());
   std::vector<MinhashMatch> matches;
   for (uint32_t slot : candidates) {
-    if (!alive_[slot]) continue;
-    const uint8_t* stored = low_bytes_.data() + uint64_t{slot} * options_.bins;
+    if (!Alive(slot)) continue;
+    const uint8_t* stored = spans_.low_bytes + uint64_t{slot} * options_.bins;
     uint32_t equal = 0;
     for (uint32_t i = 0; i < options_.bins; ++i) equal += stored[i] == static_cast<uint8_t>(sketch[i]);
     const double share = static_cast<double>(equal) / options_.bins;
     const double similarity = std::max(0.0, (share - kByteCollision) / (1 - kByteCollision));
-    if (similarity >= threshold_) matches.push_back({ids_[slot], similarity});
+    if (similarity >= threshold_) matches.push_back({spans_.ids[slot], similarity});
   }
   std::sort(matches.begin(), matches.end(), [](const MinhashMatch& a, const MinhashMatch& b) {
     return a.similarity != b.similarity ? a.similarity > b.similarity : a.id < b.id;

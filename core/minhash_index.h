@@ -10,6 +10,9 @@
 // J = (m - 2^-8) / (1 - 2^-8) for a share m of equal bytes (b-bit MinHash, Li and König,
 // 2010), and kept if J >= t. Per document that is K bytes, b (band key, slot) pairs of 8
 // bytes, its id (8) and an (id, slot) entry (16). A removal is O(documents).
+//
+// The saved payload (docs/FORMAT.md, kind 7) is these tables in this layout, so an index
+// opened read-only queries a file mapping in place; only the band directories are built.
 #pragma once
 
 #include <cstddef>
@@ -19,6 +22,7 @@
 #include <vector>
 
 #include "core/minhash.h"
+#include "core/region.h"
 
 namespace seen {
 
@@ -31,14 +35,28 @@ constexpr double kLshRecall = 0.95;
 // probability >= recall and the fewest pairs below it; {0, 0} if none reaches the recall.
 LshShape ChooseLshShape(uint32_t bins, double threshold, double recall);
 
+using MinhashBandEntry = std::pair<uint32_t, uint32_t>;  // (band key, slot)
+using MinhashIdEntry = std::pair<uint64_t, uint32_t>;     // (id, slot), 16 bytes with padding
+
 // A settled index without dead slots, as core/minhash_codec.cc saves it: slot i is ids[i],
 // with its bins' low bytes at low_bytes[i * bins]; bands[b] holds the (key, slot) pairs of
 // band b, and by_id the (id, slot) pairs, each sorted.
 struct MinhashTables {
   std::vector<uint64_t> ids;
   std::vector<uint8_t> low_bytes;
-  std::vector<std::vector<std::pair<uint32_t, uint32_t>>> bands;
-  std::vector<std::pair<uint64_t, uint32_t>> by_id;
+  std::vector<std::vector<MinhashBandEntry>> bands;
+  std::vector<MinhashIdEntry> by_id;
+};
+
+// Where the settled tables lie, for queries: in a writable index's vectors, or in a mapped
+// payload. slots counts every slot (dead ones too), live the entries of by_id.
+struct MinhashSpans {
+  uint64_t slots = 0;
+  uint64_t live = 0;
+  const uint64_t* ids = nullptr;
+  const uint8_t* low_bytes = nullptr;
+  const MinhashIdEntry* by_id = nullptr;
+  std::vector<const MinhashBandEntry*> bands;
 };
 
 struct MinhashMatch {
@@ -52,12 +70,17 @@ class MinhashIndex {
   MinhashIndex(const MinhashOptions& options, double threshold);
   // An index over tables Compacted() gave (the codec validates them first).
   MinhashIndex(const MinhashOptions& options, double threshold, MinhashTables tables);
+  // A read-only index over a validated payload of `count` documents laid out as FORMAT.md's
+  // kind 7 (a file mapping): queried in place, never copied. Adds and removes throw
+  // Error(kReadOnly).
+  MinhashIndex(const MinhashOptions& options, double threshold, uint64_t count, Region payload);
 
   const MinhashOptions& options() const { return options_; }
   double threshold() const { return threshold_; }
   LshShape shape() const { return shape_; }
   size_t size() const;
-  // Bytes held: sketches, band tables and ids.
+  bool read_only() const { return read_only_; }
+  // Bytes held: sketches, band tables and ids (a mapped file's whole payload).
   uint64_t bytes() const;
 
   // Adds or replaces the document `id` (a sketch of options().bins bins). Not thread-safe.
@@ -74,14 +97,17 @@ class MinhashIndex {
   MinhashTables Compacted() const;
 
  private:
+  void RequireWritable() const;
   uint32_t BandKey(const uint32_t* sketch, uint32_t band) const;
   // Sorts what adds appended and retires the older slots of replaced ids.
   void Settle() const;
+  // Points spans_ at the vectors (a writable index, after they change).
+  void PointAtVectors() const;
+  bool Alive(uint32_t slot) const { return read_only() || alive_[slot]; }
   // Rebuilds each band's directory from its sorted table.
   void IndexBands() const;
   // The (key, slot) pairs of `band` whose key is `key`: a range of its sorted table.
-  std::pair<const std::pair<uint32_t, uint32_t>*, const std::pair<uint32_t, uint32_t>*> BandRange(
-      uint32_t band, uint32_t key) const;
+  std::pair<const MinhashBandEntry*, const MinhashBandEntry*> BandRange(uint32_t band, uint32_t key) const;
 
   MinhashOptions options_;
   double threshold_;
@@ -91,8 +117,12 @@ class MinhashIndex {
   // By slot: false once removed or replaced. Mutable: Settle retires replaced slots.
   mutable std::vector<bool> alive_;
   // (id, slot) of every live slot, and per band (key, slot): sorted by Settle.
-  mutable std::vector<std::pair<uint64_t, uint32_t>> by_id_;
-  mutable std::vector<std::vector<std::pair<uint32_t, uint32_t>>> bands_;
+  mutable std::vector<MinhashIdEntry> by_id_;
+  mutable std::vector<std::vector<MinhashBandEntry>> bands_;
+  // A read-only index's mapped payload (empty for a writable one), and where Query reads.
+  bool read_only_ = false;
+  Region payload_;
+  mutable MinhashSpans spans_;
   // Per band, where each bucket of keys (their top directory_bits_ bits) starts in its sorted
   // table, and one past the last: a query reads one bucket of about 16 pairs instead of
   // binary-searching a table of millions (about 20 dependent cache misses per band).

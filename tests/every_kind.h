@@ -138,11 +138,7 @@ class Exercise {
         seen_minhash_index* index = nullptr;
         (*this)(seen_minhash_index_deserialize(data, size, nullptr, 0, &index, nullptr));
         Minhash(index);
-        if (!Write(data, size, path)) break;
-        index = nullptr;
-        (*this)(seen_minhash_index_open(path.c_str(), nullptr, 0, &index, nullptr));
-        Minhash(index);
-        std::remove(path.c_str());
+        EachMode(data, size, path, SEEN_OPEN_PRIVATE_COPY, &OpenUnkeyedMinhash, &Exercise::Minhash);
         break;
       }
     }
@@ -155,6 +151,11 @@ class Exercise {
 
  private:
   static constexpr uint64_t kIds[4] = {0, 1, 2, 3};
+
+  // seen_minhash_index_open without a key, in the shape EachMode calls.
+  static seen_status OpenUnkeyedMinhash(const char* path, uint32_t flags, seen_minhash_index** out, seen_error* err) {
+    return seen_minhash_index_open(path, flags, nullptr, 0, out, err);
+  }
 
   // Deserializes the bytes and hands what loads to `use`.
   template <class Handle>

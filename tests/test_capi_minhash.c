@@ -85,11 +85,26 @@ int main(void) {
   char path[64];
   snprintf(path, sizeof path, "/tmp/seen_capi_minhash_%d.seen", (int)getpid());
   seen_minhash_index* opened = NULL;
-  check(seen_minhash_index_save(copy, path) == SEEN_OK && seen_minhash_index_open(path, NULL, 0, &opened, NULL) == SEEN_OK &&
+  check(seen_minhash_index_save(copy, path) == SEEN_OK &&
+            seen_minhash_index_open(path, SEEN_OPEN_PRIVATE_COPY, NULL, 0, &opened, NULL) == SEEN_OK &&
             seen_minhash_index_add_text(opened, 3, kBase, strlen(kBase)) == SEEN_OK &&
             seen_minhash_index_query_text(opened, kEdited, strlen(kEdited), ids, sims, 4, &found) == SEEN_OK &&
             found == 1 && ids[0] == 3,
-        "save, open, and the opened index takes adds");
+        "save, open a private copy, and the opened index takes adds");
+  seen_minhash_index* mapped = NULL;
+  check(seen_minhash_index_open(path, SEEN_OPEN_READ_ONLY | SEEN_OPEN_NO_VERIFY, NULL, 0, &mapped, NULL) == SEEN_OK &&
+            seen_minhash_index_query_text(mapped, kOther, strlen(kOther), ids, sims, 4, &found) == SEEN_OK &&
+            found == 1 && ids[0] == 2 && seen_minhash_index_size(mapped, &texts, NULL) == SEEN_OK && texts == 1,
+        "a read-only open answers from the mapped file");
+  check(seen_minhash_index_add_text(mapped, 4, kBase, strlen(kBase)) == SEEN_ERR_READ_ONLY &&
+            seen_minhash_index_remove(mapped, 2, &removed) == SEEN_ERR_READ_ONLY,
+        "a read-only index refuses adds and removes");
+  seen_minhash_index_free(mapped);
+  mapped = NULL;
+  check(seen_minhash_index_open(path, 0, NULL, 0, &mapped, NULL) == SEEN_ERR_INVALID_ARGUMENT && mapped == NULL &&
+            seen_minhash_index_open(path, SEEN_OPEN_WRITE_IN_PLACE, NULL, 0, &mapped, NULL) == SEEN_ERR_INVALID_ARGUMENT &&
+            strstr(seen_last_error(), "flags") != NULL,
+        "open needs one mode it takes, and says so");
   static const uint8_t key[16] = "sixteen byte key";
   seen_minhash_options keyed = opts;
   keyed.key = key;
@@ -101,10 +116,10 @@ int main(void) {
         "a keyed index saved");
   seen_minhash_index_free(opened);
   opened = NULL;
-  check(seen_minhash_index_open(path, NULL, 0, &opened, NULL) == SEEN_ERR_INCOMPATIBLE && opened == NULL &&
-            seen_minhash_index_open(path, key, sizeof key, &opened, NULL) == SEEN_OK,
+  check(seen_minhash_index_open(path, SEEN_OPEN_READ_ONLY, NULL, 0, &opened, NULL) == SEEN_ERR_INCOMPATIBLE &&
+            opened == NULL && seen_minhash_index_open(path, SEEN_OPEN_READ_ONLY, key, sizeof key, &opened, NULL) == SEEN_OK,
         "a keyed file opens only with its key");
-  check(seen_minhash_index_open(NULL, NULL, 0, &damaged, NULL) == SEEN_ERR_INVALID_ARGUMENT &&
+  check(seen_minhash_index_open(NULL, SEEN_OPEN_READ_ONLY, NULL, 0, &damaged, NULL) == SEEN_ERR_INVALID_ARGUMENT &&
             seen_minhash_index_save(NULL, path) == SEEN_ERR_INVALID_ARGUMENT &&
             seen_minhash_index_serialize(NULL, NULL, 0, &needed) == SEEN_ERR_INVALID_ARGUMENT,
         "NULL arguments to the file calls are refused");

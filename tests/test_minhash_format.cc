@@ -1,5 +1,6 @@
 // The MinHash index in the container format (kind 7): round trips through bytes and files,
-// removed and replaced documents left behind, keys, and every field of a damaged file.
+// the read-only mapped open, removed and replaced documents left behind, keys, and every
+// field of a damaged file, through bytes and through a mapped file.
 #include <gtest/gtest.h>
 
 #include <cstring>
@@ -67,7 +68,7 @@ TEST(MinhashFormat, RoundTripsThroughBytesAndFiles) {
   EXPECT_EQ(Bytes(copy), bytes);
   test::ScratchDir dir;
   Save(s.index, dir.File("m.seen"));
-  MinhashIndex opened = OpenMinhashIndex(dir.File("m.seen"), std::nullopt);
+  MinhashIndex opened = OpenMinhashIndex(dir.File("m.seen"), std::nullopt, false, true);
   EXPECT_EQ(opened.threshold(), 0.7);
   for (const auto& text : s.texts) ASSERT_EQ(Ids(opened, text), Ids(s.index, text));
   EXPECT_EQ(Ids(opened, s.texts[0]), (std::vector<uint64_t>{101})) << "101 holds text 0 now";
@@ -76,6 +77,28 @@ TEST(MinhashFormat, RoundTripsThroughBytesAndFiles) {
   EXPECT_TRUE(opened.Remove(101));
   EXPECT_EQ(Ids(opened, s.texts[1]), (std::vector<uint64_t>{7}));
   EXPECT_EQ(opened.size(), 499u);
+}
+
+TEST(MinhashFormat, AMappedIndexAnswersInPlaceLikeTheIndexItWasSavedFrom) {
+  Sample s;
+  test::ScratchDir dir;
+  Save(s.index, dir.File("m.seen"));
+  for (bool verify : {true, false}) {
+    MinhashIndex mapped = OpenMinhashIndex(dir.File("m.seen"), std::nullopt, true, verify);
+    EXPECT_TRUE(mapped.read_only());
+    EXPECT_EQ(mapped.size(), 499u);
+    for (const auto& text : s.texts) ASSERT_EQ(Ids(mapped, text), Ids(s.index, text));
+    EXPECT_EQ(Bytes(mapped), Bytes(s.index)) << "saving a mapped index writes the same file";
+    const auto sketch = SketchText(s.texts[1].data(), s.texts[1].size(), mapped.options());
+    EXPECT_EQ(CodeOf([&] { mapped.Add(7, sketch); }), Code::kReadOnly);
+    EXPECT_EQ(CodeOf([&] { mapped.Remove(101); }), Code::kReadOnly);
+    EXPECT_EQ(Ids(mapped, s.texts[1]), Ids(s.index, s.texts[1])) << "the refused writes changed nothing";
+  }
+  // The tables stay in the file: the mapped index holds the payload, not a copy beside it.
+  const MinhashIndex copy = OpenMinhashIndex(dir.File("m.seen"), std::nullopt, false, true);
+  const MinhashIndex mapped = OpenMinhashIndex(dir.File("m.seen"), std::nullopt, true, true);
+  EXPECT_LT(mapped.bytes(), copy.bytes() + 1);
+  EXPECT_FALSE(copy.read_only());
 }
 
 TEST(MinhashFormat, AKeyedIndexOpensOnlyWithItsKey) {
@@ -97,11 +120,32 @@ struct Offsets {
   uint64_t ids = 128, by_id = 128 + 499 * 8, bands = by_id + 499 * 16;
 };
 
+// The code DeserializeMinhashIndex gives bytes, after checking that a read-only mapped open of
+// a file of them gives the same (and that a refusal's message names the file).
+Code CheckedBothWays(const std::vector<uint8_t>& b) {
+  const Code copied = CodeOf([&] { DeserializeMinhashIndex(b.data(), b.size(), std::nullopt); });
+  test::ScratchDir dir;
+  const std::string path = dir.File("damaged.seen");
+  std::ofstream(path, std::ios::binary).write(reinterpret_cast<const char*>(b.data()), static_cast<std::streamsize>(b.size()));
+  std::string message;
+  const Code mapped = CodeOf([&] {
+    try {
+      OpenMinhashIndex(path, std::nullopt, true, true);
+    } catch (const Error& e) {
+      message = e.what();
+      throw;
+    }
+  });
+  EXPECT_EQ(mapped, copied) << message;
+  if (mapped != Code::kOk) {
+    EXPECT_NE(message.find(path), std::string::npos) << message;
+  }
+  return copied;
+}
+
 TEST(MinhashFormat, EveryFieldIsChecked) {
   const auto good = Bytes(Sample().index);
-  auto parse = [](const std::vector<uint8_t>& b) {
-    return CodeOf([&] { DeserializeMinhashIndex(b.data(), b.size(), std::nullopt); });
-  };
+  auto parse = CheckedBothWays;
   ASSERT_EQ(parse(good), Code::kOk);
   EXPECT_EQ(parse(WithField<uint32_t>(good, 12, 6)), Code::kWrongKind);
   EXPECT_EQ(parse(WithField<uint64_t>(good, 64, 500)), Code::kInconsistent) << "count vs payload";
@@ -128,6 +172,18 @@ TEST(MinhashFormat, EveryFieldIsChecked) {
   EXPECT_EQ(resealed(o.by_id + 8, 3), Code::kInconsistent) << "an id entry naming another id's slot";
   EXPECT_EQ(resealed(o.by_id + 12, 1), Code::kInconsistent) << "padding";
   EXPECT_EQ(resealed(o.ids, 5), Code::kInconsistent) << "an id its entry does not name";
+  auto message = [&](size_t at, uint32_t value) {
+    auto bad = WithField<uint32_t>(good, at, value, false);
+    ResealContainer(bad.data(), bad.size());
+    try {
+      DeserializeMinhashIndex(bad.data(), bad.size(), std::nullopt);
+    } catch (const Error& e) {
+      return std::string(e.what());
+    }
+    return std::string();
+  };
+  EXPECT_NE(message(o.bands + 4, 499).find("band 0 entry 0"), std::string::npos) << "the message names the field";
+  EXPECT_NE(message(o.by_id + 12, 1).find("id entry 0"), std::string::npos);
   for (size_t len : {size_t{0}, size_t{63}, size_t{100}, size_t{128}, good.size() / 2, good.size() - 1}) {
     std::vector<uint8_t> cut(good.begin(), good.begin() + static_cast<std::ptrdiff_t>(len));
     EXPECT_NE(parse(cut), Code::kOk) << len;

@@ -6,7 +6,10 @@ same texts and the same copies.
 Corpora, from Debian packages the bench installs, one per length bucket: Chinese passages of
 300-600 characters from manpages-zh and texts of about 3,150 characters (seven consecutive
 passages); English passages of 500-1,000 characters and texts of 3,000-6,000 characters from
-the licenses and copyright files under /usr/share. Copies of the first 200 texts of each, from
+the licenses and copyright files under /usr/share; and, so that no English figure rests on one
+corpus, passages and texts of the prose of Python's documentation (python3-doc), cut the same
+way. (debian-reference-zh-cn has too little Chinese prose: about 100 passages of 450
+characters that are mostly CJK.) Copies of the first 200 texts of each, from
 a fixed seed: 1, 3, 5, 10 and 20 edits (characters for Chinese, words for English), the
 sentences reordered (texts of two or more sentences), a 15-character advert inserted
 (Chinese), a 20-word header or footer (English). A copy is found when its text is among its
@@ -14,7 +17,8 @@ matches. A false pair is a match whose exact shingle Jaccard with the copy is be
 (natural duplicates among the texts, such as repeated license text, are neither true nor
 false). Precision of a kind: found / (found + false pairs).
 
-usage: bench/minhash/evaluate.py OUT_DIR     writes OUT_DIR/minhash.json"""
+usage: bench/minhash/evaluate.py OUT_DIR [COPIES]     writes OUT_DIR/minhash.json
+(COPIES: texts copied per corpus, 200 unless given; fewer for a quick look while iterating)"""
 import gzip
 import json
 import random
@@ -42,11 +46,17 @@ def jaccard(a, b):
     return len(a & b) / len(a | b) if a or b else 0.0
 
 
-def chinese_passages(limit):
-    passages = []
+def manpage_texts():
+    """manpages-zh's pages, roff requests and font escapes left out."""
     for page in sorted(Path("/usr/share/man/zh_CN").glob("man*/*.gz")):
         lines = gzip.open(page, "rt", encoding="utf-8", errors="replace").read().splitlines()
-        text = "".join(re.sub(r"\\f.|\\[(*][^ ]*", "", l) for l in lines if not l.startswith((".", "'")))
+        yield "".join(re.sub(r"\\f.|\\[(*][^ ]*", "", l) for l in lines if not l.startswith((".", "'")))
+
+
+def chinese_passages(limit):
+    """Chunks of 450 characters of manpages-zh, more than half of them CJK."""
+    passages = []
+    for text in manpage_texts():
         for start in range(0, len(text) - 300, 450):
             chunk = text[start:start + 450]
             if len(CJK.findall(chunk)) > 0.5 * len(chunk):
@@ -56,15 +66,28 @@ def chinese_passages(limit):
     return passages[:limit]
 
 
-def english_passages(limit, low=500, high=1000):
-    """Paragraphs of low..high characters (or, for long texts, runs of paragraphs)."""
+def license_texts():
+    """Debian's license texts and the packages' copyright files."""
     files = sorted(Path("/usr/share/common-licenses").iterdir()) + sorted(Path("/usr/share/doc").glob("*/copyright"))
-    passages, seen_texts = [], set()
     for f in files:
         try:
-            text = f.read_text(errors="replace")
+            yield f.read_text(errors="replace")
         except (IsADirectoryError, PermissionError):
             continue
+
+
+def python_doc_texts():
+    """The reStructuredText sources of Python's documentation (python3-doc), code and
+    directives left out: their prose only."""
+    for f in sorted(Path("/usr/share/doc").glob("python3.*/html/_sources/**/*.rst.txt")):
+        paragraphs = re.split(r"\n\s*\n", f.read_text(errors="replace"))
+        yield "\n\n".join(p for p in paragraphs if not p.startswith((" ", "..", ">>>", "\t")))
+
+
+def english_passages(limit, low=500, high=1000, texts=license_texts):
+    """Paragraphs of low..high characters (or, for long texts, runs of paragraphs)."""
+    passages, seen_texts = [], set()
+    for text in texts():
         run = ""
         for para in re.split(r"\n\s*\n", text):
             run = (run + " " + " ".join(para.split())).strip()
@@ -173,14 +196,19 @@ def evaluate(lang, passages, rng):
 
 
 def main():
+    global BASES
     out = Path(sys.argv[1])
+    if len(sys.argv) > 2:
+        BASES = int(sys.argv[2])
     rng = random.Random(20261124)
     zh = chinese_passages(2000)
     report = {"thresholds": THRESHOLDS,
               "zh": evaluate("zh", zh, rng),
               "zh_long": evaluate("zh", ["".join(zh[i:i + 7]) for i in range(0, len(zh) - 6, 7)], rng),
               "en": evaluate("en", english_passages(2000), rng),
-              "en_long": evaluate("en", english_passages(400, 3000, 6000), rng)}
+              "en_long": evaluate("en", english_passages(400, 3000, 6000), rng),
+              "en_python": evaluate("en", english_passages(2000, texts=python_doc_texts), rng),
+              "en_python_long": evaluate("en", english_passages(400, 3000, 6000, python_doc_texts), rng)}
     (out / "minhash.json").write_text(json.dumps(report, indent=1))
 
 

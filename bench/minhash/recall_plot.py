@@ -3,7 +3,8 @@ for every method (top row), and recall under the copies that are not edits (bott
 import re
 
 CORPORA = (("zh", "Chinese, 300-600 characters"), ("zh_long", "Chinese, about 3,150 characters"),
-           ("en", "English, 500-1,000 characters"), ("en_long", "English, 3,000-6,000 characters"))
+           ("en", "English licenses, 500-1,000 characters"), ("en_long", "English licenses, 3,000-6,000 characters"),
+           ("en_python", "Python docs, 500-1,000 characters"), ("en_python_long", "Python docs, 3,000-6,000 characters"))
 EDITS = re.compile(r"^(\d+) (word )?edits?$")
 
 
@@ -11,7 +12,7 @@ def plot(quality, path):
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
-    fig, axes = plt.subplots(2, len(CORPORA), figsize=(17, 7.5), sharey=True)
+    fig, axes = plt.subplots(2, len(CORPORA), figsize=(4.3 * len(CORPORA), 7.5), sharey=True)
     for column, (corpus, title) in enumerate(CORPORA):
         methods = quality[corpus]["methods"]
         kinds = list(quality[corpus]["copies"])

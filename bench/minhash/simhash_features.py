@@ -6,12 +6,17 @@ Chinese: passages of 450 characters from manpages-zh (bench/minhash/evaluate.py)
 about 3,150 characters, each seven consecutive passages. For each shingling: recall at k = 3 of
 copies with character edits (and, for the short texts, a 15-character advert), 200 copies each
 from a fixed seed. The IDF rows weigh each token by its inverse document frequency over the
-odd passages. English: the license and copyright passages of evaluate.py, of 500-1,000 and of
-3,000-8,000 characters, with word edits and a 20-word header. False pairs: pairs of corpus
-texts within k whose exact 3-shingle Jaccard (characters, or words) is below 0.5, over all
-pairs.
+odd passages. English: the passages of evaluate.py, of 500-1,000 and of 3,000-6,000
+characters, from the license and copyright files and from Python's documentation, with word
+edits and a 20-word header; seen's words (text features version 2) beside caller-made word
+bigrams of unit weight (what a word-order-aware feature would give). False pairs: pairs of
+corpus texts within k whose exact 3-shingle Jaccard (characters, or words) is below 0.5, over
+all pairs.
 
-usage: bench/minhash/simhash_features.py OUT_DIR     writes OUT_DIR/simhash_features.md"""
+usage: bench/minhash/simhash_features.py OUT_DIR
+writes OUT_DIR/simhash_features.md, and OUT_DIR/simhash_features.json (the English false-pair
+rates of long texts, which bench/minhash/report.py sets beside evaluate.py's recall)"""
+import json
 import math
 import random
 import re
@@ -29,6 +34,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from page import machine  # noqa: E402
 
 K = 3
+ENGLISH_K = (3, 5, 6, 7)
 COPIES = 200
 SHORT_EDITS = (1, 3, 5, "advert")
 LONG_EDITS = (5, 10, 20)
@@ -112,28 +118,40 @@ def chinese_rows():
     return len(passages), len(long_texts), rows
 
 
+def word_bigrams(text):
+    """seen's fingerprint of the text's distinct word bigrams, each of weight 1."""
+    w = evaluate.tokens(text)
+    return seen.simhash_features({" ".join(w[i:i + 2]) for i in range(max(1, len(w) - 1))})
+
+
 def english_rows():
-    short = evaluate.english_passages(3000)
-    long_texts = evaluate.english_passages(3000, low=3000, high=8000)
-    vocabulary = sorted({w for p in short for w in re.findall(r"[A-Za-z]{2,}", p)})
-    rows = []
-    for name, texts in (("500-1,000", short), ("3,000-8,000", long_texts)):
-        rng = random.Random(7)
-        fingerprints = np.array(seen.simhash_many(texts), dtype=np.uint64)
-        within = false_pairs(texts, fingerprints, word_shingles, k=None)
-        copies = {e: distances(texts, fingerprints, e, seen.simhash, english_copy, rng, vocabulary)
-                  for e in (1, 3, 5, "header")}
-        pairs = len(texts) * (len(texts) - 1) // 2
-        for k in (3, 5, 7):
-            rows.append([name, str(k), f"{within[k]:,} of {pairs:,}"] + [f"{np.mean(d <= k):.3f}" for d in copies.values()])
-            print(" | ".join(rows[-1]), flush=True)
-    return len(short), len(long_texts), rows
+    rows, long_rates = [], {}
+    for corpus, source in (("licenses", evaluate.license_texts), ("Python docs", evaluate.python_doc_texts)):
+        short = evaluate.english_passages(3000, texts=source)
+        long_texts = evaluate.english_passages(3000, 3000, 6000, source)
+        vocabulary = sorted({w for p in short for w in re.findall(r"[A-Za-z]{2,}", p)})
+        for features, simhash in (("words (version 2)", seen.simhash), ("word bigrams", word_bigrams)):
+            for length, texts in (("500-1,000", short), ("3,000-6,000", long_texts)):
+                rng = random.Random(7)
+                fingerprints = np.array([simhash(t) for t in texts], dtype=np.uint64)
+                within = false_pairs(texts, fingerprints, word_shingles, k=None)
+                copies = {e: distances(texts, fingerprints, e, simhash, english_copy, rng, vocabulary)
+                          for e in (1, 3, 5, "header")}
+                pairs = len(texts) * (len(texts) - 1) // 2
+                for k in ENGLISH_K:
+                    rows.append([corpus, features, length, str(k), f"{within[k]:,} of {pairs:,}", f"{within[k] / pairs:.1e}"]
+                                + [f"{np.mean(d <= k):.3f}" for d in copies.values()])
+                    print(" | ".join(rows[-1]), flush=True)
+                    if features.startswith("words") and length.startswith("3"):
+                        long_rates.setdefault(corpus, {})[k] = within[k] / pairs
+    return rows, long_rates
 
 
 def main():
     out = Path(sys.argv[1])
     passages, long_texts, chinese = chinese_rows()
-    short, long_english, english = english_rows()
+    english, long_rates = english_rows()
+    (out / "simhash_features.json").write_text(json.dumps(long_rates, indent=1))
     pairs_short = passages * (passages - 1) // 2
     pairs_long = long_texts * (long_texts - 1) // 2
     lines = [
@@ -157,15 +175,17 @@ def main():
     lines += ["| " + " | ".join(r) + " |" for r in chinese]
     lines += [
         "",
-        "## English: word weights (1 + ln count, stop words out)",
+        "## English: words (1 + ln count, stop words out) and word bigrams",
         "",
-        f"Corpus: {short:,} passages of 500-1,000 characters and {long_english:,} texts of "
-        "3,000-8,000 characters from Debian's license and copyright files. Recall: copies with word "
-        f"edits or a 20-word header, {COPIES} each from seed 7. False pairs: pairs within k whose "
-        "word 3-shingle Jaccard is below 0.5.",
+        "Corpora: passages of 500-1,000 characters and texts of 3,000-6,000 characters from Debian's "
+        "license and copyright files and from the prose of Python's documentation (python3-doc), as "
+        "bench/minhash/evaluate.py cuts them, up to 3,000 of each. Features: seen's own (words, text "
+        "features version 2), and word bigrams of unit weight through `simhash_features`. Recall: "
+        f"copies with word edits or a 20-word header, {COPIES} each from seed 7. False pairs: pairs "
+        "within k whose word 3-shingle Jaccard is below 0.5, of all pairs.",
         "",
-        "| texts (characters) | k | false pairs | 1 edit | 3 edits | 5 edits | 20-word header |",
-        "|---|---:|---:|---:|---:|---:|---:|",
+        "| corpus | features | texts (characters) | k | false pairs | rate | 1 edit | 3 edits | 5 edits | 20-word header |",
+        "|---|---|---|---:|---:|---:|---:|---:|---:|---:|",
     ]
     lines += ["| " + " | ".join(r) + " |" for r in english]
     (out / "simhash_features.md").write_text("\n".join(lines) + "\n")

@@ -78,7 +78,7 @@ func cMinhashSave(c *cMinhash, path string) error {
 func cMinhashOpen(path string, key []byte) (c *cMinhash, err error) {
 	err = withPath(path, func(p *C.char) error {
 		return made(func(e *C.seen_error) C.seen_status {
-			return C.seen_minhash_index_open(p, (*C.uint8_t)(bytesPtr(key)), C.size_t(len(key)), &c, e)
+			return C.seen_minhash_index_open(p, C.SEEN_OPEN_PRIVATE_COPY, (*C.uint8_t)(bytesPtr(key)), C.size_t(len(key)), &c, e)
 		})
 	})
 	return c, err

@@ -116,11 +116,16 @@ class MinHashIndex(_handle.ClosesOnExit):
         check(lib.seen_minhash_index_save(self._h, os.fsencode(path)), self._h)
 
     @classmethod
-    def open(cls, path: PathLike, key: Optional[bytes] = None) -> "MinHashIndex":
-        """A writable index read from a saved file, with the key rule of from_bytes."""
+    def open(cls, path: PathLike, key: Optional[bytes] = None, read_only: bool = False,
+             verify: bool = True) -> "MinHashIndex":
+        """Opens a saved index, with the key rule of from_bytes. read_only=True maps the file
+        and queries it in place, without copying its tables (add and remove raise
+        ReadOnlyError); read_only=False reads a writable copy, and the file changes only on the
+        next save(). verify=False skips the payload checksum (the tables are still checked)."""
         key_buffer = ffi.from_buffer("uint8_t[]", key) if key is not None else ffi.NULL
         out = ffi.new("seen_minhash_index**")
-        call(lib.seen_minhash_index_open, os.fsencode(path), key_buffer, len(key or b""), out)
+        flags = _handle.open_flags(read_only, verify, lib.SEEN_OPEN_PRIVATE_COPY)
+        call(lib.seen_minhash_index_open, os.fsencode(path), flags, key_buffer, len(key or b""), out)
         return cls._adopt(out)
 
     @classmethod

@@ -88,6 +88,25 @@ def test_saved_indexes_answer_as_the_original(tmp_path):
     assert [i for i, _ in opened.query(texts[5])] == [5]
 
 
+@pytest.mark.parametrize("verify", [True, False])
+def test_a_read_only_open_queries_the_file_in_place(tmp_path, verify):
+    rng = random.Random(4)
+    texts = [" ".join(f"w{rng.randrange(2000)}" for _ in range(50)) for _ in range(200)]
+    index = seen.MinHashIndex(threshold=0.7)
+    for i, text in enumerate(texts):
+        index.add(i, text)
+    index.save(tmp_path / "m.seen")
+    mapped = seen.MinHashIndex.open(tmp_path / "m.seen", read_only=True, verify=verify)
+    assert len(mapped) == 200
+    for text in texts:
+        assert mapped.query(text) == index.query(text)
+    with pytest.raises(seen.ReadOnlyError):
+        mapped.add(500, texts[0])
+    with pytest.raises(seen.ReadOnlyError):
+        mapped.remove(0)
+    assert mapped.to_bytes() == index.to_bytes()
+
+
 def test_saved_bytes_are_checked_and_keys_kept(tmp_path):
     key = bytes(range(16))
     index = seen.MinHashIndex(key=key)

@@ -131,7 +131,7 @@ JNI(jint, open)(JNIEnv* env, jclass cls, jbyteArray path, jbyteArray key, jlongA
   }
   seen_minhash_index* x = NULL;
   seen_error err;
-  seen_status s = seen_minhash_index_open((const char*)p, (const uint8_t*)k,
+  seen_status s = seen_minhash_index_open((const char*)p, SEEN_OPEN_PRIVATE_COPY, (const uint8_t*)k,
                                           key == NULL ? 0 : (size_t)(*env)->GetArrayLength(env, key), &x, &err);
   if (k != NULL) (*env)->ReleaseByteArrayElements(env, key, k, JNI_ABORT);
   (*env)->ReleaseByteArrayElements(env, path, p, JNI_ABORT);
