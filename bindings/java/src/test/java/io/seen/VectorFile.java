@@ -1,10 +1,16 @@
 package io.seen;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.DynamicTest;
 
 /**
  * One shared test vector, tests/vectors/NAME.vec: the parameters of a filter or a window, the
@@ -134,6 +140,62 @@ final class VectorFile {
     return v;
   }
 
+  /** The .vec files whose kind is {@code kind}, in name order. */
+  static List<Path> vectors(String kind) throws IOException {
+    Path dir = Path.of(System.getProperty("seen.vectors", "tests/vectors"));
+    List<Path> all;
+    try (Stream<Path> files = Files.list(dir)) {
+      all = files.filter(p -> p.toString().endsWith(".vec")).sorted().collect(Collectors.toList());
+    }
+    List<Path> matching = new ArrayList<>();
+    for (Path p : all) {
+      if (kind.equals(kindOf(p))) {
+        matching.add(p);
+      }
+    }
+    return matching;
+  }
+
+  /** What a {@link Check} asserts of one vector: its parsed .vec and its .seen file. */
+  interface Body {
+    void check(VectorFile v, Path seen) throws Throwable;
+  }
+
+  /** One named check, run on every vector of a kind. */
+  static final class Check {
+    final String name;
+    final Body body;
+
+    Check(String name, Body body) {
+      this.name = name;
+      this.body = body;
+    }
+  }
+
+  static Check check(String name, Body body) {
+    return new Check(name, body);
+  }
+
+  /** For every .vec of {@code kind}, one test per check, named after the vector and the check. */
+  static List<DynamicTest> tests(String kind, Check... checks) throws IOException {
+    List<Path> vecs = vectors(kind);
+    assertFalse(vecs.isEmpty(),
+        "no tests/vectors/*.vec of kind " + kind + ": the directory is missing or wrong");
+    List<DynamicTest> tests = new ArrayList<>();
+    for (Path vec : vecs) {
+      String name = vec.getFileName().toString().replace(".vec", "");
+      Path seen = vec.resolveSibling(name + ".seen");
+      for (Check c : checks) {
+        tests.add(DynamicTest.dynamicTest(name + " " + c.name, () -> {
+          VectorFile v = parse(vec);
+          assertEquals(kind, v.kind);
+          c.body.check(v, seen);
+        }));
+      }
+    }
+    return tests;
+  }
+
   private void add(Key k, long now) {
     adds.add(k);
     steps.add(new Step(k, false, false, now));
@@ -176,7 +238,7 @@ final class VectorFile {
     return s.equals("1");
   }
 
-  static void add(BloomFilter f, Key k) {
+  static void add(AddOnceFilter<?> f, Key k) {
     if (k.id != null) {
       f.put(k.id);
     } else {
@@ -184,7 +246,7 @@ final class VectorFile {
     }
   }
 
-  static boolean mightContain(BloomFilter f, Key k) {
+  static boolean mightContain(Filter<?> f, Key k) {
     return k.id != null ? f.mightContain(k.id) : f.mightContain(k.bytes);
   }
 
