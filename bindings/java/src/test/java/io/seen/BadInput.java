@@ -3,19 +3,11 @@ package io.seen;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-import java.io.ByteArrayInputStream;
-import java.io.IOException;
-import java.io.InputStream;
 import java.util.Arrays;
 
 /** The checks every kind's tests make of bad input: each failure carries its own status. */
 final class BadInput {
   private BadInput() {}
-
-  /** A kind's {@code readFrom}, which closes what it read. */
-  interface Reader {
-    void readAndClose(InputStream in) throws IOException;
-  }
 
   /** Asserts that {@code call} throws a SeenException with {@code expected}, and returns it. */
   static SeenException thrown(Status expected, Runnable call) {
@@ -29,7 +21,8 @@ final class BadInput {
    * (TRUNCATED), {@code valid} with a bit flipped (BAD_CHECKSUM) and another kind's bytes
    * (WRONG_KIND).
    */
-  static void assertReadRefusesCorruption(Reader read, byte[] valid, byte[] otherKind) {
+  static void assertReadRefusesCorruption(ReadBack.Reader<? extends NativeObject<?>> read,
+      byte[] valid, byte[] otherKind) {
     thrown(Status.BAD_MAGIC, () -> read(read, "not a seen object at all".repeat(20).getBytes()));
     thrown(Status.TRUNCATED, () -> read(read, Arrays.copyOf(valid, valid.length - 1)));
     byte[] flipped = valid.clone();
@@ -38,11 +31,13 @@ final class BadInput {
     thrown(Status.WRONG_KIND, () -> read(read, otherKind));
   }
 
-  private static void read(Reader read, byte[] bytes) {
-    try {
-      read.readAndClose(new ByteArrayInputStream(bytes));
-    } catch (IOException e) {
-      throw new AssertionError(e);
-    }
+  private static void read(ReadBack.Reader<? extends NativeObject<?>> read, byte[] bytes) {
+    ReadBack.fromBytes(read, bytes).close();
+  }
+
+  /** Asserts that a read-only filter refuses batch puts of ids and of byte keys. */
+  static void assertRefusesBatchPuts(Filter<?> readOnly) {
+    thrown(Status.READ_ONLY, () -> readOnly.putAll(new long[] {1, 2}));
+    thrown(Status.READ_ONLY, () -> readOnly.putAll(new byte[][] {{1}}));
   }
 }

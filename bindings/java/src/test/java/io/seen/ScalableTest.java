@@ -1,6 +1,7 @@
 package io.seen;
 
 import static io.seen.BadInput.assertReadRefusesCorruption;
+import static io.seen.BadInput.assertRefusesBatchPuts;
 import static io.seen.BadInput.thrown;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -8,8 +9,6 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -132,11 +131,7 @@ class ScalableTest {
       for (long id = 0; id < 1000; id++) {
         f.put(id * 3);
       }
-      ByteArrayOutputStream out = new ByteArrayOutputStream();
-      f.writeTo(out);
-      try (ScalableFilter g =
-          ScalableFilter.readFrom(new ByteArrayInputStream(out.toByteArray()))) {
-        assertArrayEquals(out.toByteArray(), g.toByteArray());
+      try (ScalableFilter g = ReadBack.throughStream(f, ScalableFilter::readFrom)) {
         assertEquals(f.subFilterCount(), g.subFilterCount());
         assertEquals(f.approximateElementCount(), g.approximateElementCount());
         assertEquals(5, g.seed());
@@ -151,8 +146,7 @@ class ScalableTest {
       }
       thrown(Status.READ_ONLY, () -> g.put(1L));
       thrown(Status.READ_ONLY, () -> g.put("key"));
-      thrown(Status.READ_ONLY, () -> g.putAll(new long[] {1, 2}));
-      thrown(Status.READ_ONLY, () -> g.putAll(new byte[][] {{1}}));
+      assertRefusesBatchPuts(g);
       assertArrayEquals(saved, g.toByteArray());
     }
     // PRIVATE_COPY reads a private copy that may grow; the file changes only on save.
@@ -181,7 +175,7 @@ class ScalableTest {
       valid = f.toByteArray();
     }
     try (CountingFilter counting = CountingFilter.create(100, 0.01)) {
-      assertReadRefusesCorruption(in -> ScalableFilter.readFrom(in).close(), valid,
+      assertReadRefusesCorruption(ScalableFilter::readFrom, valid,
           counting.toByteArray());
     }
     Path file = dir.resolve("short.seen");

@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.Named;
 
 /**
  * One shared test vector, tests/vectors/NAME.vec: the parameters of a filter or a window, the
@@ -156,28 +157,18 @@ final class VectorFile {
     return matching;
   }
 
-  /** What a {@link Check} asserts of one vector: its parsed .vec and its .seen file. */
-  interface Body {
+  /** What a check asserts of one vector: its parsed .vec and its .seen file. */
+  interface Check {
     void check(VectorFile v, Path seen) throws Throwable;
   }
 
-  /** One named check, run on every vector of a kind. */
-  static final class Check {
-    final String name;
-    final Body body;
-
-    Check(String name, Body body) {
-      this.name = name;
-      this.body = body;
-    }
-  }
-
-  static Check check(String name, Body body) {
-    return new Check(name, body);
+  static Named<Check> check(String name, Check body) {
+    return Named.of(name, body);
   }
 
   /** For every .vec of {@code kind}, one test per check, named after the vector and the check. */
-  static List<DynamicTest> tests(String kind, Check... checks) throws IOException {
+  @SafeVarargs
+  static List<DynamicTest> tests(String kind, Named<Check>... checks) throws IOException {
     List<Path> vecs = vectors(kind);
     assertFalse(vecs.isEmpty(),
         "no tests/vectors/*.vec of kind " + kind + ": the directory is missing or wrong");
@@ -185,11 +176,11 @@ final class VectorFile {
     for (Path vec : vecs) {
       String name = vec.getFileName().toString().replace(".vec", "");
       Path seen = vec.resolveSibling(name + ".seen");
-      for (Check c : checks) {
-        tests.add(DynamicTest.dynamicTest(name + " " + c.name, () -> {
+      for (Named<Check> c : checks) {
+        tests.add(DynamicTest.dynamicTest(name + " " + c.getName(), () -> {
           VectorFile v = parse(vec);
           assertEquals(kind, v.kind);
-          c.body.check(v, seen);
+          c.getPayload().check(v, seen);
         }));
       }
     }

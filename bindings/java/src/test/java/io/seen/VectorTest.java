@@ -6,9 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.ByteArrayInputStream;
 import java.io.IOException;
-import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -25,54 +23,58 @@ import org.junit.jupiter.api.TestFactory;
  */
 class VectorTest {
   @TestFactory
-  List<DynamicTest> bloomVectors() throws IOException {
-    return VectorFile.tests("bloom",
+  List<DynamicTest> filterVectors() throws IOException {
+    List<DynamicTest> tests = new ArrayList<>();
+    tests.addAll(filterVectors("bloom",
+        v -> addAll(BloomFilter.create(v.expectedItems, v.fpr, v.seed), v),
+        BloomFilter::readFrom, BloomFilter::open));
+    tests.addAll(filterVectors("counting",
+        v -> replay(CountingFilter.create(v.expectedItems, v.fpr, v.seed), v),
+        CountingFilter::readFrom, CountingFilter::open));
+    tests.addAll(filterVectors("scalable", v -> {
+      ScalableFilter f = ScalableFilter.create(v.capacity, v.fpr, v.growth, v.tightening, v.seed);
+      assertTrue(addAll(f, v).subFilterCount() > 1, "the vector grows");
+      return f;
+    }, ScalableFilter::readFrom, ScalableFilter::open));
+    return tests;
+  }
+
+  /** A filter built from a script, with every check on the way. */
+  interface Builder {
+    Filter<?> build(VectorFile v);
+  }
+
+  /** A kind's {@code open}. */
+  interface Opener {
+    Filter<?> open(Path path, Mode mode);
+  }
+
+  /** The two checks of every filter vector of {@code kind}. */
+  private static List<DynamicTest> filterVectors(String kind, Builder builder,
+      ReadBack.Reader<Filter<?>> reader, Opener opener) throws IOException {
+    return VectorFile.tests(kind,
         check("builds byte-identical", (v, seen) -> {
-          try (BloomFilter f = BloomFilter.create(v.expectedItems, v.fpr, v.seed)) {
-            addAll(f, v);
+          try (Filter<?> f = builder.build(v)) {
             assertArrayEquals(Files.readAllBytes(seen), f.toByteArray());
           }
         }),
         check("answers every query, read and mapped", (v, seen) ->
-            assertAnswersEveryQuery(v, seen, BloomFilter::readFrom, BloomFilter::open)));
+            assertAnswersEveryQuery(v, seen, reader, opener)));
   }
 
-  @TestFactory
-  List<DynamicTest> countingVectors() throws IOException {
-    return VectorFile.tests("counting",
-        check("replays and builds byte-identical", (v, seen) -> {
-          try (CountingFilter f = CountingFilter.create(v.expectedItems, v.fpr, v.seed)) {
-            replay(f, v);
-            assertArrayEquals(Files.readAllBytes(seen), f.toByteArray());
-          }
-        }),
-        check("answers every query, read and mapped", (v, seen) ->
-            assertAnswersEveryQuery(v, seen, CountingFilter::readFrom, CountingFilter::open)));
-  }
-
-  @TestFactory
-  List<DynamicTest> scalableVectors() throws IOException {
-    return VectorFile.tests("scalable",
-        check("builds byte-identical", (v, seen) -> {
-          try (ScalableFilter f = ScalableFilter.create(
-              v.capacity, v.fpr, v.growth, v.tightening, v.seed)) {
-            addAll(f, v);
-            assertTrue(f.subFilterCount() > 1, "the vector grows");
-            assertArrayEquals(Files.readAllBytes(seen), f.toByteArray());
-          }
-        }),
-        check("answers every query, read and mapped", (v, seen) ->
-            assertAnswersEveryQuery(v, seen, ScalableFilter::readFrom, ScalableFilter::open)));
-  }
-
-  private static void addAll(AddOnceFilter<?> f, VectorFile v) {
+  /** {@code f} after every add of the script. */
+  private static <F extends AddOnceFilter<?>> F addAll(F f, VectorFile v) {
     for (VectorFile.Key k : v.adds) {
       VectorFile.add(f, k);
     }
+    return f;
   }
 
-  /** A counting script's steps in order: adds, removes (absent ones must throw), queries. */
-  private static void replay(CountingFilter f, VectorFile v) {
+  /**
+   * {@code f} after a counting script's steps in order: adds, removes (absent ones must throw),
+   * queries.
+   */
+  private static CountingFilter replay(CountingFilter f, VectorFile v) {
     for (VectorFile.Step step : v.steps) {
       VectorFile.Key k = step.key;
       if (step.isQuery) {
@@ -88,6 +90,7 @@ class VectorTest {
         f.put(k.bytes);
       }
     }
+    return f;
   }
 
   private static void remove(CountingFilter f, VectorFile.Key k) {
@@ -98,26 +101,16 @@ class VectorTest {
     }
   }
 
-  /** A kind's {@code readFrom}. */
-  interface Reader {
-    Filter<?> read(InputStream in) throws IOException;
-  }
-
-  /** A kind's {@code open}. */
-  interface Opener {
-    Filter<?> open(Path path, Mode mode);
-  }
-
   /**
    * The .seen read back and mapped read-only: both answer every query as the script expects,
    * one by one and in batches, and serialize to the .seen again. With no removes in the script
    * every added key answers true.
    */
-  private static void assertAnswersEveryQuery(VectorFile v, Path seen, Reader reader,
-      Opener opener) throws IOException {
+  private static void assertAnswersEveryQuery(VectorFile v, Path seen,
+      ReadBack.Reader<Filter<?>> reader, Opener opener) throws IOException {
     byte[] bytes = Files.readAllBytes(seen);
     boolean removes = v.steps.stream().anyMatch(s -> s.isRemove);
-    try (Filter<?> read = reader.read(new ByteArrayInputStream(bytes));
+    try (Filter<?> read = ReadBack.fromBytes(reader, bytes);
         Filter<?> mapped = opener.open(seen, Mode.READ_ONLY)) {
       for (Filter<?> f : List.of(read, mapped)) {
         for (VectorFile.Key k : removes ? List.<VectorFile.Key>of() : v.adds) {
