@@ -6,14 +6,12 @@ from pathlib import Path
 import pytest
 
 import seen
+from sample_keys import with_sample_keys
 
 
 @pytest.fixture
 def filled():
-    f = seen.BloomFilter(10_000, 0.01, seed=77)
-    f.update(range(5_000))
-    f.update(f"key{i}" for i in range(5_000))
-    return f
+    return with_sample_keys(seen.BloomFilter(10_000, 0.01, seed=77))
 
 
 def same_answers(a, b):

@@ -16,6 +16,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import seen
+from corruption import MUTATIONS, assert_every_load_refuses
+from sample_keys import EVERY_KEY_TYPE
+from together import run_together
 
 QUERIES = 10**6
 ABSENT = numpy.arange(2**40, 2**40 + QUERIES, dtype=numpy.uint64)
@@ -89,11 +92,9 @@ def test_a_larger_growth_means_fewer_subfilters():
 
 def test_every_key_type_goes_in():
     f = seen.ScalableFilter(4, 0.01)
-    keys = ["alice", "", "日本語", b"\x00\xff", b"", 0, 2**64 - 1, bytearray(b"ba"),
-            memoryview(b"mv"), numpy.uint64(7)]
-    for key in keys:
+    for key in EVERY_KEY_TYPE:
         f.add(key)
-    assert all(key in f for key in keys)
+    assert all(key in f for key in EVERY_KEY_TYPE)
     assert f.subfilters > 1
     assert "é" not in f and "é".encode() not in f
     f.add("é")
@@ -264,38 +265,13 @@ def test_adds_and_queries_from_threads_take_turns():
             f.add_many(chunk)
             misses.append(int((~f.contains_many(chunk)).sum()))
 
-    workers = [threading.Thread(target=add, args=(p,)) for p in parts]
-    for w in workers:
-        w.start()
-    for w in workers:
-        w.join()
+    run_together(add, parts)
     assert misses == [0] * 80 and all(f.contains_many(p).all() for p in parts)
 
 
-def corrupt(data, offset, value):
-    changed = bytearray(data)
-    changed[offset] = value
-    return bytes(changed)
-
-
-@pytest.mark.parametrize("mutate, error", [
-    (lambda d: b"", seen.TruncatedError),
-    (lambda d: d[:32], seen.TruncatedError),
-    (lambda d: d[:-1], seen.TruncatedError),
-    (lambda d: corrupt(d, 0, 0x00), seen.BadMagicError),
-    (lambda d: corrupt(d, 8, 2), seen.UnsupportedVersionError),
-    (lambda d: corrupt(d, 64 + 16, 6), seen.BadChecksumError),
-    (lambda d: corrupt(d, len(d) - 1, d[-1] ^ 1), seen.BadChecksumError),
-    (lambda d: d + b"\x00", seen.InconsistentError),
-])
+@pytest.mark.parametrize("mutate, error", MUTATIONS)
 def test_corrupt_bytes_raise_their_own_error(grown, mutate, error, tmp_path):
-    bad = mutate(grown.to_bytes())
-    path = tmp_path / "bad.seen"
-    path.write_bytes(bad)
-    for load, source in ((seen.ScalableFilter.from_bytes, bad), (seen.ScalableFilter.open, path)):
-        with pytest.raises(error) as raised:
-            load(source)
-        assert isinstance(raised.value, seen.FormatError) and raised.value.detail
+    assert_every_load_refuses(mutate(grown.to_bytes()), error, tmp_path, seen.ScalableFilter, views=False)
 
 
 def test_other_kinds_are_refused():

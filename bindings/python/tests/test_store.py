@@ -9,6 +9,7 @@ import pytest
 
 import seen
 from seen import _batches
+from together import run_together
 
 HOUR = 3600
 
@@ -113,11 +114,7 @@ def test_concurrent_takes_never_share_an_item():
         for _ in range(60):
             pages[t].append(s.take(77, candidates, 50, now=0))
 
-    threads = [threading.Thread(target=feed, args=(t,)) for t in range(4)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
+    run_together(feed, range(4))
     taken = numpy.concatenate([p for t in pages for p in pages[t]])
     assert len(taken) == 4 * 60 * 50
     assert len(numpy.unique(taken)) == len(taken)
@@ -135,11 +132,7 @@ def test_threads_marking_different_users_lose_nothing():
         for user in range(t, 2000, 4):
             s.mark(user, [user * 10, user * 10 + 1], now=0)
 
-    threads = [threading.Thread(target=work, args=(t,)) for t in range(4)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
+    run_together(work, range(4))
     assert len(s) == 2000
     assert not any(s.filter(user, [user * 10, user * 10 + 1], now=0).any() for user in range(2000))
 

@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 
 import seen
 from seen import _batches
+from together import run_together
 
 ids = st.integers(min_value=0, max_value=2**64 - 1)
 
@@ -358,10 +359,6 @@ def test_threads_may_share_a_window():
             w.add(int(chunk[0]))
             misses.append(int((~w.contains_many(chunk)).sum()))
 
-    threads = [threading.Thread(target=work, args=(p,)) for p in parts]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
+    run_together(work, parts)
     assert misses == [0] * 400
     assert all(w.contains_many(p).all() for p in parts)
