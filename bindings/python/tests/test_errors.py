@@ -5,7 +5,7 @@ import pytest
 import seen
 from seen import errors
 from seen._native import ffi, lib
-from corruption import corrupt
+from refusals import corrupt
 
 
 @pytest.fixture(scope="module")

@@ -1,5 +1,6 @@
-"""Corrupt serialized forms, which the tests of every kind feed back: the mutations of a valid
-form's bytes, each with the FormatError it must raise."""
+"""What the tests of every kind expect to be refused: corrupt serialized forms (the mutations
+of a valid form's bytes, each with the FormatError it must raise), and calls that the state
+of an object forbids."""
 import pytest
 
 import seen
@@ -35,3 +36,11 @@ def assert_every_load_refuses(bad, error, tmp_path, kind, views=True):
         with pytest.raises(error) as raised:
             load(source)
         assert isinstance(raised.value, seen.FormatError) and raised.value.detail
+
+
+def assert_each_raises(error, calls, match=None):
+    """Every one of calls (each taking no arguments) raises error, its message matching match
+    if one is given."""
+    for call in calls:
+        with pytest.raises(error, match=match):
+            call()
