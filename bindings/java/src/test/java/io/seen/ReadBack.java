@@ -6,14 +6,30 @@ import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.file.Path;
 
-/** Reading an object back from its serialized form, as the tests of every kind do. */
+/** Reading an object back from its serialized form or its file, as the tests of every kind do. */
 final class ReadBack {
   private ReadBack() {}
 
   /** A kind's {@code readFrom}. */
   interface Reader<T> {
     T readFrom(InputStream in) throws IOException;
+  }
+
+  /** A kind's {@code readFrom} of a keyed object's form. */
+  interface KeyedReader<T> {
+    T readFrom(InputStream in, byte[] key) throws IOException;
+  }
+
+  /** A kind's {@code open} of a file. */
+  interface Opener<T> {
+    T open(Path path, Mode mode);
+  }
+
+  /** A kind's {@code open} of a keyed object's file. */
+  interface KeyedOpener<T> {
+    T open(Path path, Mode mode, byte[] key);
   }
 
   /**

@@ -44,14 +44,9 @@ class VectorTest {
     Filter<?> build(VectorFile v);
   }
 
-  /** A kind's {@code open}. */
-  interface Opener {
-    Filter<?> open(Path path, Mode mode);
-  }
-
   /** The two checks of every filter vector of {@code kind}. */
   private static List<DynamicTest> filterVectors(String kind, Builder builder,
-      ReadBack.Reader<Filter<?>> reader, Opener opener) throws IOException {
+      ReadBack.Reader<Filter<?>> reader, ReadBack.Opener<Filter<?>> opener) throws IOException {
     return VectorFile.tests(kind,
         check("builds byte-identical", (v, seen) -> {
           try (Filter<?> f = builder.build(v)) {
@@ -107,7 +102,7 @@ class VectorTest {
    * every added key answers true.
    */
   private static void assertAnswersEveryQuery(VectorFile v, Path seen,
-      ReadBack.Reader<Filter<?>> reader, Opener opener) throws IOException {
+      ReadBack.Reader<Filter<?>> reader, ReadBack.Opener<Filter<?>> opener) throws IOException {
     byte[] bytes = Files.readAllBytes(seen);
     boolean removes = v.steps.stream().anyMatch(s -> s.isRemove);
     try (Filter<?> read = ReadBack.fromBytes(reader, bytes);
