@@ -14,17 +14,12 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import seen
-
-KEYS = ["alice", "", "日本語", b"\x00\xff", b"", 0, 2**64 - 1, bytearray(b"ba"),
-        memoryview(b"mv"), numpy.uint64(7)]
-
+from refusals import MUTATIONS, assert_each_raises, assert_every_load_refuses
+from sample_keys import EVERY_KEY_TYPE, with_sample_keys
 
 @pytest.fixture
 def filled():
-    f = seen.CountingFilter(10_000, 0.01, seed=77)
-    f.update(range(5_000))
-    f.update(f"key{i}" for i in range(5_000))
-    return f
+    return with_sample_keys(seen.CountingFilter(10_000, 0.01, seed=77))
 
 
 def same_answers(a, b):
@@ -39,13 +34,13 @@ def same_answers(a, b):
 
 def test_every_key_type_goes_in_and_out():
     f = seen.CountingFilter(1000, 0.01)
-    for key in KEYS:
+    for key in EVERY_KEY_TYPE:
         f.add(key)
-    assert all(key in f for key in KEYS)
-    assert len(f) == len(KEYS)
-    for key in KEYS:
+    assert all(key in f for key in EVERY_KEY_TYPE)
+    assert len(f) == len(EVERY_KEY_TYPE)
+    for key in EVERY_KEY_TYPE:
         f.remove(key)
-    assert not any(key in f for key in KEYS)
+    assert not any(key in f for key in EVERY_KEY_TYPE)
     assert len(f) == 0 and not f
 
 
@@ -295,12 +290,11 @@ def test_save_and_open_read_only_is_the_query_role(filled, tmp_path):
     assert path.read_bytes() == filled.to_bytes()
     with seen.CountingFilter.open(path) as mapped:
         assert mapped.read_only and same_answers(filled, mapped)
-        for write in (lambda: mapped.add("new"), lambda: mapped.add_many([1, 2]),
-                      lambda: mapped.remove("key1"), lambda: mapped.discard(1),
-                      lambda: mapped.remove_many([1, 2]), lambda: mapped.remove("absent"),
-                      lambda: mapped.update(["x"]), mapped.clear):
-            with pytest.raises(seen.ReadOnlyError):
-                write()
+        assert_each_raises(seen.ReadOnlyError, [
+            lambda: mapped.add("new"), lambda: mapped.add_many([1, 2]),
+            lambda: mapped.remove("key1"), lambda: mapped.discard(1),
+            lambda: mapped.remove_many([1, 2]), lambda: mapped.remove("absent"),
+            lambda: mapped.update(["x"]), mapped.clear])
         assert mapped.copy().read_only is False
     assert path.read_bytes() == filled.to_bytes()
 
@@ -338,31 +332,9 @@ def test_a_path_with_a_nul_is_refused_not_truncated(filled, tmp_path):
     assert list(tmp_path.iterdir()) == []
 
 
-def corrupt(data, offset, value):
-    changed = bytearray(data)
-    changed[offset] = value
-    return bytes(changed)
-
-
-@pytest.mark.parametrize("mutate, error", [
-    (lambda d: b"", seen.TruncatedError),
-    (lambda d: d[:32], seen.TruncatedError),
-    (lambda d: d[:-1], seen.TruncatedError),
-    (lambda d: corrupt(d, 0, 0x00), seen.BadMagicError),
-    (lambda d: corrupt(d, 8, 2), seen.UnsupportedVersionError),
-    (lambda d: corrupt(d, 64 + 16, 6), seen.BadChecksumError),
-    (lambda d: corrupt(d, len(d) - 1, d[-1] ^ 1), seen.BadChecksumError),
-    (lambda d: d + b"\x00", seen.InconsistentError),
-])
+@pytest.mark.parametrize("mutate, error", MUTATIONS)
 def test_corrupt_bytes_raise_their_own_error(filled, mutate, error, tmp_path):
-    bad = mutate(filled.to_bytes())
-    path = tmp_path / "bad.seen"
-    path.write_bytes(bad)
-    for load, source in ((seen.CountingFilter.from_bytes, bad), (seen.CountingFilter.view, bad),
-                         (seen.CountingFilter.open, path)):
-        with pytest.raises(error) as raised:
-            load(source)
-        assert isinstance(raised.value, seen.FormatError) and raised.value.detail
+    assert_every_load_refuses(mutate(filled.to_bytes()), error, tmp_path, seen.CountingFilter)
 
 
 def test_other_kinds_are_refused_both_ways():

@@ -5,6 +5,7 @@ import pytest
 import seen
 from seen import errors
 from seen._native import ffi, lib
+from refusals import corrupt
 
 
 @pytest.fixture(scope="module")
@@ -12,12 +13,6 @@ def good():
     f = seen.BloomFilter(1000, 0.01, seed=5)
     f.update(range(500))
     return f.to_bytes()
-
-
-def corrupt(data, offset, value):
-    changed = bytearray(data)
-    changed[offset] = value
-    return bytes(changed)
 
 
 EXPECTED_CLASSES = {

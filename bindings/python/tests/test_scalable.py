@@ -16,6 +16,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import seen
+from refusals import MUTATIONS, assert_each_raises, assert_every_load_refuses
+from sample_keys import EVERY_KEY_TYPE
+from together import run_together
 
 QUERIES = 10**6
 ABSENT = numpy.arange(2**40, 2**40 + QUERIES, dtype=numpy.uint64)
@@ -89,11 +92,9 @@ def test_a_larger_growth_means_fewer_subfilters():
 
 def test_every_key_type_goes_in():
     f = seen.ScalableFilter(4, 0.01)
-    keys = ["alice", "", "日本語", b"\x00\xff", b"", 0, 2**64 - 1, bytearray(b"ba"),
-            memoryview(b"mv"), numpy.uint64(7)]
-    for key in keys:
+    for key in EVERY_KEY_TYPE:
         f.add(key)
-    assert all(key in f for key in keys)
+    assert all(key in f for key in EVERY_KEY_TYPE)
     assert f.subfilters > 1
     assert "é" not in f and "é".encode() not in f
     f.add("é")
@@ -219,10 +220,9 @@ def test_save_and_open_read_only_is_the_query_role(grown, tmp_path):
     assert path.read_bytes() == grown.to_bytes()
     with seen.ScalableFilter.open(path) as mapped:
         assert mapped.read_only and same_answers(grown, mapped)
-        for write in (lambda: mapped.add("new"), lambda: mapped.add_many([1, 2]),
-                      lambda: mapped.update(["x"])):
-            with pytest.raises(seen.ReadOnlyError):
-                write()
+        assert_each_raises(seen.ReadOnlyError, [
+            lambda: mapped.add("new"), lambda: mapped.add_many([1, 2]),
+            lambda: mapped.update(["x"])])
         assert mapped.to_bytes() == grown.to_bytes()
         assert not mapped.copy().read_only
 
@@ -264,38 +264,14 @@ def test_adds_and_queries_from_threads_take_turns():
             f.add_many(chunk)
             misses.append(int((~f.contains_many(chunk)).sum()))
 
-    workers = [threading.Thread(target=add, args=(p,)) for p in parts]
-    for w in workers:
-        w.start()
-    for w in workers:
-        w.join()
+    run_together(add, parts)
     assert misses == [0] * 80 and all(f.contains_many(p).all() for p in parts)
 
 
-def corrupt(data, offset, value):
-    changed = bytearray(data)
-    changed[offset] = value
-    return bytes(changed)
-
-
-@pytest.mark.parametrize("mutate, error", [
-    (lambda d: b"", seen.TruncatedError),
-    (lambda d: d[:32], seen.TruncatedError),
-    (lambda d: d[:-1], seen.TruncatedError),
-    (lambda d: corrupt(d, 0, 0x00), seen.BadMagicError),
-    (lambda d: corrupt(d, 8, 2), seen.UnsupportedVersionError),
-    (lambda d: corrupt(d, 64 + 16, 6), seen.BadChecksumError),
-    (lambda d: corrupt(d, len(d) - 1, d[-1] ^ 1), seen.BadChecksumError),
-    (lambda d: d + b"\x00", seen.InconsistentError),
-])
+@pytest.mark.parametrize("mutate, error", MUTATIONS)
 def test_corrupt_bytes_raise_their_own_error(grown, mutate, error, tmp_path):
-    bad = mutate(grown.to_bytes())
-    path = tmp_path / "bad.seen"
-    path.write_bytes(bad)
-    for load, source in ((seen.ScalableFilter.from_bytes, bad), (seen.ScalableFilter.open, path)):
-        with pytest.raises(error) as raised:
-            load(source)
-        assert isinstance(raised.value, seen.FormatError) and raised.value.detail
+    assert_every_load_refuses(mutate(grown.to_bytes()), error, tmp_path, seen.ScalableFilter,
+                              views=False)
 
 
 def test_other_kinds_are_refused():
@@ -317,8 +293,7 @@ def test_with_closes_and_a_closed_filter_refuses_every_call(grown):
         assert 1 in f
     assert repr(f) == "<closed ScalableFilter>"
     f.close()
-    for call in [lambda: 1 in f, lambda: f.add("x"), lambda: f.add_many([1]),
-                 lambda: f.contains_many(["x"]), lambda: len(f), lambda: f.subfilters,
-                 lambda: f.to_bytes(), lambda: f.save("never")]:
-        with pytest.raises(seen.InvalidArgumentError, match="NULL"):
-            call()
+    assert_each_raises(seen.InvalidArgumentError, [
+        lambda: 1 in f, lambda: f.add("x"), lambda: f.add_many([1]),
+        lambda: f.contains_many(["x"]), lambda: len(f), lambda: f.subfilters, lambda: f.to_bytes(),
+        lambda: f.save("never")], match="NULL")

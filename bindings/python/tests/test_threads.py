@@ -5,6 +5,7 @@ import threading
 import numpy
 
 import seen
+from together import run_together
 
 THREADS = 4
 PER_THREAD = 200_000
@@ -22,11 +23,7 @@ def test_concurrent_adds_lose_no_key():
             f.add_many(chunk)
             f.add(int(chunk[0]) + 2**63)
 
-    workers = [threading.Thread(target=add, args=(b,)) for b in batches]
-    for w in workers:
-        w.start()
-    for w in workers:
-        w.join()
+    run_together(add, batches)
     assert all(f.contains_many(b).all() for b in batches)
     assert all(int(chunk[0]) + 2**63 in f for b in batches for chunk in numpy.array_split(b, 50))
 
@@ -62,9 +59,5 @@ def test_add_reports_its_own_key_from_every_thread():
         if fresh < 49_000 or again != 50_000:
             wrong.append((t, fresh, again))
 
-    threads = [threading.Thread(target=work, args=(t,)) for t in range(4)]
-    for th in threads:
-        th.start()
-    for th in threads:
-        th.join()
+    run_together(work, range(4))
     assert wrong == []

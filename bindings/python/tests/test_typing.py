@@ -1,11 +1,6 @@
 """The package's type hints: mypy --strict accepts the package and correct use of it, and
 rejects wrong use (so the hints say something)."""
-import subprocess
-import sys
-
-import pytest
-
-from conftest import PACKAGE_SOURCE
+from mypy_run import assert_accepted, assert_each_flagged
 
 GOOD_USE = """
 import numpy
@@ -88,25 +83,9 @@ WRONG_USE = {
 }
 
 
-def mypy(tmp_path, *targets):
-    return subprocess.run(
-        [sys.executable, "-m", "mypy", "--strict", "--no-error-summary",
-         "--cache-dir", str(tmp_path / "cache"), *targets],
-        cwd=PACKAGE_SOURCE.parent, capture_output=True, text=True)
-
-
 def test_mypy_accepts_the_package_and_correct_use(tmp_path):
-    good = tmp_path / "good.py"
-    good.write_text(GOOD_USE)
-    result = mypy(tmp_path, "seen", str(good))
-    assert result.returncode == 0, result.stdout + result.stderr
+    assert_accepted(tmp_path, GOOD_USE, "seen")
 
 
 def test_mypy_rejects_wrong_use(tmp_path):
-    paths = []
-    for name, code in WRONG_USE.items():
-        paths.append(tmp_path / f"wrong_{name}.py")
-        paths[-1].write_text(code)
-    result = mypy(tmp_path, *map(str, paths))
-    flagged = {line.split(":")[0] for line in result.stdout.splitlines() if ": error:" in line}
-    assert flagged == set(map(str, paths)), result.stdout
+    assert_each_flagged(tmp_path, WRONG_USE)

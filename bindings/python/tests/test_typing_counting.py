@@ -1,10 +1,7 @@
 """Type hints of CountingFilter and ScalableFilter: mypy --strict accepts their modules and
 correct use, and rejects wrong use. (test_typing checks the whole package; this checks these
 two modules, so that it says something about them alone.)"""
-import subprocess
-import sys
-
-from conftest import PACKAGE_SOURCE
+from mypy_run import assert_accepted, assert_each_flagged
 
 MODULES = ["seen/counting.py", "seen/scalable.py", "seen/errors.py"]
 
@@ -69,25 +66,13 @@ WRONG_USE = {
 }
 
 
-def mypy(tmp_path, *targets):
-    return subprocess.run(
-        [sys.executable, "-m", "mypy", "--strict", "--no-error-summary", "--follow-imports",
-         "silent", "--cache-dir", str(tmp_path / "cache"), *targets],
-        cwd=PACKAGE_SOURCE.parent, capture_output=True, text=True)
+# Only these modules are checked: what they import is taken as it is.
+OPTIONS = ("--follow-imports", "silent")
 
 
 def test_mypy_accepts_the_modules_and_correct_use(tmp_path):
-    good = tmp_path / "good.py"
-    good.write_text(GOOD_USE)
-    result = mypy(tmp_path, *MODULES, str(good))
-    assert result.returncode == 0, result.stdout + result.stderr
+    assert_accepted(tmp_path, GOOD_USE, *MODULES, options=OPTIONS)
 
 
 def test_mypy_rejects_wrong_use(tmp_path):
-    paths = []
-    for name, code in WRONG_USE.items():
-        paths.append(tmp_path / f"wrong_{name}.py")
-        paths[-1].write_text(code)
-    result = mypy(tmp_path, *map(str, paths))
-    flagged = {line.split(":")[0] for line in result.stdout.splitlines() if ": error:" in line}
-    assert flagged == set(map(str, paths)), result.stdout
+    assert_each_flagged(tmp_path, WRONG_USE, options=OPTIONS)

@@ -55,23 +55,6 @@ def test_replaying_a_counting_vector_key_by_key(path):
 
 
 @pytest.mark.parametrize("path", COUNTING_FILES, ids=lambda p: p.stem)
-def test_replaying_a_counting_vector_in_batches(path):
-    v = read(path)
-    f = counting(v)
-    for op, run in runs(v.ops):
-        keys = [o.key for o in run]
-        if isinstance(keys[0], int):
-            keys = numpy.array(keys, dtype=numpy.uint64)
-        if op == "add":
-            f.add_many(keys)
-        elif op == "remove":
-            assert list(f.remove_many(keys)) == [o.answer for o in run]
-        else:
-            assert list(f.contains_many(keys)) == [o.answer for o in run]
-    assert f.to_bytes() == path.with_suffix(".seen").read_bytes()
-
-
-@pytest.mark.parametrize("path", COUNTING_FILES, ids=lambda p: p.stem)
 def test_the_counting_seen_file_gives_every_answer(path, tmp_path):
     v = read(path)
     data = path.with_suffix(".seen").read_bytes()
@@ -118,19 +101,6 @@ def test_replaying_a_scalable_vector_key_by_key(path):
 
 
 @pytest.mark.parametrize("path", SCALABLE_FILES, ids=lambda p: p.stem)
-def test_replaying_a_scalable_vector_in_batches(path):
-    v = read(path)
-    f = scalable(v)
-    for op, run in runs(v.ops):
-        keys = [o.key for o in run]
-        if op == "add":
-            f.add_many(keys)
-        else:
-            assert list(f.contains_many(keys)) == [o.answer for o in run]
-    assert f.to_bytes() == path.with_suffix(".seen").read_bytes()
-
-
-@pytest.mark.parametrize("path", SCALABLE_FILES, ids=lambda p: p.stem)
 def test_the_scalable_seen_file_gives_every_answer(path):
     v = read(path)
     data = path.with_suffix(".seen").read_bytes()
@@ -145,6 +115,27 @@ def test_the_scalable_seen_file_gives_every_answer(path):
                 batch = [(key, answer) for key, answer in v.queries if isinstance(key, kind)]
                 keys, answers = zip(*batch)
                 assert list(f.contains_many(list(keys))) == list(answers)
+
+
+# --- both, in batches --------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("as_array", [False, True], ids=["id lists", "id arrays"])
+@pytest.mark.parametrize("path", COUNTING_FILES + SCALABLE_FILES, ids=lambda p: p.stem)
+def test_replaying_a_vector_in_batches(path, as_array):
+    v = read(path)
+    f = counting(v) if v.kind == "counting" else scalable(v)
+    for op, run in runs(v.ops):
+        keys = [o.key for o in run]
+        if as_array and isinstance(keys[0], int):
+            keys = numpy.array(keys, dtype=numpy.uint64)
+        if op == "add":
+            f.add_many(keys)
+        elif op == "remove":
+            assert list(f.remove_many(keys)) == [o.answer for o in run]
+        else:
+            assert list(f.contains_many(keys)) == [o.answer for o in run]
+    assert f.to_bytes() == path.with_suffix(".seen").read_bytes()
 
 
 # --- the reader ----------------------------------------------------------------------------

@@ -14,6 +14,8 @@ from hypothesis import strategies as st
 
 import seen
 from seen import _batches
+from refusals import MUTATIONS, assert_each_raises
+from together import run_together
 
 ids = st.integers(min_value=0, max_value=2**64 - 1)
 
@@ -129,10 +131,9 @@ def test_time_windows_take_float_seconds_rounded_down():
 
 def test_a_time_window_needs_the_time_and_a_count_window_ignores_it():
     t = seen.Window.last_seconds(600, 50)
-    for call in (lambda: t.add(1), lambda: t.contains(1), lambda: 1 in t,
-                 lambda: t.add_many([1]), lambda: t.contains_many([1])):
-        with pytest.raises(TypeError, match="now"):
-            call()
+    assert_each_raises(TypeError, [
+        lambda: t.add(1), lambda: t.contains(1), lambda: 1 in t, lambda: t.add_many([1]),
+        lambda: t.contains_many([1])], match="now")
     a, b = seen.Window.last_items(100), seen.Window.last_items(100)
     a.add_many([1, 2], now=5)
     b.add_many([1, 2])
@@ -309,19 +310,7 @@ def window_bytes():
     return w.to_bytes()
 
 
-def flipped(data, offset):
-    changed = bytearray(data)
-    changed[offset] ^= 0x01
-    return bytes(changed)
-
-
-@pytest.mark.parametrize("mutate, error", [
-    (lambda d: b"", seen.TruncatedError),
-    (lambda d: d[:-1], seen.TruncatedError),
-    (lambda d: flipped(d, 0), seen.BadMagicError),
-    (lambda d: flipped(d, len(d) - 1), seen.BadChecksumError),
-    (lambda d: d + b"\x00", seen.InconsistentError),
-])
+@pytest.mark.parametrize("mutate, error", MUTATIONS)
 def test_corrupt_window_bytes_raise_their_own_error(window_bytes, mutate, error):
     with pytest.raises(error):
         seen.Window.from_bytes(mutate(window_bytes))
@@ -339,10 +328,9 @@ def test_with_closes_and_a_closed_window_refuses_every_call():
         w.add(1)
     assert repr(w) == "<closed Window>"
     w.close()
-    for call in (lambda: 1 in w, lambda: w.add("x"), lambda: w.add_many([1]),
-                 lambda: w.contains_many(["x"]), lambda: w.info, lambda: w.to_bytes()):
-        with pytest.raises(seen.InvalidArgumentError, match="NULL"):
-            call()
+    assert_each_raises(seen.InvalidArgumentError, [
+        lambda: 1 in w, lambda: w.add("x"), lambda: w.add_many([1]),
+        lambda: w.contains_many(["x"]), lambda: w.info, lambda: w.to_bytes()], match="NULL")
 
 
 def test_threads_may_share_a_window():
@@ -358,10 +346,6 @@ def test_threads_may_share_a_window():
             w.add(int(chunk[0]))
             misses.append(int((~w.contains_many(chunk)).sum()))
 
-    threads = [threading.Thread(target=work, args=(p,)) for p in parts]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
+    run_together(work, parts)
     assert misses == [0] * 400
     assert all(w.contains_many(p).all() for p in parts)

@@ -66,6 +66,11 @@ def _answer(word: str) -> bool:
     return word == "1"
 
 
+# The directives that set one number of the Vector's parameters, each its field's name.
+_NUMBERS = {"expected_items": int, "fpr": float, "seed": int, "span": int, "max_slack": float,
+            "capacity": int, "growth": float, "tightening": float}
+
+
 def parse(text: str) -> Vector:
     """The vector in text; raises ValueError naming the line of anything it does not know."""
     v = Vector()
@@ -84,26 +89,12 @@ def parse(text: str) -> Vector:
                 if args not in (["count"], ["time"]):
                     raise ValueError(f"unknown mode {args}")
                 v.mode = args[0]
-            elif directive == "span":
-                v.span = int(args[0])
-            elif directive == "max_slack":
-                v.max_slack = float(args[0])
+            elif directive in _NUMBERS:
+                setattr(v, directive, _NUMBERS[directive](args[0]))
             elif directive == "now":
                 now = int(args[0])
                 if v.start is None:
                     v.start = now
-            elif directive == "capacity":
-                v.capacity = int(args[0])
-            elif directive == "growth":
-                v.growth = float(args[0])
-            elif directive == "tightening":
-                v.tightening = float(args[0])
-            elif directive == "expected_items":
-                v.expected_items = int(args[0])
-            elif directive == "fpr":
-                v.fpr = float(args[0])
-            elif directive == "seed":
-                v.seed = int(args[0])
             elif directive in ("add_u64", "add_key"):
                 key: Key = int(args[0]) if directive == "add_u64" else _key(args[0])
                 v.adds.append(key)

@@ -37,40 +37,38 @@ static seen_simhash_options text_options(jint ngram, jlong seed, jlong idf) {
   return o;
 }
 
-/* A copy of a[off .. off+len), or NULL with an exception pending. */
-static uint8_t* copy_bytes(JNIEnv* env, jbyteArray a, jint off, jint len) {
-  uint8_t* p = alloc_or_throw(env, (size_t)len, OOM);
-  if (p == NULL) return NULL;
-  (*env)->GetByteArrayRegion(env, a, off, len, (jbyte*)p);
-  if ((*env)->ExceptionCheck(env)) {
+/* A native copy of the elements off .. off+len of a primitive array whose elements are
+ * elem_size bytes, or NULL with an exception pending (an out-of-range slice throws, as JNI's
+ * Get<Type>ArrayRegion would). One function for every element type: a critical section reads
+ * any of them alike. */
+static void* copy_elements(JNIEnv* env, jarray a, jint off, jint len, size_t elem_size) {
+  if (off < 0 || len < 0 || off > (*env)->GetArrayLength(env, a) - len) {
+    throw_class(env, "java/lang/ArrayIndexOutOfBoundsException", "seen: slice outside the array");
+    return NULL;
+  }
+  uint8_t* p = alloc_or_throw(env, (size_t)len * elem_size, OOM);
+  const uint8_t* src = p == NULL ? NULL : (*env)->GetPrimitiveArrayCritical(env, a, NULL);
+  if (src == NULL) {
     free(p);
     return NULL;
   }
+  memcpy(p, src + (size_t)off * elem_size, (size_t)len * elem_size);
+  (*env)->ReleasePrimitiveArrayCritical(env, a, (void*)src, JNI_ABORT);
   return p;
 }
 
+static uint8_t* copy_bytes(JNIEnv* env, jbyteArray a, jint off, jint len) {
+  return copy_elements(env, a, off, len, 1);
+}
+
 static uint64_t* copy_longs(JNIEnv* env, jlongArray a, jint off, jint len) {
-  uint64_t* p = alloc_or_throw(env, (size_t)len * sizeof *p, OOM);
-  if (p == NULL) return NULL;
-  (*env)->GetLongArrayRegion(env, a, off, len, (jlong*)p);
-  if ((*env)->ExceptionCheck(env)) {
-    free(p);
-    return NULL;
-  }
-  return p;
+  return copy_elements(env, a, off, len, sizeof(uint64_t));
 }
 
 /* Weights w[off .. off+len), or NULL (all 1) when w is NULL; *failed is set on an exception. */
 static float* copy_weights(JNIEnv* env, jfloatArray w, jint off, jint len, int* failed) {
-  *failed = 0;
-  if (w == NULL) return NULL;
-  float* p = alloc_or_throw(env, (size_t)len * sizeof *p, OOM);
-  if (p != NULL) (*env)->GetFloatArrayRegion(env, w, off, len, p);
-  if (p == NULL || (*env)->ExceptionCheck(env)) {
-    free(p);
-    *failed = 1;
-    return NULL;
-  }
+  float* p = w == NULL ? NULL : copy_elements(env, w, off, len, sizeof(float));
+  *failed = w != NULL && p == NULL;
   return p;
 }
 

@@ -1,7 +1,6 @@
 package io.seen;
 
 import java.lang.ref.Cleaner;
-import java.lang.ref.Reference;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -241,16 +240,8 @@ public final class ExposureStore implements AutoCloseable {
       throw new IllegalArgumentException("want is negative: " + want);
     }
     Objects.checkFromIndexSize(takenOff, want, taken.length);
-    try {
-      long count =
-          NativeStore.take(handle.get(), user, candidates, off, len, want, now, taken, takenOff);
-      if (count < 0) {
-        handle.check((int) -count);
-      }
-      return (int) count;
-    } finally {
-      Reference.reachabilityFence(this);
-    }
+    return (int) handle.count(this,
+        h -> NativeStore.take(h, user, candidates, off, len, want, now, taken, takenOff));
   }
 
   /** As {@link #take(long, long[], int, int, int, long, long[], int)}, into a new array. */
@@ -297,30 +288,13 @@ public final class ExposureStore implements AutoCloseable {
     if (want > 0 && taken.alignmentOffset(taken.position(), Long.BYTES) != 0) {
       throw new IllegalArgumentException("taken must start 8-byte aligned");
     }
-    try {
-      long count = NativeStore.takeDirect(
-          handle.get(), user, candidates, candidates.position(), n, want,
-          now, taken, taken.position());
-      if (count < 0) {
-        handle.check((int) -count);
-      }
-      return (int) count;
-    } finally {
-      Reference.reachabilityFence(this);
-    }
+    return (int) handle.count(this, h -> NativeStore.takeDirect(
+        h, user, candidates, candidates.position(), n, want, now, taken, taken.position()));
   }
 
   /** Drops every user idle longer than the idle timeout at {@code now}; returns how many. */
   public long expire(long now) {
-    try {
-      long dropped = NativeStore.expire(handle.get(), now);
-      if (dropped < 0) {
-        handle.check((int) -dropped);
-      }
-      return dropped;
-    } finally {
-      Reference.reachabilityFence(this);
-    }
+    return handle.count(this, h -> NativeStore.expire(h, now));
   }
 
   public Stats stats() {

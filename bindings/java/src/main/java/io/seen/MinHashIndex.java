@@ -1,5 +1,6 @@
 package io.seen;
 
+import java.lang.ref.Reference;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -76,16 +77,13 @@ public final class MinHashIndex implements AutoCloseable {
 
   /** Stores text under id, replacing what id held. */
   public void add(long id, CharSequence text) {
-    handle.check(NativeMinHash.add(handle.get(), id, Utf8.of(text)));
+    byte[] utf8 = Utf8.of(text);
+    handle.run(this, h -> NativeMinHash.add(h, id, utf8));
   }
 
   /** Removes id; returns whether it was stored. */
   public boolean remove(long id) {
-    int r = NativeMinHash.remove(handle.get(), id);
-    if (r < 0) {
-      handle.check(-r);
-    }
-    return r == 1;
+    return handle.answer(this, h -> NativeMinHash.remove(h, id)) == 1;
   }
 
   /** Every stored text at or above the threshold, most similar first. */
@@ -93,14 +91,11 @@ public final class MinHashIndex implements AutoCloseable {
     byte[] utf8 = Utf8.of(text);
     long[] ids = new long[FIRST_CAP];
     double[] similarities = new double[FIRST_CAP];
-    long found = NativeMinHash.query(handle.get(), utf8, ids, similarities);
+    long found = query(utf8, ids, similarities);
     if (found > ids.length) {
       ids = new long[(int) found];
       similarities = new double[(int) found];
-      found = NativeMinHash.query(handle.get(), utf8, ids, similarities);
-    }
-    if (found < 0) {
-      handle.check((int) -found);
+      found = query(utf8, ids, similarities);
     }
     List<Match> out = new ArrayList<>((int) found);
     for (int i = 0; i < found; i++) {
@@ -109,15 +104,25 @@ public final class MinHashIndex implements AutoCloseable {
     return out;
   }
 
+  /** How many matches there are; up to ids.length of them are written. */
+  private long query(byte[] utf8, long[] ids, double[] similarities) {
+    return handle.count(this, h -> NativeMinHash.query(h, utf8, ids, similarities));
+  }
+
   /** The serialized form (docs/FORMAT.md, kind 7), the same bytes every binding writes. */
   public byte[] toByteArray() {
-    return Serialized.toByteArray(
-        handle, NativeMinHash::serializedSize, NativeMinHash::serialize, Serialized.USE_SAVE);
+    try {
+      return Serialized.toByteArray(
+          handle, NativeMinHash::serializedSize, NativeMinHash::serialize, Serialized.USE_SAVE);
+    } finally {
+      Reference.reachabilityFence(this);
+    }
   }
 
   /** Saves crash-safely: a temporary file, fsync, then a rename over {@code path}. */
   public void save(Path path) {
-    handle.check(NativeMinHash.save(handle.get(), Utf8.nulTerminated(path)));
+    byte[] name = Utf8.nulTerminated(path);
+    handle.run(this, h -> NativeMinHash.save(h, name));
   }
 
   /**
@@ -140,11 +145,7 @@ public final class MinHashIndex implements AutoCloseable {
 
   /** Texts stored. */
   public long size() {
-    long n = NativeMinHash.size(handle.get());
-    if (n < 0) {
-      handle.check((int) -n);
-    }
-    return n;
+    return handle.count(this, NativeMinHash::size);
   }
 
   @Override

@@ -5,6 +5,7 @@ import java.lang.ref.Reference;
 import java.util.function.LongConsumer;
 import java.util.function.LongFunction;
 import java.util.function.LongToIntFunction;
+import java.util.function.LongUnaryOperator;
 
 /**
  * The native handle behind a public object, released by {@link #close()} or, once the owner is
@@ -75,18 +76,37 @@ final class NativeHandle {
   }
 
   /**
-   * As {@link #run}, for a native that returns an int answer (0 or more) or below 0 the negated
-   * status; returns the answer.
+   * As {@link #run}, for a native that returns a count (0 or more) or below 0 the negated
+   * status; returns the count.
    */
-  int answer(Object owner, LongToIntFunction call) {
+  long count(Object owner, LongUnaryOperator call) {
     try {
-      int result = call.applyAsInt(get());
+      long result = call.applyAsLong(get());
       if (result < 0) {
-        check(-result);
+        check((int) -result);
       }
       return result;
     } finally {
       Reference.reachabilityFence(owner);
+    }
+  }
+
+  /** As {@link #count}, for a native that returns an int answer (0 or more) or -status. */
+  int answer(Object owner, LongToIntFunction call) {
+    return (int) count(owner, call::applyAsInt);
+  }
+
+  /**
+   * As {@link #check}, for a call the owner's constructor makes: a failure frees the handle
+   * before it throws, since no object will hold it.
+   */
+  void checkOrFree(int code) {
+    if (code != 0) {
+      try {
+        check(code);
+      } finally {
+        close();
+      }
     }
   }
 

@@ -214,14 +214,7 @@ public final class SimHashIndex implements AutoCloseable {
   private SimHashIndex(long handle) {
     this.handle = new NativeHandle(this, handle, NativeSimHash::indexFree, NativeSimHash::lastError);
     long[] v = new long[4];
-    int status = NativeSimHash.info(handle, v);
-    if (status != 0) {
-      try {
-        this.handle.check(status);
-      } finally {
-        close();
-      }
-    }
+    this.handle.checkOrFree(NativeSimHash.info(handle, v));
     this.maxK = (int) v[1];
   }
 
@@ -313,15 +306,7 @@ public final class SimHashIndex implements AutoCloseable {
    */
   public long removeAll(long[] ids, int off, int len) {
     Objects.checkFromIndexSize(off, len, ids.length);
-    try {
-      long removed = NativeSimHash.remove(handle.get(), ids, off, len);
-      if (removed < 0) {
-        handle.check((int) -removed);
-      }
-      return removed;
-    } finally {
-      Reference.reachabilityFence(this);
-    }
+    return handle.count(this, h -> NativeSimHash.remove(h, ids, off, len));
   }
 
   /** Rebuilds the tables now if pairs were added or removed since; safe beside queries. */
@@ -372,18 +357,12 @@ public final class SimHashIndex implements AutoCloseable {
       throw new IllegalArgumentException(
           "distances holds " + distances.length + ", ids " + ids.length);
     }
-    try {
-      long found = NativeSimHash.query(handle.get(), fingerprint, k, ids, distances, ids.length);
-      if (found < 0) {
-        handle.check((int) -found);
-      }
-      if (found > Serialized.MAX_ARRAY) {
-        throw new IllegalStateException(found + " matches do not fit a Java array");
-      }
-      return (int) found;
-    } finally {
-      Reference.reachabilityFence(this);
+    long found = handle.count(this,
+        h -> NativeSimHash.query(h, fingerprint, k, ids, distances, ids.length));
+    if (found > Serialized.MAX_ARRAY) {
+      throw new IllegalStateException(found + " matches do not fit a Java array");
     }
+    return (int) found;
   }
 
   /** Whether any pair lies within {@link #maxK()} of {@code fingerprint}; stops at the first. */
@@ -393,15 +372,7 @@ public final class SimHashIndex implements AutoCloseable {
 
   public boolean any(long fingerprint, int k) {
     checkK(k);
-    try {
-      int r = NativeSimHash.anyOne(handle.get(), fingerprint, k);
-      if (r < 0) {
-        handle.check(-r);
-      }
-      return r == 1;
-    } finally {
-      Reference.reachabilityFence(this);
-    }
+    return handle.answer(this, h -> NativeSimHash.anyOne(h, fingerprint, k)) == 1;
   }
 
   /** Sets {@code out[i] = any(fingerprints[off + i], k)} for i in 0 .. len, in one native call. */

@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.lang.ref.Cleaner;
-import java.lang.ref.Reference;
 import java.nio.ByteBuffer;
 import java.util.Objects;
 
@@ -46,14 +45,7 @@ public final class Window extends NativeObject<Window> {
   private Window(long handle, byte[] key) {
     super(Kind.WINDOW, handle, key, Window::new);
     long[] v = WindowInfo.buffer();
-    int status = NativeWindow.info(handle, v);
-    if (status != 0) {
-      try {
-        this.handle.check(status);
-      } finally {
-        close();
-      }
-    }
+    this.handle.checkOrFree(NativeWindow.info(handle, v));
     this.info = WindowInfo.of(v);
   }
 
@@ -100,13 +92,6 @@ public final class Window extends NativeObject<Window> {
     return read(Kind.WINDOW, in, secret(key), Window::new);
   }
 
-  private boolean found(int testResult) {
-    if (testResult < 0) {
-      handle.check(-testResult);
-    }
-    return testResult == 1;
-  }
-
   /** Records that the item was shown at {@code now}. */
   public void put(long id, long now) {
     handle.run(this, h -> NativeWindow.putLong(h, id, now));
@@ -132,11 +117,7 @@ public final class Window extends NativeObject<Window> {
    * means it probably was. Always true for an id put within the span.
    */
   public boolean mightContain(long id, long now) {
-    try {
-      return found(NativeWindow.testLong(handle.get(), id, now));
-    } finally {
-      Reference.reachabilityFence(this);
-    }
+    return handle.answer(this, h -> NativeWindow.testLong(h, id, now)) == 1;
   }
 
   public boolean mightContain(byte[] key, long now) {
@@ -145,11 +126,7 @@ public final class Window extends NativeObject<Window> {
 
   public boolean mightContain(byte[] key, int off, int len, long now) {
     Objects.checkFromIndexSize(off, len, key.length);
-    try {
-      return found(NativeWindow.testBytes(handle.get(), key, off, len, now));
-    } finally {
-      Reference.reachabilityFence(this);
-    }
+    return handle.answer(this, h -> NativeWindow.testBytes(h, key, off, len, now)) == 1;
   }
 
   public boolean mightContain(CharSequence key, long now) {

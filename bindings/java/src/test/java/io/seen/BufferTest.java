@@ -1,29 +1,21 @@
 package io.seen;
 
+import static io.seen.DirectBuffers.direct;
+import static io.seen.DirectBuffers.idBuffer;
+import static io.seen.DirectBuffers.keyBuffers;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
-import java.nio.charset.StandardCharsets;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 
 /** Direct ByteBuffer batches: they read from the position, in native order, like the arrays. */
 class BufferTest {
-  private static ByteBuffer direct(int bytes) {
-    return ByteBuffer.allocateDirect(bytes).order(ByteOrder.nativeOrder());
-  }
-
   @Test
   void idBuffersMatchSingleCalls() {
     long[] ids = new Random(4).longs(1000).toArray();
-    ByteBuffer buf = direct(8 * (ids.length + 1));
-    buf.putLong(-1L);  // skipped: the batch starts at the position
-    for (long id : ids) {
-      buf.putLong(id);
-    }
-    buf.flip().position(8);
+    ByteBuffer buf = idBuffer(ids);  // -1 skipped: the batch starts at the position
     try (BloomFilter f = BloomFilter.create(2000, 0.2)) {
       for (int i = 0; i < ids.length; i += 3) {
         f.put(ids[i]);
@@ -47,18 +39,9 @@ class BufferTest {
   @Test
   void keyBuffersUseArrowLayout() {
     String[] keys = {"", "alpha", "\u4e2d\u6587", "omega"};
-    ByteBuffer data = direct(64).put((byte) 'z');  // one byte before the data's position
-    ByteBuffer offsets = direct(8 * (keys.length + 1));
-    long at = 0;
-    offsets.putLong(at);
-    for (String k : keys) {
-      byte[] b = k.getBytes(StandardCharsets.UTF_8);
-      data.put(b);
-      at += b.length;
-      offsets.putLong(at);
-    }
-    data.flip().position(1);
-    offsets.flip();
+    ByteBuffer[] buffers = keyBuffers(keys);  // 'z' skipped: data starts at its position
+    ByteBuffer data = buffers[0];
+    ByteBuffer offsets = buffers[1];
     try (BloomFilter f = BloomFilter.create(100, 0.0001)) {
       f.putAll(data, offsets);
       ByteBuffer out = direct(keys.length);

@@ -1,13 +1,14 @@
 package io.seen;
 
+import static io.seen.DirectBuffers.direct;
+import static io.seen.DirectBuffers.idBuffer;
+import static io.seen.DirectBuffers.keyBuffers;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
-import java.nio.charset.StandardCharsets;
 import java.util.Random;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
@@ -18,37 +19,6 @@ import org.junit.jupiter.api.Test;
  * order, positions unchanged), and the counting filter's one writer racing its readers.
  */
 class CountingBufferTest {
-  private static ByteBuffer direct(int bytes) {
-    return ByteBuffer.allocateDirect(bytes).order(ByteOrder.nativeOrder());
-  }
-
-  /** The ids after one skipped value, with the position at the first id. */
-  private static ByteBuffer idBuffer(long[] ids) {
-    ByteBuffer buf = direct(8 * (ids.length + 1));
-    buf.putLong(-1L);
-    for (long id : ids) {
-      buf.putLong(id);
-    }
-    buf.flip().position(8);
-    return buf;
-  }
-
-  private static ByteBuffer[] keyBuffers(String[] keys) {
-    ByteBuffer data = direct(1024).put((byte) 'z');  // one byte before the data's position
-    ByteBuffer offsets = direct(8 * (keys.length + 1));
-    long at = 0;
-    offsets.putLong(at);
-    for (String k : keys) {
-      byte[] b = k.getBytes(StandardCharsets.UTF_8);
-      data.put(b);
-      at += b.length;
-      offsets.putLong(at);
-    }
-    data.flip().position(1);
-    offsets.flip();
-    return new ByteBuffer[] {data, offsets};
-  }
-
   @Test
   void countingIdBuffers() {
     long[] ids = new Random(5).longs(3000).toArray();

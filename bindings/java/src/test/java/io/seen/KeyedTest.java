@@ -172,31 +172,33 @@ class KeyedTest {
     }
   }
 
-  @Test
-  void keyedCountingFilterNeedsItsKey() throws Exception {
-    try (CountingFilter f = CountingFilter.createKeyed(5_000, 0.01, KEY)) {
-      f.putAll(IDS);
-      assertKeyedObject(f, (b, k) -> k == null ? CountingFilter.readFrom(in(b))
-          : CountingFilter.readFrom(in(b), k), g -> g::mightContain);
-      Path path = dir.resolve("keyed-counting.seen");
-      f.save(path);
-      assertOpensOnlyWithTheKey(path, (p, k) -> k == null ? CountingFilter.open(p, Mode.READ_ONLY)
-          : CountingFilter.open(p, Mode.READ_ONLY, k), g -> g::mightContain);
-    }
+  /**
+   * A keyed filter, given the keyed test's ids: as {@link #assertKeyedObject}, and its file too
+   * opens only with the key.
+   */
+  private <F extends Filter<F>> void assertKeyedFilter(F keyed, ReadBack.Reader<F> read,
+      ReadBack.KeyedReader<F> readKeyed, ReadBack.Opener<F> open,
+      ReadBack.KeyedOpener<F> openKeyed) throws Exception {
+    keyed.putAll(IDS);
+    assertKeyedObject(keyed,
+        (b, k) -> k == null ? read.readFrom(in(b)) : readKeyed.readFrom(in(b), k),
+        g -> g::mightContain);
+    Path path = dir.resolve("keyed-" + keyed.kind + ".seen");
+    keyed.save(path);
+    assertOpensOnlyWithTheKey(path, (p, k) -> k == null ? open.open(p, Mode.READ_ONLY)
+        : openKeyed.open(p, Mode.READ_ONLY, k), g -> g::mightContain);
   }
 
   @Test
-  void keyedScalableFilterNeedsItsKey() throws Exception {
-    // 100 keys per first sub-filter: 5,000 keys make it grow, so every sub-filter is keyed.
-    try (ScalableFilter f = ScalableFilter.createKeyed(100, 0.01, KEY)) {
-      f.putAll(IDS);
-      assertTrue(f.subFilterCount() > 1);
-      assertKeyedObject(f, (b, k) -> k == null ? ScalableFilter.readFrom(in(b))
-          : ScalableFilter.readFrom(in(b), k), g -> g::mightContain);
-      Path path = dir.resolve("keyed-scalable.seen");
-      f.save(path);
-      assertOpensOnlyWithTheKey(path, (p, k) -> k == null ? ScalableFilter.open(p, Mode.READ_ONLY)
-          : ScalableFilter.open(p, Mode.READ_ONLY, k), g -> g::mightContain);
+  void keyedCountingAndScalableFiltersNeedTheirKey() throws Exception {
+    try (CountingFilter counting = CountingFilter.createKeyed(5_000, 0.01, KEY);
+        // 100 keys per first sub-filter: 5,000 keys make it grow, so every sub-filter is keyed.
+        ScalableFilter scalable = ScalableFilter.createKeyed(100, 0.01, KEY)) {
+      assertKeyedFilter(counting, CountingFilter::readFrom, CountingFilter::readFrom,
+          CountingFilter::open, CountingFilter::open);
+      assertKeyedFilter(scalable, ScalableFilter::readFrom, ScalableFilter::readFrom,
+          ScalableFilter::open, ScalableFilter::open);
+      assertTrue(scalable.subFilterCount() > 1);
     }
   }
 

@@ -1,13 +1,14 @@
 package io.seen;
 
+import static io.seen.BadInput.assertReadRefusesCorruption;
+import static io.seen.BadInput.assertRefusesBatchPuts;
+import static io.seen.BadInput.thrown;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -22,12 +23,6 @@ import org.junit.jupiter.api.io.TempDir;
 /** The scalable filter: growth within its bound, no false negatives, files and bad input. */
 class ScalableTest {
   @TempDir Path dir;
-
-  private static SeenException thrown(Status expected, Runnable call) {
-    SeenException e = assertThrows(SeenException.class, call::run);
-    assertEquals(expected, e.status(), e.getMessage());
-    return e;
-  }
 
   @Test
   void grows100TimesAndKeepsTheRateUnderItsBound() {
@@ -136,11 +131,7 @@ class ScalableTest {
       for (long id = 0; id < 1000; id++) {
         f.put(id * 3);
       }
-      ByteArrayOutputStream out = new ByteArrayOutputStream();
-      f.writeTo(out);
-      try (ScalableFilter g =
-          ScalableFilter.readFrom(new ByteArrayInputStream(out.toByteArray()))) {
-        assertArrayEquals(out.toByteArray(), g.toByteArray());
+      try (ScalableFilter g = ReadBack.throughStream(f, ScalableFilter::readFrom)) {
         assertEquals(f.subFilterCount(), g.subFilterCount());
         assertEquals(f.approximateElementCount(), g.approximateElementCount());
         assertEquals(5, g.seed());
@@ -155,8 +146,7 @@ class ScalableTest {
       }
       thrown(Status.READ_ONLY, () -> g.put(1L));
       thrown(Status.READ_ONLY, () -> g.put("key"));
-      thrown(Status.READ_ONLY, () -> g.putAll(new long[] {1, 2}));
-      thrown(Status.READ_ONLY, () -> g.putAll(new byte[][] {{1}}));
+      assertRefusesBatchPuts(g);
       assertArrayEquals(saved, g.toByteArray());
     }
     // PRIVATE_COPY reads a private copy that may grow; the file changes only on save.
@@ -184,29 +174,15 @@ class ScalableTest {
       }
       valid = f.toByteArray();
     }
-    thrown(Status.BAD_MAGIC, () -> read("not a scalable filter at all".repeat(20).getBytes()));
-    thrown(Status.TRUNCATED, () -> read(Arrays.copyOf(valid, valid.length - 1)));
-    byte[] flipped = valid.clone();
-    flipped[flipped.length - 10] ^= 0x40;
-    thrown(Status.BAD_CHECKSUM, () -> read(flipped));
-    byte[] counting;
-    try (CountingFilter c = CountingFilter.create(100, 0.01)) {
-      counting = c.toByteArray();
+    try (CountingFilter counting = CountingFilter.create(100, 0.01)) {
+      assertReadRefusesCorruption(ScalableFilter::readFrom, valid,
+          counting.toByteArray());
     }
-    thrown(Status.WRONG_KIND, () -> read(counting));
     Path file = dir.resolve("short.seen");
     Files.write(file, Arrays.copyOf(valid, valid.length / 2));
     SeenException e = assertThrows(SeenException.class,
         () -> ScalableFilter.open(file, Mode.READ_ONLY));
     assertTrue(e.status() == Status.TRUNCATED || e.status() == Status.INCONSISTENT, e.getMessage());
-  }
-
-  private static void read(byte[] bytes) {
-    try {
-      ScalableFilter.readFrom(new ByteArrayInputStream(bytes)).close();
-    } catch (IOException e) {
-      throw new AssertionError(e);
-    }
   }
 
   @Test

@@ -10,6 +10,7 @@ import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -259,6 +260,28 @@ class SimHashIndexTest {
     SimHashIndex index = SimHashIndex.create(4);
     index.addAll(ids(fps.length), fps, 0, fps.length);
     return index;
+  }
+
+  /** Array slices are read from their offset: the natives copy exactly the slice. */
+  @Test
+  void slicesAreReadFromTheirOffset() {
+    byte[] text = "xx the quick brown fox jumps over the lazy dog yy".getBytes(StandardCharsets.UTF_8);
+    assertEquals(SimHash.fingerprints(Arrays.copyOfRange(text, 3, 47), 0, 44,
+        SimHash.Options.DEFAULT), SimHash.fingerprints(text, 3, 44, SimHash.Options.DEFAULT));
+    long[] hashes = fingerprints(new Random(41), 40);
+    float[] weights = new float[40];
+    Arrays.fill(weights, 10, 30, 2.5f);
+    assertEquals(SimHash.ofHashes(Arrays.copyOfRange(hashes, 10, 30), null, 0, 20),
+        SimHash.ofHashes(hashes, weights, 10, 20));
+    long[] fps = fingerprints(new Random(43), 100);
+    try (SimHashIndex index = filled(new Random(43), fps)) {
+      assertArrayEquals(index.queryAll(Arrays.copyOfRange(fps, 20, 30), 0, 10, 2).ids(),
+          index.queryAll(fps, 20, 10, 2).ids());
+      assertEquals(10, index.removeAll(ids(100), 90, 10));  // ids 1090 .. 1099
+      assertEquals(90, index.size());
+      assertTrue(index.query(fps[89], 0).stream().anyMatch(m -> m.id() == 1089));
+      assertFalse(index.query(fps[90], 0).stream().anyMatch(m -> m.id() == 1090));
+    }
   }
 
   @Test

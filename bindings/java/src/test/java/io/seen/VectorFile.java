@@ -1,10 +1,17 @@
 package io.seen;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.Named;
 
 /**
  * One shared test vector, tests/vectors/NAME.vec: the parameters of a filter or a window, the
@@ -134,6 +141,52 @@ final class VectorFile {
     return v;
   }
 
+  /** The .vec files whose kind is {@code kind}, in name order. */
+  static List<Path> vectors(String kind) throws IOException {
+    Path dir = Path.of(System.getProperty("seen.vectors", "tests/vectors"));
+    List<Path> all;
+    try (Stream<Path> files = Files.list(dir)) {
+      all = files.filter(p -> p.toString().endsWith(".vec")).sorted().collect(Collectors.toList());
+    }
+    List<Path> matching = new ArrayList<>();
+    for (Path p : all) {
+      if (kind.equals(kindOf(p))) {
+        matching.add(p);
+      }
+    }
+    return matching;
+  }
+
+  /** What a check asserts of one vector: its parsed .vec and its .seen file. */
+  interface Check {
+    void check(VectorFile v, Path seen) throws Throwable;
+  }
+
+  static Named<Check> check(String name, Check body) {
+    return Named.of(name, body);
+  }
+
+  /** For every .vec of {@code kind}, one test per check, named after the vector and the check. */
+  @SafeVarargs
+  static List<DynamicTest> tests(String kind, Named<Check>... checks) throws IOException {
+    List<Path> vecs = vectors(kind);
+    assertFalse(vecs.isEmpty(),
+        "no tests/vectors/*.vec of kind " + kind + ": the directory is missing or wrong");
+    List<DynamicTest> tests = new ArrayList<>();
+    for (Path vec : vecs) {
+      String name = vec.getFileName().toString().replace(".vec", "");
+      Path seen = vec.resolveSibling(name + ".seen");
+      for (Named<Check> c : checks) {
+        tests.add(DynamicTest.dynamicTest(name + " " + c.getName(), () -> {
+          VectorFile v = parse(vec);
+          assertEquals(kind, v.kind);
+          c.getPayload().check(v, seen);
+        }));
+      }
+    }
+    return tests;
+  }
+
   private void add(Key k, long now) {
     adds.add(k);
     steps.add(new Step(k, false, false, now));
@@ -176,7 +229,7 @@ final class VectorFile {
     return s.equals("1");
   }
 
-  static void add(BloomFilter f, Key k) {
+  static void add(AddOnceFilter<?> f, Key k) {
     if (k.id != null) {
       f.put(k.id);
     } else {
@@ -184,7 +237,7 @@ final class VectorFile {
     }
   }
 
-  static boolean mightContain(BloomFilter f, Key k) {
+  static boolean mightContain(Filter<?> f, Key k) {
     return k.id != null ? f.mightContain(k.id) : f.mightContain(k.bytes);
   }
 

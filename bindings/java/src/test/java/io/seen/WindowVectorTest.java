@@ -1,15 +1,13 @@
 package io.seen;
 
+import static io.seen.VectorFile.check;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.TestFactory;
@@ -87,41 +85,31 @@ class WindowVectorTest {
 
   @TestFactory
   List<DynamicTest> sharedWindowVectors() throws IOException {
-    List<Path> vecs = VectorTest.vectors("window");
-    assertFalse(vecs.isEmpty(), "no tests/vectors/*.vec of kind window");
-    List<DynamicTest> tests = new ArrayList<>();
-    for (Path vec : vecs) {
-      String name = vec.getFileName().toString().replace(".vec", "");
-      Path seen = vec.resolveSibling(name + ".seen");
-      tests.add(DynamicTest.dynamicTest(name + " replays one by one, byte-identical", () -> {
-        VectorFile v = VectorFile.parse(vec);
-        try (Window w = replayOneByOne(v)) {
-          assertArrayEquals(Files.readAllBytes(seen), w.toByteArray());
-        }
-      }));
-      tests.add(DynamicTest.dynamicTest(name + " replays in batches, byte-identical", () -> {
-        VectorFile v = VectorFile.parse(vec);
-        try (Window w = replayInBatches(v)) {
-          assertArrayEquals(Files.readAllBytes(seen), w.toByteArray());
-        }
-      }));
-      tests.add(DynamicTest.dynamicTest(name + " read back answers every query", () -> {
-        VectorFile v = VectorFile.parse(vec);
-        byte[] bytes = Files.readAllBytes(seen);
-        try (Window w = Window.readFrom(new ByteArrayInputStream(bytes))) {
-          assertTrue(w.span() >= v.span, "span " + w.span());
-          assertEquals(v.seed, w.seed());
-          assertEquals(v.mode.equals("time") ? WindowSpec.Unit.SECONDS : WindowSpec.Unit.ITEMS,
-              w.unit());
-          for (VectorFile.Step s : v.steps) {
-            if (s.isQuery) {
-              assertEquals(s.expected, VectorFile.mightContain(w, s.key, s.now), "query " + s.key);
-            }
+    return VectorFile.tests("window",
+        check("replays one by one, byte-identical", (v, seen) -> {
+          try (Window w = replayOneByOne(v)) {
+            assertArrayEquals(Files.readAllBytes(seen), w.toByteArray());
           }
-          assertArrayEquals(bytes, w.toByteArray());
-        }
-      }));
-    }
-    return tests;
+        }),
+        check("replays in batches, byte-identical", (v, seen) -> {
+          try (Window w = replayInBatches(v)) {
+            assertArrayEquals(Files.readAllBytes(seen), w.toByteArray());
+          }
+        }),
+        check("read back answers every query", (v, seen) -> {
+          byte[] bytes = Files.readAllBytes(seen);
+          try (Window w = Window.readFrom(new ByteArrayInputStream(bytes))) {
+            assertTrue(w.span() >= v.span, "span " + w.span());
+            assertEquals(v.seed, w.seed());
+            assertEquals(v.mode.equals("time") ? WindowSpec.Unit.SECONDS : WindowSpec.Unit.ITEMS,
+                w.unit());
+            for (VectorFile.Step s : v.steps) {
+              if (s.isQuery) {
+                assertEquals(s.expected, VectorFile.mightContain(w, s.key, s.now), "query " + s.key);
+              }
+            }
+            assertArrayEquals(bytes, w.toByteArray());
+          }
+        }));
   }
 }

@@ -1,0 +1,43 @@
+package io.seen;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import java.util.Arrays;
+
+/** The checks every kind's tests make of bad input: each failure carries its own status. */
+final class BadInput {
+  private BadInput() {}
+
+  /** Asserts that {@code call} throws a SeenException with {@code expected}, and returns it. */
+  static SeenException thrown(Status expected, Runnable call) {
+    SeenException e = assertThrows(SeenException.class, call::run);
+    assertEquals(expected, e.status(), e.getMessage());
+    return e;
+  }
+
+  /**
+   * Asserts that {@code read} refuses text (BAD_MAGIC), {@code valid} one byte short
+   * (TRUNCATED), {@code valid} with a bit flipped (BAD_CHECKSUM) and another kind's bytes
+   * (WRONG_KIND).
+   */
+  static void assertReadRefusesCorruption(ReadBack.Reader<? extends NativeObject<?>> read,
+      byte[] valid, byte[] otherKind) {
+    thrown(Status.BAD_MAGIC, () -> read(read, "not a seen object at all".repeat(20).getBytes()));
+    thrown(Status.TRUNCATED, () -> read(read, Arrays.copyOf(valid, valid.length - 1)));
+    byte[] flipped = valid.clone();
+    flipped[flipped.length - 10] ^= 0x40;
+    thrown(Status.BAD_CHECKSUM, () -> read(read, flipped));
+    thrown(Status.WRONG_KIND, () -> read(read, otherKind));
+  }
+
+  private static void read(ReadBack.Reader<? extends NativeObject<?>> read, byte[] bytes) {
+    ReadBack.fromBytes(read, bytes).close();
+  }
+
+  /** Asserts that a read-only filter refuses batch puts of ids and of byte keys. */
+  static void assertRefusesBatchPuts(Filter<?> readOnly) {
+    thrown(Status.READ_ONLY, () -> readOnly.putAll(new long[] {1, 2}));
+    thrown(Status.READ_ONLY, () -> readOnly.putAll(new byte[][] {{1}}));
+  }
+}
