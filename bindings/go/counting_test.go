@@ -17,11 +17,7 @@ import (
 func newCounting(t testing.TB, n uint64, fpr float64) *CountingFilter {
 	t.Helper()
 	f, err := NewCountingWithSeed(n, fpr, 4321)
-	if err != nil {
-		t.Fatalf("NewCountingWithSeed(%d, %g): %v", n, fpr, err)
-	}
-	t.Cleanup(func() { f.Close() })
-	return f
+	return closedAtEnd(t, f, err)
 }
 
 // Random adds and removes, singly and in batches, against an exact multiset: every key with a
@@ -358,9 +354,7 @@ func TestCountingSaveOpen(t *testing.T) {
 	must(t, rw.AddUint64(5))
 	must(t, rw.Close())
 
-	ro, err := OpenCounting(path, true)
-	must(t, err)
-	defer ro.Close()
+	ro := opened(t, OpenCounting, path, true)
 	out := make([]bool, 3)
 	must(t, ro.TestStrings([]string{"a", "b", "c"}, out))
 	five := ro.TestUint64(5)
@@ -376,9 +370,7 @@ func TestCountingReadOnlyRefusesWrites(t *testing.T) {
 	must(t, f.AddUint64(9))
 	must(t, f.Save(path))
 
-	ro, err := OpenCounting(path, true)
-	must(t, err)
-	defer ro.Close()
+	ro := opened(t, OpenCounting, path, true)
 	if !ro.Params().ReadOnly {
 		t.Error("Params().ReadOnly is false")
 	}
@@ -549,9 +541,7 @@ func TestCountingCopyIsEqualAndIndependent(t *testing.T) {
 
 	path := filepath.Join(t.TempDir(), "counting.seen")
 	must(t, f.Save(path))
-	ro, err := OpenCounting(path, true)
-	must(t, err)
-	defer ro.Close()
+	ro := opened(t, OpenCounting, path, true)
 	c, err := ro.Copy()
 	must(t, err)
 	defer c.Close()

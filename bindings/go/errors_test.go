@@ -38,18 +38,7 @@ func TestCorruptInput(t *testing.T) {
 	must(t, f.AddString("x"))
 	good, err := f.MarshalBinary()
 	must(t, err)
-	cases := append(damagedForms(good), notASeenFile)
-	for _, c := range cases {
-		var g BloomFilter
-		err := g.UnmarshalBinary(c.input)
-		var e *Error
-		if !errors.Is(err, c.want) || !errors.As(err, &e) || e.Message == "" {
-			t.Errorf("%s: %v; want %v with a message", c.name, err, c.want)
-		}
-		if err := panicOf(func() { g.TestString("x") }); !errors.Is(err, ErrClosed) {
-			t.Errorf("%s: a failed UnmarshalBinary left a usable filter (%v)", c.name, err)
-		}
-	}
+	refusesCorrupt(t, f, append(damagedForms(good), notASeenFile), t.TempDir(), "Open", Open)
 }
 
 func TestReadOnlyOpenRefusesAdds(t *testing.T) {
@@ -58,9 +47,7 @@ func TestReadOnlyOpenRefusesAdds(t *testing.T) {
 	must(t, f.AddString("kept"))
 	must(t, f.Save(path))
 
-	ro, err := Open(path, true)
-	must(t, err)
-	defer ro.Close()
+	ro := opened(t, Open, path, true)
 	if !ro.Params().ReadOnly {
 		t.Error("Params().ReadOnly is false")
 	}

@@ -7,15 +7,26 @@ import (
 	"testing"
 )
 
+// closedAtEnd is v, closed when the test ends; err, from making v, fails the test.
+func closedAtEnd[T interface{ Close() error }](t testing.TB, v T, err error) T {
+	t.Helper()
+	must(t, err)
+	t.Cleanup(func() { v.Close() })
+	return v
+}
+
+// opened is open(path, readOnly), closed when the test ends.
+func opened[T interface{ Close() error }](t testing.TB, open func(string, bool) (T, error), path string, readOnly bool) T {
+	t.Helper()
+	v, err := open(path, readOnly)
+	return closedAtEnd(t, v, err)
+}
+
 // newFilter is a filter closed when the test ends.
 func newFilter(t testing.TB, n uint64, fpr float64) *BloomFilter {
 	t.Helper()
 	f, err := NewWithSeed(n, fpr, 1234)
-	if err != nil {
-		t.Fatalf("NewWithSeed(%d, %g): %v", n, fpr, err)
-	}
-	t.Cleanup(func() { f.Close() })
-	return f
+	return closedAtEnd(t, f, err)
 }
 
 // distinctIDs are n distinct pseudo-random ids from a fixed seed.

@@ -66,9 +66,7 @@ func TestOpenReadWrite(t *testing.T) {
 	must(t, rw.AddUint64(99))
 	must(t, rw.Close())
 
-	ro, err := Open(path, true)
-	must(t, err)
-	defer ro.Close()
+	ro := opened(t, Open, path, true)
 	if !ro.TestString("added through the mapping") || !ro.TestUint64(99) {
 		t.Error("a key added read-write is absent after reopening")
 	}

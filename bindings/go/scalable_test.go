@@ -13,11 +13,7 @@ import (
 func newScalable(t testing.TB, o ScalableOptions) *ScalableFilter {
 	t.Helper()
 	f, err := NewScalable(o)
-	if err != nil {
-		t.Fatalf("NewScalable(%+v): %v", o, err)
-	}
-	t.Cleanup(func() { f.Close() })
-	return f
+	return closedAtEnd(t, f, err)
 }
 
 // Grown 100 times past its initial capacity, the filter still finds every key and its
@@ -216,9 +212,7 @@ func TestScalableSaveOpen(t *testing.T) {
 	}
 
 	// Read-write is a private copy that may grow; the file changes only on Save.
-	rw, err := OpenScalable(path, false)
-	must(t, err)
-	defer rw.Close()
+	rw := opened(t, OpenScalable, path, false)
 	must(t, rw.AddUint64s(distinctIDs(121, 1000)))
 	if rw.SubFilters() < 4 {
 		t.Errorf("the read-write copy did not grow: %d sub-filters", rw.SubFilters())
@@ -229,9 +223,7 @@ func TestScalableSaveOpen(t *testing.T) {
 	must(t, rw.Save(path))
 	must(t, rw.Close())
 
-	ro, err := OpenScalable(path, true)
-	must(t, err)
-	defer ro.Close()
+	ro := opened(t, OpenScalable, path, true)
 	info, _ := ro.Info()
 	if !info.ReadOnly || info.SubFilters < 4 || info.Items > 1002 || info.Items < 980 {
 		t.Errorf("reopened: %+v", info)
@@ -247,9 +239,7 @@ func TestScalableReadOnlyRefusesWrites(t *testing.T) {
 	must(t, f.AddString("kept"))
 	must(t, f.Save(path))
 
-	ro, err := OpenScalable(path, true)
-	must(t, err)
-	defer ro.Close()
+	ro := opened(t, OpenScalable, path, true)
 	writes := map[string]error{
 		"Add":        ro.Add([]byte("new")),
 		"AddString":  ro.AddString("new"),

@@ -49,9 +49,7 @@ func bruteForce(ids, fps []uint64, fp uint64, k int) []Match {
 func newIndex(t testing.TB, k int) *SimHashIndex {
 	t.Helper()
 	x, err := NewSimHashIndex(k)
-	must(t, err)
-	t.Cleanup(func() { x.Close() })
-	return x
+	return closedAtEnd(t, x, err)
 }
 
 func sequentialIDs(n int) []uint64 {

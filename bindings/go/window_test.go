@@ -15,11 +15,7 @@ import (
 func newCountWindow(t testing.TB, n uint32, fpr float64, opts ...WindowOption) *Window {
 	t.Helper()
 	w, err := NewCountWindow(n, fpr, opts...)
-	if err != nil {
-		t.Fatalf("NewCountWindow(%d, %g): %v", n, fpr, err)
-	}
-	t.Cleanup(func() { w.Close() })
-	return w
+	return closedAtEnd(t, w, err)
 }
 
 // foundCount is how many of ids the window reports at now.
