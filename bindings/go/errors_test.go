@@ -36,17 +36,13 @@ func TestInvalidArguments(t *testing.T) {
 func TestCorruptInput(t *testing.T) {
 	f := newFilter(t, 1000, 0.01)
 	must(t, f.AddString("x"))
-	good, err := f.MarshalBinary()
-	must(t, err)
-	refusesCorrupt(t, f, append(damagedForms(good), notASeenFile), t.TempDir(), "Open", Open)
+	refusesCorrupt(t, f, corruptForms(t, f, newCounting(t, 1000, 0.01)), "Open", Open)
 }
 
 func TestReadOnlyOpenRefusesAdds(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "f.seen")
 	f := newFilter(t, 1000, 0.01)
 	must(t, f.AddString("kept"))
-	must(t, f.Save(path))
-
+	path, _ := saved(t, f)
 	ro := opened(t, Open, path, true)
 	if !ro.Params().ReadOnly {
 		t.Error("Params().ReadOnly is false")

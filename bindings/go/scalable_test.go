@@ -201,15 +201,9 @@ func TestScalableRoundTrip(t *testing.T) {
 }
 
 func TestScalableSaveOpen(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "s.seen")
 	f := newScalable(t, ScalableOptions{InitialCapacity: 100, FPR: 0.01, Seed: 9})
 	must(t, f.AddStrings([]string{"a", "b"}))
-	must(t, f.Save(path))
-	saved, err := os.ReadFile(path)
-	must(t, err)
-	if b, _ := f.MarshalBinary(); !bytes.Equal(saved, b) {
-		t.Fatal("the saved file differs from MarshalBinary")
-	}
+	path, file := saved(t, f)
 
 	// Read-write is a private copy that may grow; the file changes only on Save.
 	rw := opened(t, OpenScalable, path, false)
@@ -217,7 +211,7 @@ func TestScalableSaveOpen(t *testing.T) {
 	if rw.SubFilters() < 4 {
 		t.Errorf("the read-write copy did not grow: %d sub-filters", rw.SubFilters())
 	}
-	if now, _ := os.ReadFile(path); !bytes.Equal(now, saved) {
+	if now, _ := os.ReadFile(path); !bytes.Equal(now, file) {
 		t.Error("adds to a read-write open changed the file before Save")
 	}
 	must(t, rw.Save(path))
@@ -234,11 +228,9 @@ func TestScalableSaveOpen(t *testing.T) {
 }
 
 func TestScalableReadOnlyRefusesWrites(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "s.seen")
 	f := newScalable(t, ScalableOptions{InitialCapacity: 100, FPR: 0.01})
 	must(t, f.AddString("kept"))
-	must(t, f.Save(path))
-
+	path, _ := saved(t, f)
 	ro := opened(t, OpenScalable, path, true)
 	writes := map[string]error{
 		"Add":        ro.Add([]byte("new")),
@@ -262,17 +254,7 @@ func TestScalableCorruptInput(t *testing.T) {
 	f := newScalable(t, ScalableOptions{InitialCapacity: 10, FPR: 0.01})
 	must(t, f.AddUint64s(distinctIDs(131, 100))) // several sub-filters
 	must(t, f.AddString("x"))
-	good, err := f.MarshalBinary()
-	must(t, err)
-	counting := newCounting(t, 100, 0.01)
-	countingBytes, _ := counting.MarshalBinary()
-	cases := append(damagedForms(good), corruptCase{"a counting filter", countingBytes, ErrWrongKind}, notASeenFile)
-	dir := t.TempDir()
-	refusesCorrupt(t, f, cases, dir, "OpenScalable", OpenScalable)
-	var c CountingFilter
-	if err := c.UnmarshalBinary(good); !errors.Is(err, ErrWrongKind) {
-		t.Errorf("CountingFilter.UnmarshalBinary of a scalable filter: %v", err)
-	}
+	refusesCorrupt(t, f, corruptForms(t, f, newCounting(t, 100, 0.01)), "OpenScalable", OpenScalable)
 }
 
 func TestScalableInvalidOptions(t *testing.T) {

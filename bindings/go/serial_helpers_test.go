@@ -2,6 +2,8 @@ package seen
 
 import (
 	"bytes"
+	"os"
+	"path/filepath"
 	"testing"
 )
 
@@ -30,4 +32,30 @@ func roundTrip[T any, P interface {
 		t.Error("unmarshal then marshal changed the bytes")
 	}
 	return g, b
+}
+
+// marshaled is v's serialized form.
+func marshaled(t testing.TB, v serialForm) []byte {
+	t.Helper()
+	b, err := v.MarshalBinary()
+	must(t, err)
+	return b
+}
+
+// saved saves f to a new file, checks that the file holds f's serialized form, and returns
+// the file's path and that form.
+func saved(t *testing.T, f interface {
+	serialForm
+	Save(string) error
+}) (string, []byte) {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "saved.seen")
+	must(t, f.Save(path))
+	file, err := os.ReadFile(path)
+	must(t, err)
+	b := marshaled(t, f)
+	if !bytes.Equal(file, b) {
+		t.Fatal("the saved file differs from MarshalBinary")
+	}
+	return path, b
 }
