@@ -366,19 +366,13 @@ func TestCountingReadOnlyRefusesWrites(t *testing.T) {
 	if !ro.Params().ReadOnly {
 		t.Error("Params().ReadOnly is false")
 	}
-	writes := map[string]error{
-		"Add":           ro.Add([]byte("new")),
-		"AddString":     ro.AddString("new"),
-		"AddUint64":     ro.AddUint64(1),
-		"AddUint64s":    ro.AddUint64s([]uint64{1, 2}),
-		"AddStrings":    ro.AddStrings([]string{"new"}),
-		"Remove":        ro.Remove([]byte("kept")),
-		"RemoveString":  ro.RemoveString("kept"),
-		"RemoveUint64":  ro.RemoveUint64(9),
-		"RemoveUint64s": ro.RemoveUint64s([]uint64{9}, nil),
-		"RemoveStrings": ro.RemoveStrings([]string{"kept"}, nil),
-		"Clear":         ro.Clear(),
-	}
+	writes := addsTo(ro)
+	writes["Remove"] = ro.Remove([]byte("kept"))
+	writes["RemoveString"] = ro.RemoveString("kept")
+	writes["RemoveUint64"] = ro.RemoveUint64(9)
+	writes["RemoveUint64s"] = ro.RemoveUint64s([]uint64{9}, nil)
+	writes["RemoveStrings"] = ro.RemoveStrings([]string{"kept"}, nil)
+	writes["Clear"] = ro.Clear()
 	wantEach(t, writes, ErrReadOnly, "ErrReadOnly", "on a read-only filter")
 	kept := ro.TestString("kept")
 	nine := ro.TestUint64(9)
@@ -430,24 +424,13 @@ func TestCountingUseAfterClose(t *testing.T) {
 	copied := *f
 	must(t, f.Close())
 	must(t, f.Close())
-	calls := map[string]error{
-		"Add":           f.Add(nil),
-		"AddUint64":     f.AddUint64(1),
-		"Remove":        f.Remove(nil),
-		"RemoveUint64":  f.RemoveUint64(1),
-		"AddUint64s":    f.AddUint64s([]uint64{1}),
-		"RemoveUint64s": f.RemoveUint64s([]uint64{1}, nil),
-		"TestUint64s":   f.TestUint64s([]uint64{1}, make([]bool, 1)),
-		"AddStrings":    f.AddStrings([]string{"a"}),
-		"Clear":         f.Clear(),
-		"Sync":          f.Sync(),
-		"Save":          f.Save(filepath.Join(t.TempDir(), "x")),
-	}
-	calls["Test"] = panicOf(func() { f.Test(nil) })
-	calls["TestUint64"] = panicOf(func() { f.TestUint64(1) })
+	calls := callsAfterClose(t, f)
+	calls["Remove"] = f.Remove(nil)
+	calls["RemoveUint64"] = f.RemoveUint64(1)
+	calls["RemoveUint64s"] = f.RemoveUint64s([]uint64{1}, nil)
+	calls["Clear"] = f.Clear()
+	calls["Sync"] = f.Sync()
 	_, calls["Stats"] = f.Stats()
-	_, calls["MarshalBinary"] = f.MarshalBinary()
-	_, calls["WriteTo"] = f.WriteTo(&strings.Builder{})
 	calls["copy of a closed filter"] = panicOf(func() { copied.TestString("a") })
 	var zero CountingFilter
 	calls["zero CountingFilter"] = panicOf(func() { zero.TestString("a") })

@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"os"
-	"path/filepath"
-	"strings"
 	"testing"
 )
 
@@ -232,14 +230,7 @@ func TestScalableReadOnlyRefusesWrites(t *testing.T) {
 	must(t, f.AddString("kept"))
 	path, _ := saved(t, f)
 	ro := opened(t, OpenScalable, path, true)
-	writes := map[string]error{
-		"Add":        ro.Add([]byte("new")),
-		"AddString":  ro.AddString("new"),
-		"AddUint64":  ro.AddUint64(1),
-		"AddUint64s": ro.AddUint64s([]uint64{1, 2}),
-		"AddStrings": ro.AddStrings([]string{"new"}),
-		"AddKeys":    ro.AddKeys(PackStrings([]string{"new"})),
-	}
+	writes := addsTo(ro)
 	_, writes["TestAndAddString"] = ro.TestAndAddString("new")
 	wantEach(t, writes, ErrReadOnly, "ErrReadOnly", "on a read-only filter")
 	if !ro.TestString("kept") {
@@ -313,20 +304,9 @@ func TestScalableUseAfterClose(t *testing.T) {
 	copied := *f
 	must(t, f.Close())
 	must(t, f.Close())
-	calls := map[string]error{
-		"Add":         f.Add(nil),
-		"AddUint64":   f.AddUint64(1),
-		"AddUint64s":  f.AddUint64s([]uint64{1}),
-		"TestUint64s": f.TestUint64s([]uint64{1}, make([]bool, 1)),
-		"AddStrings":  f.AddStrings([]string{"a"}),
-		"Save":        f.Save(filepath.Join(t.TempDir(), "x")),
-	}
-	calls["Test"] = panicOf(func() { f.Test(nil) })
-	calls["TestUint64"] = panicOf(func() { f.TestUint64(1) })
+	calls := callsAfterClose(t, f)
 	_, calls["TestAndAdd"] = f.TestAndAdd(nil)
 	_, calls["Info"] = f.Info()
-	_, calls["MarshalBinary"] = f.MarshalBinary()
-	_, calls["WriteTo"] = f.WriteTo(&strings.Builder{})
 	calls["copy of a closed filter"] = panicOf(func() { copied.TestString("a") })
 	var zero ScalableFilter
 	calls["zero ScalableFilter"] = panicOf(func() { zero.TestString("a") })
