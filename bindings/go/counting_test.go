@@ -394,12 +394,7 @@ func TestCountingCorruptInput(t *testing.T) {
 }
 
 func TestCountingInvalidArguments(t *testing.T) {
-	for _, fpr := range []float64{0, 1, -0.5, 1.5} {
-		f, err := NewCounting(100, fpr)
-		if !errors.Is(err, ErrInvalidArgument) || f != nil {
-			t.Errorf("NewCounting(100, %g) = %v, %v; want ErrInvalidArgument", fpr, f, err)
-		}
-	}
+	refusesBadFPR(t, "NewCounting", NewCounting)
 	f := newCounting(t, 100, 0.01)
 	short := make([]bool, 1)
 	for name, err := range map[string]error{

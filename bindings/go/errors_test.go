@@ -7,13 +7,20 @@ import (
 	"testing"
 )
 
-func TestInvalidArguments(t *testing.T) {
+// refusesBadFPR checks that newKind (named name) refuses every rate outside (0, 1) with
+// ErrInvalidArgument and no value.
+func refusesBadFPR[T any](t *testing.T, name string, newKind func(uint64, float64) (*T, error)) {
+	t.Helper()
 	for _, fpr := range []float64{0, 1, -0.5, 1.5} {
-		f, err := New(100, fpr)
+		f, err := newKind(100, fpr)
 		if !errors.Is(err, ErrInvalidArgument) || f != nil {
-			t.Errorf("New(100, %g) = %v, %v; want ErrInvalidArgument", fpr, f, err)
+			t.Errorf("%s(100, %g) = %v, %v; want ErrInvalidArgument", name, fpr, f, err)
 		}
 	}
+}
+
+func TestInvalidArguments(t *testing.T) {
+	refusesBadFPR(t, "New", New)
 	f := newFilter(t, 100, 0.01)
 	if err := f.TestUint64s([]uint64{1, 2}, make([]bool, 1)); !errors.Is(err, ErrInvalidArgument) {
 		t.Errorf("TestUint64s with a short out: %v", err)
