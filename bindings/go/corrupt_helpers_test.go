@@ -2,6 +2,7 @@ package seen
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -35,23 +36,42 @@ func damagedForms(good []byte) []corruptCase {
 // notASeenFile is text, refused by its magic.
 var notASeenFile = corruptCase{"not a seen file", []byte(strings.Repeat("hello, world ", 100)), ErrBadMagic}
 
+// corruptForms are what every reader of f's kind must refuse: f's serialized form damaged,
+// the form of other (another kind) and a file that is no seen file. Other's kind must
+// refuse f's form in turn.
+func corruptForms(t *testing.T, f, other serialForm) []corruptCase {
+	t.Helper()
+	good, otherForm := marshaled(t, f), marshaled(t, other)
+	if err := other.UnmarshalBinary(good); !errors.Is(err, ErrWrongKind) {
+		t.Errorf("%T.UnmarshalBinary of a %T: %v, want ErrWrongKind", other, f, err)
+	}
+	otherKind := corruptCase{fmt.Sprintf("a %T", other), otherForm, ErrWrongKind}
+	return append(damagedForms(good), otherKind, notASeenFile)
+}
+
+// wantRefused fails the test unless err, a reader's answer to c, is c's status with a
+// message from libseen.
+func wantRefused(t *testing.T, c corruptCase, err error) {
+	t.Helper()
+	var e *Error
+	if !errors.Is(err, c.want) || !errors.As(err, &e) || e.Message == "" {
+		t.Errorf("%s: %v; want %v with a message", c.name, err, c.want)
+	}
+}
+
 // refusesCorrupt checks every case against a kind whose f holds the key "x": UnmarshalBinary
 // of a zero T fails with the case's status and a message and leaves it closed, f refuses it
-// and stays as it was, and open (named openName) refuses the bytes as a file in dir in
-// either role.
+// and stays as it was, and open (named openName) refuses the bytes as a file in either role.
 func refusesCorrupt[T any, P interface {
 	*T
 	serialForm
 	TestString(string) bool
-}](t *testing.T, f P, cases []corruptCase, dir, openName string, open func(string, bool) (P, error)) {
+}](t *testing.T, f P, cases []corruptCase, openName string, open func(string, bool) (P, error)) {
 	t.Helper()
+	dir := t.TempDir()
 	for _, c := range cases {
 		g := P(new(T))
-		err := g.UnmarshalBinary(c.input)
-		var e *Error
-		if !errors.Is(err, c.want) || !errors.As(err, &e) || e.Message == "" {
-			t.Errorf("%s: %v; want %v with a message", c.name, err, c.want)
-		}
+		wantRefused(t, c, g.UnmarshalBinary(c.input))
 		if err := panicOf(func() { g.TestString("x") }); !errors.Is(err, ErrClosed) {
 			t.Errorf("%s: a failed UnmarshalBinary left a usable filter (%v)", c.name, err)
 		}

@@ -9,8 +9,7 @@ import (
 // serialize back to exactly itself and then add, find and remove keys.
 func FuzzCountingUnmarshal(f *testing.F) {
 	for _, n := range []uint64{1, 100, 2000} {
-		g, err := NewCountingWithSeed(n, 0.01, n)
-		must(f, err)
+		g := newCounting(f, n, 0.01)
 		must(f, g.AddUint64s([]uint64{1, 2, 3, 3}))
 		addSeed(f, g)
 	}
@@ -32,8 +31,7 @@ func FuzzCountingUnmarshal(f *testing.F) {
 // sub-filters; an accepted input must also keep growing.
 func FuzzScalableUnmarshal(f *testing.F) {
 	for _, keys := range []int{3, 300} {
-		g, err := NewScalable(ScalableOptions{InitialCapacity: 50, FPR: 0.01, Seed: uint64(keys)})
-		must(f, err)
+		g := newScalable(f, ScalableOptions{InitialCapacity: 50, FPR: 0.01, Seed: uint64(keys)})
 		must(f, g.AddUint64s(distinctIDs(int64(keys), keys)))
 		addSeed(f, g)
 	}

@@ -17,11 +17,7 @@ import (
 func newCounting(t testing.TB, n uint64, fpr float64) *CountingFilter {
 	t.Helper()
 	f, err := NewCountingWithSeed(n, fpr, 4321)
-	if err != nil {
-		t.Fatalf("NewCountingWithSeed(%d, %g): %v", n, fpr, err)
-	}
-	t.Cleanup(func() { f.Close() })
-	return f
+	return closedAtEnd(t, f, err)
 }
 
 // Random adds and removes, singly and in batches, against an exact multiset: every key with a
@@ -314,19 +310,9 @@ func TestCountingRoundTrip(t *testing.T) {
 	ids := distinctIDs(61, 300)
 	must(t, f.AddUint64s(ids))
 	must(t, f.AddUint64(ids[0])) // counted twice
-	b, err := f.MarshalBinary()
-	must(t, err)
-
-	var g CountingFilter
-	must(t, g.UnmarshalBinary(b))
-	defer g.Close()
+	g, b := roundTrip[CountingFilter](t, f)
 	if g.Params() != f.Params() {
 		t.Errorf("params %+v, want %+v", g.Params(), f.Params())
-	}
-	again, err := g.MarshalBinary()
-	must(t, err)
-	if !bytes.Equal(again, b) {
-		t.Error("unmarshal then marshal changed the bytes")
 	}
 	// The counts came along: ids[0] goes after two removes, not one.
 	must(t, g.RemoveUint64(ids[0]))
@@ -350,15 +336,9 @@ func TestCountingRoundTrip(t *testing.T) {
 }
 
 func TestCountingSaveOpen(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "c.seen")
 	f := newCounting(t, 1000, 0.01)
 	must(t, f.AddStrings([]string{"a", "b"}))
-	must(t, f.Save(path))
-	file, err := os.ReadFile(path)
-	must(t, err)
-	if b, _ := f.MarshalBinary(); !bytes.Equal(file, b) {
-		t.Fatal("the saved file differs from MarshalBinary")
-	}
+	path, _ := saved(t, f)
 
 	rw, err := OpenCounting(path, false)
 	must(t, err)
@@ -368,9 +348,7 @@ func TestCountingSaveOpen(t *testing.T) {
 	must(t, rw.AddUint64(5))
 	must(t, rw.Close())
 
-	ro, err := OpenCounting(path, true)
-	must(t, err)
-	defer ro.Close()
+	ro := opened(t, OpenCounting, path, true)
 	out := make([]bool, 3)
 	must(t, ro.TestStrings([]string{"a", "b", "c"}, out))
 	five := ro.TestUint64(5)
@@ -380,39 +358,28 @@ func TestCountingSaveOpen(t *testing.T) {
 }
 
 func TestCountingReadOnlyRefusesWrites(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "c.seen")
 	f := newCounting(t, 1000, 0.01)
 	must(t, f.AddString("kept"))
 	must(t, f.AddUint64(9))
-	must(t, f.Save(path))
-
-	ro, err := OpenCounting(path, true)
-	must(t, err)
-	defer ro.Close()
+	path, file := saved(t, f)
+	ro := opened(t, OpenCounting, path, true)
 	if !ro.Params().ReadOnly {
 		t.Error("Params().ReadOnly is false")
 	}
-	writes := map[string]error{
-		"Add":           ro.Add([]byte("new")),
-		"AddString":     ro.AddString("new"),
-		"AddUint64":     ro.AddUint64(1),
-		"AddUint64s":    ro.AddUint64s([]uint64{1, 2}),
-		"AddStrings":    ro.AddStrings([]string{"new"}),
-		"Remove":        ro.Remove([]byte("kept")),
-		"RemoveString":  ro.RemoveString("kept"),
-		"RemoveUint64":  ro.RemoveUint64(9),
-		"RemoveUint64s": ro.RemoveUint64s([]uint64{9}, nil),
-		"RemoveStrings": ro.RemoveStrings([]string{"kept"}, nil),
-		"Clear":         ro.Clear(),
-	}
+	writes := addsTo(ro)
+	writes["Remove"] = ro.Remove([]byte("kept"))
+	writes["RemoveString"] = ro.RemoveString("kept")
+	writes["RemoveUint64"] = ro.RemoveUint64(9)
+	writes["RemoveUint64s"] = ro.RemoveUint64s([]uint64{9}, nil)
+	writes["RemoveStrings"] = ro.RemoveStrings([]string{"kept"}, nil)
+	writes["Clear"] = ro.Clear()
 	wantEach(t, writes, ErrReadOnly, "ErrReadOnly", "on a read-only filter")
 	kept := ro.TestString("kept")
 	nine := ro.TestUint64(9)
 	if !kept || !nine {
 		t.Error("the read-only filter lost a key")
 	}
-	file, _ := os.ReadFile(path)
-	if b, _ := f.MarshalBinary(); !bytes.Equal(file, b) {
+	if now, _ := os.ReadFile(path); !bytes.Equal(now, file) {
 		t.Error("refused writes changed the file")
 	}
 }
@@ -420,31 +387,14 @@ func TestCountingReadOnlyRefusesWrites(t *testing.T) {
 func TestCountingCorruptInput(t *testing.T) {
 	f := newCounting(t, 1000, 0.01)
 	must(t, f.AddString("x"))
-	good, err := f.MarshalBinary()
-	must(t, err)
-	bloom := newFilter(t, 1000, 0.01)
-	bloomBytes, err := bloom.MarshalBinary()
-	must(t, err)
-	cases := append(damagedForms(good), corruptCase{"a Bloom filter", bloomBytes, ErrWrongKind}, notASeenFile)
-	dir := t.TempDir()
-	refusesCorrupt(t, f, cases, dir, "OpenCounting", OpenCounting)
-	// And a counting filter is not a Bloom filter.
-	var b BloomFilter
-	if err := b.UnmarshalBinary(good); !errors.Is(err, ErrWrongKind) {
-		t.Errorf("BloomFilter.UnmarshalBinary of a counting filter: %v", err)
-	}
-	if _, err := OpenCounting(filepath.Join(dir, "absent.seen"), true); !errors.Is(err, ErrIO) {
+	refusesCorrupt(t, f, corruptForms(t, f, newFilter(t, 1000, 0.01)), "OpenCounting", OpenCounting)
+	if _, err := OpenCounting(filepath.Join(t.TempDir(), "absent.seen"), true); !errors.Is(err, ErrIO) {
 		t.Errorf("OpenCounting of a missing file: %v", err)
 	}
 }
 
 func TestCountingInvalidArguments(t *testing.T) {
-	for _, fpr := range []float64{0, 1, -0.5, 1.5} {
-		f, err := NewCounting(100, fpr)
-		if !errors.Is(err, ErrInvalidArgument) || f != nil {
-			t.Errorf("NewCounting(100, %g) = %v, %v; want ErrInvalidArgument", fpr, f, err)
-		}
-	}
+	refusesBadFPR(t, "NewCounting", NewCounting)
 	f := newCounting(t, 100, 0.01)
 	short := make([]bool, 1)
 	for name, err := range map[string]error{
@@ -469,24 +419,13 @@ func TestCountingUseAfterClose(t *testing.T) {
 	copied := *f
 	must(t, f.Close())
 	must(t, f.Close())
-	calls := map[string]error{
-		"Add":           f.Add(nil),
-		"AddUint64":     f.AddUint64(1),
-		"Remove":        f.Remove(nil),
-		"RemoveUint64":  f.RemoveUint64(1),
-		"AddUint64s":    f.AddUint64s([]uint64{1}),
-		"RemoveUint64s": f.RemoveUint64s([]uint64{1}, nil),
-		"TestUint64s":   f.TestUint64s([]uint64{1}, make([]bool, 1)),
-		"AddStrings":    f.AddStrings([]string{"a"}),
-		"Clear":         f.Clear(),
-		"Sync":          f.Sync(),
-		"Save":          f.Save(filepath.Join(t.TempDir(), "x")),
-	}
-	calls["Test"] = panicOf(func() { f.Test(nil) })
-	calls["TestUint64"] = panicOf(func() { f.TestUint64(1) })
+	calls := callsAfterClose(t, f)
+	calls["Remove"] = f.Remove(nil)
+	calls["RemoveUint64"] = f.RemoveUint64(1)
+	calls["RemoveUint64s"] = f.RemoveUint64s([]uint64{1}, nil)
+	calls["Clear"] = f.Clear()
+	calls["Sync"] = f.Sync()
 	_, calls["Stats"] = f.Stats()
-	_, calls["MarshalBinary"] = f.MarshalBinary()
-	_, calls["WriteTo"] = f.WriteTo(&strings.Builder{})
 	calls["copy of a closed filter"] = panicOf(func() { copied.TestString("a") })
 	var zero CountingFilter
 	calls["zero CountingFilter"] = panicOf(func() { zero.TestString("a") })
@@ -557,11 +496,8 @@ func TestCountingCopyIsEqualAndIndependent(t *testing.T) {
 	must(t, twice.AddString("b"))
 	checkEqualFollowsContents(t, f, alike, twice)
 
-	path := filepath.Join(t.TempDir(), "counting.seen")
-	must(t, f.Save(path))
-	ro, err := OpenCounting(path, true)
-	must(t, err)
-	defer ro.Close()
+	path, _ := saved(t, f)
+	ro := opened(t, OpenCounting, path, true)
 	c, err := ro.Copy()
 	must(t, err)
 	defer c.Close()

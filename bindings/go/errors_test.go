@@ -7,13 +7,20 @@ import (
 	"testing"
 )
 
-func TestInvalidArguments(t *testing.T) {
+// refusesBadFPR checks that newKind (named name) refuses every rate outside (0, 1) with
+// ErrInvalidArgument and no value.
+func refusesBadFPR[T any](t *testing.T, name string, newKind func(uint64, float64) (*T, error)) {
+	t.Helper()
 	for _, fpr := range []float64{0, 1, -0.5, 1.5} {
-		f, err := New(100, fpr)
+		f, err := newKind(100, fpr)
 		if !errors.Is(err, ErrInvalidArgument) || f != nil {
-			t.Errorf("New(100, %g) = %v, %v; want ErrInvalidArgument", fpr, f, err)
+			t.Errorf("%s(100, %g) = %v, %v; want ErrInvalidArgument", name, fpr, f, err)
 		}
 	}
+}
+
+func TestInvalidArguments(t *testing.T) {
+	refusesBadFPR(t, "New", New)
 	f := newFilter(t, 100, 0.01)
 	if err := f.TestUint64s([]uint64{1, 2}, make([]bool, 1)); !errors.Is(err, ErrInvalidArgument) {
 		t.Errorf("TestUint64s with a short out: %v", err)
@@ -36,43 +43,20 @@ func TestInvalidArguments(t *testing.T) {
 func TestCorruptInput(t *testing.T) {
 	f := newFilter(t, 1000, 0.01)
 	must(t, f.AddString("x"))
-	good, err := f.MarshalBinary()
-	must(t, err)
-	cases := append(damagedForms(good), notASeenFile)
-	for _, c := range cases {
-		var g BloomFilter
-		err := g.UnmarshalBinary(c.input)
-		var e *Error
-		if !errors.Is(err, c.want) || !errors.As(err, &e) || e.Message == "" {
-			t.Errorf("%s: %v; want %v with a message", c.name, err, c.want)
-		}
-		if err := panicOf(func() { g.TestString("x") }); !errors.Is(err, ErrClosed) {
-			t.Errorf("%s: a failed UnmarshalBinary left a usable filter (%v)", c.name, err)
-		}
-	}
+	refusesCorrupt(t, f, corruptForms(t, f, newCounting(t, 1000, 0.01)), "Open", Open)
 }
 
 func TestReadOnlyOpenRefusesAdds(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "f.seen")
 	f := newFilter(t, 1000, 0.01)
 	must(t, f.AddString("kept"))
-	must(t, f.Save(path))
-
-	ro, err := Open(path, true)
-	must(t, err)
-	defer ro.Close()
+	path, _ := saved(t, f)
+	ro := opened(t, Open, path, true)
 	if !ro.Params().ReadOnly {
 		t.Error("Params().ReadOnly is false")
 	}
-	adds := map[string]error{
-		"Add":        ro.Add([]byte("new")),
-		"AddString":  ro.AddString("new"),
-		"AddUint64":  ro.AddUint64(1),
-		"AddUint64s": ro.AddUint64s([]uint64{1, 2}),
-		"AddStrings": ro.AddStrings([]string{"new"}),
-		"Merge":      ro.Merge(f),
-		"Clear":      ro.Clear(),
-	}
+	adds := addsTo(ro)
+	adds["Merge"] = ro.Merge(f)
+	adds["Clear"] = ro.Clear()
 	wantEach(t, adds, ErrReadOnly, "ErrReadOnly", "on a read-only filter")
 	if !ro.TestString("kept") {
 		t.Error("read-only filter lost a key")
@@ -107,22 +91,12 @@ func TestUseAfterClose(t *testing.T) {
 	must(t, err)
 	must(t, f.Close())
 	other := newFilter(t, 100, 0.01)
-	calls := map[string]error{
-		"Add":         f.Add(nil),
-		"AddUint64s":  f.AddUint64s([]uint64{1}),
-		"TestUint64s": f.TestUint64s([]uint64{1}, make([]bool, 1)),
-		"AddStrings":  f.AddStrings([]string{"a"}),
-		"Merge":       f.Merge(other),
-		"Merge from":  other.Merge(f),
-		"Clear":       f.Clear(),
-		"Save":        f.Save(filepath.Join(t.TempDir(), "x")),
-		"Sync":        f.Sync(),
-	}
-	calls["Test"] = panicOf(func() { f.Test(nil) })
-	calls["TestUint64"] = panicOf(func() { f.TestUint64(1) })
+	calls := callsAfterClose(t, f)
+	calls["Merge"] = f.Merge(other)
+	calls["Merge from"] = other.Merge(f)
+	calls["Clear"] = f.Clear()
+	calls["Sync"] = f.Sync()
 	_, calls["TestAndAddString"] = f.TestAndAddString("a")
-	_, calls["MarshalBinary"] = f.MarshalBinary()
-	_, calls["WriteTo"] = f.WriteTo(&strings.Builder{})
 	_, calls["Stats"] = f.Stats()
 	var zero BloomFilter
 	calls["zero BloomFilter Test"] = panicOf(func() { zero.TestString("a") })

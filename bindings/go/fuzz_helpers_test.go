@@ -5,13 +5,6 @@ import (
 	"testing"
 )
 
-// serialForm is what every fuzzed kind shares: its serialized form and a Close.
-type serialForm interface {
-	MarshalBinary() ([]byte, error)
-	UnmarshalBinary([]byte) error
-	Close() error
-}
-
 // addSeed seeds the corpus with v's serialized form, whole and cut in half (a truncated
 // file), then closes v.
 func addSeed(f *testing.F, v serialForm) {

@@ -3,19 +3,33 @@ package seen
 import (
 	"errors"
 	"fmt"
+	"io"
 	"math/rand"
+	"path/filepath"
+	"strings"
 	"testing"
 )
+
+// closedAtEnd is v, closed when the test ends; err, from making v, fails the test.
+func closedAtEnd[T interface{ Close() error }](t testing.TB, v T, err error) T {
+	t.Helper()
+	must(t, err)
+	t.Cleanup(func() { v.Close() })
+	return v
+}
+
+// opened is open(path, readOnly), closed when the test ends.
+func opened[T interface{ Close() error }](t testing.TB, open func(string, bool) (T, error), path string, readOnly bool) T {
+	t.Helper()
+	v, err := open(path, readOnly)
+	return closedAtEnd(t, v, err)
+}
 
 // newFilter is a filter closed when the test ends.
 func newFilter(t testing.TB, n uint64, fpr float64) *BloomFilter {
 	t.Helper()
 	f, err := NewWithSeed(n, fpr, 1234)
-	if err != nil {
-		t.Fatalf("NewWithSeed(%d, %g): %v", n, fpr, err)
-	}
-	t.Cleanup(func() { f.Close() })
-	return f
+	return closedAtEnd(t, f, err)
 }
 
 // distinctIDs are n distinct pseudo-random ids from a fixed seed.
@@ -65,6 +79,46 @@ func panicOf(call func()) (err error) {
 	}()
 	call()
 	return nil
+}
+
+// baseFilter is what the shared filter base gives the Bloom, counting and scalable filters.
+type baseFilter interface {
+	scriptFilter
+	AddString(string) error
+	AddStrings([]string) error
+	Save(string) error
+	WriteTo(io.Writer) (int64, error)
+}
+
+// addsTo are the errors of the shared base's adds of new keys to f.
+func addsTo(f baseFilter) map[string]error {
+	return map[string]error{
+		"Add":        f.Add([]byte("new")),
+		"AddString":  f.AddString("new"),
+		"AddUint64":  f.AddUint64(1),
+		"AddUint64s": f.AddUint64s([]uint64{1, 2}),
+		"AddStrings": f.AddStrings([]string{"new"}),
+		"AddKeys":    f.AddKeys(PackStrings([]string{"new"})),
+	}
+}
+
+// callsAfterClose are the errors of the shared base's methods on f, closed; a single-key
+// Test panics with its error.
+func callsAfterClose(t *testing.T, f baseFilter) map[string]error {
+	calls := map[string]error{
+		"Add":         f.Add(nil),
+		"AddUint64":   f.AddUint64(1),
+		"AddUint64s":  f.AddUint64s([]uint64{1}),
+		"TestUint64s": f.TestUint64s([]uint64{1}, make([]bool, 1)),
+		"AddStrings":  f.AddStrings([]string{"a"}),
+		"TestKeys":    f.TestKeys(PackStrings([]string{"a"}), make([]bool, 1)),
+		"Save":        f.Save(filepath.Join(t.TempDir(), "x")),
+	}
+	calls["Test"] = panicOf(func() { f.Test(nil) })
+	calls["TestUint64"] = panicOf(func() { f.TestUint64(1) })
+	_, calls["MarshalBinary"] = f.MarshalBinary()
+	_, calls["WriteTo"] = f.WriteTo(&strings.Builder{})
+	return calls
 }
 
 // copyAndEqual is what every kind with Copy and Equal offers.

@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"os"
-	"path/filepath"
-	"strings"
 	"testing"
 )
 
@@ -13,11 +11,7 @@ import (
 func newScalable(t testing.TB, o ScalableOptions) *ScalableFilter {
 	t.Helper()
 	f, err := NewScalable(o)
-	if err != nil {
-		t.Fatalf("NewScalable(%+v): %v", o, err)
-	}
-	t.Cleanup(func() { f.Close() })
-	return f
+	return closedAtEnd(t, f, err)
 }
 
 // Grown 100 times past its initial capacity, the filter still finds every key and its
@@ -176,21 +170,11 @@ func TestScalableRoundTrip(t *testing.T) {
 	f := newScalable(t, ScalableOptions{InitialCapacity: 100, FPR: 0.01, Growth: 4, Seed: 8})
 	ids := distinctIDs(111, 1000)
 	must(t, f.AddUint64s(ids))
-	b, err := f.MarshalBinary()
-	must(t, err)
-
-	var g ScalableFilter
-	must(t, g.UnmarshalBinary(b))
-	defer g.Close()
+	g, _ := roundTrip[ScalableFilter](t, f)
 	fi, _ := f.Info()
 	gi, _ := g.Info()
 	if gi != fi {
 		t.Errorf("info %+v, want %+v", gi, fi)
-	}
-	again, err := g.MarshalBinary()
-	must(t, err)
-	if !bytes.Equal(again, b) {
-		t.Error("unmarshal then marshal changed the bytes")
 	}
 	// The copy is writable and keeps growing exactly as the original.
 	more := distinctIDs(112, 3000)
@@ -215,33 +199,23 @@ func TestScalableRoundTrip(t *testing.T) {
 }
 
 func TestScalableSaveOpen(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "s.seen")
 	f := newScalable(t, ScalableOptions{InitialCapacity: 100, FPR: 0.01, Seed: 9})
 	must(t, f.AddStrings([]string{"a", "b"}))
-	must(t, f.Save(path))
-	saved, err := os.ReadFile(path)
-	must(t, err)
-	if b, _ := f.MarshalBinary(); !bytes.Equal(saved, b) {
-		t.Fatal("the saved file differs from MarshalBinary")
-	}
+	path, file := saved(t, f)
 
 	// Read-write is a private copy that may grow; the file changes only on Save.
-	rw, err := OpenScalable(path, false)
-	must(t, err)
-	defer rw.Close()
+	rw := opened(t, OpenScalable, path, false)
 	must(t, rw.AddUint64s(distinctIDs(121, 1000)))
 	if rw.SubFilters() < 4 {
 		t.Errorf("the read-write copy did not grow: %d sub-filters", rw.SubFilters())
 	}
-	if now, _ := os.ReadFile(path); !bytes.Equal(now, saved) {
+	if now, _ := os.ReadFile(path); !bytes.Equal(now, file) {
 		t.Error("adds to a read-write open changed the file before Save")
 	}
 	must(t, rw.Save(path))
 	must(t, rw.Close())
 
-	ro, err := OpenScalable(path, true)
-	must(t, err)
-	defer ro.Close()
+	ro := opened(t, OpenScalable, path, true)
 	info, _ := ro.Info()
 	if !info.ReadOnly || info.SubFilters < 4 || info.Items > 1002 || info.Items < 980 {
 		t.Errorf("reopened: %+v", info)
@@ -252,22 +226,11 @@ func TestScalableSaveOpen(t *testing.T) {
 }
 
 func TestScalableReadOnlyRefusesWrites(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "s.seen")
 	f := newScalable(t, ScalableOptions{InitialCapacity: 100, FPR: 0.01})
 	must(t, f.AddString("kept"))
-	must(t, f.Save(path))
-
-	ro, err := OpenScalable(path, true)
-	must(t, err)
-	defer ro.Close()
-	writes := map[string]error{
-		"Add":        ro.Add([]byte("new")),
-		"AddString":  ro.AddString("new"),
-		"AddUint64":  ro.AddUint64(1),
-		"AddUint64s": ro.AddUint64s([]uint64{1, 2}),
-		"AddStrings": ro.AddStrings([]string{"new"}),
-		"AddKeys":    ro.AddKeys(PackStrings([]string{"new"})),
-	}
+	path, _ := saved(t, f)
+	ro := opened(t, OpenScalable, path, true)
+	writes := addsTo(ro)
 	_, writes["TestAndAddString"] = ro.TestAndAddString("new")
 	wantEach(t, writes, ErrReadOnly, "ErrReadOnly", "on a read-only filter")
 	if !ro.TestString("kept") {
@@ -282,17 +245,7 @@ func TestScalableCorruptInput(t *testing.T) {
 	f := newScalable(t, ScalableOptions{InitialCapacity: 10, FPR: 0.01})
 	must(t, f.AddUint64s(distinctIDs(131, 100))) // several sub-filters
 	must(t, f.AddString("x"))
-	good, err := f.MarshalBinary()
-	must(t, err)
-	counting := newCounting(t, 100, 0.01)
-	countingBytes, _ := counting.MarshalBinary()
-	cases := append(damagedForms(good), corruptCase{"a counting filter", countingBytes, ErrWrongKind}, notASeenFile)
-	dir := t.TempDir()
-	refusesCorrupt(t, f, cases, dir, "OpenScalable", OpenScalable)
-	var c CountingFilter
-	if err := c.UnmarshalBinary(good); !errors.Is(err, ErrWrongKind) {
-		t.Errorf("CountingFilter.UnmarshalBinary of a scalable filter: %v", err)
-	}
+	refusesCorrupt(t, f, corruptForms(t, f, newCounting(t, 100, 0.01)), "OpenScalable", OpenScalable)
 }
 
 func TestScalableInvalidOptions(t *testing.T) {
@@ -351,20 +304,9 @@ func TestScalableUseAfterClose(t *testing.T) {
 	copied := *f
 	must(t, f.Close())
 	must(t, f.Close())
-	calls := map[string]error{
-		"Add":         f.Add(nil),
-		"AddUint64":   f.AddUint64(1),
-		"AddUint64s":  f.AddUint64s([]uint64{1}),
-		"TestUint64s": f.TestUint64s([]uint64{1}, make([]bool, 1)),
-		"AddStrings":  f.AddStrings([]string{"a"}),
-		"Save":        f.Save(filepath.Join(t.TempDir(), "x")),
-	}
-	calls["Test"] = panicOf(func() { f.Test(nil) })
-	calls["TestUint64"] = panicOf(func() { f.TestUint64(1) })
+	calls := callsAfterClose(t, f)
 	_, calls["TestAndAdd"] = f.TestAndAdd(nil)
 	_, calls["Info"] = f.Info()
-	_, calls["MarshalBinary"] = f.MarshalBinary()
-	_, calls["WriteTo"] = f.WriteTo(&strings.Builder{})
 	calls["copy of a closed filter"] = panicOf(func() { copied.TestString("a") })
 	var zero ScalableFilter
 	calls["zero ScalableFilter"] = panicOf(func() { zero.TestString("a") })

@@ -87,6 +87,18 @@ func (x *SimHashIndex) live() (*indexHandle, error) {
 	return x.h.open()
 }
 
+// liveWithin is the open handle and k, refused outside 0..K before it reaches C as a uint32.
+func (x *SimHashIndex) liveWithin(k int) (*indexHandle, uint32, error) {
+	h, err := x.live()
+	if err != nil {
+		return nil, 0, err
+	}
+	if k < 0 || k > int(h.meta.k) {
+		return nil, 0, invalid(fmt.Sprintf("k is %d; this index answers 0..%d", k, h.meta.k))
+	}
+	return h, uint32(k), nil
+}
+
 // Close frees the index (and unmaps an opened one). Closing twice is a no-op; any other use
 // after Close returns ErrClosed.
 func (x *SimHashIndex) Close() error {
@@ -193,11 +205,7 @@ const queryGuess = 16
 
 // QueryWithin is Query with a smaller distance, 0..K.
 func (x *SimHashIndex) QueryWithin(fp uint64, k int) ([]Match, error) {
-	h, err := x.live()
-	if err != nil {
-		return nil, err
-	}
-	ck, err := h.meta.checkK(k)
+	h, ck, err := x.liveWithin(k)
 	if err != nil {
 		return nil, err
 	}
@@ -288,11 +296,7 @@ func (x *SimHashIndex) Clusters() ([][]uint64, error) {
 
 // ClustersWithin is Clusters with a smaller distance, 0..K.
 func (x *SimHashIndex) ClustersWithin(k int) ([][]uint64, error) {
-	h, err := x.live()
-	if err != nil {
-		return nil, err
-	}
-	ck, err := h.meta.checkK(k)
+	h, ck, err := x.liveWithin(k)
 	if err != nil {
 		return nil, err
 	}
@@ -337,14 +341,6 @@ func groupIDs(ids []uint64, groups []uint32) ([][]uint64, error) {
 		out[g] = append(out[g], ids[i])
 	}
 	return out, nil
-}
-
-// checkK refuses a k outside 0..K before it reaches C as a uint32.
-func (f indexFacts) checkK(k int) (uint32, error) {
-	if k < 0 || k > int(f.k) {
-		return 0, invalid(fmt.Sprintf("k is %d; this index answers 0..%d", k, f.k))
-	}
-	return uint32(k), nil
 }
 
 func matchesOf(ids []uint64, distances []uint32) []Match {

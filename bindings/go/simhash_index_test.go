@@ -49,9 +49,7 @@ func bruteForce(ids, fps []uint64, fp uint64, k int) []Match {
 func newIndex(t testing.TB, k int) *SimHashIndex {
 	t.Helper()
 	x, err := NewSimHashIndex(k)
-	must(t, err)
-	t.Cleanup(func() { x.Close() })
-	return x
+	return closedAtEnd(t, x, err)
 }
 
 func sequentialIDs(n int) []uint64 {
@@ -288,21 +286,11 @@ func TestSimHashIndexRoundTrips(t *testing.T) {
 	ids := sequentialIDs(len(fps))
 	x := newIndex(t, 4)
 	must(t, x.AddMany(ids, fps))
-	b, err := x.MarshalBinary()
-	must(t, err)
-
-	var y SimHashIndex // a zero index can be unmarshaled into
-	must(t, y.UnmarshalBinary(b))
-	defer y.Close()
+	y, b := roundTrip[SimHashIndex](t, x) // a zero index can be unmarshaled into
 	if y.K() != 4 || y.Len() != len(ids) {
 		t.Errorf("unmarshaled K %d Len %d", y.K(), y.Len())
 	}
-	again, err := y.MarshalBinary()
-	must(t, err)
-	if !bytes.Equal(again, b) {
-		t.Error("unmarshal then marshal changed the bytes")
-	}
-	checkAgainstBruteForce(t, &y, ids, fps, fps[:300], []int{4})
+	checkAgainstBruteForce(t, y, ids, fps, fps[:300], []int{4})
 	must(t, y.Add(1<<50, fps[0])) // an unmarshaled index is writable
 	got, err := y.Query(fps[0])
 	must(t, err)
@@ -353,27 +341,13 @@ func TestSimHashIndexRoundTrips(t *testing.T) {
 func TestSimHashIndexCorruptInput(t *testing.T) {
 	x := newIndex(t, 3)
 	must(t, x.AddMany([]uint64{1, 2, 3}, []uint64{10, 20, 30}))
-	good, err := x.MarshalBinary()
-	must(t, err)
-	f := newFilter(t, 100, 0.01)
-	filterBytes, err := f.MarshalBinary()
-	must(t, err)
-	cases := append(damagedForms(good), corruptCase{"a Bloom filter", filterBytes, ErrWrongKind}, notASeenFile)
 	y := newIndex(t, 3)
 	must(t, y.Add(99, 99))
-	for _, c := range cases {
-		err := y.UnmarshalBinary(c.input)
-		var e *Error
-		if !errors.Is(err, c.want) || !errors.As(err, &e) || e.Message == "" {
-			t.Errorf("%s: %v; want %v with a message", c.name, err, c.want)
-		}
+	for _, c := range corruptForms(t, x, newFilter(t, 100, 0.01)) {
+		wantRefused(t, c, y.UnmarshalBinary(c.input))
 		if got, err := y.Query(99); err != nil || len(got) != 1 || got[0].ID != 99 {
 			t.Errorf("%s: a failed UnmarshalBinary changed the index: %v, %v", c.name, got, err)
 		}
-	}
-	var g BloomFilter
-	if err := g.UnmarshalBinary(good); !errors.Is(err, ErrWrongKind) {
-		t.Errorf("a BloomFilter from an index's bytes: %v", err)
 	}
 }
 

@@ -19,11 +19,7 @@ func newStore(t testing.TB, opts StoreOptions) *ExposureStore {
 		opts.ExpectedUsers = 1024
 	}
 	s, err := NewExposureStore(opts)
-	if err != nil {
-		t.Fatalf("NewExposureStore(%+v): %v", opts, err)
-	}
-	t.Cleanup(func() { s.Close() })
-	return s
+	return closedAtEnd(t, s, err)
 }
 
 // unseenOf is the candidates the store says the user has not seen.

@@ -1,7 +1,6 @@
 package seen
 
 import (
-	"bytes"
 	"fmt"
 	"os"
 	"strconv"
@@ -21,13 +20,8 @@ type windowVector struct {
 
 // windowStep is one add or query, at clock now.
 type windowStep struct {
-	line   int
-	now    uint32
-	query  bool
-	isKey  bool
-	id     uint64
-	key    []byte
-	answer bool
+	scriptStep
+	now uint32
 }
 
 func readWindowVector(t *testing.T, file string) windowVector {
@@ -44,10 +38,10 @@ func readWindowVector(t *testing.T, file string) windowVector {
 
 // parse applies one directive; anything unknown is an error, so format drift fails loudly.
 func (v *windowVector) parse(line int, f []string, now *uint32, started *bool) error {
-	want := map[string]int{"kind": 2, "mode": 2, "span": 2, "expected_items": 2, "fpr": 2,
-		"max_slack": 2, "seed": 2, "now": 2, "add_u64": 2, "add_key": 2, "query_u64": 3, "query_key": 3}
-	if n, ok := want[f[0]]; !ok || n != len(f) {
-		return fmt.Errorf("unknown directive or wrong field count: %q", strings.Join(f, " "))
+	if err := knownDirective(f, map[string]int{"kind": 2, "mode": 2, "span": 2,
+		"expected_items": 2, "fpr": 2, "max_slack": 2, "seed": 2, "now": 2, "add_u64": 2,
+		"add_key": 2, "query_u64": 3, "query_key": 3}); err != nil {
+		return err
 	}
 	u32 := func(s string) (uint32, error) {
 		x, err := strconv.ParseUint(s, 10, 32)
@@ -87,19 +81,8 @@ func (v *windowVector) parse(line int, f []string, now *uint32, started *bool) e
 		if !*started {
 			return fmt.Errorf("%s before the first now", f[0])
 		}
-		s := windowStep{line: line, now: *now, query: strings.HasPrefix(f[0], "query"),
-			isKey: strings.HasSuffix(f[0], "_key")}
-		if s.isKey {
-			s.key, err = parseKey(f[1])
-		} else {
-			s.id, err = strconv.ParseUint(f[1], 10, 64)
-		}
-		if s.query {
-			if f[2] != "0" && f[2] != "1" {
-				err = fmt.Errorf("answer %q is not 0 or 1", f[2])
-			}
-			s.answer = f[2] == "1"
-		}
+		s := windowStep{now: *now}
+		s.scriptStep, err = parseStep(line, f)
 		v.steps = append(v.steps, s)
 	}
 	return err
@@ -116,12 +99,12 @@ func checkWindowReplay(t *testing.T, file string, batches bool) {
 	for i := 0; i < len(v.steps); {
 		j := i + 1
 		if batches {
-			for j < len(v.steps) && v.steps[j].query == v.steps[i].query && v.steps[j].now == v.steps[i].now {
+			for j < len(v.steps) && v.steps[j].op == v.steps[i].op && v.steps[j].now == v.steps[i].now {
 				j++
 			}
 		}
 		run := v.steps[i:j]
-		if run[0].query {
+		if run[0].op == opQuery {
 			queries += len(run)
 			checkWindowAnswers(t, w, run, batches)
 		} else if batches {
@@ -139,14 +122,9 @@ func checkWindowReplay(t *testing.T, file string, batches bool) {
 	if queries < 100 {
 		t.Errorf("only %d queries", queries)
 	}
-	want, err := os.ReadFile(strings.TrimSuffix(file, ".vec") + ".seen")
-	must(t, err)
 	got, err := w.MarshalBinary()
 	must(t, err)
-	if !bytes.Equal(got, want) {
-		t.Fatalf("built %d bytes, the .seen has %d; first difference at byte %d",
-			len(got), len(want), firstDifference(got, want))
-	}
+	matchSeen(t, file, got)
 }
 
 // addWindowBatch adds a run of adds in order: consecutive ids as one AddUint64s, consecutive
@@ -157,18 +135,14 @@ func addWindowBatch(t *testing.T, w *Window, run []windowStep) {
 		for j < len(run) && run[j].isKey == run[i].isKey {
 			j++
 		}
+		steps := make([]scriptStep, 0, j-i)
+		for _, s := range run[i:j] {
+			steps = append(steps, s.scriptStep)
+		}
 		if run[i].isKey {
-			var keys Keys
-			for _, s := range run[i:j] {
-				keys.Append(s.key)
-			}
-			must(t, w.AddKeys(keys, run[i].now))
+			must(t, w.AddKeys(runKeys(steps), run[i].now))
 		} else {
-			ids := make([]uint64, 0, j-i)
-			for _, s := range run[i:j] {
-				ids = append(ids, s.id)
-			}
-			must(t, w.AddUint64s(ids, run[i].now))
+			must(t, w.AddUint64s(runIDs(steps), run[i].now))
 		}
 		i = j
 	}
@@ -230,7 +204,7 @@ func checkWindowRead(t *testing.T, file string) {
 	}
 	last := 0
 	for i, s := range v.steps {
-		if !s.query {
+		if s.op != opQuery {
 			last = i + 1
 		}
 	}
