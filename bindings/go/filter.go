@@ -1,5 +1,7 @@
 package seen
 
+import "runtime"
+
 // BloomFilter is a blocked Bloom filter owned by libseen. Its memory lives in C (or in a mapped
 // file), never in the Go heap, so a BloomFilter costs the garbage collector nothing.
 //
@@ -26,6 +28,19 @@ type bloomFacts struct {
 
 var bloomCalls = filterCalls[*cFilter, bloomFacts]{cPutU64, cPutKey, testU64InGo, cTestKey, cAddU64, cContainsU64,
 	cAddKeys, cContainsKeys, cMarshal, cSave}
+
+// TestUint64 is Test for an integer id. The filter's own method, not the shared one: the
+// single-key path users take most goes straight to the Go probe, with no call through the
+// kind's table of calls.
+func (f *BloomFilter) TestUint64(id uint64) bool {
+	h, err := f.live()
+	if err != nil {
+		panic(err)
+	}
+	found := testU64InGo(h, id)
+	runtime.KeepAlive(h) // the probe reads memory that h's finalizer frees
+	return found
+}
 
 // testU64InGo probes an unkeyed filter's blocks from Go, without a cgo call (probe.go).
 func testU64InGo(h *handle, id uint64) bool {
