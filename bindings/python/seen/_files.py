@@ -45,7 +45,8 @@ class CFunctions:
 
 
 class Closes:
-    """close() once and for all, and `with kind(...) as x:` closing x on leaving the block.
+    """close() once and for all, `with kind(...) as x:` closing x on leaving the block, and
+    the repr of a closed object.
 
     A closed object has a NULL handle: every call then fails with InvalidArgumentError."""
 
@@ -88,6 +89,15 @@ class Closes:
                 ffi.release(handle)
                 if self._borrowed is not None:  # only a view has one, in its own slot
                     self._borrowed = None
+
+    def __repr__(self) -> str:
+        if self._h == ffi.NULL:  # a closed handle has nothing left to read
+            return f"<closed {type(self).__name__}>"
+        return self._describe()
+
+    def _describe(self) -> str:
+        """The repr of an open object: what it holds."""
+        return object.__repr__(self)
 
     def __enter__(self: Kind) -> Kind:
         return self

@@ -19,7 +19,6 @@ _test_u64 = lib.seen_bloom_contains_one_u64
 _test_key = lib.seen_bloom_contains_one_key
 _put_u64 = lib.seen_bloom_add_one_u64
 _put_key = lib.seen_bloom_add_one_key
-_NULL = ffi.NULL
 
 
 class BloomFilter(SingleKeyProbe, _batches.UpdatesByBatches, _files.KeyedBytes, _files.Views,
@@ -191,9 +190,7 @@ class BloomFilter(SingleKeyProbe, _batches.UpdatesByBatches, _files.KeyedBytes, 
         check(lib.seen_bloom_get_stats(self._h, stats), self._h)
         return stats
 
-    def __repr__(self) -> str:
-        if self._h == _NULL:
-            return "<closed BloomFilter>"
+    def _describe(self) -> str:
         return (f"BloomFilter(expected_items={self.expected_items}, fpr={self.fpr}, "
                 f"seed={self.seed}) with size_bytes={self.size_bytes}, k={self.k}")
 

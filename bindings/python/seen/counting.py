@@ -16,7 +16,6 @@ from ._native import ffi, lib
 from .errors import call, check, invalid_argument, raise_status
 
 _NOT_FOUND = lib.SEEN_ERR_NOT_FOUND
-_NULL = ffi.NULL
 
 # Bound once: the single-key paths are dominated by attribute lookups otherwise.
 _test_u64 = lib.seen_counting_contains_one_u64
@@ -226,8 +225,6 @@ class CountingFilter(_batches.UpdatesByBatches, _files.KeyedBytes, _files.Views,
             check(lib.seen_counting_get_stats(self._h, stats), self._h)
         return stats
 
-    def __repr__(self) -> str:
-        if self._h == _NULL:
-            return "<closed CountingFilter>"
+    def _describe(self) -> str:
         return (f"CountingFilter(expected_items={self.expected_items}, fpr={self.fpr}, "
                 f"seed={self.seed}) with size_bytes={self.size_bytes}, k={self.k}")

@@ -427,9 +427,7 @@ class SimHashIndex(_files.Serializes, _files.Views, _files.Saves):
         """True for SimHashIndex.open and SimHashIndex.view: add and remove then fail."""
         return bool(self._info().read_only)
 
-    def __repr__(self) -> str:
-        if self._h == _NULL:
-            return "<closed SimHashIndex>"
+    def _describe(self) -> str:
         return f"<SimHashIndex of {len(self)} fingerprints, k={self._k}>"
 
     # --- bytes and files (_files.py) -----------------------------------------------------

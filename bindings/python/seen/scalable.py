@@ -17,7 +17,6 @@ from ._keys import Key
 from ._native import ffi, lib
 from .errors import call, check, invalid_argument, raise_status
 
-_NULL = ffi.NULL
 _NO_LOCK = contextlib.nullcontext()
 
 _test_u64 = lib.seen_scalable_contains_one_u64
@@ -207,9 +206,7 @@ class ScalableFilter(_batches.UpdatesByBatches, _files.KeyedBytes, _files.Opens)
         """True for ScalableFilter.open(read_only=True): adds then fail with ReadOnlyError."""
         return self.info.read_only
 
-    def __repr__(self) -> str:
-        if self._h == _NULL:
-            return "<closed ScalableFilter>"
+    def _describe(self) -> str:
         i = self.info
         return (f"ScalableFilter(initial_capacity={i.initial_capacity}, fpr={i.fpr}, "
                 f"growth={i.growth}, tightening={i.tightening}, seed={i.seed}) with "

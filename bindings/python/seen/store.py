@@ -183,9 +183,7 @@ class ExposureStore(_files.Opens):
         """True for ExposureStore.open(read_only=True): mark, take and expire then fail."""
         return self._read_only
 
-    def __repr__(self) -> str:
-        if self._h == _NULL:
-            return "<closed ExposureStore>"
+    def _describe(self) -> str:
         s, w = self.stats, self.window
         unit = "items" if w.mode == "count" else "seconds"
         return (f"<ExposureStore of {s.users} users, {s.bytes} bytes, windows of the last "

@@ -336,9 +336,7 @@ class Window(_files.KeyedBytes):
     def seed(self) -> int:
         return self.info.seed
 
-    def __repr__(self) -> str:
-        if self._h == _NULL:
-            return "<closed Window>"
+    def _describe(self) -> str:
         i = self.info
         unit = "items" if i.mode == "count" else "seconds"
         return (f"<Window of the last {i.span} {unit}: {i.layout}, {i.state_bytes} bytes, "
