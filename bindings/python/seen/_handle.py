@@ -1,18 +1,16 @@
-"""The life of a C handle that every kind shares: sized structs to read it, serializing to
-and from bytes, viewing a buffer in place, open flags, closing once, and use as a context
-manager.
+"""The C calls around a handle that every kind shares: sized structs to read it, serializing
+to and from bytes, viewing a buffer in place, opening a file and its flags.
 
-Each kind passes its own C functions; locking stays with the caller, since only some kinds
-take a lock.
+Each kind passes its own C functions; locking stays with the caller (_files.py), since only
+some kinds take a lock.
 """
 import os
-from typing import Any, Callable, Tuple, TypeVar, Union
+from typing import Any, Callable, Tuple, Union
 
 from ._native import ffi, lib
 from .errors import call, check, thread_slot
 
 PathLike = Union[str, bytes, "os.PathLike[str]", "os.PathLike[bytes]"]
-Self = TypeVar("Self", bound="ClosesOnExit")
 
 
 def was_present_slot() -> Any:
@@ -96,30 +94,3 @@ def open_flags(read_only: bool, verify: bool, writable: int) -> int:
     if not verify:
         flags |= lib.SEEN_OPEN_NO_VERIFY
     return flags
-
-
-def release(owner: Any, sync_fn: Callable[[Any], int] = lambda handle: 0) -> None:
-    """Frees owner._h now, after sync_fn, and leaves it NULL so that closing again is
-    harmless and any other call fails with InvalidArgumentError."""
-    if owner._h == ffi.NULL:
-        return
-    handle, owner._h = owner._h, ffi.NULL
-    try:
-        check(sync_fn(handle), handle)
-    finally:
-        ffi.release(handle)
-
-
-class ClosesOnExit:
-    """`with kind(...) as x:` closes x on leaving the block."""
-
-    __slots__ = ()
-
-    def close(self) -> None:
-        raise NotImplementedError
-
-    def __enter__(self: Self) -> Self:
-        return self
-
-    def __exit__(self, *exc_info: object) -> None:
-        self.close()

@@ -6,12 +6,10 @@ threads may add and test one filter at once; close() needs exclusive access, as 
 single-key `in` is answered by the C base class SingleKeyProbe instead, which keeps the GIL
 for its few nanoseconds of work (_probe.c says why).
 """
-import os
 from typing import Any, Optional
 
-from . import _batches, _handle, _keys
+from . import _batches, _files, _handle, _keys
 from ._probe import SingleKeyProbe
-from ._handle import PathLike
 from ._keys import Key
 from ._native import ffi, lib
 from .errors import call, check, invalid_argument, raise_status
@@ -21,14 +19,10 @@ _test_u64 = lib.seen_bloom_contains_one_u64
 _test_key = lib.seen_bloom_contains_one_key
 _put_u64 = lib.seen_bloom_add_one_u64
 _put_key = lib.seen_bloom_add_one_key
-_NULL = ffi.NULL
 
 
-def _unpickle(data: bytes) -> "BloomFilter":
-    return BloomFilter.from_bytes(data)
-
-
-class BloomFilter(SingleKeyProbe, _batches.UpdatesByBatches, _handle.ClosesOnExit):
+class BloomFilter(SingleKeyProbe, _batches.UpdatesByBatches, _files.KeyedBytes, _files.Views,
+                  _files.Opens, _files.Syncs):
     """A Bloom filter of str (as UTF-8), bytes and int (u64) keys: no false negatives, and
     false positives at about `fpr` once `expected_items` keys are in.
 
@@ -37,10 +31,13 @@ class BloomFilter(SingleKeyProbe, _batches.UpdatesByBatches, _handle.ClosesOnExi
     the keys cannot aim them at the filter without the secret (docs/SECURITY.md). A keyed
     filter's bytes do not hold the key and open only with it.
 
-    A closed filter has a NULL handle: every call then fails with InvalidArgumentError.
+    Its bytes and files are kind 1 of docs/FORMAT.md. open(read_only=False) maps the file and
+    writes changes back to it on sync() and close(). A closed filter has a NULL handle: every
+    call then fails with InvalidArgumentError.
     """
 
     __slots__ = ("_h", "_borrowed")
+    _c = _files.CFunctions.of("bloom", lib.SEEN_OPEN_WRITE_IN_PLACE)
 
     def __init__(self, expected_items: int, fpr: float, seed: int = 0,
                  key: Optional[bytes] = None) -> None:
@@ -53,17 +50,10 @@ class BloomFilter(SingleKeyProbe, _batches.UpdatesByBatches, _handle.ClosesOnExi
             call(lib.seen_bloom_create_keyed, expected_items, fpr, bytes(key), len(key), out)
         self._own(out[0])
 
-    def _own(self, handle: Any, borrowed: Any = None) -> None:
+    def _own(self, handle: Any, borrowed: Any = None, keyed: bool = False) -> None:
         self._h = ffi.gc(handle, lib.seen_bloom_free)
         self._bind_probe(int(ffi.cast("uintptr_t", handle)))
-        # A view's buffer must outlive the handle that reads it.
-        self._borrowed = borrowed
-
-    @classmethod
-    def _adopt(cls, out: Any, borrowed: Any = None) -> "BloomFilter":
-        f = cls.__new__(cls)
-        f._own(out[0], borrowed)
-        return f
+        self._borrowed = borrowed  # keyed: the handle knows (self.keyed)
 
     # --- single keys ---------------------------------------------------------------------
 
@@ -200,63 +190,17 @@ class BloomFilter(SingleKeyProbe, _batches.UpdatesByBatches, _handle.ClosesOnExi
         check(lib.seen_bloom_get_stats(self._h, stats), self._h)
         return stats
 
-    def __repr__(self) -> str:
-        if self._h == _NULL:
-            return "<closed BloomFilter>"
+    def _describe(self) -> str:
         return (f"BloomFilter(expected_items={self.expected_items}, fpr={self.fpr}, "
                 f"seed={self.seed}) with size_bytes={self.size_bytes}, k={self.k}")
 
-    # --- bytes and files -----------------------------------------------------------------
-
-    def to_bytes(self) -> bytes:
-        """The serialized filter (docs/FORMAT.md), the same bytes as save() writes."""
-        return _handle.serialize(lib.seen_bloom_serialize, self._h)
-
-    @classmethod
-    def from_bytes(cls, data: Any, key: Optional[bytes] = None) -> "BloomFilter":
-        """A writable filter copied from serialized bytes (any bytes-like), after checking
-        them; a FormatError subclass says what is wrong with bad input. A keyed filter's
-        bytes need its key (IncompatibleError without it or with another)."""
-        return cls._adopt(_handle.deserialize_keyed(lib.seen_bloom_deserialize, lib.seen_bloom_deserialize_keyed,
-                                                    "seen_bloom*", data, key))
-
-    @classmethod
-    def view(cls, buffer: Any, verify: bool = True) -> "BloomFilter":
-        """A read-only filter that reads serialized bytes in place, without a copy. The
-        filter keeps buffer alive; do not change its contents while the filter is open.
-        verify=False skips the payload checksum (the header is always checked)."""
-        out, src = _handle.view(lib.seen_bloom_view, "seen_bloom*", buffer, verify)
-        return cls._adopt(out, borrowed=src)
-
-    def save(self, path: PathLike) -> None:
-        """Writes the filter to path atomically: a crash leaves the old file or the new one."""
-        check(lib.seen_bloom_save(self._h, os.fsencode(path)), self._h)
-
-    @classmethod
-    def open(cls, path: PathLike, read_only: bool = True, verify: bool = True,
-             key: Optional[bytes] = None) -> "BloomFilter":
-        """Maps a saved filter instead of reading it into memory. read_only=True is the query
-        role (adds fail with ReadOnlyError); read_only=False writes changes back to the file
-        on sync() and close(). verify=False skips the payload checksum, for a fast open. A
-        keyed filter's file needs its key."""
-        flags = _handle.open_flags(read_only, verify, lib.SEEN_OPEN_WRITE_IN_PLACE)
-        return cls._adopt(_handle.open_keyed(lib.seen_bloom_open, lib.seen_bloom_open_keyed, "seen_bloom*",
-                                             path, flags, key))
-
-    def sync(self) -> None:
-        """For a filter opened with read_only=False: reseals and flushes it to its file."""
-        check(lib.seen_bloom_sync(self._h), self._h)
+    # --- bytes and files (_files.py) -----------------------------------------------------
 
     def close(self) -> None:
-        """Syncs a writable mapped filter and frees the filter now rather than at garbage
-        collection. Closing twice is harmless."""
+        """Unbinds the single-key probe, then syncs a writable mapped filter and frees it
+        now rather than at garbage collection. Closing twice is harmless."""
         self._bind_probe(0)
-        try:
-            _handle.release(self, lib.seen_bloom_sync)
-        finally:
-            self._borrowed = None
+        super().close()
 
-    def __reduce__(self) -> Any:
-        if self.keyed:
-            _handle.refuse_keyed_pickle("BloomFilter")
-        return (_unpickle, (self.to_bytes(),))
+    def _is_keyed(self) -> bool:
+        return self.keyed

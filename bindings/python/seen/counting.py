@@ -10,14 +10,12 @@ writer: `in` and contains_many take no lock.
 import threading
 from typing import Any, Optional
 
-from . import _batches, _handle, _keys
-from ._handle import PathLike, c_path
+from . import _batches, _files, _handle, _keys
 from ._keys import Key
 from ._native import ffi, lib
 from .errors import call, check, invalid_argument, raise_status
 
 _NOT_FOUND = lib.SEEN_ERR_NOT_FOUND
-_NULL = ffi.NULL
 
 # Bound once: the single-key paths are dominated by attribute lookups otherwise.
 _test_u64 = lib.seen_counting_contains_one_u64
@@ -28,11 +26,8 @@ _delete_u64 = lib.seen_counting_remove_one_u64
 _delete_key = lib.seen_counting_remove_one_key
 
 
-def _unpickle(data: bytes) -> "CountingFilter":
-    return CountingFilter.from_bytes(data)
-
-
-class CountingFilter(_batches.UpdatesByBatches, _handle.ClosesOnExit):
+class CountingFilter(_batches.UpdatesByBatches, _files.KeyedBytes, _files.Views, _files.Opens,
+                     _files.Syncs):
     """A Bloom filter of str (as UTF-8), bytes and int (u64) keys that can also remove them:
     no false negatives for keys added and not removed, false positives at about `fpr` once
     `expected_items` keys are in.
@@ -41,9 +36,14 @@ class CountingFilter(_batches.UpdatesByBatches, _handle.ClosesOnExit):
     (NotFoundError, nothing changes); a never-added key that looks present (a false positive)
     cannot be told apart, and removing it may make another key a false negative. A key added
     twice must be removed twice. A closed filter raises InvalidArgumentError on every call.
+
+    Its bytes and files are kind 2 of docs/FORMAT.md. open(read_only=True) queries only the
+    presence bits, a fifth of the file; open(read_only=False) maps the file and writes
+    changes back to it on sync() and close(), which no other thread may race with a query.
     """
 
     __slots__ = ("_h", "_borrowed", "_lock", "_keyed")
+    _c = _files.CFunctions.of("counting", lib.SEEN_OPEN_WRITE_IN_PLACE)
 
     def __init__(self, expected_items: int, fpr: float, seed: int = 0,
                  key: Optional[bytes] = None) -> None:
@@ -66,12 +66,6 @@ class CountingFilter(_batches.UpdatesByBatches, _handle.ClosesOnExit):
         self._borrowed = borrowed
         # Held by every call that changes or reads all counters; queries run without it.
         self._lock = threading.Lock()
-
-    @classmethod
-    def _adopt(cls, out: Any, borrowed: Any = None, keyed: bool = False) -> "CountingFilter":
-        f = cls.__new__(cls)
-        f._own(out[0], borrowed, keyed)
-        return f
 
     # --- single keys ---------------------------------------------------------------------
 
@@ -231,67 +225,6 @@ class CountingFilter(_batches.UpdatesByBatches, _handle.ClosesOnExit):
             check(lib.seen_counting_get_stats(self._h, stats), self._h)
         return stats
 
-    def __repr__(self) -> str:
-        if self._h == _NULL:
-            return "<closed CountingFilter>"
+    def _describe(self) -> str:
         return (f"CountingFilter(expected_items={self.expected_items}, fpr={self.fpr}, "
                 f"seed={self.seed}) with size_bytes={self.size_bytes}, k={self.k}")
-
-    # --- bytes and files -----------------------------------------------------------------
-
-    def to_bytes(self) -> bytes:
-        """The serialized filter (docs/FORMAT.md, kind 2), the same bytes as save() writes."""
-        with self._lock:
-            return _handle.serialize(lib.seen_counting_serialize, self._h)
-
-    @classmethod
-    def from_bytes(cls, data: Any, key: Optional[bytes] = None) -> "CountingFilter":
-        """A writable filter copied from serialized bytes (any bytes-like), after checking
-        them; a FormatError subclass says what is wrong with bad input. A keyed filter's
-        bytes need its key (IncompatibleError without it or with another)."""
-        return cls._adopt(_handle.deserialize_keyed(lib.seen_counting_deserialize, lib.seen_counting_deserialize_keyed,
-                                                    "seen_counting*", data, key), keyed=key is not None)
-
-    @classmethod
-    def view(cls, buffer: Any, verify: bool = True) -> "CountingFilter":
-        """A read-only filter that reads serialized bytes in place, without a copy. The
-        filter keeps buffer alive; do not change its contents while the filter is open.
-        verify=False skips the payload checksum (the header is always checked)."""
-        out, src = _handle.view(lib.seen_counting_view, "seen_counting*", buffer, verify)
-        return cls._adopt(out, borrowed=src)
-
-    def save(self, path: PathLike) -> None:
-        """Writes the filter to path atomically: a crash leaves the old file or the new one."""
-        with self._lock:
-            check(lib.seen_counting_save(self._h, c_path(path)), self._h)
-
-    @classmethod
-    def open(cls, path: PathLike, read_only: bool = True, verify: bool = True,
-             key: Optional[bytes] = None) -> "CountingFilter":
-        """Maps a saved filter instead of reading it into memory. read_only=True is the query
-        role (adds and removes fail with ReadOnlyError; queries read only the presence bits,
-        a fifth of the file); read_only=False writes changes back to the file on sync() and
-        close(). verify=False skips the payload checksum, for a fast open. A keyed filter's
-        file needs its key."""
-        flags = _handle.open_flags(read_only, verify, lib.SEEN_OPEN_WRITE_IN_PLACE)
-        return cls._adopt(_handle.open_keyed(lib.seen_counting_open, lib.seen_counting_open_keyed, "seen_counting*",
-                                             path, flags, key), keyed=key is not None)
-
-    def sync(self) -> None:
-        """For a filter opened with read_only=False: reseals and flushes it to its file."""
-        with self._lock:
-            check(lib.seen_counting_sync(self._h), self._h)
-
-    def close(self) -> None:
-        """Syncs a writable mapped filter and frees the filter now rather than at garbage
-        collection. Closing twice is harmless; no other thread may be querying it."""
-        with self._lock:
-            try:
-                _handle.release(self, lib.seen_counting_sync)
-            finally:
-                self._borrowed = None
-
-    def __reduce__(self) -> Any:
-        if self._keyed:
-            _handle.refuse_keyed_pickle("CountingFilter")
-        return (_unpickle, (self.to_bytes(),))

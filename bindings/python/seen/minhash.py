@@ -7,10 +7,9 @@ Shingles are consecutive tokens as SimHash cuts them (folded words; each CJK cha
 token): word pairs for English, character pairs for Chinese, by default.
 """
 import operator
-import os
 from typing import Any, List, Optional, SupportsIndex, Tuple
 
-from . import _handle
+from . import _files, _handle
 from ._handle import PathLike
 from ._native import ffi, lib
 from .errors import call, check
@@ -47,7 +46,7 @@ def similarity(a: List[int], b: List[int]) -> float:
     return float(lib.seen_minhash_similarity(ffi.new("uint32_t[]", a), ffi.new("uint32_t[]", b), len(a)))
 
 
-class MinHashIndex(_handle.ClosesOnExit):
+class MinHashIndex(_files.Saves):
     """Texts by id, and for a query text every stored one whose estimated Jaccard similarity
     is at least `threshold`, most similar first. Queries may run in several threads at once,
     not beside add or remove.
@@ -62,13 +61,19 @@ class MinHashIndex(_handle.ClosesOnExit):
     """
 
     __slots__ = ("_h",)
+    # save and close; its deserialize and open take the key their own way (below).
+    _c = _files.CFunctions.of("minhash_index")
 
     def __init__(self, threshold: float = 0.8, bins: int = 128, shingle: int = 2, seed: int = 0,
                  key: Optional[bytes] = None) -> None:
         opts, _keep = _options(bins, shingle, seed, threshold, key)
         out = ffi.new("seen_minhash_index**")
         call(lib.seen_minhash_index_create, opts, out)
-        self._h = ffi.gc(out[0], lib.seen_minhash_index_free)
+        self._own(out[0])
+
+    def _own(self, handle: Any, borrowed: Any = None, keyed: bool = False) -> None:
+        # borrowed, keyed: it has no view and does not pickle, so it need not know
+        self._h = ffi.gc(handle, lib.seen_minhash_index_free)
 
     def add(self, id: SupportsIndex, text: Text) -> None:
         """Stores text under id, replacing what id held."""
@@ -111,10 +116,6 @@ class MinHashIndex(_handle.ClosesOnExit):
         call(lib.seen_minhash_index_deserialize, src, len(src), key_buffer, len(key or b""), out)
         return cls._adopt(out)
 
-    def save(self, path: PathLike) -> None:
-        """Writes the index to path atomically: a crash leaves the old file or the new one."""
-        check(lib.seen_minhash_index_save(self._h, os.fsencode(path)), self._h)
-
     @classmethod
     def open(cls, path: PathLike, key: Optional[bytes] = None, read_only: bool = False,
              verify: bool = True) -> "MinHashIndex":
@@ -125,23 +126,14 @@ class MinHashIndex(_handle.ClosesOnExit):
         key_buffer = ffi.from_buffer("uint8_t[]", key) if key is not None else ffi.NULL
         out = ffi.new("seen_minhash_index**")
         flags = _handle.open_flags(read_only, verify, lib.SEEN_OPEN_PRIVATE_COPY)
-        call(lib.seen_minhash_index_open, os.fsencode(path), flags, key_buffer, len(key or b""), out)
+        call(lib.seen_minhash_index_open, _handle.c_path(path), flags, key_buffer,
+             len(key or b""), out)
         return cls._adopt(out)
-
-    @classmethod
-    def _adopt(cls, out: Any) -> "MinHashIndex":
-        index = cls.__new__(cls)
-        index._h = ffi.gc(out[0], lib.seen_minhash_index_free)
-        return index
 
     def __len__(self) -> int:
         texts = ffi.new("uint64_t*")
         check(lib.seen_minhash_index_size(self._h, texts, ffi.NULL), self._h)
         return int(texts[0])
-
-    def close(self) -> None:
-        """Frees the index now rather than at garbage collection. Closing twice is harmless."""
-        _handle.release(self)
 
     @property
     def bytes(self) -> int:

@@ -7,7 +7,6 @@ language. Text is str (as UTF-8) or bytes; invalid UTF-8 and NUL act as separato
 errors, and a text without tokens (empty, only punctuation) has simhash 0.
 """
 import operator
-import os
 import threading
 from array import array
 from dataclasses import dataclass
@@ -15,7 +14,7 @@ from itertools import accumulate
 from typing import (Any, Iterable, Iterator, List, Literal, Mapping, NamedTuple, Optional, Sequence,
                     SupportsIndex, Tuple, Union, overload)
 
-from . import _batches, _handle
+from . import _batches, _files, _handle
 from ._handle import PathLike
 from ._native import ffi, lib
 from .errors import call, check, invalid_argument, raise_status
@@ -229,10 +228,6 @@ def hamming(a: SupportsIndex, b: SupportsIndex) -> int:
 
 # --- the index ---------------------------------------------------------------------------
 
-def _unpickle(data: bytes) -> "SimHashIndex":
-    return SimHashIndex.from_bytes(data)
-
-
 class QueryResults:
     """The matches of query_many: results[i] is the list of (id, distance) of query i, sorted
     by distance then id. offsets, ids and distances are the flat arrays (numpy if present):
@@ -260,7 +255,7 @@ class QueryResults:
         return f"<QueryResults of {len(self)} queries, {int(self.offsets[-1])} matches>"
 
 
-class SimHashIndex(_handle.ClosesOnExit):
+class SimHashIndex(_files.Serializes, _files.Views, _files.Saves):
     """Every stored (id, fingerprint) within Hamming distance k of a query, exactly: never a
     miss against brute force. k (0..7) is the largest distance queries may ask for; up to 3
     it costs about 30 bytes per fingerprint (docs/simhash.md gives the cost of each k).
@@ -268,26 +263,22 @@ class SimHashIndex(_handle.ClosesOnExit):
     The index is a multiset of (id, fingerprint) pairs: adding an id twice keeps both pairs
     and queries report both; remove(id) takes every pair of that id. Queries may run from
     many threads at once (cffi releases the GIL); add, remove and close need the index to
-    themselves. A closed index raises InvalidArgumentError on every call.
+    themselves. A closed index raises InvalidArgumentError on every call. Its bytes and
+    files are kind 6 of docs/FORMAT.md.
     """
 
     __slots__ = ("_h", "_borrowed", "_k")
+    _c = _files.CFunctions.of("simhash_index")
 
     def __init__(self, k: int = 3) -> None:
         out = ffi.new("seen_simhash_index**")
         call(lib.seen_simhash_index_create, operator.index(k), out)
         self._own(out[0])
 
-    def _own(self, handle: Any, borrowed: Any = None) -> None:
-        self._h = ffi.gc(handle, lib.seen_simhash_index_free)
-        self._borrowed = borrowed  # a view's buffer must outlive the handle that reads it
+    def _own(self, handle: Any, borrowed: Any = None, keyed: bool = False) -> None:
+        self._h = ffi.gc(handle, lib.seen_simhash_index_free)  # keyed: it never is
+        self._borrowed = borrowed
         self._k = int(self._info().max_k)
-
-    @classmethod
-    def _adopt(cls, out: Any, borrowed: Any = None) -> "SimHashIndex":
-        index = cls.__new__(cls)
-        index._own(out[0], borrowed)
-        return index
 
     def _k_or(self, k: Optional[SupportsIndex]) -> int:
         return self._k if k is None else operator.index(k)
@@ -436,16 +427,10 @@ class SimHashIndex(_handle.ClosesOnExit):
         """True for SimHashIndex.open and SimHashIndex.view: add and remove then fail."""
         return bool(self._info().read_only)
 
-    def __repr__(self) -> str:
-        if self._h == _NULL:
-            return "<closed SimHashIndex>"
+    def _describe(self) -> str:
         return f"<SimHashIndex of {len(self)} fingerprints, k={self._k}>"
 
-    # --- bytes and files -----------------------------------------------------------------
-
-    def to_bytes(self) -> bytes:
-        """The serialized index (kind 6 of docs/FORMAT.md), the same bytes as save() writes."""
-        return _handle.serialize(lib.seen_simhash_index_serialize, self._h)
+    # --- bytes and files (_files.py) -----------------------------------------------------
 
     @classmethod
     def from_bytes(cls, data: Any) -> "SimHashIndex":
@@ -455,33 +440,14 @@ class SimHashIndex(_handle.ClosesOnExit):
             _handle.deserialize(lib.seen_simhash_index_deserialize, "seen_simhash_index*", data))
 
     @classmethod
-    def view(cls, buffer: Any, verify: bool = True) -> "SimHashIndex":
-        """A read-only index that answers from serialized bytes in place, without a copy. It
-        keeps buffer alive; do not change its contents while the index is open."""
-        out, src = _handle.view(lib.seen_simhash_index_view, "seen_simhash_index*", buffer, verify)
-        return cls._adopt(out, borrowed=src)
-
-    def save(self, path: PathLike) -> None:
-        """Writes the index to path atomically: a crash leaves the old file or the new one."""
-        check(lib.seen_simhash_index_save(self._h, os.fsencode(path)), self._h)
-
-    @classmethod
     def open(cls, path: PathLike, verify: bool = True) -> "SimHashIndex":
         """Maps a saved index read-only and answers queries in place (add and remove raise
         ReadOnlyError; from_bytes(open(path, 'rb').read()) gives a writable copy).
         verify=False skips the payload checksum, for a fast open."""
         flags = lib.SEEN_OPEN_READ_ONLY | (0 if verify else lib.SEEN_OPEN_NO_VERIFY)
         out = ffi.new("seen_simhash_index**")
-        call(lib.seen_simhash_index_open, os.fsencode(path), flags, out)
+        call(lib.seen_simhash_index_open, _handle.c_path(path), flags, out)
         return cls._adopt(out)
-
-    def close(self) -> None:
-        """Frees the index now rather than at garbage collection. Closing twice is harmless."""
-        _handle.release(self)
-        self._borrowed = None
-
-    def __reduce__(self) -> Any:
-        return (_unpickle, (self.to_bytes(),))
 
 
 def _new_u32(n: int) -> Any:

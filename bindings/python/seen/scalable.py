@@ -10,15 +10,13 @@ without the lock, from any number of threads.
 import contextlib
 import threading
 from dataclasses import dataclass
-from typing import Any, ContextManager, Optional
+from typing import Any, Optional
 
-from . import _batches, _handle, _keys
-from ._handle import PathLike, c_path
+from . import _batches, _files, _handle, _keys
 from ._keys import Key
 from ._native import ffi, lib
 from .errors import call, check, invalid_argument, raise_status
 
-_NULL = ffi.NULL
 _NO_LOCK = contextlib.nullcontext()
 
 _test_u64 = lib.seen_scalable_contains_one_u64
@@ -45,11 +43,7 @@ class ScalableInfo:
     seed: int
 
 
-def _unpickle(data: bytes) -> "ScalableFilter":
-    return ScalableFilter.from_bytes(data)
-
-
-class ScalableFilter(_batches.UpdatesByBatches, _handle.ClosesOnExit):
+class ScalableFilter(_batches.UpdatesByBatches, _files.KeyedBytes, _files.Opens):
     """A Bloom filter of str (as UTF-8), bytes and int (u64) keys that grows as keys come:
     no false negatives, and a total false-positive rate within `fpr` at any size.
 
@@ -57,9 +51,14 @@ class ScalableFilter(_batches.UpdatesByBatches, _handle.ClosesOnExit):
     at `tightening` times the rate. A query asks every sub-filter, so start near the expected
     size. At most 64 sub-filters (then TooLargeError). A closed filter raises
     InvalidArgumentError on every call.
+
+    Its bytes and files are kind 3 of docs/FORMAT.md. open(read_only=False) reads a private
+    copy that may grow: the file changes only on the next save(), and close() loses what was
+    not saved.
     """
 
     __slots__ = ("_h", "_lock", "_keyed")
+    _c = _files.CFunctions.of("scalable", lib.SEEN_OPEN_PRIVATE_COPY)
 
     def __init__(self, initial_capacity: int, fpr: float, growth: float = 2,
                  tightening: float = 0.5, seed: int = 0, key: Optional[bytes] = None) -> None:
@@ -85,17 +84,11 @@ class ScalableFilter(_batches.UpdatesByBatches, _handle.ClosesOnExit):
         call(lib.seen_scalable_create, opts, out)
         self._own(out[0], keyed=key is not None)
 
-    def _own(self, handle: Any, keyed: bool = False) -> None:
-        self._h = ffi.gc(handle, lib.seen_scalable_free)
+    def _own(self, handle: Any, borrowed: Any = None, keyed: bool = False) -> None:
+        self._h = ffi.gc(handle, lib.seen_scalable_free)  # borrowed: it has no view
         self._keyed = keyed
-        self._lock: ContextManager[Any] = _NO_LOCK  # no other thread has it yet
+        self._lock = _NO_LOCK  # no other thread has it yet
         self._lock = _NO_LOCK if self.info.read_only else threading.Lock()
-
-    @classmethod
-    def _adopt(cls, out: Any, keyed: bool = False) -> "ScalableFilter":
-        f = cls.__new__(cls)
-        f._own(out[0], keyed)
-        return f
 
     # --- single keys ---------------------------------------------------------------------
 
@@ -213,52 +206,8 @@ class ScalableFilter(_batches.UpdatesByBatches, _handle.ClosesOnExit):
         """True for ScalableFilter.open(read_only=True): adds then fail with ReadOnlyError."""
         return self.info.read_only
 
-    def __repr__(self) -> str:
-        if self._h == _NULL:
-            return "<closed ScalableFilter>"
+    def _describe(self) -> str:
         i = self.info
         return (f"ScalableFilter(initial_capacity={i.initial_capacity}, fpr={i.fpr}, "
                 f"growth={i.growth}, tightening={i.tightening}, seed={i.seed}) with "
                 f"{i.items} items in {i.subfilters} sub-filters, size_bytes={i.size_bytes}")
-
-    # --- bytes and files -----------------------------------------------------------------
-
-    def to_bytes(self) -> bytes:
-        """The serialized filter (docs/FORMAT.md, kind 3), the same bytes as save() writes."""
-        with self._lock:
-            return _handle.serialize(lib.seen_scalable_serialize, self._h)
-
-    @classmethod
-    def from_bytes(cls, data: Any, key: Optional[bytes] = None) -> "ScalableFilter":
-        """A writable filter copied from serialized bytes (any bytes-like), after checking
-        them; a FormatError subclass says what is wrong with bad input. A keyed filter's
-        bytes need its key (IncompatibleError without it or with another)."""
-        return cls._adopt(_handle.deserialize_keyed(lib.seen_scalable_deserialize, lib.seen_scalable_deserialize_keyed,
-                                                    "seen_scalable*", data, key), keyed=key is not None)
-
-    def save(self, path: PathLike) -> None:
-        """Writes the filter to path atomically: a crash leaves the old file or the new one."""
-        with self._lock:
-            check(lib.seen_scalable_save(self._h, c_path(path)), self._h)
-
-    @classmethod
-    def open(cls, path: PathLike, read_only: bool = True, verify: bool = True,
-             key: Optional[bytes] = None) -> "ScalableFilter":
-        """Opens a saved filter. read_only=True maps the file and queries it in place (the
-        query role: adds fail with ReadOnlyError). read_only=False reads a private copy that
-        may grow; the file changes only on the next save(). verify=False skips the payload
-        checksum, for a fast open. A keyed filter's file needs its key."""
-        flags = _handle.open_flags(read_only, verify, lib.SEEN_OPEN_PRIVATE_COPY)
-        return cls._adopt(_handle.open_keyed(lib.seen_scalable_open, lib.seen_scalable_open_keyed, "seen_scalable*",
-                                             path, flags, key), keyed=key is not None)
-
-    def close(self) -> None:
-        """Frees the filter now rather than at garbage collection (unsaved changes are lost:
-        save() first). Closing twice is harmless."""
-        with self._lock:
-            _handle.release(self)
-
-    def __reduce__(self) -> Any:
-        if self._keyed:
-            _handle.refuse_keyed_pickle("ScalableFilter")
-        return (_unpickle, (self.to_bytes(),))

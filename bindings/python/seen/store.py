@@ -6,11 +6,10 @@ so are items. A user appears on their first mark or take, and is dropped after i
 seconds without one.
 """
 import operator
-import os
 from dataclasses import dataclass
 from typing import Any, Optional, SupportsIndex
 
-from . import _batches, _handle
+from . import _batches, _files, _handle
 from ._handle import PathLike
 from ._native import ffi, lib
 from .errors import call, check, invalid_argument
@@ -49,14 +48,17 @@ class StoreSaturation:
     users_span_limited: int
 
 
-class ExposureStore(_handle.ClosesOnExit):
+class ExposureStore(_files.Opens):
     """What each user was already shown: filter a request's candidates down to the unseen,
     mark what was shown, or take a page of unseen candidates in one atomic step.
 
-    A closed store raises InvalidArgumentError on every call.
+    save() holds every shard's lock while it writes; close() loses what was not saved, and no
+    other thread may be using the store. A closed store raises InvalidArgumentError on every
+    call.
     """
 
     __slots__ = ("_h", "_read_only")
+    _c = _files.CFunctions.of("store", lib.SEEN_OPEN_PRIVATE_COPY)
 
     def __init__(self, window: WindowSpec, idle_timeout: Optional[int] = 86400,
                  max_bytes: Optional[int] = None, expected_users: int = 2**20) -> None:
@@ -88,11 +90,12 @@ class ExposureStore(_handle.ClosesOnExit):
         })
         out = ffi.new("seen_store**")
         call(lib.seen_store_create, options, out)
-        self._own(out[0], read_only=False)
+        self._own(out[0])
 
-    def _own(self, handle: Any, read_only: bool) -> None:
+    def _own(self, handle: Any, borrowed: Any = None, keyed: bool = False) -> None:
+        # borrowed, keyed: it has no view and does not pickle, so it need not know
         self._h = ffi.gc(handle, lib.seen_store_free)
-        self._read_only = read_only
+        self._read_only = False  # open() says otherwise
 
     # --- requests ------------------------------------------------------------------------
 
@@ -180,20 +183,13 @@ class ExposureStore(_handle.ClosesOnExit):
         """True for ExposureStore.open(read_only=True): mark, take and expire then fail."""
         return self._read_only
 
-    def __repr__(self) -> str:
-        if self._h == _NULL:
-            return "<closed ExposureStore>"
+    def _describe(self) -> str:
         s, w = self.stats, self.window
         unit = "items" if w.mode == "count" else "seconds"
         return (f"<ExposureStore of {s.users} users, {s.bytes} bytes, windows of the last "
                 f"{w.span} {unit}{', read-only' if self._read_only else ''}>")
 
-    # --- files and lifetime --------------------------------------------------------------
-
-    def save(self, path: PathLike) -> None:
-        """Writes the store to path atomically: a crash leaves the old file or the new one.
-        Holds every shard's lock while it writes."""
-        check(lib.seen_store_save(self._h, os.fsencode(path)), self._h)
+    # --- files and lifetime (save and close: _files.py) ----------------------------------
 
     @classmethod
     def open(cls, path: PathLike, read_only: bool = True, verify: bool = True,
@@ -202,20 +198,9 @@ class ExposureStore(_handle.ClosesOnExit):
         read_only=False takes writes in memory until the next save (the file itself is never
         written in place). verify=False skips the payload checksum for a fast open: a corrupt
         window is then refused when its user is touched. A keyed store's file needs its key."""
-        flags = _handle.open_flags(read_only, verify, lib.SEEN_OPEN_PRIVATE_COPY)
-        out = ffi.new("seen_store**")
-        if key is None:
-            call(lib.seen_store_open, os.fsencode(path), flags, out)
-        else:
-            call(lib.seen_store_open_keyed, os.fsencode(path), flags, bytes(key), len(key), out)
-        store = cls.__new__(cls)
-        store._own(out[0], read_only=read_only)
+        store = super().open(path, read_only, verify, key)
+        store._read_only = read_only
         return store
-
-    def close(self) -> None:
-        """Frees the store now rather than at garbage collection (unsaved changes are lost).
-        Closing twice is harmless; no other thread may be using the store."""
-        _handle.release(self)
 
     def __reduce__(self) -> Any:
         raise TypeError("an ExposureStore is not pickled: save() it to a file and open() it")

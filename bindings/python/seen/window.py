@@ -14,7 +14,7 @@ import threading
 from dataclasses import dataclass, field
 from typing import Any, Optional, SupportsIndex, Tuple, Union
 
-from . import _batches, _handle
+from . import _batches, _files, _handle
 from ._keys import Key
 from ._native import ffi, lib
 from .errors import call, check, invalid_argument, raise_status
@@ -150,30 +150,29 @@ class WindowUsage:
                    effective_span=int(sat.effective_span), bytes=int(sat.bytes))
 
 
-def _unpickle(data: bytes) -> "Window":
-    return Window.from_bytes(data)
-
-
-class Window(_handle.ClosesOnExit):
+class Window(_files.KeyedBytes):
     """An exposure window of str (as UTF-8), bytes and int (u64) items: everything within its
     span is always found; an item never added is found at about the spec's fpr.
 
     Calls on a time window take `now`; count windows ignore it. A window may be shared
     between threads: its own lock serializes the calls. A closed window raises
-    InvalidArgumentError on every call.
+    InvalidArgumentError on every call. Its bytes are kind 4 of docs/FORMAT.md, clock and
+    contents included.
     """
 
-    __slots__ = ("_h", "_time", "_lock", "_one_id", "_one_offsets", "_one_out")
+    __slots__ = ("_h", "_keyed", "_time", "_lock", "_one_id", "_one_offsets", "_one_out")
+    _c = _files.CFunctions.of("window")
 
     def __init__(self, spec: WindowSpec, now: Seconds = 0) -> None:
         """A new, empty window sized from spec; `now` starts the clock of a time window."""
         out = ffi.new("seen_window**")
         options, _key = spec._options()
         call(lib.seen_window_create, options, seconds(now), out)
-        self._own(out[0])
+        self._own(out[0], keyed=spec.key is not None)
 
-    def _own(self, handle: Any) -> None:
-        self._h = ffi.gc(handle, lib.seen_window_free)
+    def _own(self, handle: Any, borrowed: Any = None, keyed: bool = False) -> None:
+        self._h = ffi.gc(handle, lib.seen_window_free)  # borrowed: it has no view
+        self._keyed = keyed
         self._time = self.info.mode == "time"
         self._lock = threading.Lock()
         # Scratch arrays of the single-item calls, used under the lock.
@@ -337,44 +336,14 @@ class Window(_handle.ClosesOnExit):
     def seed(self) -> int:
         return self.info.seed
 
-    def __repr__(self) -> str:
-        if self._h == _NULL:
-            return "<closed Window>"
+    def _describe(self) -> str:
         i = self.info
         unit = "items" if i.mode == "count" else "seconds"
         return (f"<Window of the last {i.span} {unit}: {i.layout}, {i.state_bytes} bytes, "
                 f"slack {i.slack:.3g}, predicted_fpr {i.predicted_fpr:.3g}>")
 
-    # --- bytes and lifetime --------------------------------------------------------------
-
-    def to_bytes(self) -> bytes:
-        """The serialized window (docs/FORMAT.md, kind 4), clock and contents included."""
-        with self._lock:
-            return _handle.serialize(lib.seen_window_serialize, self._h)
-
-    @classmethod
-    def from_bytes(cls, data: Any, key: Optional[bytes] = None) -> "Window":
-        """A window copied from serialized bytes (any bytes-like), after checking them; a
-        FormatError subclass says what is wrong with bad input. A keyed window's bytes need
-        its key (IncompatibleError without it or with another)."""
-        if key is None:
-            out = _handle.deserialize(lib.seen_window_deserialize, "seen_window*", data)
-        else:
-            src = ffi.from_buffer("uint8_t[]", data)
-            out = ffi.new("seen_window**")
-            call(lib.seen_window_deserialize_keyed, src, len(src), bytes(key), len(key), out)
-        w = cls.__new__(cls)
-        w._own(out[0])
-        return w
+    # --- bytes and lifetime (_files.py) ------------------------------------------------
 
     def copy(self) -> "Window":
         """An independent copy, contents and clock included."""
         return Window.from_bytes(self.to_bytes())
-
-    def close(self) -> None:
-        """Frees the window now rather than at garbage collection. Closing twice is harmless."""
-        with self._lock:
-            _handle.release(self)
-
-    def __reduce__(self) -> Any:
-        return (_unpickle, (self.to_bytes(),))

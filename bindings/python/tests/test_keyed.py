@@ -63,7 +63,7 @@ def test_bad_keys_and_mixing_are_refused(keyed):
 
 def test_keyed_windows_and_stores(tmp_path):
     """A keyed spec makes keyed windows and stores: their bytes and files open only with the
-    key, and the spec's repr does not show it."""
+    key, a keyed window does not pickle, and the spec's repr does not show it."""
     spec = seen.WindowSpec("count", 500, key=KEY)
     assert str(KEY) not in repr(spec)
     w = seen.Window(spec)
@@ -72,6 +72,10 @@ def test_keyed_windows_and_stores(tmp_path):
     with pytest.raises(seen.IncompatibleError):
         seen.Window.from_bytes(data)
     assert all(seen.Window.from_bytes(data, key=KEY).contains_many([1, 2, 3]))
+    with pytest.raises(TypeError, match="keyed"):
+        pickle.dumps(w)
+    with pytest.raises(TypeError, match="keyed"):
+        pickle.dumps(seen.Window.from_bytes(data, key=KEY))
     store = seen.ExposureStore(window=spec)
     store.mark(7, [11, 22], now=0)
     path = tmp_path / "keyed.store"

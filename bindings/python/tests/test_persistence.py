@@ -98,6 +98,18 @@ def test_pickle_round_trip(filled):
     assert copy.to_bytes() == filled.to_bytes()
 
 
+@pytest.mark.parametrize("make", [
+    lambda: seen.BloomFilter(100, 0.01),
+    lambda: seen.SimHashIndex(),
+    lambda: seen.MinHashIndex(),
+    lambda: seen.ExposureStore(seen.WindowSpec.last_items(10)),
+], ids=["bloom", "simhash", "minhash", "store"])
+def test_every_kind_refuses_a_path_with_a_nul_rather_than_truncate_it(make, tmp_path):
+    with pytest.raises(ValueError, match="null"):
+        make().save(str(tmp_path / "a\0b"))
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_with_closes_and_a_closed_filter_refuses_every_call(filled):
     with filled as f:
         assert 1 in f
