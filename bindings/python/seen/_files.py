@@ -58,20 +58,21 @@ class Closes:
     _lock: ContextManager[Any] = _NO_LOCK
     # A view's buffer, which must outlive the handle that reads it (a slot of kinds that view).
     _borrowed: Any = None
-    # Whether it was made with a key (a slot of kinds that may be keyed).
-    _keyed: bool = False
+    # The secret key it was made with, kept so that a copy is keyed alike (a slot of kinds
+    # that may be keyed); None for an unkeyed one.
+    _key: Optional[bytes] = None
 
-    def _own(self, handle: Any, borrowed: Any = None, keyed: bool = False) -> None:
+    def _own(self, handle: Any, borrowed: Any = None, key: Optional[bytes] = None) -> None:
         """Takes handle, freed with this object, as the kind's __init__ does; borrowed is
-        the buffer a view reads in place, keyed says the handle was made with a key. A kind
+        the buffer a view reads in place, key the secret the handle was made with. A kind
         keeps what it uses."""
         raise NotImplementedError
 
     @classmethod
-    def _adopt(cls: Type[Kind], out: Any, borrowed: Any = None, keyed: bool = False) -> Kind:
+    def _adopt(cls: Type[Kind], out: Any, borrowed: Any = None, key: Optional[bytes] = None) -> Kind:
         """A new object of the handle a C call wrote to out (a handle_type*)."""
         obj = cls.__new__(cls)
-        obj._own(out[0], borrowed, keyed)
+        obj._own(out[0], borrowed, key)
         return obj
 
     def close(self) -> None:
@@ -123,7 +124,7 @@ class Serializes(Closes):
 
     def _is_keyed(self) -> bool:
         """Whether its bytes open only with a key, which a pickle would have to carry."""
-        return self._keyed
+        return self._key is not None
 
     def __reduce__(self) -> Any:
         if self._is_keyed():
@@ -136,6 +137,11 @@ class KeyedBytes(Serializes):
 
     __slots__ = ()
 
+    @property
+    def keyed(self) -> bool:
+        """Whether its items hash under a secret key (made, read or opened with key=...)."""
+        return self._is_keyed()
+
     @classmethod
     def from_bytes(cls: Type[Kind], data: Any, key: Optional[bytes] = None) -> Kind:
         """A writable copy of serialized bytes (any bytes-like), after checking them; a
@@ -144,7 +150,7 @@ class KeyedBytes(Serializes):
         c = cls._c
         out = _handle.deserialize_keyed(c.deserialize, c.deserialize_keyed, c.handle_type,
                                         data, key)
-        return cls._adopt(out, keyed=key is not None)
+        return cls._adopt(out, key=None if key is None else bytes(key))
 
 
 class Views(Closes):
@@ -187,7 +193,7 @@ class Opens(Saves):
         c = cls._c
         flags = _handle.open_flags(read_only, verify, c.writable_open)
         out = _handle.open_keyed(c.open, c.open_keyed, c.handle_type, path, flags, key)
-        return cls._adopt(out, keyed=key is not None)
+        return cls._adopt(out, key=None if key is None else bytes(key))
 
 
 class Syncs(Closes):

@@ -50,10 +50,10 @@ class BloomFilter(SingleKeyProbe, _batches.UpdatesByBatches, _files.KeyedBytes, 
             call(lib.seen_bloom_create_keyed, expected_items, fpr, bytes(key), len(key), out)
         self._own(out[0])
 
-    def _own(self, handle: Any, borrowed: Any = None, keyed: bool = False) -> None:
+    def _own(self, handle: Any, borrowed: Any = None, key: Optional[bytes] = None) -> None:
         self._h = ffi.gc(handle, lib.seen_bloom_free)
         self._bind_probe(int(ffi.cast("uintptr_t", handle)))
-        self._borrowed = borrowed  # keyed: the handle knows (self.keyed)
+        self._borrowed = borrowed  # key: the handle knows it is keyed, and copies in C
 
     # --- single keys ---------------------------------------------------------------------
 

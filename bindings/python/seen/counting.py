@@ -42,7 +42,7 @@ class CountingFilter(_batches.UpdatesByBatches, _files.KeyedBytes, _files.Views,
     changes back to it on sync() and close(), which no other thread may race with a query.
     """
 
-    __slots__ = ("_h", "_borrowed", "_lock", "_keyed")
+    __slots__ = ("_h", "_borrowed", "_lock", "_key")
     _c = _files.CFunctions.of("counting", lib.SEEN_OPEN_WRITE_IN_PLACE)
 
     def __init__(self, expected_items: int, fpr: float, seed: int = 0,
@@ -57,11 +57,11 @@ class CountingFilter(_batches.UpdatesByBatches, _files.KeyedBytes, _files.Views,
             invalid_argument("a keyed filter takes no seed: the key is its secret")
         else:
             call(lib.seen_counting_create_keyed, expected_items, fpr, bytes(key), len(key), out)
-        self._own(out[0], keyed=key is not None)
+        self._own(out[0], key=None if key is None else bytes(key))
 
-    def _own(self, handle: Any, borrowed: Any = None, keyed: bool = False) -> None:
+    def _own(self, handle: Any, borrowed: Any = None, key: Optional[bytes] = None) -> None:
         self._h = ffi.gc(handle, lib.seen_counting_free)
-        self._keyed = keyed
+        self._key = key
         # A view's buffer must outlive the handle that reads it.
         self._borrowed = borrowed
         # Held by every call that changes or reads all counters; queries run without it.
@@ -145,7 +145,7 @@ class CountingFilter(_batches.UpdatesByBatches, _files.KeyedBytes, _files.Views,
 
     def copy(self) -> "CountingFilter":
         """A writable copy in memory (also of a read-only or mapped filter)."""
-        return CountingFilter.from_bytes(self.to_bytes())
+        return CountingFilter.from_bytes(self.to_bytes(), key=self._key)
 
     # --- estimates and parameters --------------------------------------------------------
 

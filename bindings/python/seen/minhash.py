@@ -71,8 +71,8 @@ class MinHashIndex(_files.Saves):
         call(lib.seen_minhash_index_create, opts, out)
         self._own(out[0])
 
-    def _own(self, handle: Any, borrowed: Any = None, keyed: bool = False) -> None:
-        # borrowed, keyed: it has no view and does not pickle, so it need not know
+    def _own(self, handle: Any, borrowed: Any = None, key: Optional[bytes] = None) -> None:
+        # borrowed, key: it has no view and does not pickle or copy, so it need not keep them
         self._h = ffi.gc(handle, lib.seen_minhash_index_free)
 
     def add(self, id: SupportsIndex, text: Text) -> None:

@@ -275,8 +275,8 @@ class SimHashIndex(_files.Serializes, _files.Views, _files.Saves):
         call(lib.seen_simhash_index_create, operator.index(k), out)
         self._own(out[0])
 
-    def _own(self, handle: Any, borrowed: Any = None, keyed: bool = False) -> None:
-        self._h = ffi.gc(handle, lib.seen_simhash_index_free)  # keyed: it never is
+    def _own(self, handle: Any, borrowed: Any = None, key: Optional[bytes] = None) -> None:
+        self._h = ffi.gc(handle, lib.seen_simhash_index_free)  # key: it never has one
         self._borrowed = borrowed
         self._k = int(self._info().max_k)
 

@@ -57,7 +57,7 @@ class ScalableFilter(_batches.UpdatesByBatches, _files.KeyedBytes, _files.Opens)
     not saved.
     """
 
-    __slots__ = ("_h", "_lock", "_keyed")
+    __slots__ = ("_h", "_lock", "_key")
     _c = _files.CFunctions.of("scalable", lib.SEEN_OPEN_PRIVATE_COPY)
 
     def __init__(self, initial_capacity: int, fpr: float, growth: float = 2,
@@ -82,11 +82,11 @@ class ScalableFilter(_batches.UpdatesByBatches, _files.KeyedBytes, _files.Opens)
         opts.key, opts.key_len = key_bytes, 0 if key is None else len(key)
         out = ffi.new("seen_scalable**")
         call(lib.seen_scalable_create, opts, out)
-        self._own(out[0], keyed=key is not None)
+        self._own(out[0], key=None if key is None else bytes(key))
 
-    def _own(self, handle: Any, borrowed: Any = None, keyed: bool = False) -> None:
+    def _own(self, handle: Any, borrowed: Any = None, key: Optional[bytes] = None) -> None:
         self._h = ffi.gc(handle, lib.seen_scalable_free)  # borrowed: it has no view
-        self._keyed = keyed
+        self._key = key
         self._lock = _NO_LOCK  # no other thread has it yet
         self._lock = _NO_LOCK if self.info.read_only else threading.Lock()
 
@@ -136,7 +136,7 @@ class ScalableFilter(_batches.UpdatesByBatches, _files.KeyedBytes, _files.Opens)
 
     def copy(self) -> "ScalableFilter":
         """A writable copy in memory (also of a read-only filter)."""
-        return ScalableFilter.from_bytes(self.to_bytes())
+        return ScalableFilter.from_bytes(self.to_bytes(), key=self._key)
 
     # --- what it holds -------------------------------------------------------------------
 

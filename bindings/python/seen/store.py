@@ -92,8 +92,8 @@ class ExposureStore(_files.Opens):
         call(lib.seen_store_create, options, out)
         self._own(out[0])
 
-    def _own(self, handle: Any, borrowed: Any = None, keyed: bool = False) -> None:
-        # borrowed, keyed: it has no view and does not pickle, so it need not know
+    def _own(self, handle: Any, borrowed: Any = None, key: Optional[bytes] = None) -> None:
+        # borrowed, key: it has no view and does not pickle or copy, so it need not keep them
         self._h = ffi.gc(handle, lib.seen_store_free)
         self._read_only = False  # open() says otherwise
 

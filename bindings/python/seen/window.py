@@ -160,7 +160,7 @@ class Window(_files.KeyedBytes):
     contents included.
     """
 
-    __slots__ = ("_h", "_keyed", "_time", "_lock", "_one_id", "_one_offsets", "_one_out")
+    __slots__ = ("_h", "_key", "_time", "_lock", "_one_id", "_one_offsets", "_one_out")
     _c = _files.CFunctions.of("window")
 
     def __init__(self, spec: WindowSpec, now: Seconds = 0) -> None:
@@ -168,11 +168,11 @@ class Window(_files.KeyedBytes):
         out = ffi.new("seen_window**")
         options, _key = spec._options()
         call(lib.seen_window_create, options, seconds(now), out)
-        self._own(out[0], keyed=spec.key is not None)
+        self._own(out[0], key=spec.key)
 
-    def _own(self, handle: Any, borrowed: Any = None, keyed: bool = False) -> None:
+    def _own(self, handle: Any, borrowed: Any = None, key: Optional[bytes] = None) -> None:
         self._h = ffi.gc(handle, lib.seen_window_free)  # borrowed: it has no view
-        self._keyed = keyed
+        self._key = key
         self._time = self.info.mode == "time"
         self._lock = threading.Lock()
         # Scratch arrays of the single-item calls, used under the lock.
@@ -346,4 +346,4 @@ class Window(_files.KeyedBytes):
 
     def copy(self) -> "Window":
         """An independent copy, contents and clock included."""
-        return Window.from_bytes(self.to_bytes())
+        return Window.from_bytes(self.to_bytes(), key=self._key)

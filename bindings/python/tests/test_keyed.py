@@ -111,3 +111,27 @@ def test_keyed_counting_and_scalable_filters(make, tmp_path):
         pickle.dumps(f)
     with pytest.raises(seen.InvalidArgumentError, match="16 to 64 bytes"):
         make(b"short")
+
+
+@pytest.mark.parametrize("make", [
+    lambda: seen.CountingFilter(2_000, 0.01, key=KEY),
+    lambda: seen.ScalableFilter(2_000, 0.01, key=KEY),
+    lambda: seen.Window(seen.WindowSpec("count", 500, key=KEY)),
+], ids=["counting", "scalable", "window"])
+def test_a_keyed_copy_keeps_its_key(make):
+    """copy() goes through the bytes, which do not hold the key: the object keeps it, so the
+    copy is keyed alike, holds the same items, and its own bytes open only with the key."""
+    original = make()
+    original.add_many(range(300))
+    copy = original.copy()
+    assert copy.keyed
+    assert all(copy.contains_many(range(300)))
+    with pytest.raises(seen.IncompatibleError):
+        type(original).from_bytes(copy.to_bytes())
+    assert all(type(original).from_bytes(copy.to_bytes(), key=KEY).contains_many(range(300)))
+
+
+def test_unkeyed_kinds_say_so():
+    assert not seen.CountingFilter(10, 0.01).keyed
+    assert not seen.ScalableFilter(10, 0.01).keyed
+    assert not seen.Window(seen.WindowSpec("count", 10)).keyed
