@@ -8,7 +8,15 @@
 #define JNI(ret, name) JNIEXPORT ret JNICALL Java_io_seen_NativeKinds_##name
 
 /* The codes of io.seen.Kind, in its order. */
-enum { KIND_BLOOM, KIND_COUNTING, KIND_SCALABLE, KIND_WINDOW, KIND_STORE, KIND_COUNT };
+enum {
+  KIND_BLOOM,
+  KIND_COUNTING,
+  KIND_SCALABLE,
+  KIND_WINDOW,
+  KIND_STORE,
+  KIND_MINHASH,
+  KIND_COUNT
+};
 
 typedef struct {
   void (*free)(void* h);
@@ -26,6 +34,9 @@ typedef struct {
   keys_chunk add_or_test_keys; /* likewise */
   seen_status (*add_one_u64)(void* h, uint64_t id, uint8_t* was_present);
   seen_status (*add_one_key)(void* h, const void* key, size_t len, uint8_t* was_present);
+  /* Whether serialize may wait on a lock (a MinHash index settles its tables under one first):
+   * no lock may be waited on while a Java array is pinned in a critical section. */
+  int serialize_waits;
 } kind_calls;
 
 #define HANDLE_CALLS(kind)                                            \
@@ -36,10 +47,14 @@ typedef struct {
     kind##_last_error(h, err);                                        \
   }
 
+#define SAVE_CALL(kind)                                                \
+  static seen_status kind##_save_any(const void* h, const char* path) { \
+    return kind##_save(h, path);                                        \
+  }
+
+/* Open and deserialize of the kinds with a separate _keyed call for the keyed form. */
 #define FILE_CALLS(kind)                                                                 \
-  static seen_status kind##_save_any(const void* h, const char* path) {                  \
-    return kind##_save(h, path);                                                         \
-  }                                                                                      \
+  SAVE_CALL(kind)                                                                        \
   static seen_status kind##_open_any(const char* path, uint32_t flags, const uint8_t* key, \
                                      size_t key_len, void** out, seen_error* err) {      \
     kind* made = NULL;                                                                   \
@@ -49,11 +64,14 @@ typedef struct {
     return s;                                                                            \
   }
 
+#define SERIALIZE_CALL(kind)                                                           \
+  static seen_status kind##_serialize_any(const void* h, uint8_t* buf, size_t cap,     \
+                                          size_t* written) {                           \
+    return kind##_serialize(h, buf, cap, written);                                     \
+  }
+
 #define BYTES_CALLS(kind)                                                                    \
-  static seen_status kind##_serialize_any(const void* h, uint8_t* buf, size_t cap,           \
-                                          size_t* written) {                                 \
-    return kind##_serialize(h, buf, cap, written);                                           \
-  }                                                                                          \
+  SERIALIZE_CALL(kind)                                                                       \
   static seen_status kind##_deserialize_any(const uint8_t* buf, size_t len,                  \
                                             const uint8_t* key, size_t key_len, void** out,  \
                                             seen_error* err) {                               \
@@ -108,6 +126,28 @@ HANDLE_CALLS(seen_window)
 BYTES_CALLS(seen_window)
 HANDLE_CALLS(seen_store)
 FILE_CALLS(seen_store)
+HANDLE_CALLS(seen_minhash_index)
+SAVE_CALL(seen_minhash_index)
+SERIALIZE_CALL(seen_minhash_index)
+
+/* A MinHash index takes its key (NULL for none) in the one call. */
+static seen_status seen_minhash_index_open_any(const char* path, uint32_t flags,
+                                               const uint8_t* key, size_t key_len, void** out,
+                                               seen_error* err) {
+  seen_minhash_index* made = NULL;
+  seen_status s = seen_minhash_index_open(path, flags, key, key_len, &made, err);
+  *out = made;
+  return s;
+}
+
+static seen_status seen_minhash_index_deserialize_any(const uint8_t* buf, size_t len,
+                                                      const uint8_t* key, size_t key_len,
+                                                      void** out, seen_error* err) {
+  seen_minhash_index* made = NULL;
+  seen_status s = seen_minhash_index_deserialize(buf, len, key, key_len, &made, err);
+  *out = made;
+  return s;
+}
 
 #define WITH_HANDLE(kind) .free = kind##_free_any, .last_error = kind##_last_error_any
 #define WITH_FILE(kind) .save = kind##_save_any, .open = kind##_open_any
@@ -131,6 +171,8 @@ static const kind_calls KINDS[KIND_COUNT] = {
                        WITH_ADD_ONCE(seen_scalable)},
     [KIND_WINDOW] = {WITH_HANDLE(seen_window), WITH_BYTES(seen_window)},
     [KIND_STORE] = {WITH_HANDLE(seen_store), WITH_FILE(seen_store)},
+    [KIND_MINHASH] = {WITH_HANDLE(seen_minhash_index), WITH_FILE(seen_minhash_index),
+                      WITH_BYTES(seen_minhash_index), .serialize_waits = 1},
 };
 
 #define CALLS(kind) (&KINDS[kind])
@@ -155,14 +197,20 @@ JNI(jlong, serializedSize)(JNIEnv* env, jclass cls, jint kind, jlong h) {
   return s == SEEN_OK ? (jlong)written : -(jlong)s;
 }
 
-/* The arrays of these kinds are pinned, not copied: their calls never wait on a lock. */
+/* The array is pinned, not copied, unless the kind's serialize may wait on a lock. */
 JNI(jint, serialize)(JNIEnv* env, jclass cls, jint kind, jlong h, jbyteArray out) {
+  int pin = !CALLS(kind)->serialize_waits;
   jsize cap = (*env)->GetArrayLength(env, out);
-  jbyte* p = (*env)->GetPrimitiveArrayCritical(env, out, NULL);
+  jbyte* p = pin ? (*env)->GetPrimitiveArrayCritical(env, out, NULL)
+                 : (*env)->GetByteArrayElements(env, out, NULL);
   if (p == NULL) return JAVA_EXCEPTION_PENDING;
   size_t written = 0;
   seen_status s = CALLS(kind)->serialize(HANDLE_OF(h), (uint8_t*)p, (size_t)cap, &written);
-  (*env)->ReleasePrimitiveArrayCritical(env, out, p, 0);
+  if (pin) {
+    (*env)->ReleasePrimitiveArrayCritical(env, out, p, 0);
+  } else {
+    (*env)->ReleaseByteArrayElements(env, out, p, 0);
+  }
   return s;
 }
 

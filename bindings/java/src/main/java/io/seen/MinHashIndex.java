@@ -53,7 +53,7 @@ public final class MinHashIndex implements AutoCloseable {
   }
 
   private MinHashIndex(long h) {
-    this.handle = new NativeHandle(this, h, NativeMinHash::free, NativeMinHash::lastError);
+    this.handle = new NativeHandle(this, h, Kind.MINHASH);
   }
 
   private static MinHashIndex make(double threshold, byte[] key) {
@@ -112,8 +112,7 @@ public final class MinHashIndex implements AutoCloseable {
   /** The serialized form (docs/FORMAT.md, kind 7), the same bytes every binding writes. */
   public byte[] toByteArray() {
     try {
-      return Serialized.toByteArray(
-          handle, NativeMinHash::serializedSize, NativeMinHash::serialize, Serialized.USE_SAVE);
+      return Serialized.toByteArray(handle, Kind.MINHASH);
     } finally {
       Reference.reachabilityFence(this);
     }
@@ -122,7 +121,7 @@ public final class MinHashIndex implements AutoCloseable {
   /** Saves crash-safely: a temporary file, fsync, then a rename over {@code path}. */
   public void save(Path path) {
     byte[] name = Utf8.nulTerminated(path);
-    handle.run(this, h -> NativeMinHash.save(h, name));
+    handle.run(this, h -> NativeKinds.save(Kind.MINHASH.code, h, name));
   }
 
   /**
@@ -131,16 +130,18 @@ public final class MinHashIndex implements AutoCloseable {
    * INCOMPATIBLE).
    */
   public static MinHashIndex fromBytes(byte[] bytes, byte[] key) {
-    long[] out = new long[1];
-    NativeMinHash.deserialize(bytes, key, out);
-    return new MinHashIndex(out[0]);
+    return NativeObject.fromBytes(Kind.MINHASH, bytes, key, MinHashIndex::wrap);
   }
 
   /** A writable index read from a file {@link #save(Path)} wrote, with the key rule of fromBytes. */
   public static MinHashIndex open(Path path, byte[] key) {
-    long[] out = new long[1];
-    NativeMinHash.open(Utf8.nulTerminated(path), key, out);
-    return new MinHashIndex(out[0]);
+    return NativeObject.open(
+        Kind.MINHASH, path, Mode.PRIVATE_COPY.flags, key, MinHashIndex::wrap);
+  }
+
+  /** A {@link NativeObject.Maker}; unlike a NativeObject, the index keeps no copy of its key. */
+  private static MinHashIndex wrap(long h, byte[] key) {
+    return new MinHashIndex(h);
   }
 
   /** Texts stored. */

@@ -82,9 +82,7 @@ abstract class NativeObject<T extends NativeObject<T>> implements AutoCloseable 
   /** The serialized form (docs/FORMAT.md), the same bytes every binding writes. */
   public byte[] toByteArray() {
     try {
-      return Serialized.toByteArray(handle, h -> NativeKinds.serializedSize(kind.code, h),
-          (h, out) -> NativeKinds.serialize(kind.code, h, out),
-          kind.saves ? Serialized.USE_SAVE : "");
+      return Serialized.toByteArray(handle, kind);
     } finally {
       Reference.reachabilityFence(this);
     }

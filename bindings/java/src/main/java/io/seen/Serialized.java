@@ -32,4 +32,10 @@ final class Serialized {
     handle.check(writer.write(handle.get(), bytes));
     return bytes;
   }
+
+  /** As above, for a handle of {@code kind}, through kinds_jni.c. */
+  static byte[] toByteArray(NativeHandle handle, Kind kind) {
+    return toByteArray(handle, h -> NativeKinds.serializedSize(kind.code, h),
+        (h, out) -> NativeKinds.serialize(kind.code, h, out), kind.saves ? USE_SAVE : "");
+  }
 }
