@@ -83,28 +83,25 @@ func TestUint64IsItsLittleEndianBytes(t *testing.T) {
 
 func TestBatchesAgreeWithSingleKeys(t *testing.T) {
 	f := newFilter(t, 20000, 0.01)
-	ids := distinctIDs(1, 30000)
-	must(t, f.AddUint64s(ids[:10000]))
-	out := make([]bool, len(ids))
-	must(t, f.TestUint64s(ids, out))
-	for i, id := range ids {
-		single := f.TestUint64(id)
-		if out[i] != single || (i < 10000 && !out[i]) {
-			t.Fatalf("id %d: batch %v, single %v, added %v", i, out[i], single, i < 10000)
-		}
-	}
-
+	batchAgreesWithSingles(t, distinctIDs(1, 30000), 10000, f.AddUint64s, f.TestUint64s, f.TestUint64)
 	strs := make([]string, 3000)
 	for i := range strs {
 		strs[i] = fmt.Sprintf("item-%d", i)
 	}
-	must(t, f.AddStrings(strs[:1000]))
-	sout := make([]bool, len(strs))
-	must(t, f.TestStrings(strs, sout))
-	for i, s := range strs {
-		single := f.TestString(s)
-		if sout[i] != single || (i < 1000 && !sout[i]) {
-			t.Fatalf("string %q: batch %v, single %v, added %v", s, sout[i], single, i < 1000)
+	batchAgreesWithSingles(t, strs, 1000, f.AddStrings, f.TestStrings, f.TestString)
+}
+
+// batchAgreesWithSingles adds keys[:added] in one batch, then fails unless testing every key
+// in one batch and one at a time agree, and every added key is found.
+func batchAgreesWithSingles[K any](t *testing.T, keys []K, added int, add func([]K) error,
+	testAll func([]K, []bool) error, test func(K) bool) {
+	t.Helper()
+	must(t, add(keys[:added]))
+	out := make([]bool, len(keys))
+	must(t, testAll(keys, out))
+	for i, key := range keys {
+		if single := test(key); out[i] != single || (i < added && !out[i]) {
+			t.Fatalf("key %v: batch %v, single %v, added %v", key, out[i], single, i < added)
 		}
 	}
 }

@@ -44,3 +44,17 @@ def assert_each_raises(error, calls, match=None):
     for call in calls:
         with pytest.raises(error, match=match):
             call()
+
+
+def assert_opens_read_only_for_queries(saved, path, same_answers, refused):
+    """saved, written to path and opened read-only (the query role): the file holds its bytes,
+    the mapped object answers as saved does, each call of refused(mapped) raises
+    ReadOnlyError and changes nothing, and a copy of it is writable."""
+    saved.save(path)
+    assert path.read_bytes() == saved.to_bytes()
+    with type(saved).open(path) as mapped:
+        assert mapped.read_only and same_answers(saved, mapped)
+        assert_each_raises(seen.ReadOnlyError, refused(mapped))
+        assert mapped.to_bytes() == saved.to_bytes()
+        assert mapped.copy().read_only is False
+    assert path.read_bytes() == saved.to_bytes()

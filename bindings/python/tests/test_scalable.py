@@ -16,7 +16,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import seen
-from refusals import MUTATIONS, assert_each_raises, assert_every_load_refuses
+from refusals import (MUTATIONS, assert_each_raises, assert_every_load_refuses,
+                      assert_opens_read_only_for_queries)
 from sample_keys import EVERY_KEY_TYPE
 from together import run_together
 
@@ -215,16 +216,8 @@ def test_pickle_round_trip(grown):
 
 
 def test_save_and_open_read_only_is_the_query_role(grown, tmp_path):
-    path = tmp_path / "s.seen"
-    grown.save(path)
-    assert path.read_bytes() == grown.to_bytes()
-    with seen.ScalableFilter.open(path) as mapped:
-        assert mapped.read_only and same_answers(grown, mapped)
-        assert_each_raises(seen.ReadOnlyError, [
-            lambda: mapped.add("new"), lambda: mapped.add_many([1, 2]),
-            lambda: mapped.update(["x"])])
-        assert mapped.to_bytes() == grown.to_bytes()
-        assert not mapped.copy().read_only
+    assert_opens_read_only_for_queries(grown, tmp_path / "s.seen", same_answers, lambda mapped: [
+        lambda: mapped.add("new"), lambda: mapped.add_many([1, 2]), lambda: mapped.update(["x"])])
 
 
 def test_open_read_write_is_a_private_copy_until_saved(grown, tmp_path):
