@@ -8,7 +8,7 @@ import os
 from typing import Any, Callable, Tuple, Union
 
 from ._native import ffi, lib
-from .errors import call, check, thread_slot
+from .errors import call, check, invalid_argument, thread_slot
 
 PathLike = Union[str, bytes, "os.PathLike[str]", "os.PathLike[bytes]"]
 
@@ -48,6 +48,20 @@ def deserialize(deserialize_fn: Callable[..., int], handle_type: str, data: Any)
     out = ffi.new(handle_type + "*")
     call(deserialize_fn, src, len(src), out)
     return out
+
+
+def create_keyed(create_fn: Callable[..., int], keyed_fn: Callable[..., int], handle_type: str,
+                 expected_items: int, fpr: float, seed: int, key: Any) -> Any:
+    """The handle create_fn(expected_items, fpr, seed) makes, or, given a key, keyed_fn with it
+    in place of the seed: a keyed filter takes no seed, its key is its secret."""
+    out = ffi.new(handle_type + "*")
+    if key is None:
+        call(create_fn, expected_items, fpr, seed, out)
+    elif seed != 0:
+        invalid_argument("a keyed filter takes no seed: the key is its secret")
+    else:
+        call(keyed_fn, expected_items, fpr, bytes(key), len(key), out)
+    return out[0]
 
 
 def deserialize_keyed(deserialize_fn: Callable[..., int], keyed_fn: Callable[..., int],

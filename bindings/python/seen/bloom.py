@@ -12,7 +12,7 @@ from . import _batches, _files, _handle, _keys
 from ._probe import SingleKeyProbe
 from ._keys import Key
 from ._native import ffi, lib
-from .errors import call, check, invalid_argument, raise_status
+from .errors import check, raise_status
 
 # Bound once: the single-key paths are dominated by attribute lookups otherwise.
 _test_u64 = lib.seen_bloom_contains_one_u64
@@ -41,14 +41,8 @@ class BloomFilter(SingleKeyProbe, _batches.UpdatesByBatches, _files.KeyedBytes, 
 
     def __init__(self, expected_items: int, fpr: float, seed: int = 0,
                  key: Optional[bytes] = None) -> None:
-        out = ffi.new("seen_bloom**")
-        if key is None:
-            call(lib.seen_bloom_create, expected_items, fpr, seed, out)
-        elif seed != 0:
-            invalid_argument("a keyed filter takes no seed: the key is its secret")
-        else:
-            call(lib.seen_bloom_create_keyed, expected_items, fpr, bytes(key), len(key), out)
-        self._own(out[0])
+        self._own(_handle.create_keyed(lib.seen_bloom_create, lib.seen_bloom_create_keyed, "seen_bloom*",
+                                       expected_items, fpr, seed, key))
 
     def _own(self, handle: Any, borrowed: Any = None, key: Optional[bytes] = None) -> None:
         self._h = ffi.gc(handle, lib.seen_bloom_free)

@@ -13,7 +13,7 @@ from typing import Any, Optional
 from . import _batches, _files, _handle, _keys
 from ._keys import Key
 from ._native import ffi, lib
-from .errors import call, check, invalid_argument, raise_status
+from .errors import check, raise_status
 
 _NOT_FOUND = lib.SEEN_ERR_NOT_FOUND
 
@@ -50,14 +50,9 @@ class CountingFilter(_batches.UpdatesByBatches, _files.KeyedBytes, _files.Views,
         """A new, empty filter with the blocks and k of BloomFilter(expected_items, fpr). A
         key (16 to 64 secret bytes) makes it keyed, as BloomFilter's does (docs/SECURITY.md):
         its bytes do not hold the key and open only with it."""
-        out = ffi.new("seen_counting**")
-        if key is None:
-            call(lib.seen_counting_create, expected_items, fpr, seed, out)
-        elif seed != 0:
-            invalid_argument("a keyed filter takes no seed: the key is its secret")
-        else:
-            call(lib.seen_counting_create_keyed, expected_items, fpr, bytes(key), len(key), out)
-        self._own(out[0], key=None if key is None else bytes(key))
+        self._own(_handle.create_keyed(lib.seen_counting_create, lib.seen_counting_create_keyed,
+                                       "seen_counting*", expected_items, fpr, seed, key),
+                  key=None if key is None else bytes(key))
 
     def _own(self, handle: Any, borrowed: Any = None, key: Optional[bytes] = None) -> None:
         self._h = ffi.gc(handle, lib.seen_counting_free)
