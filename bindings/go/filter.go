@@ -1,6 +1,9 @@
 package seen
 
-import "runtime"
+import (
+	"runtime"
+	"unsafe"
+)
 
 // BloomFilter is a blocked Bloom filter owned by libseen. Its memory lives in C (or in a mapped
 // file), never in the Go heap, so a BloomFilter costs the garbage collector nothing.
@@ -40,6 +43,29 @@ func (f *BloomFilter) TestUint64(id uint64) bool {
 	found := testU64InGo(h, id)
 	runtime.KeepAlive(h) // the probe reads memory that h's finalizer frees
 	return found
+}
+
+// Test reports whether key may have been added: false is certain, true is right but for the
+// false-positive rate. It panics on a closed filter. Keys of up to 128 bytes in an unkeyed
+// filter are answered in Go, as TestUint64's are.
+func (f *BloomFilter) Test(key []byte) bool {
+	h, err := f.live()
+	if err != nil {
+		panic(err)
+	}
+	var found bool
+	if h.meta.probe != nil && len(key) <= xxh3ShortMax {
+		found = h.meta.probe.testBytes(key)
+	} else {
+		found = cTestKey(h.c, bytesPtr(key), len(key))
+	}
+	runtime.KeepAlive(h) // the probe reads memory that h's finalizer frees
+	return found
+}
+
+// TestString is Test for a string key: its bytes are read in place, not copied.
+func (f *BloomFilter) TestString(key string) bool {
+	return f.Test(unsafe.Slice(unsafe.StringData(key), len(key)))
 }
 
 // testU64InGo probes an unkeyed filter's blocks from Go, without a cgo call (probe.go).

@@ -76,3 +76,38 @@ func TestGoProbeReadsTheLiveBlocks(t *testing.T) {
 		}
 	}
 }
+
+// Test and TestString give C's answer for byte keys of every length: XXH3's paths for up to
+// 128 bytes in Go, and past them the C call. Every added key of every length must be found,
+// so a key hashed wrong in Go (landing in another block) shows.
+func TestGoProbeHashesEveryKeyLengthAsC(t *testing.T) {
+	rng := rand.New(rand.NewSource(16))
+	for _, seed := range []uint64{0, 7, 0xDEADBEEFCAFEF00D} {
+		f, err := NewWithSeed(20000, 0.01, seed)
+		must(t, err)
+		var added, absent Keys
+		for n := 0; n <= 160; n++ {
+			for i := 0; i < 40; i++ {
+				key := make([]byte, n)
+				rng.Read(key)
+				if i%2 == 0 {
+					added.Append(key)
+				} else {
+					absent.Append(key)
+				}
+			}
+		}
+		must(t, f.AddKeys(added))
+		for _, batch := range []Keys{added, absent} {
+			want := make([]bool, batch.Len())
+			must(t, f.TestKeys(batch, want))
+			for i := 0; i < batch.Len(); i++ {
+				key := batch.Data[batch.Offsets[i]:batch.Offsets[i+1]]
+				if f.Test(key) != want[i] || f.TestString(string(key)) != want[i] {
+					t.Fatalf("seed %#x, a %d-byte key: Go says %v, C %v", seed, len(key), f.Test(key), want[i])
+				}
+			}
+		}
+		f.Close()
+	}
+}
