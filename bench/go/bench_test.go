@@ -145,6 +145,17 @@ func BenchmarkTest(b *testing.B) {
 		}
 		sink += hits
 	})
+	b.Run("seen-single-bytes", func(b *testing.B) {
+		f := build(b)
+		var buf [8]byte
+		hits := 0
+		for i := 0; i < b.N; i++ {
+			if f.seen.Test(le(&buf, f.queries[i&(queries-1)])) {
+				hits++
+			}
+		}
+		sink += hits
+	})
 	b.Run("bits-and-blooms", func(b *testing.B) {
 		f := build(b)
 		var buf [8]byte
