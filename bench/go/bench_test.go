@@ -3,6 +3,9 @@ package bench
 import (
 	"encoding/binary"
 	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 
@@ -178,6 +181,62 @@ func BenchmarkTest(b *testing.B) {
 		}
 		sink += hits
 	})
+}
+
+// installedPaths are the file paths Debian's package lists name (/var/lib/dpkg/info/*.list):
+// real string keys of 10 to 200 bytes, a few past the 128 that the Go probe hashes itself.
+func installedPaths(b *testing.B) [][]byte {
+	lists, _ := filepath.Glob("/var/lib/dpkg/info/*.list")
+	unique := map[string]bool{}
+	for _, list := range lists {
+		data, err := os.ReadFile(list)
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, line := range strings.Split(string(data), "\n") {
+			unique[line] = line != ""
+		}
+	}
+	var paths [][]byte
+	for path, keep := range unique {
+		if keep {
+			paths = append(paths, []byte(path))
+		}
+	}
+	if len(paths) < 1000 {
+		b.Skip("fewer than 1,000 installed paths")
+	}
+	return paths
+}
+
+// BenchmarkPaths tests real paths, half of them added, in seen and bits-and-blooms sized
+// alike: single byte-key tests on text nobody wrote for this benchmark.
+func BenchmarkPaths(b *testing.B) {
+	paths := installedPaths(b)
+	f, err := seen.New(uint64(len(paths)/2), fpr)
+	if err != nil {
+		b.Fatal(err)
+	}
+	bb := bitsbloom.NewWithEstimates(uint(len(paths)/2), fpr)
+	for _, p := range paths[:len(paths)/2] {
+		f.Add(p)
+		bb.Add(p)
+	}
+	b.ResetTimer()
+	for _, peer := range []struct {
+		name string
+		test func([]byte) bool
+	}{{"seen", f.Test}, {"bits-and-blooms", bb.Test}} {
+		b.Run(peer.name, func(b *testing.B) {
+			hits := 0
+			for i := 0; i < b.N; i++ {
+				if peer.test(paths[i%len(paths)]) {
+					hits++
+				}
+			}
+			sink += hits
+		})
+	}
 }
 
 // BenchmarkFloor is one random 64-byte line read from memory the size of seen's filter:
