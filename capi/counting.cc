@@ -155,10 +155,17 @@ seen_status seen_counting_get_info(const seen_counting* f, seen_counting_info* i
   const seen::CountingParams& p = f->counting.params();
   const seen_counting_info full{sizeof(seen_counting_info), p.bytes(), p.blocks, p.k,
                                 f->counting.read_only() ? 1u : 0u, p.seed, p.expected_items,
-                                p.target_fpr, seen::kCounterBits, 0};
+                                p.target_fpr, seen::kCounterBits, p.key ? 1u : 0u};
   const size_t size = std::min(info->size, sizeof full);
   std::memcpy(info, &full, size);
   info->size = size;
+  return SEEN_OK;
+}
+
+seen_status seen_counting_get_presence_blocks(const seen_counting* f, const uint8_t** blocks) {
+  const seen::capi::ReportTo report(f);
+  SEEN_REQUIRE(f != nullptr && blocks != nullptr, "filter or blocks is NULL");
+  *blocks = f->counting.presence();
   return SEEN_OK;
 }
 

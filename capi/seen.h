@@ -765,9 +765,15 @@ typedef struct seen_counting_info {
   uint64_t expected_items; /* as given at creation */
   double target_fpr;       /* as given at creation */
   uint32_t counter_bits;   /* 4 */
-  uint32_t reserved;
+  uint32_t keyed;          /* 1 in keyed mode (seen_counting_create_keyed): seed is then 0 */
 } seen_counting_info;
 SEEN_API seen_status seen_counting_get_info(const seen_counting* f, seen_counting_info* info);
+
+/* The presence blocks (info.blocks * 64 bytes at the payload's start, block scheme 1 of
+ * docs/FORMAT.md), which answer every query, lent as seen_bloom_get_blocks lends a Bloom
+ * filter's, with its rules: valid until seen_counting_free, read-only, a word at a time. */
+SEEN_API seen_status seen_counting_get_presence_blocks(const seen_counting* f,
+                                                       const uint8_t** blocks);
 
 /* Statistics: O(bytes), reads every counter. Same size rule as info. */
 typedef struct seen_counting_stats {

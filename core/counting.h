@@ -92,6 +92,7 @@ class Counting {
   const CountingParams& params() const { return params_; }
   bool read_only() const { return !region_.writable(); }
   const uint8_t* bytes() const { return region_.data(); }
+  const uint8_t* presence() const { return reinterpret_cast<const uint8_t*>(presence_.words); }
 
  private:
   uint64_t HashOf(uint64_t id) const { return HashU64(id, params_.hashing()); }

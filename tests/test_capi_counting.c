@@ -269,8 +269,36 @@ static void test_scalable(void) {
   seen_scalable_free(NULL);
 }
 
+/* The lent presence blocks are the filter's own: after the same adds they hold, byte for byte,
+ * the blocks of a Bloom filter of the same parameters, and a remove shows in them at once. */
+static void test_presence_blocks(void) {
+  seen_counting* f = NULL;
+  seen_bloom* bloom = NULL;
+  const uint8_t *presence = NULL, *bloom_blocks = NULL;
+  seen_counting_info info = {sizeof info};
+  check(seen_counting_create(5000, 0.01, 9, &f, NULL) == SEEN_OK &&
+            seen_bloom_create(5000, 0.01, 9, &bloom, NULL) == SEEN_OK &&
+            seen_counting_get_presence_blocks(f, &presence) == SEEN_OK &&
+            seen_bloom_get_blocks(bloom, &bloom_blocks) == SEEN_OK &&
+            seen_counting_get_info(f, &info) == SEEN_OK && info.keyed == 0,
+        "presence blocks lent; an unkeyed filter says keyed 0");
+  seen_counting_add_u64(f, ids, 3000);
+  seen_bloom_add_u64(bloom, ids, 3000);
+  check(memcmp(presence, bloom_blocks, info.blocks * 64) == 0,
+        "the presence blocks are a Bloom filter's of the same keys");
+  check(seen_counting_remove_u64(f, ids, 3000, NULL) == SEEN_OK &&
+            count_yes(presence, info.blocks * 64) == 0,
+        "removing every key clears the lent presence blocks");
+  check(seen_counting_get_presence_blocks(NULL, &presence) == SEEN_ERR_INVALID_ARGUMENT &&
+            seen_counting_get_presence_blocks(f, NULL) == SEEN_ERR_INVALID_ARGUMENT,
+        "get_presence_blocks refuses NULL");
+  seen_bloom_free(bloom);
+  seen_counting_free(f);
+}
+
 int main(void) {
   test_counting_basics();
+  test_presence_blocks();
   test_counting_saturation_and_stats();
   test_counting_serialization();
   test_scalable();

@@ -107,6 +107,11 @@ static void test_counting_and_scalable(void) {
   check(seen_counting_deserialize_keyed(buf, size, kKey, sizeof kKey, &c2, NULL) == SEEN_OK &&
             seen_counting_contains_u64(c2, ids, 1000, out) == SEEN_OK && count_yes(1000) == 1000,
         "with it every key is found");
+  {
+    seen_counting_info info = {sizeof info};
+    check(seen_counting_get_info(c2, &info) == SEEN_OK && info.keyed == 1 && info.seed == 0,
+          "its info says keyed");
+  }
   memset(&so, 0, sizeof so);
   so.size = sizeof so;
   so.initial_capacity = 100;

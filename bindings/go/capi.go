@@ -184,7 +184,7 @@ func cFacts(c *cFilter) (bloomFacts, error) {
 		if err := checkOn(c, C.seen_bloom_get_blocks(c, &blocks)); err != nil {
 			return bloomFacts{}, err
 		}
-		facts.probe = newBlockProbe(unsafe.Pointer(blocks), facts.BloomParams)
+		facts.probe = newBlockProbe(unsafe.Pointer(blocks), facts.Blocks, facts.K, facts.Seed)
 	}
 	return facts, nil
 }

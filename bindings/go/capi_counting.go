@@ -63,12 +63,14 @@ func cCountingFree(c *cCounting)        { C.seen_counting_free(c) }
 func cCountingSync(c *cCounting) error  { return checkOn(c, C.seen_counting_sync(c)) }
 func cCountingClear(c *cCounting) error { return checkOn(c, C.seen_counting_clear(c)) }
 
-func cCountingParams(c *cCounting) (CountingParams, error) {
+// cCountingFacts reads what a CountingFilter caches: its parameters and, unless it is keyed,
+// the probe over its presence blocks.
+func cCountingFacts(c *cCounting) (countingFacts, error) {
 	p := C.seen_counting_info{size: C.sizeof_seen_counting_info}
 	if err := checkOn(c, C.seen_counting_get_info(c, &p)); err != nil {
-		return CountingParams{}, err
+		return countingFacts{}, err
 	}
-	return CountingParams{
+	facts := countingFacts{CountingParams: CountingParams{
 		Bytes:         uint64(p.bytes),
 		Blocks:        uint64(p.blocks),
 		K:             uint32(p.k),
@@ -77,7 +79,16 @@ func cCountingParams(c *cCounting) (CountingParams, error) {
 		ExpectedItems: uint64(p.expected_items),
 		TargetFPR:     float64(p.target_fpr),
 		CounterBits:   uint32(p.counter_bits),
-	}, nil
+		Keyed:         p.keyed != 0,
+	}}
+	if !facts.Keyed {
+		var presence *C.uint8_t
+		if err := checkOn(c, C.seen_counting_get_presence_blocks(c, &presence)); err != nil {
+			return countingFacts{}, err
+		}
+		facts.probe = newBlockProbe(unsafe.Pointer(presence), facts.Blocks, facts.K, facts.Seed)
+	}
+	return facts, nil
 }
 
 func cCountingStats(c *cCounting) (CountingStats, error) {

@@ -28,14 +28,25 @@ import (
 // Its key, batch and file methods are those every filter shares (filter_base.go); an add
 // counts the key once more, if it is already there.
 type CountingFilter struct {
-	filter[*cCounting, CountingParams]
+	filter[*cCounting, countingFacts]
 	key []byte // a keyed filter's key, for Copy (its bytes do not hold it); else nil
 }
 
-type countingHandle = owned[*cCounting, CountingParams]
+type countingHandle = owned[*cCounting, countingFacts]
 
-var countingCalls = filterCalls[*cCounting, CountingParams]{cCountingPutU64, cCountingPutKey,
-	testInC[*cCounting, CountingParams](cCountingTestU64), cCountingTestKey,
+// countingFacts are what a CountingFilter reads once: its parameters, and the probe of its
+// presence blocks that answers single-key tests in Go (nil for a keyed filter), as a
+// BloomFilter's does.
+type countingFacts struct {
+	CountingParams
+	probe *blockProbe
+}
+
+var countingCalls = filterCalls[*cCounting, countingFacts]{cCountingPutU64, cCountingPutKey,
+	func(h *countingHandle, id uint64) bool { return testU64Or(h.meta.probe, h.c, id, cCountingTestU64) },
+	func(h *countingHandle, key unsafe.Pointer, n int) bool {
+		return testKeyOr(h.meta.probe, h.c, key, n, cCountingTestKey)
+	},
 	cCountingAddU64, cCountingContainsU64, cCountingAddKeys, cCountingContainsKeys, cCountingMarshal, cCountingSave}
 
 // CountingParams are a counting filter's fixed parameters, read once when it is made.
@@ -48,6 +59,7 @@ type CountingParams struct {
 	ExpectedItems uint64  // as given at creation
 	TargetFPR     float64 // as given at creation
 	CounterBits   uint32  // 4
+	Keyed         bool    // made with a key (NewCountingKeyed); Seed is then 0
 }
 
 // CountingStats describe how full a counting filter is now.
@@ -104,9 +116,9 @@ func unmarshalCounting(data, key []byte) (*CountingFilter, error) {
 
 func adoptCounting(c *cCounting, err error) (*CountingFilter, error) {
 	wrap := func(h *countingHandle) *CountingFilter {
-		return &CountingFilter{filter: filter[*cCounting, CountingParams]{h, &countingCalls}}
+		return &CountingFilter{filter: filter[*cCounting, countingFacts]{h, &countingCalls}}
 	}
-	return adoptAs(wrap, c, err, cCountingParams, cCountingFree)
+	return adoptAs(wrap, c, err, cCountingFacts, cCountingFree)
 }
 
 func (f *CountingFilter) keep(key []byte) { f.key = key }
@@ -117,7 +129,7 @@ func (f *CountingFilter) Params() CountingParams {
 	if err != nil {
 		return CountingParams{}
 	}
-	return h.meta
+	return h.meta.CountingParams
 }
 
 // Stats reads every counter: O(size), not for hot paths.

@@ -51,3 +51,24 @@ func BenchmarkScalableTest(b *testing.B) {
 		f.Close()
 	}
 }
+
+// BenchmarkCountingTestUint64 is one single-key test per op, on a filter past the L2 (8 Mi
+// keys: 10 MB of presence blocks), half of the ids present.
+func BenchmarkCountingTestUint64(b *testing.B) {
+	const n = 1 << 23
+	f, err := NewCounting(n, 0.01)
+	must(b, err)
+	defer f.Close()
+	ids := distinctIDs(3, 2*n)
+	must(b, f.AddUint64s(ids[:n]))
+	b.ResetTimer()
+	found := 0
+	for i := 0; i < b.N; i++ {
+		if f.TestUint64(ids[i%(2*n)]) {
+			found++
+		}
+	}
+	if b.N > 2*n && found < b.N/2 {
+		b.Fatalf("%d of %d found", found, b.N)
+	}
+}

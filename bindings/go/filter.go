@@ -29,7 +29,7 @@ type bloomFacts struct {
 	probe *blockProbe
 }
 
-var bloomCalls = filterCalls[*cFilter, bloomFacts]{cPutU64, cPutKey, testU64InGo, cTestKey, cAddU64, cContainsU64,
+var bloomCalls = filterCalls[*cFilter, bloomFacts]{cPutU64, cPutKey, testU64InGo, testKeyInGo, cAddU64, cContainsU64,
 	cAddKeys, cContainsKeys, cMarshal, cSave}
 
 // TestUint64 is Test for an integer id. The filter's own method, not the shared one: the
@@ -53,12 +53,7 @@ func (f *BloomFilter) Test(key []byte) bool {
 	if err != nil {
 		panic(err)
 	}
-	var found bool
-	if h.meta.probe != nil && len(key) <= xxh3ShortMax {
-		found = h.meta.probe.testBytes(key)
-	} else {
-		found = cTestKey(h.c, bytesPtr(key), len(key))
-	}
+	found := testKeyInGo(h, bytesPtr(key), len(key))
 	runtime.KeepAlive(h) // the probe reads memory that h's finalizer frees
 	return found
 }
@@ -68,12 +63,12 @@ func (f *BloomFilter) TestString(key string) bool {
 	return f.Test(unsafe.Slice(unsafe.StringData(key), len(key)))
 }
 
-// testU64InGo probes an unkeyed filter's blocks from Go, without a cgo call (probe.go).
-func testU64InGo(h *handle, id uint64) bool {
-	if h.meta.probe != nil {
-		return h.meta.probe.testU64(id)
-	}
-	return cTestU64(h.c, id)
+// testU64InGo and testKeyInGo probe an unkeyed filter's blocks from Go, without a cgo call
+// (probe.go).
+func testU64InGo(h *handle, id uint64) bool { return testU64Or(h.meta.probe, h.c, id, cTestU64) }
+
+func testKeyInGo(h *handle, key unsafe.Pointer, n int) bool {
+	return testKeyOr(h.meta.probe, h.c, key, n, cTestKey)
 }
 
 // DefaultSeed is the seed of New: the same as the seen CLI's, so files built by either

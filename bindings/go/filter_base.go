@@ -11,8 +11,9 @@ import (
 // as a filterCalls; its own methods (Remove, Merge, Info, ...) stay with it.
 //
 // Keys are the same in every kind: a byte key and the same bytes as a string are one key, an
-// id is the key of its 8 little-endian bytes, and the empty key is valid. Single keys cross
-// into C once each (about the cost of a cache miss); batches once per batch, and libseen
+// id is the key of its 8 little-endian bytes, and the empty key is valid. Single-key tests of
+// unkeyed Bloom and counting filters run in Go (probe.go); other single keys cross into C
+// once each (about the cost of a cache miss); batches once per batch, and libseen
 // hashes a chunk, prefetches its blocks, then probes, so a batch runs near memory speed.
 type filter[P cHandle, M any] struct {
 	h     *owned[P, M]       // nil once closed
@@ -21,13 +22,13 @@ type filter[P cHandle, M any] struct {
 
 // filterCalls are one kind's calls on keys and files, in this order (the kinds' tables are
 // positional). put reports whether the key looked present before; a counting filter counts it
-// whatever it held, and always says false. testU64 takes the handle, not its C pointer alone,
-// as BloomFilter answers it in Go from the handle's facts (probe.go).
+// whatever it held, and always says false. The tests take the handle, not its C pointer alone,
+// as the Bloom and counting filters answer them in Go from the handle's facts (probe.go).
 type filterCalls[P cHandle, M any] struct {
 	putU64       func(c P, id uint64) (bool, error)
 	putKey       func(c P, key unsafe.Pointer, n int) (bool, error)
 	testU64      func(h *owned[P, M], id uint64) bool
-	testKey      func(c P, key unsafe.Pointer, n int) bool
+	testKey      func(h *owned[P, M], key unsafe.Pointer, n int) bool
 	addU64s      func(c P, ids []uint64) error
 	containsU64s func(c P, ids []uint64, out unsafe.Pointer) error
 	addKeys      func(c P, data []byte, offsets []uint64) error
@@ -36,9 +37,13 @@ type filterCalls[P cHandle, M any] struct {
 	save         func(c P, path string) error
 }
 
-// testInC is the testU64 of a kind that asks C for every key.
+// testInC and testKeyInC are the tests of a kind that asks C for every key.
 func testInC[P cHandle, M any](test func(c P, id uint64) bool) func(h *owned[P, M], id uint64) bool {
 	return func(h *owned[P, M], id uint64) bool { return test(h.c, id) }
+}
+
+func testKeyInC[P cHandle, M any](test func(c P, key unsafe.Pointer, n int) bool) func(h *owned[P, M], key unsafe.Pointer, n int) bool {
+	return func(h *owned[P, M], key unsafe.Pointer, n int) bool { return test(h.c, key, n) }
 }
 
 // live is the open handle, or ErrClosed (also for a copy of a closed filter).
@@ -111,7 +116,7 @@ func (f *filter[P, M]) putUint64(id uint64) (bool, error) {
 }
 
 func (f *filter[P, M]) testBytes(key unsafe.Pointer, n int) bool {
-	return testOn(f.live, func(h *owned[P, M]) bool { return f.calls.testKey(h.c, key, n) })
+	return testOn(f.live, func(h *owned[P, M]) bool { return f.calls.testKey(h, key, n) })
 }
 
 // AddUint64s adds every id, in order.

@@ -30,18 +30,34 @@ const startSalt uint32 = 0x0944fe0d
 var wordSalt = [8]uint32{0xf9b439fd, 0x91d93081, 0x8142c8eb, 0x3ceaaf31,
 	0xa05f1119, 0x627655db, 0xab13dfaf, 0x9dfb369b}
 
-// newBlockProbe reads the filter at blocks, of the given parameters.
-func newBlockProbe(blocks unsafe.Pointer, p BloomParams) *blockProbe {
+// newBlockProbe reads the blocks of a filter of the given shape and seed.
+func newBlockProbe(blocks unsafe.Pointer, count uint64, k uint32, seed uint64) *blockProbe {
 	// XXH3's default secret, bytes 8-15 and 16-23 read as little-endian words (xxhash.h).
 	const secret8, secret16 = 0x1cad21f72c81017c, 0xdb979083e96dd4de
-	seed := p.Seed ^ uint64(bits.ReverseBytes32(uint32(p.Seed)))<<32
 	return &blockProbe{
-		words:   unsafe.Slice((*uint64)(blocks), p.Blocks*8),
-		blocks:  p.Blocks,
-		k:       p.K,
-		seed:    p.Seed,
-		bitflip: (secret8 ^ secret16) - seed,
+		words:   unsafe.Slice((*uint64)(blocks), count*8),
+		blocks:  count,
+		k:       k,
+		seed:    seed,
+		bitflip: (secret8 ^ secret16) - (seed ^ uint64(bits.ReverseBytes32(uint32(seed)))<<32),
 	}
+}
+
+// testU64Or answers in Go when there is a probe (an unkeyed filter), else asks C.
+func testU64Or[P cHandle](p *blockProbe, c P, id uint64, inC func(P, uint64) bool) bool {
+	if p != nil {
+		return p.testU64(id)
+	}
+	return inC(c, id)
+}
+
+// testKeyOr answers in Go when there is a probe and the key is short enough, else asks C.
+func testKeyOr[P cHandle](p *blockProbe, c P, key unsafe.Pointer, n int,
+	inC func(P, unsafe.Pointer, int) bool) bool {
+	if p != nil && n <= xxh3ShortMax {
+		return p.testBytes(unsafe.Slice((*byte)(key), n))
+	}
+	return inC(c, key, n)
 }
 
 // testU64 tests an id: xxh3Short of its 8 little-endian bytes, with the seed's constant

@@ -111,3 +111,49 @@ func TestGoProbeHashesEveryKeyLengthAsC(t *testing.T) {
 		f.Close()
 	}
 }
+
+// A counting filter's single-key tests are probed in Go over its presence blocks: they give
+// C's batch answers, see removes at once, and a keyed filter (no probe) still answers in C.
+func TestGoProbeAnswersAsCForCounting(t *testing.T) {
+	rng := rand.New(rand.NewSource(17))
+	key := make([]byte, 32)
+	keyed, err := NewCountingKeyed(20000, 0.01, key)
+	must(t, err)
+	defer keyed.Close()
+	plain, err := NewCountingWithSeed(20000, 0.01, 0xDEADBEEFCAFEF00D)
+	must(t, err)
+	defer plain.Close()
+	if plain.Params().Keyed || !keyed.Params().Keyed {
+		t.Fatalf("Keyed: plain %v, keyed %v", plain.Params().Keyed, keyed.Params().Keyed)
+	}
+	for _, f := range []*CountingFilter{plain, keyed} {
+		ids := distinctIDs(int64(rng.Intn(1000)), 20000)
+		must(t, f.AddUint64s(ids[:10000]))
+		must(t, f.RemoveUint64s(ids[:5000], nil))
+		var keys Keys
+		for i, id := range ids[:4000] {
+			k := make([]byte, i%161)
+			rng.Read(k)
+			keys.Append(append(k, byte(id)))
+		}
+		must(t, f.AddKeys(keys))
+		want := make([]bool, len(ids))
+		must(t, f.TestUint64s(ids, want))
+		wantKeys := make([]bool, keys.Len())
+		must(t, f.TestKeys(keys, wantKeys))
+		for i, id := range ids {
+			if f.TestUint64(id) != want[i] {
+				t.Fatalf("keyed %v: id %d of %d: Go says %v, C %v", f.Params().Keyed, i, len(ids), !want[i], want[i])
+			}
+		}
+		for i := 0; i < keys.Len(); i++ {
+			k := keys.Data[keys.Offsets[i]:keys.Offsets[i+1]]
+			if !wantKeys[i] || !f.Test(k) || !f.TestString(string(k)) {
+				t.Fatalf("keyed %v: an added %d-byte key is missed (C %v)", f.Params().Keyed, len(k), wantKeys[i])
+			}
+		}
+		if want[0] && want[1] && want[2] && want[3] {
+			t.Fatalf("keyed %v: removed ids still answer present", f.Params().Keyed)
+		}
+	}
+}

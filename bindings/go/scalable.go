@@ -29,7 +29,7 @@ type ScalableFilter struct {
 type scalableHandle = owned[*cScalable, struct{}]
 
 var scalableCalls = filterCalls[*cScalable, struct{}]{cScalablePutU64, cScalablePutKey,
-	testInC[*cScalable, struct{}](cScalableTestU64), cScalableTestKey,
+	testInC[*cScalable, struct{}](cScalableTestU64), testKeyInC[*cScalable, struct{}](cScalableTestKey),
 	cScalableAddU64, cScalableContainsU64, cScalableAddKeys, cScalableContainsKeys, cScalableMarshal, cScalableSave}
 
 // ScalableOptions describe a scalable filter; the fields mirror seen_scalable_options.
