@@ -1,23 +1,39 @@
 // MixPositions and MarkHeld on every SIMD target (Highway foreach_target, dispatched per
-// batch). Candidates go side by side, one per 64-bit lane: each of the k positions is computed
-// for all lanes at once, exactly as window_cells::PositionOf does, and their cells gathered,
-// so a batch does not wait on one candidate's chain of multiplies. The mixing (three of a
-// probe's five multiplies) is done once per batch for the base and every level. The scalar reference is
+// batch). The mixing (three of a probe's five multiplies) is done once per chunk of
+// candidates for the base and every level. Then each array takes the chunk probe by probe,
+// one candidate per 32-bit lane, computing each position exactly as window_cells::PositionOf
+// does and gathering its cell. Most fresh candidates are out after a few probes, so once few
+// are left the survivors are packed together and only they go on: about half the gathers of
+// probing every candidate k times, and no branch per candidate. The scalar reference is
 // window_cells::SegmentsHolding; tests/test_simd_targets.cc holds every target to it.
 
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "core/window_kernels.cc"
 #include <hwy/foreach_target.h>  // IWYU pragma: keep
+#include <hwy/aligned_allocator.h>
 #include <hwy/highway.h>
-#include <hwy/cache_control.h>
 
 #include "core/simd_mul-inl.h"
 
 #include <algorithm>
 #include <cstring>
+#include <cstdlib>
 
 #include "core/window_cells.h"
 #include "core/window_kernels.h"
+
+#ifndef SEEN_CORE_WINDOW_KERNELS_CONSTANTS
+#define SEEN_CORE_WINDOW_KERNELS_CONSTANTS
+namespace seen {
+// Candidates go through in chunks of at most this many: their mixed positions fit in L1.
+constexpr size_t kMixChunk = 1024;
+// Each probe's row of mixed positions is padded to whole vectors of the widest target.
+constexpr size_t kRowPad = 16;
+// Candidates are packed once at most 1 in this many is left: packing costs about a probe of
+// the whole chunk, and each probe after it a second gather per survivor.
+static const size_t kPackShare = getenv("PS") ? atoi(getenv("PS")) : 3;
+}  // namespace seen
+#endif
 
 HWY_BEFORE_NAMESPACE();
 namespace seen {
@@ -27,15 +43,9 @@ namespace hn = hwy::HWY_NAMESPACE;
 using D64 = hn::CappedTag<uint64_t, 8>;
 using V64 = hn::Vec<D64>;
 
-// Cells larger than this are not expected in L1 and L2 (a heavy user's growth level, or any
-// window the store has not touched lately): their first cells are prefetched ahead.
-constexpr uint64_t kPrefetchFromBytes = 32 << 10;
-// How far ahead, in vectors of candidates: about one memory latency of probing.
-constexpr size_t kPrefetchVectors = 4;
-// The probes prefetched: most fresh candidates are out after the first few.
-constexpr uint32_t kPrefetchProbes = 2;
-
-void MixPositionsImpl(const uint64_t* HWY_RESTRICT hashes, size_t n, uint32_t k, uint32_t* HWY_RESTRICT mixed) {
+// mixed[j * stride + i] = MixOf(hashes[i], j) for i < n, and 0 up to the row's end.
+void MixPositionsImpl(const uint64_t* HWY_RESTRICT hashes, size_t n, uint32_t k, size_t stride,
+                      uint32_t* HWY_RESTRICT mixed) {
   size_t i = 0;
 #if HWY_TARGET != HWY_SCALAR  // one-lane vectors have no 32-bit halves
   const D64 d;
@@ -49,77 +59,120 @@ void MixPositionsImpl(const uint64_t* HWY_RESTRICT hashes, size_t n, uint32_t k,
       // halves of the cross products (only the low 32 bits of the sum are kept).
       const V64 sum = hn::Add(hn::ShiftRight<32>(MulLow32(h, hn::Set(d, salt))),
                               hn::Add(MulLow32(h_high, hn::Set(d, salt)), MulLow32(h, hn::Set(d, salt >> 32))));
-      hn::StoreU(hn::TruncateTo(d32, sum), d32, mixed + j * n + i);
+      hn::StoreU(hn::TruncateTo(d32, sum), d32, mixed + j * stride + i);
     }
   }
 #endif
   for (; i < n; ++i) {
-    for (uint32_t j = 0; j < k; ++j) mixed[j * n + i] = window_cells::MixOf(hashes[i], j);
+    for (uint32_t j = 0; j < k; ++j) mixed[j * stride + i] = window_cells::MixOf(hashes[i], j);
   }
+  for (uint32_t j = 0; j < k; ++j) std::fill(mixed + j * stride + n, mixed + (j + 1) * stride, 0);
 }
 
 #if HWY_TARGET != HWY_SCALAR
 
-// The bit index of each lane's cell from its mixed position: exactly ScaledPosition times the
-// cell width.
-HWY_INLINE V64 CellBit(const window_cells::CellShape& a, const uint32_t* mixed) {
-  const D64 d;
-  const hn::Rebind<uint32_t, D64> d32;
-  const V64 m = hn::PromoteTo(d, hn::LoadU(d32, mixed));
-  return MulLow32(hn::ShiftRight<32>(MulLow32(m, hn::Set(d, a.bits))), hn::Set(d, a.segments));
+using D32 = hn::CappedTag<uint32_t, kRowPad>;
+using V32 = hn::Vec<D32>;
+
+// The high halves of the 32x32-bit products of each lane with c's.
+HWY_INLINE V32 MulHigh32(V32 a, V32 c) {
+  const D32 d;
+  const hn::Repartition<uint64_t, D32> d64;
+  const auto even = hn::MulEven(a, c);
+  const auto odd = hn::MulEven(hn::BitCast(d, hn::ShiftRight<32>(hn::BitCast(d64, a))), c);
+  return hn::OddEven(hn::BitCast(d, odd), hn::BitCast(d, hn::ShiftRight<32>(even)));
 }
 
-void PrefetchCells(const window_cells::CellShape& a, const uint8_t* cells, const uint32_t* mixed, size_t n) {
-  const D64 d;
-  alignas(64) uint64_t bit_lanes[8];
-  for (uint32_t j = 0; j < HWY_MIN(a.k, kPrefetchProbes); ++j) {
-    hn::Store(CellBit(a, mixed + j * n), d, bit_lanes);
-    for (size_t l = 0; l < hn::Lanes(d); ++l) hwy::Prefetch(cells + bit_lanes[l] / 8);
-  }
+// One array's cells, and its constants in registers.
+struct Cells {
+  const uint32_t* words;  // read 4 bytes at any byte offset, as CellAt does
+  V32 bits, segments;
+};
+
+// The cells of each lane's mixed position, shifted down to their first segment: exactly
+// CellAt(ScaledPosition(bits, mixed)) in the low S bits. A cell's bit index fits 32 bits (at
+// most 2^28 positions of at most 16 bits).
+HWY_INLINE V32 CellsAt(const Cells& c, V32 mixed) {
+  const D32 d;
+  const hn::RebindToSigned<D32> di;
+  const V32 bit = hn::Mul(MulHigh32(mixed, c.bits), c.segments);
+  const V32 cell_bits = hn::GatherOffset(d, c.words, hn::BitCast(di, hn::ShiftRight<3>(bit)));
+  return hn::Shr(cell_bits, hn::And(bit, hn::Set(d, 7)));
 }
 
-#endif
-
-void MarkHeldImpl(const window_cells::CellShape& a, const uint8_t* cells, uint32_t live,
-                  const uint32_t* HWY_RESTRICT mixed, size_t n, uint8_t* HWY_RESTRICT out) {
-  size_t i = 0;
-#if HWY_TARGET != HWY_SCALAR
-  const D64 d;
-  const hn::Rebind<uint32_t, D64> d32;
-  const hn::Rebind<int32_t, D64> di32;
+// Probes j of the candidates in `index` (the first `left` of it, with their `held` segments),
+// packing those still held to the front of both. Returns how many.
+size_t ProbePacked(const Cells& c, const uint32_t* row, uint32_t* index, uint32_t* held, size_t left) {
+  const D32 d;
+  const hn::RebindToSigned<D32> di;
   const size_t lanes = hn::Lanes(d);
-  const V64 live_cells = hn::Set(d, live), byte_bits = hn::Set(d, 7);
-  // Cells are read 4 bytes at any byte offset, as CellAt does; the gather takes the bytes.
-  const auto* words = reinterpret_cast<const uint32_t*>(cells);
-  const size_t prefetch_until =
-      window_cells::CellBytes(a.bits, a.segments) > kPrefetchFromBytes && n > kPrefetchVectors * lanes
-          ? n - kPrefetchVectors * lanes
-          : 0;
-  alignas(64) uint64_t held_lanes[8];
-  for (; i + lanes <= n; i += lanes) {
-    if (i + lanes <= prefetch_until) PrefetchCells(a, cells, mixed + i + kPrefetchVectors * lanes, n);
-    V64 held = live_cells;
-    for (uint32_t j = 0; j < a.k; ++j) {
-      const V64 bit = CellBit(a, mixed + j * n + i);
-      const auto offsets = hn::BitCast(di32, hn::TruncateTo(d32, hn::ShiftRight<3>(bit)));
-      const V64 cell_bits = hn::PromoteTo(d, hn::GatherOffset(d32, words, offsets));
-      held = hn::And(held, hn::Shr(cell_bits, hn::And(bit, byte_bits)));
-      // A fresh candidate is out once every live segment misses one of its cells, but all
-      // lanes rarely are before the 8th probe, and a branch taken at random costs more than
-      // the probes it saves: look every 4th probe from there.
-      if ((j & 3) == 3 && j >= 7 && hn::AllTrue(d, hn::Eq(held, hn::Zero(d)))) break;
+  // The last vector's spare lanes probe candidate 0, so their reads stay in the cells.
+  hn::StoreU(hn::Zero(d), d, index + left);
+  size_t kept = 0;
+  for (size_t s = 0; s < left; s += lanes) {
+    const V32 at = hn::LoadU(d, index + s);
+    const V32 still = hn::And(hn::LoadU(d, held + s), CellsAt(c, hn::GatherIndex(d, row, hn::BitCast(di, at))));
+    const auto keep = hn::And(hn::Ne(still, hn::Zero(d)), hn::FirstN(d, left - s));
+    // Writes stay behind the reads: kept <= s.
+    hn::StoreU(hn::Compress(still, keep), d, held + kept);
+    hn::StoreU(hn::Compress(at, keep), d, index + kept);
+    kept += hn::CountTrue(d, keep);
+  }
+  return kept;
+}
+
+#endif
+
+// held and index: scratch of at least n + kRowPad each.
+void MarkHeldImpl(const window_cells::CellShape& a, const uint8_t* cells, uint32_t live,
+                  const uint32_t* HWY_RESTRICT mixed, size_t stride, size_t n, uint32_t* HWY_RESTRICT held,
+                  uint32_t* HWY_RESTRICT index, uint8_t* HWY_RESTRICT out) {
+#if HWY_TARGET != HWY_SCALAR
+  const D32 d;
+  const size_t lanes = hn::Lanes(d);
+  const Cells c{reinterpret_cast<const uint32_t*>(cells), hn::Set(d, a.bits), hn::Set(d, a.segments)};
+  // Every candidate, probe by probe, while many are left: held[i] is the segments still
+  // holding candidate i (0 past n, where the rows are padded).
+  const size_t padded = (n + lanes - 1) / lanes * lanes;
+  std::fill(held, held + n, live);
+  std::fill(held + n, held + padded, 0);
+  size_t left = n;
+  uint32_t j = 0;
+  for (; j < a.k && left * kPackShare > n; ++j) {
+    left = 0;
+    for (size_t i = 0; i < padded; i += lanes) {
+      const V32 still = hn::And(hn::LoadU(d, held + i), CellsAt(c, hn::LoadU(d, mixed + j * stride + i)));
+      hn::StoreU(still, d, held + i);
+      left += hn::CountTrue(d, hn::Ne(still, hn::Zero(d)));
     }
-    hn::Store(held, d, held_lanes);
-    for (size_t l = 0; l < lanes; ++l) out[i + l] |= held_lanes[l] != 0;
+  }
+  if (j == a.k) {
+    for (size_t i = 0; i < n; ++i) out[i] |= held[i] != 0;
+    return;
+  }
+  // The next probe packs those still held: index[s] is the candidate whose segments are
+  // held[s]. Then only they go on.
+  left = 0;
+  V32 candidates = hn::Iota(d, 0);
+  for (size_t i = 0; i < padded; i += lanes, candidates = hn::Add(candidates, hn::Set(d, static_cast<uint32_t>(lanes)))) {
+    const V32 still = hn::And(hn::LoadU(d, held + i), CellsAt(c, hn::LoadU(d, mixed + j * stride + i)));
+    const auto keep = hn::Ne(still, hn::Zero(d));
+    hn::StoreU(hn::Compress(still, keep), d, held + left);
+    hn::StoreU(hn::Compress(candidates, keep), d, index + left);
+    left += hn::CountTrue(d, keep);
+  }
+  for (++j; j < a.k && left > 0; ++j) left = ProbePacked(c, mixed + j * stride, index, held, left);
+  for (size_t s = 0; s < left; ++s) out[index[s]] = 1;
+#else
+  (void)held, (void)index;
+  for (size_t i = 0; i < n; ++i) {
+    uint32_t holding = live;
+    for (uint32_t j = 0; j < a.k && holding != 0; ++j) {
+      holding &= window_cells::CellAt(a, cells, window_cells::ScaledPosition(a.bits, mixed[j * stride + i]));
+    }
+    out[i] |= holding != 0;
   }
 #endif
-  for (; i < n; ++i) {
-    uint32_t held = live;
-    for (uint32_t j = 0; j < a.k && held != 0; ++j) {
-      held &= window_cells::CellAt(a, cells, window_cells::ScaledPosition(a.bits, mixed[j * n + i]));
-    }
-    out[i] |= held != 0;
-  }
 }
 
 }  // namespace HWY_NAMESPACE
@@ -129,9 +182,6 @@ HWY_AFTER_NAMESPACE();
 #if HWY_ONCE
 namespace seen {
 
-// Candidates go through in chunks of at most this many: their mixed positions fit in L1.
-constexpr size_t kMixChunk = 256;
-
 HWY_EXPORT(MixPositionsImpl);
 HWY_EXPORT(MarkHeldImpl);
 
@@ -140,14 +190,21 @@ void MarkHeld(const LiveCells* arrays, size_t count, const uint64_t* hashes, siz
   uint32_t k = 0;
   for (size_t a = 0; a < count; ++a) k = std::max(k, arrays[a].live != 0 ? arrays[a].shape.k : 0);
   if (k == 0) return;
-  // Mixed positions, probe-major, for one chunk of candidates: 16 KiB, in L1 across arrays.
-  uint32_t mixed[kMaxWindowK * kMixChunk];
+  // Mixed positions, probe-major, for one chunk of candidates, then each array's scratch: on
+  // the heap, as 72 KiB would not fit every thread's stack (musl gives 128 KiB).
+  thread_local const hwy::AlignedFreeUniquePtr<uint32_t[]> scratch =
+      hwy::AllocateAligned<uint32_t>(kMaxWindowK * kMixChunk + 2 * (kMixChunk + kRowPad));
+  uint32_t* mixed = scratch.get();
+  uint32_t* held = mixed + kMaxWindowK * kMixChunk;
+  uint32_t* index = held + kMixChunk + kRowPad;
   for (size_t i = 0; i < n; i += kMixChunk) {
     const size_t m = std::min(kMixChunk, n - i);
-    HWY_DYNAMIC_DISPATCH(MixPositionsImpl)(hashes + i, m, k, mixed);
+    const size_t stride = (m + kRowPad - 1) / kRowPad * kRowPad;
+    HWY_DYNAMIC_DISPATCH(MixPositionsImpl)(hashes + i, m, k, stride, mixed);
     for (size_t a = 0; a < count; ++a) {
       if (arrays[a].live == 0) continue;
-      HWY_DYNAMIC_DISPATCH(MarkHeldImpl)(arrays[a].shape, arrays[a].cells, arrays[a].live, mixed, m, out + i);
+      HWY_DYNAMIC_DISPATCH(MarkHeldImpl)(arrays[a].shape, arrays[a].cells, arrays[a].live, mixed, stride, m, held,
+                                         index, out + i);
     }
   }
 }
