@@ -17,7 +17,6 @@
 
 #include <algorithm>
 #include <cstring>
-#include <cstdlib>
 
 #include "core/window_cells.h"
 #include "core/window_kernels.h"
@@ -31,7 +30,7 @@ constexpr size_t kMixChunk = 1024;
 constexpr size_t kRowPad = 16;
 // Candidates are packed once at most 1 in this many is left: packing costs about a probe of
 // the whole chunk, and each probe after it a second gather per survivor.
-static const size_t kPackShare = getenv("PS") ? atoi(getenv("PS")) : 3;
+constexpr size_t kPackShare = 3;
 }  // namespace seen
 #endif
 
