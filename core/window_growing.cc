@@ -81,6 +81,52 @@ uint32_t SlotOf(uint32_t s, uint32_t segments) {
   return static_cast<uint32_t>(__builtin_popcount(segments & ((1u << s) - 1)));
 }
 
+// Copies each kept segment's bit of every cell from its old slot (`from`) to its new one
+// (`to`) in cells of the same positions. A heavy user's level has millions of positions, and
+// it is rewritten whenever a segment takes a slot in it or leaves it: a cell is remapped
+// through tables of its low and high byte, and cells of at most 8 bits go 8 at a time (whole
+// bytes in either width).
+void MoveSlots(const CellShape& old_shape, const uint8_t* old_cells, const CellShape& shape, uint8_t* cells,
+               const uint32_t* from, const uint32_t* to, uint32_t moves) {
+  uint32_t low[256] = {}, high[256] = {};
+  for (uint32_t m = 0; m < moves; ++m) {
+    uint32_t* table = from[m] < 8 ? low : high;
+    for (uint32_t byte = 0; byte < 256; ++byte) table[byte] |= ((byte >> (from[m] % 8)) & 1) << to[m];
+  }
+  const auto moved = [&](uint32_t cell) { return low[cell & 0xFF] | high[cell >> 8]; };
+  const uint32_t in_width = old_shape.segments, out_width = shape.segments;
+  const uint64_t in_bytes = CellBytes(old_shape.bits, in_width), out_bytes = CellBytes(shape.bits, out_width);
+  uint32_t pos = 0;
+  if (in_width <= 8 && out_width <= 8) {
+    const uint64_t in_mask = (1u << in_width) - 1;
+    // While both 8-byte accesses stay in their arrays.
+    for (; pos + 8 <= shape.bits && pos / 8 * uint64_t{in_width} + 8 <= in_bytes &&
+           pos / 8 * uint64_t{out_width} + 8 <= out_bytes;
+         pos += 8) {
+      const uint64_t in = LoadLe64(old_cells + pos / 8 * in_width);
+      uint64_t out = 0;
+      for (uint32_t c = 0; c < 8; ++c) out |= uint64_t{moved((in >> (c * in_width)) & in_mask)} << (c * out_width);
+      StoreLe64(cells + pos / 8 * out_width, out);
+    }
+  }
+  // The rest cell by cell into a bit stream, from the byte the last group ended on.
+  uint8_t* out = cells + pos / 8 * out_width;
+  uint64_t pending = 0;
+  uint32_t pending_bits = 0;
+  for (; pos < shape.bits; ++pos) {
+    pending |= uint64_t{moved(CellAt(old_shape, old_cells, pos))} << pending_bits;
+    pending_bits += out_width;
+    if (pending_bits >= 32) {
+      StoreLe32(out, static_cast<uint32_t>(pending));
+      out += 4, pending >>= 32, pending_bits -= 32;
+    }
+  }
+  for (; pending_bits > 0; pending_bits = pending_bits > 8 ? pending_bits - 8 : 0) {
+    *out++ = static_cast<uint8_t>(pending);
+    pending >>= 8;
+  }
+}
+
 // Rewrites a level (or, at `at` past the last, writes a new one) with slots for `segments`,
 // keeping the cells of segments it already had; for no segments the level goes. The growth
 // is rebuilt at its exact size, so memory follows the slots held.
@@ -98,28 +144,7 @@ void Reslot(WindowGrowth& growth, uint64_t at, uint64_t old_bytes, const Level& 
       const auto s = static_cast<uint32_t>(__builtin_ctz(kept));
       from[moves] = SlotOf(s, old.segments), to[moves] = SlotOf(s, segments);
     }
-    // Cell by cell into a bit stream: a heavy user's level has millions of positions, and it is
-    // rewritten whenever a segment takes a slot in it or leaves it.
-    if (moves > 0) {
-      uint8_t* out = level.data() + kLevelHeadBytes;
-      uint64_t pending = 0;
-      uint32_t pending_bits = 0;
-      for (uint32_t pos = 0; pos < shape.bits; ++pos) {
-        const uint32_t cell = CellAt(old.shape, old.cells(growth), pos);
-        uint64_t moved = 0;
-        for (uint32_t m = 0; m < moves; ++m) moved |= uint64_t{(cell >> from[m]) & 1} << to[m];
-        pending |= moved << pending_bits;
-        pending_bits += shape.segments;
-        if (pending_bits >= 32) {
-          StoreLe32(out, static_cast<uint32_t>(pending));
-          out += 4, pending >>= 32, pending_bits -= 32;
-        }
-      }
-      for (; pending_bits > 0; pending_bits = pending_bits > 8 ? pending_bits - 8 : 0) {
-        *out++ = static_cast<uint8_t>(pending);
-        pending >>= 8;
-      }
-    }
+    if (moves > 0) MoveSlots(old.shape, old.cells(growth), shape, level.data() + kLevelHeadBytes, from, to, moves);
   }
   WindowGrowth next;
   next.reserve(growth.size() - old_bytes + level.size());  // exactly: no doubling past max_bytes
