@@ -12,6 +12,7 @@
 #define HWY_TARGET_INCLUDE "core/window_kernels.cc"
 #include <hwy/foreach_target.h>  // IWYU pragma: keep
 #include <hwy/aligned_allocator.h>
+#include <hwy/cache_control.h>
 #include <hwy/highway.h>
 
 #include "core/simd_mul-inl.h"
@@ -33,6 +34,7 @@ constexpr size_t kRowPad = 16;
 // Candidates are packed once at most 1 in this many is left: packing costs about a probe of
 // the whole chunk, and each probe after it a second gather per survivor.
 constexpr size_t kPackShare = 3;
+constexpr uint64_t kCacheLine = 64;
 
 // A chunk's mixed positions, probe-major, mixed for every candidate only as far as some
 // array probes them all (MixRows): most candidates are out before the last probes, and
@@ -215,6 +217,15 @@ void MarkHeld(const LiveCells* arrays, size_t count, const uint64_t* hashes, siz
   uint32_t* mixed = scratch.get();
   uint32_t* held = mixed + kMaxWindowK * kMixChunk;
   uint32_t* index = held + kMixChunk + kRowPad;
+  // A user's cells are often cold when their batch comes (a store holds millions of users),
+  // and a batch with more candidates than an array has cache lines touches nearly all of
+  // them: asking for them all at once overlaps their misses, which the probes would
+  // otherwise wait on a few at a time.
+  for (size_t a = 0; a < count; ++a) {
+    const uint64_t bytes = window_cells::CellBytes(arrays[a].shape.bits, arrays[a].shape.segments);
+    if (arrays[a].live == 0 || bytes / kCacheLine > n) continue;
+    for (uint64_t at = 0; at < bytes; at += kCacheLine) hwy::Prefetch(arrays[a].cells + at);
+  }
   for (size_t i = 0; i < n; i += kMixChunk) {
     const size_t m = std::min(kMixChunk, n - i);
     MixedRows rows{hashes + i, m, (m + kRowPad - 1) / kRowPad * kRowPad, mixed, 0};
