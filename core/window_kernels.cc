@@ -34,6 +34,7 @@ constexpr size_t kRowPad = 16;
 // Candidates are packed once at most 1 in this many is left: packing costs about a probe of
 // the whole chunk, and each probe after it a second gather per survivor.
 constexpr size_t kPackShare = 3;
+// The unit in which cells are fetched ahead (MarkHeld).
 constexpr uint64_t kCacheLine = 64;
 
 // A chunk's mixed positions, probe-major, mixed for every candidate only as far as some
