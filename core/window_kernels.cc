@@ -95,10 +95,11 @@ HWY_INLINE V32 MulHigh32(V32 a, V32 c) {
   return hn::OddEven(hn::BitCast(d, odd), hn::BitCast(d, hn::ShiftRight<32>(even)));
 }
 
-// One array's cells, and its constants in registers.
+// One array's cells. (Its constants are broadcast where they are used: SVE vectors cannot be
+// members; the compiler keeps them in registers across the loops.)
 struct Cells {
   const uint32_t* words;  // read 4 bytes at any byte offset, as CellAt does
-  V32 bits, segments;
+  uint32_t bits, segments;
 };
 
 // The cells of each lane's mixed position, shifted down to their first segment: exactly
@@ -107,7 +108,7 @@ struct Cells {
 HWY_INLINE V32 CellsAt(const Cells& c, V32 mixed) {
   const D32 d;
   const hn::RebindToSigned<D32> di;
-  const V32 bit = hn::Mul(MulHigh32(mixed, c.bits), c.segments);
+  const V32 bit = hn::Mul(MulHigh32(mixed, hn::Set(d, c.bits)), hn::Set(d, c.segments));
   const V32 cell_bits = hn::GatherOffset(d, c.words, hn::BitCast(di, hn::ShiftRight<3>(bit)));
   return hn::Shr(cell_bits, hn::And(bit, hn::Set(d, 7)));
 }
@@ -157,7 +158,7 @@ void MarkHeldImpl(const window_cells::CellShape& a, const uint8_t* cells, uint32
 #if HWY_TARGET != HWY_SCALAR
   const D32 d;
   const size_t lanes = hn::Lanes(d);
-  const Cells c{reinterpret_cast<const uint32_t*>(cells), hn::Set(d, a.bits), hn::Set(d, a.segments)};
+  const Cells c{reinterpret_cast<const uint32_t*>(cells), a.bits, a.segments};
   // Every candidate, probe by probe, while many are left: held[i] is the segments still
   // holding candidate i (0 past n, where the rows are padded).
   const size_t padded = (n + lanes - 1) / lanes * lanes;
