@@ -134,13 +134,15 @@ HWY_INLINE V32 MixedAt(const MixedRows& rows, uint32_t j, V32 at) {
 size_t ProbePacked(const Cells& c, const MixedRows& rows, uint32_t j, uint32_t* index, uint32_t* held, size_t left) {
   const D32 d;
   const size_t lanes = hn::Lanes(d);
-  // The last vector's spare lanes probe candidate 0, so their reads stay in the cells.
+  // The last vector's spare lanes probe candidate 0 for no segment: their reads stay in the
+  // cells, and they are not kept.
   hn::StoreU(hn::Zero(d), d, index + left);
+  hn::StoreU(hn::Zero(d), d, held + left);
   size_t kept = 0;
   for (size_t s = 0; s < left; s += lanes) {
     const V32 at = hn::LoadU(d, index + s);
     const V32 still = hn::And(hn::LoadU(d, held + s), CellsAt(c, MixedAt(rows, j, at)));
-    const auto keep = hn::And(hn::Ne(still, hn::Zero(d)), hn::FirstN(d, left - s));
+    const auto keep = hn::Ne(still, hn::Zero(d));
     // Writes stay behind the reads: kept <= s.
     hn::StoreU(hn::Compress(still, keep), d, held + kept);
     hn::StoreU(hn::Compress(at, keep), d, index + kept);
