@@ -19,6 +19,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <new>
 
 #include "core/window_cells.h"
 #include "core/window_kernels.h"
@@ -218,6 +219,7 @@ void MarkHeld(const LiveCells* arrays, size_t count, const uint64_t* hashes, siz
   // the heap, as 72 KiB would not fit every thread's stack (musl gives 128 KiB).
   thread_local const hwy::AlignedFreeUniquePtr<uint32_t[]> scratch =
       hwy::AllocateAligned<uint32_t>(kMaxWindowK * kMixChunk + 2 * (kMixChunk + kRowPad));
+  if (!scratch) throw std::bad_alloc();
   uint32_t* mixed = scratch.get();
   uint32_t* held = mixed + kMaxWindowK * kMixChunk;
   uint32_t* index = held + kMixChunk + kRowPad;
