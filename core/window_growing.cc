@@ -81,50 +81,87 @@ uint32_t SlotOf(uint32_t s, uint32_t segments) {
   return static_cast<uint32_t>(__builtin_popcount(segments & ((1u << s) - 1)));
 }
 
+// Copies each kept segment's bit of every cell from its old slot (`from`) to its new one
+// (`to`) in cells of the same positions. A heavy user's level has millions of positions, and
+// it is rewritten whenever a segment takes a slot in it or leaves it: a cell is remapped
+// through tables of its low and high byte, and cells of at most 8 bits go 8 at a time (whole
+// bytes in either width).
+void MoveSlots(const CellShape& old_shape, const uint8_t* old_cells, const CellShape& shape, uint8_t* cells,
+               const uint32_t* from, const uint32_t* to, uint32_t moves) {
+  uint32_t low[256] = {}, high[256] = {};
+  for (uint32_t m = 0; m < moves; ++m) {
+    uint32_t* table = from[m] < 8 ? low : high;
+    for (uint32_t byte = 0; byte < 256; ++byte) table[byte] |= ((byte >> (from[m] % 8)) & 1) << to[m];
+  }
+  const auto moved = [&](uint32_t cell) { return low[cell & 0xFF] | high[cell >> 8]; };
+  const uint32_t in_width = old_shape.segments, out_width = shape.segments;
+  const uint64_t in_bytes = CellBytes(old_shape.bits, in_width), out_bytes = CellBytes(shape.bits, out_width);
+  uint32_t pos = 0;
+  if (in_width <= 8 && out_width <= 8) {
+    const uint64_t in_mask = (1u << in_width) - 1;
+    // While both 8-byte accesses stay in their arrays.
+    for (; pos + 8 <= shape.bits && pos / 8 * uint64_t{in_width} + 8 <= in_bytes &&
+           pos / 8 * uint64_t{out_width} + 8 <= out_bytes;
+         pos += 8) {
+      const uint64_t in = LoadLe64(old_cells + pos / 8 * in_width);
+      uint64_t out = 0;
+      for (uint32_t c = 0; c < 8; ++c) out |= uint64_t{moved((in >> (c * in_width)) & in_mask)} << (c * out_width);
+      StoreLe64(cells + pos / 8 * out_width, out);
+    }
+  }
+  // The rest cell by cell into a bit stream, from the byte the last group ended on.
+  uint8_t* out = cells + pos / 8 * out_width;
+  uint64_t pending = 0;
+  uint32_t pending_bits = 0;
+  for (; pos < shape.bits; ++pos) {
+    pending |= uint64_t{moved(CellAt(old_shape, old_cells, pos))} << pending_bits;
+    pending_bits += out_width;
+    if (pending_bits >= 32) {
+      StoreLe32(out, static_cast<uint32_t>(pending));
+      out += 4, pending >>= 32, pending_bits -= 32;
+    }
+  }
+  for (; pending_bits > 0; pending_bits = pending_bits > 8 ? pending_bits - 8 : 0) {
+    *out++ = static_cast<uint8_t>(pending);
+    pending >>= 8;
+  }
+}
+
+// The bytes of a level of `base_shape` with slots for `segments` (none for no segments).
+uint64_t ReslottedBytes(const CellShape& base_shape, uint32_t segments) {
+  if (segments == 0) return 0;
+  return LevelBytes({base_shape.bits, static_cast<uint32_t>(__builtin_popcount(segments)), base_shape.k});
+}
+
+// Appends to `next` (its capacity reserved) the level `old` of `growth` with slots for
+// `segments`, keeping the cells of the segments it already had; nothing for no segments.
+void AppendReslotted(WindowGrowth& next, const WindowGrowth& growth, const Level& old, uint32_t generation,
+                     const CellShape& base_shape, uint32_t segments) {
+  if (segments == 0) return;
+  const CellShape shape{base_shape.bits, static_cast<uint32_t>(__builtin_popcount(segments)), base_shape.k};
+  const uint64_t at = next.size();
+  next.resize(at + LevelBytes(shape));
+  uint8_t* level = next.data() + at;
+  const uint32_t head[4] = {generation, shape.bits, shape.k, segments};
+  for (int i = 0; i < 4; ++i) StoreLe32(level + 4 * i, head[i]);
+  // Where each kept segment's bit moves: from its old slot to its new one.
+  uint32_t from[kMaxWindowSegments], to[kMaxWindowSegments], moves = 0;
+  for (uint32_t kept = old.segments & segments; kept != 0; kept &= kept - 1, ++moves) {
+    const auto s = static_cast<uint32_t>(__builtin_ctz(kept));
+    from[moves] = SlotOf(s, old.segments), to[moves] = SlotOf(s, segments);
+  }
+  if (moves > 0) MoveSlots(old.shape, old.cells(growth), shape, level + kLevelHeadBytes, from, to, moves);
+}
+
 // Rewrites a level (or, at `at` past the last, writes a new one) with slots for `segments`,
 // keeping the cells of segments it already had; for no segments the level goes. The growth
 // is rebuilt at its exact size, so memory follows the slots held.
 void Reslot(WindowGrowth& growth, uint64_t at, uint64_t old_bytes, const Level& old, uint32_t generation,
             const CellShape& base_shape, uint32_t segments) {
-  std::vector<uint8_t> level;
-  if (segments != 0) {
-    const CellShape shape{base_shape.bits, static_cast<uint32_t>(__builtin_popcount(segments)), base_shape.k};
-    level.assign(LevelBytes(shape), 0);
-    const uint32_t head[4] = {generation, shape.bits, shape.k, segments};
-    for (int i = 0; i < 4; ++i) StoreLe32(level.data() + 4 * i, head[i]);
-    // Where each kept segment's bit moves: from its old slot to its new one.
-    uint32_t from[kMaxWindowSegments], to[kMaxWindowSegments], moves = 0;
-    for (uint32_t kept = old.segments & segments; kept != 0; kept &= kept - 1, ++moves) {
-      const auto s = static_cast<uint32_t>(__builtin_ctz(kept));
-      from[moves] = SlotOf(s, old.segments), to[moves] = SlotOf(s, segments);
-    }
-    // Cell by cell into a bit stream: a heavy user's level has millions of positions, and it is
-    // rewritten whenever a segment takes a slot in it or leaves it.
-    if (moves > 0) {
-      uint8_t* out = level.data() + kLevelHeadBytes;
-      uint64_t pending = 0;
-      uint32_t pending_bits = 0;
-      for (uint32_t pos = 0; pos < shape.bits; ++pos) {
-        const uint32_t cell = CellAt(old.shape, old.cells(growth), pos);
-        uint64_t moved = 0;
-        for (uint32_t m = 0; m < moves; ++m) moved |= uint64_t{(cell >> from[m]) & 1} << to[m];
-        pending |= moved << pending_bits;
-        pending_bits += shape.segments;
-        if (pending_bits >= 32) {
-          StoreLe32(out, static_cast<uint32_t>(pending));
-          out += 4, pending >>= 32, pending_bits -= 32;
-        }
-      }
-      for (; pending_bits > 0; pending_bits = pending_bits > 8 ? pending_bits - 8 : 0) {
-        *out++ = static_cast<uint8_t>(pending);
-        pending >>= 8;
-      }
-    }
-  }
   WindowGrowth next;
-  next.reserve(growth.size() - old_bytes + level.size());  // exactly: no doubling past max_bytes
+  next.reserve(growth.size() - old_bytes + ReslottedBytes(base_shape, segments));  // exactly: no doubling past max_bytes
   next.insert(next.end(), growth.begin(), growth.begin() + static_cast<std::ptrdiff_t>(at));
-  next.insert(next.end(), level.begin(), level.end());
+  AppendReslotted(next, growth, old, generation, base_shape, segments);
   next.insert(next.end(), growth.begin() + static_cast<std::ptrdiff_t>(at + old_bytes), growth.end());
   growth.swap(next);
 }
@@ -154,15 +191,47 @@ CellShape LevelShape(const WindowParams& p, uint32_t generation) {
   return {shape.bits, 1, shape.k};
 }
 
+// LevelShape, remembered per thread for the last params it was asked about (a store's users
+// all share theirs): its search takes tens of microseconds, and users open levels often.
+CellShape RememberedLevelShape(const WindowParams& p, uint32_t generation) {
+  struct Remembered {
+    uint32_t segment_items = 0, segments = 0;
+    double target_fpr = 0;
+    uint32_t known = 0;  // a bit per generation
+    std::array<CellShape, kMaxGeneration + 1> shapes;
+  };
+  thread_local Remembered remembered;
+  if (generation > kMaxGeneration) return LevelShape(p, generation);
+  Remembered& r = remembered;
+  if (r.segment_items != p.segment_items || r.segments != p.segments || r.target_fpr != p.target_fpr) {
+    r = {p.segment_items, p.segments, p.target_fpr, 0, {}};
+  }
+  if (((r.known >> generation) & 1) == 0) r.shapes[generation] = LevelShape(p, generation), r.known |= 1u << generation;
+  return r.shapes[generation];
+}
+
 // Takes the segments in `mask` out of every level (their slots go; a level left with none
-// goes). The base's cells are the caller's.
+// goes), rebuilding the growth once. The base's cells are the caller's.
 void DropFromLevels(WindowGrowth& growth, uint32_t mask) {
   const LevelList levels = Levels(growth);
-  for (size_t i = levels.size; i-- > 0;) {  // later offsets first
-    const Level& level = levels.items[i];
-    if ((level.segments & mask) == 0) continue;
-    Reslot(growth, level.at, LevelBytes(level.shape), level, level.generation, level.shape, level.segments & ~mask);
+  uint64_t bytes = 0;
+  bool touched = false;
+  for (const Level& level : levels) {
+    touched |= (level.segments & mask) != 0;
+    bytes += ReslottedBytes(level.shape, level.segments & ~mask);
   }
+  if (!touched) return;
+  WindowGrowth next;
+  next.reserve(bytes);  // exactly, as Reslot
+  for (const Level& level : levels) {
+    if ((level.segments & mask) == 0) {
+      const auto begin = growth.begin() + static_cast<std::ptrdiff_t>(level.at);
+      next.insert(next.end(), begin, begin + static_cast<std::ptrdiff_t>(LevelBytes(level.shape)));
+    } else {
+      AppendReslotted(next, growth, level, level.generation, level.shape, level.segments & ~mask);
+    }
+  }
+  growth.swap(next);
 }
 
 void GiveUp(const WindowParams& p, uint8_t* state, WindowGrowth& growth, uint32_t mask) {
@@ -210,17 +279,18 @@ const Level* Find(const LevelList& levels, uint32_t generation) {
 
 // Adds an item to the current segment in level `generation`, giving the segment a slot there
 // first (opening the level if no segment had one). False if the window started over instead.
-bool AddToLevel(const WindowParams& p, uint8_t* state, WindowGrowth& growth, uint32_t generation,
-                uint64_t hash, uint32_t now, uint32_t& given_up) {
+// `levels` are the growth's, kept so when it changes: an add of many items reads them once.
+bool AddToLevel(const WindowParams& p, uint8_t* state, WindowGrowth& growth, LevelList& levels,
+                uint32_t generation, uint64_t hash, uint32_t now, uint32_t& given_up) {
   const uint32_t current = LoadLe32(state + 4);
-  LevelList levels = Levels(growth);
   const Level* level = Find(levels, generation);
   if (level == nullptr || ((level->segments >> current) & 1) == 0) {
     // A level keeps the shape it has (a file's levels are its own); a new one is sized here.
-    const CellShape shape = level != nullptr ? CellShape{level->shape.bits, 1, level->shape.k} : LevelShape(p, generation);
+    const CellShape shape = level != nullptr ? CellShape{level->shape.bits, 1, level->shape.k} : RememberedLevelShape(p, generation);
     const uint64_t need = shape.bits == 0 ? kNoRoom : level == nullptr ? LevelBytes(shape) : SlotBytes(shape.bits);
-    if (!MakeRoom(p, state, growth, need, now, given_up)) return false;
+    const bool room = MakeRoom(p, state, growth, need, now, given_up);
     levels = Levels(growth);  // giving up moved them
+    if (!room) return false;
     uint64_t at = 0;  // levels stay in order of generation
     for (const Level& l : levels) {
       if (l.generation < generation) at = l.at + LevelBytes(l.shape);
@@ -249,9 +319,10 @@ uint32_t GrowingAdd(const WindowParams& p, uint8_t* state, WindowGrowth& growth,
     StoreLe32(state + kItemsAt, 0);
     DropFromLevels(growth, SegmentMask(p, before + 1, rotated));
   }
+  LevelList levels = Levels(growth);
   for (size_t i = 0; i < n; ++i) {
     const uint32_t generation = LevelOf(p, LoadLe32(state + kItemsAt));
-    if (generation == 0 || !AddToLevel(p, state, growth, generation, hashes[i], now, given_up)) {
+    if (generation == 0 || !AddToLevel(p, state, growth, levels, generation, hashes[i], now, given_up)) {
       AddToSegment(BaseShape(p), cells, LoadLe32(state + 4), hashes[i]);
     }
     const uint32_t added = LoadLe32(state + kItemsAt);

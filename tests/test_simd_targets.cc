@@ -14,6 +14,7 @@
 #include "core/bloom.h"
 #include "core/hash.h"
 #include "core/kernels.h"
+#include "core/window.h"
 #include "core/window_kernels.h"
 #include "tests/bloom_vectors.h"
 #include "tests/reference_filter.h"
@@ -139,6 +140,54 @@ TEST_P(Target, WindowCellsAnswerAsTheirDefinition) {
       bool held = false;
       for (const LiveCells& a : arrays) held |= window_cells::SegmentsHolding(a.shape, a.cells, a.live, hashes[i]) != 0;
       ASSERT_EQ(out[i], held ? 1 : 0) << "round " << round << ", candidate " << i;
+    }
+  }
+}
+
+// The windows themselves, through WindowContains, where the kernel drops candidates once it
+// has rejected most: items added and still in the span are all found, and every answer is the
+// scalar target's (the plain definition), for sliced count windows and growing time windows
+// (grown up to several levels), in batches of fresh candidates with the held ones among them,
+// past one chunk.
+TEST_P(Target, WindowsKeepEveryCandidateTheyHold) {
+  std::mt19937_64 rng(20261126);
+  const uint32_t day = 86400;
+  for (int round = 0; round < 100; ++round) {
+    const bool growing = round % 2 == 1;
+    const WindowParams p =
+        growing ? SizeTimeWindow(30 * day, static_cast<uint32_t>(10 + rng() % 1000), 0.001 + (rng() % 50) / 1000.0, 0.25, rng(), 0)
+                : SizeCountWindow(static_cast<uint32_t>(1 + rng() % 6000), 0.001 + (rng() % 50) / 1000.0, 0.1 + (rng() % 5) / 10.0, rng());
+    std::vector<uint8_t> state(p.state_bytes());
+    WindowGrowth growth;
+    WindowReset(p, state.data(), 0);
+    // A growing window takes up to 60x its expected items over its span, so it grows levels.
+    const size_t items = growing ? rng() % (60 * (p.segment_items * (p.segments - 1) + 1)) : rng() % (2 * p.span);
+    std::vector<uint64_t> added(items);
+    for (size_t i = 0; i < items; ++i) {
+      added[i] = rng();
+      WindowAdd(p, state.data(), &growth, &added[i], 1, growing ? static_cast<uint32_t>(i * p.span / (items + 1)) : 0);
+    }
+    const uint32_t now = growing ? p.span : 0;
+    // Some of the items still in the span (the last `span` in a count window, all in a time
+    // window that gave no time up) among up to 2,500 fresh ones.
+    const size_t in_span = WindowEffectiveSpan(p, state.data(), now) < p.span ? 0 : std::min<size_t>(items, growing ? items : p.span);
+    const size_t shown = std::min<size_t>(in_span, rng() % 300);
+    const size_t fresh = rng() % 2500;
+    std::vector<uint64_t> batch;
+    for (size_t i = 0; i < shown; ++i) batch.push_back(added[items - 1 - rng() % in_span]);
+    const std::set<uint64_t> in_window(batch.begin(), batch.end());
+    for (size_t i = 0; i < fresh; ++i) batch.push_back(rng());
+    std::shuffle(batch.begin(), batch.end(), rng);
+    std::vector<uint8_t> out(batch.size()), scalar(batch.size());
+    WindowContains(p, state.data(), &growth, batch.data(), batch.size(), now, out.data());
+    hwy::SetSupportedTargetsForTest(HWY_SCALAR);
+    WindowContains(p, state.data(), &growth, batch.data(), batch.size(), now, scalar.data());
+    hwy::SetSupportedTargetsForTest(GetParam());
+    ASSERT_TRUE(out == scalar) << "round " << round;
+    for (size_t i = 0; i < batch.size(); ++i) {
+      if (in_window.count(batch[i]) != 0) {
+        ASSERT_EQ(out[i], 1) << "round " << round << ": an item in the span is missed";
+      }
     }
   }
 }
