@@ -5,7 +5,8 @@
 // positive) plus up to 20 items the user was shown within their effective span (an exact
 // record of every user's history: any "unseen" is a false negative). At the end: the rate
 // for the top 100 users and for all, per-user memory (median, p99, max), users grown and
-// span-limited, and the RSS before and after idle users expire. One JSON object per line.
+// span-limited, the same by activity rank (users 1-10, 11-100, ... by their Zipf rank), and
+// the RSS before and after idle users expire. One JSON object per line.
 //
 //   bench_time_windows [--users U] [--requests R] [--days D] [--candidates C] [--max-bytes B]
 #include <algorithm>
@@ -46,6 +47,21 @@ struct Tally {
   double rate() const { return probes == 0 ? 0 : static_cast<double>(false_positives) / probes; }
 };
 
+// Users by activity rank: rank r (0 the heaviest) is in the first band whose end exceeds it.
+constexpr uint64_t kRankBandEnds[] = {10, 100, 1000, 10000, 100000, UINT64_MAX};
+constexpr size_t kRankBands = sizeof kRankBandEnds / sizeof kRankBandEnds[0];
+
+size_t RankBand(uint64_t rank) {
+  return static_cast<size_t>(std::upper_bound(kRankBandEnds, kRankBandEnds + kRankBands, rank) - kRankBandEnds);
+}
+
+struct Band {
+  uint64_t requests = 0;
+  Tally fresh;
+  std::vector<double> request_us;
+  std::vector<uint64_t> bytes;
+};
+
 template <class T>
 T Quantile(std::vector<T> v, double q) {
   std::sort(v.begin(), v.end());
@@ -83,6 +99,7 @@ int main(int argc, char** argv) {
   std::vector<std::vector<Shown>> history(users);
   uint64_t next_item = uint64_t{1} << 62;
   Tally top100, all;
+  Band bands[kRankBands];
   uint64_t missed = 0, recall_checks = 0;
   std::vector<uint64_t> batch;
   std::vector<uint8_t> unseen;
@@ -109,12 +126,17 @@ int main(int argc, char** argv) {
     if (r % 97 == 0) {
       const double us = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count();
       (user < 100 ? heavy_us : light_us).push_back(us);
+      bands[RankBand(user)].request_us.push_back(us);
     }
     for (uint64_t i = 0; i < candidates; ++i) {
       ++all.probes;
       all.false_positives += !unseen[i];
       if (user < 100) ++top100.probes, top100.false_positives += !unseen[i];
     }
+    Band& band = bands[RankBand(user)];
+    ++band.requests;
+    band.fresh.probes += candidates;
+    for (uint64_t i = 0; i < candidates; ++i) band.fresh.false_positives += !unseen[i];
     for (uint64_t i = candidates; i < batch.size(); ++i) missed += unseen[i];
     recall_checks += checks;
     for (uint32_t i = 0; i < kShown; ++i) shown.push_back({now, batch[i]});
@@ -146,8 +168,25 @@ int main(int argc, char** argv) {
     const auto sat = store.SaturationOf(user, end);
     if (!sat) continue;
     bytes.push_back(sat->bytes + kPerUserOverhead);
+    bands[RankBand(user)].bytes.push_back(sat->bytes + kPerUserOverhead);
     over_target += sat->window.rate > options.window.target_fpr;
   }
+  std::printf("{\"bench\": \"time_windows_by_rank\", \"bands\": [");
+  for (size_t b = 0; b < kRankBands && (b == 0 || kRankBandEnds[b - 1] < users); ++b) {
+    const Band& band = bands[b];
+    const bool any_us = !band.request_us.empty(), any_bytes = !band.bytes.empty();
+    std::printf("%s{\"first\": %llu, \"last\": %llu, \"requests\": %llu, \"fpr\": %.5f, \"probes\": %llu, "
+                "\"request_p50_us\": %.1f, \"request_p99_us\": %.1f, \"users_active\": %zu, "
+                "\"bytes_median\": %llu, \"bytes_max\": %llu}",
+                b == 0 ? "" : ", ", static_cast<unsigned long long>(b == 0 ? 1 : kRankBandEnds[b - 1] + 1),
+                static_cast<unsigned long long>(std::min(kRankBandEnds[b], users)),
+                static_cast<unsigned long long>(band.requests), band.fresh.rate(),
+                static_cast<unsigned long long>(band.fresh.probes), any_us ? Quantile(band.request_us, 0.5) : 0.0,
+                any_us ? Quantile(band.request_us, 0.99) : 0.0, band.bytes.size(),
+                static_cast<unsigned long long>(any_bytes ? Quantile(band.bytes, 0.5) : 0),
+                static_cast<unsigned long long>(any_bytes ? Quantile(band.bytes, 1.0) : 0));
+  }
+  std::printf("]}\n");
   std::printf("{\"bench\": \"time_windows_bytes_quantiles\", \"q\": [");
   for (int q = 0; q <= 100; ++q) std::printf("%s%llu", q == 0 ? "" : ", ", static_cast<unsigned long long>(Quantile(bytes, q / 100.0)));
   std::printf("]}\n");

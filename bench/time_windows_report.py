@@ -15,6 +15,7 @@ for line in (out / "time_windows.jsonl").read_text().splitlines():
     runs[record["bench"]] = record
 zipf, memory, expiry = runs["time_windows_zipf"], runs["time_windows_memory"], runs["time_windows_expiry"]
 quantiles = runs["time_windows_bytes_quantiles"]["q"]
+bands = runs["time_windows_by_rank"]["bands"]
 
 
 def plot(path):
@@ -86,6 +87,17 @@ lines = [
     f"- Store: {memory['store_mib']:.0f} MiB by its own count at the end, process RSS {memory['rss_mib']:.0f} MiB "
     f"(with the benchmark's history of every user). After expiry: {expiry['store_mib_live']:.0f} MiB held, "
     f"RSS {expiry['rss_mib_live']:.0f} MiB; with every user gone, RSS {expiry['rss_mib_none']:.0f} MiB.",
+    "",
+    "By activity rank (users ordered by their Zipf weight; request times sampled on every 97th request):",
+    "",
+    "| users by rank | requests (share) | fpr of fresh candidates | request p50 / p99 | users active | bytes per user, median / max |",
+    "|---|--:|--:|--:|--:|--:|",
+] + [
+    f"| {b['first']:,}-{b['last']:,} | {b['requests']:,} ({100 * b['requests'] / zipf['requests']:.1f}%) "
+    f"| {100 * b['fpr']:.2f}% | {b['request_p50_us']:.1f} / {b['request_p99_us']:.1f} µs | {b['users_active']:,} "
+    f"| {b['bytes_median']:,} / {b['bytes_max']:,} B |"
+    for b in bands
+] + [
     "",
     "![memory per user](time_windows.png)",
     "",
