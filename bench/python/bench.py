@@ -1,5 +1,5 @@
 """The Python peer benchmark: seen against rbloom, pybloomfiltermmap3 and pybloom-live in one
-run, on a filter of 10^7 random u64 ids at 1% (and 10^8, past the L3, for seen and rbloom). Writes bench/results/python.md and .png.
+run, on a filter of 10^7 random u64 ids at 1% (and 10^6 and 10^8 for seen and rbloom). Writes bench/results/python.md and .png.
 
 usage (from the repo root, after building build-py with -Dpython=enabled):
     bench/python/install-peers
@@ -17,8 +17,8 @@ import rss
 import seen
 
 ITEMS = 10_000_000
-# 10^7 keys make a 12 MiB filter, inside this machine's 32 MiB L3; this many do not.
-BIG_ITEMS = 100_000_000
+# The single-key lookups again at a filter of 1.2 MiB (inside the L2) and one of 119 MiB.
+OTHER_SIZES = [(1_000_000, "10^6"), (100_000_000, "10^8")]
 FPR = 0.01
 BATCH_QUERIES = 1_000_000
 SINGLE_QUERIES = 200_000
@@ -89,34 +89,39 @@ def main() -> None:
 
     rows = median_ns_per_key(timed)
     del filters, timed
-    rows += out_of_cache(rng, queries, singles)
+    rows += other_sizes(rng)
     for lib, op, ns in rows:
         print(f"{lib:>20}  {op:<30} {ns:8.1f} ns/key")
     mapped = rss.measure_in_subprocess()
     report.write(rows, notes, mapped, ITEMS, FPR, size)
 
 
-def out_of_cache(rng: numpy.random.Generator, queries: numpy.ndarray, singles: List[int]
-                 ) -> List[Row]:
-    """seen's batch and the single-key lookups of seen and rbloom again, on BIG_ITEMS keys.
-    The queries are the small run's: absent from this filter but for false positives, which
-    changes nothing for a blocked filter (one block read either way)."""
+def other_sizes(rng: numpy.random.Generator) -> List[Row]:
+    """The single-key lookups of seen and rbloom, and seen's batch, again on filters of
+    OTHER_SIZES keys, with queries drawn as in the main run (half present, in random order)."""
     available = peers.available()
-    ids = rng.integers(0, 2**64, size=BIG_ITEMS, dtype=numpy.uint64)
-    timed: Dict[Tuple[str, str], Tuple[Callable[[], object], int]] = {}
-    filters = []
-    for name in ("seen", "rbloom"):
-        if name not in available:
-            continue
-        f = available[name].make(BIG_ITEMS, FPR)
-        filters.append(f)
-        available[name].fill(f, ids)
-        label = f"{name} @ 10^8"
-        timed[(label, "single `x in f` (int)")] = (loop_in(f, singles), SINGLE_QUERIES)
-        if isinstance(f, seen.BloomFilter):
-            timed[(label, "contains_many (numpy u64)")] = (
-                lambda f=f: f.contains_many(queries), BATCH_QUERIES)
-    return median_ns_per_key(timed)
+    rows: List[Row] = []
+    for size, label in OTHER_SIZES:
+        ids = rng.integers(0, 2**64, size=size, dtype=numpy.uint64)
+        queries = numpy.concatenate([rng.choice(ids, BATCH_QUERIES // 2),
+                                     rng.integers(0, 2**64, size=BATCH_QUERIES // 2, dtype=numpy.uint64)])
+        rng.shuffle(queries)
+        singles = queries[:SINGLE_QUERIES].tolist()
+        timed: Dict[Tuple[str, str], Tuple[Callable[[], object], int]] = {}
+        filters = []
+        for name in ("seen", "rbloom"):
+            if name not in available:
+                continue
+            f = available[name].make(size, FPR)
+            filters.append(f)
+            available[name].fill(f, ids)
+            timed[(f"{name} @ {label}", "single `x in f` (int)")] = (loop_in(f, singles), SINGLE_QUERIES)
+            if isinstance(f, seen.BloomFilter):
+                timed[(f"{name} @ {label}", "contains_many (numpy u64)")] = (
+                    lambda f=f: f.contains_many(queries), BATCH_QUERIES)
+        rows += median_ns_per_key(timed)
+        del filters, timed
+    return rows
 
 
 if __name__ == "__main__":
