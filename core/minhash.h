@@ -36,6 +36,8 @@ void ValidateMinhashOptions(const MinhashOptions& options);
 // K bin values. A text with no tokens has every bin at kEmptyBin.
 constexpr uint32_t kEmptyBin = 0xFFFFFFFF;
 std::vector<uint32_t> SketchText(const char* text, size_t len, const MinhashOptions& options);
+// The same into bins[0 .. options.bins), without allocating.
+void SketchTextInto(const char* text, size_t len, const MinhashOptions& options, uint32_t* bins);
 
 // The share of bins two sketches of one K agree on: the Jaccard estimate (0 when either is
 // of an empty text).
