@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "core/ascii_masks.h"
 #include "core/error.h"
 #include "core/simhash_unicode.h"
 #include "core/text_word.h"
@@ -12,8 +13,6 @@ namespace seen {
 namespace {
 
 using text::Class;
-
-constexpr uint32_t kMaxBins = 1024;
 
 // Splitmix64's finalizer: the densification's probe sequence, reproducible from the seed.
 uint64_t Mix(uint64_t x) {
@@ -66,10 +65,19 @@ class Sketcher {
 
  private:
   // A run of ASCII from p: its words, up to the first non-ASCII byte (returned), which may
-  // continue the last word. A whole word already in lower case, most of English, is hashed
-  // where it lies, uncopied.
+  // continue the last word.
   const uint8_t* Ascii(const uint8_t* p, const uint8_t* end) {
     while (p < end && *p < 0x80) {
+      if (word_.empty() && end - p >= 64) {
+        const uint8_t* rest = Words64(p);
+        if (rest != p) {
+          p = rest;
+          continue;
+        }
+      }
+      // One word, byte by byte: before a block's worth of text is left, a word that runs past
+      // a whole block, or one that goes on in non-ASCII. A whole word already in lower case
+      // is hashed where it lies, uncopied.
       const uint8_t* q = p;
       uint8_t folds = 0;  // nonzero once a byte changed in folding
       // The table stops the word at a separator and at non-ASCII alike.
@@ -89,35 +97,56 @@ class Sketcher {
     return p;
   }
 
+  // The words that end within the 64 bytes at p, where no word is pending; returns where the
+  // rest begins: the first non-ASCII byte, or p + 64, or else the start of a word that may go
+  // on past them (p itself when one begins the block).
+  const uint8_t* Words64(const uint8_t* p) {
+    uint8_t folded[64];
+    const text::AsciiMasks m = text::ClassifyAscii64(p, folded);
+    const uint32_t limit = m.non_ascii == 0 ? 64 : static_cast<uint32_t>(__builtin_ctzll(m.non_ascii));
+    uint64_t words = limit == 64 ? m.word : m.word & ((uint64_t{1} << limit) - 1);
+    while (words != 0) {
+      const uint32_t start = static_cast<uint32_t>(__builtin_ctzll(words));
+      const uint64_t beyond = ~(words >> start);  // the bits past this word
+      if (beyond == 0) return p;                    // one word fills the block
+      const uint32_t stop = start + static_cast<uint32_t>(__builtin_ctzll(beyond));
+      if (stop >= limit) return p + start;
+      Token(folded + start, stop - start);
+      words &= ~((uint64_t{1} << stop) - 1);
+    }
+    return p + limit;
+  }
+
   void EndWord() {
     if (word_.empty()) return;
     Token(word_.data(), word_.size());
     word_.Clear();
   }
 
+  // Each token hash goes into the ring twice, kMaxShingle apart, so that the last `shingle`
+  // of them always lie in a row, ready to be hashed as they are.
   void Token(const uint8_t* bytes, size_t n) {
-    recent_[tokens_ % kMaxShingle] = HashBytes(bytes, n, hashing_);
+    const uint64_t at = tokens_ % kMaxShingle;
+    recent_[at] = recent_[at + kMaxShingle] = HashBytes(bytes, n, hashing_);
     ++tokens_;
     if (tokens_ >= options_.shingle) Shingle(options_.shingle);
   }
 
   // The last `count` tokens as one shingle.
   void Shingle(uint64_t count) {
-    uint64_t words[kMaxShingle];
-    for (uint64_t i = 0; i < count; ++i) words[i] = recent_[(tokens_ - count + i) % kMaxShingle];
-    const uint64_t h = HashBytes(words, count * sizeof(uint64_t), hashing_);
+    const uint64_t* last = recent_ + (tokens_ - 1) % kMaxShingle + kMaxShingle;
+    const uint64_t h = HashBytes(last + 1 - count, count * sizeof(uint64_t), hashing_);
     const uint32_t bin = static_cast<uint32_t>(h >> (64 - bin_bits_));
     // All ones marks an empty bin: a value may come close, never equal.
     const uint32_t value = std::min(static_cast<uint32_t>(h), kEmptyBin - 1);
-    if (value < bins_[bin]) bins_[bin] = value;
+    bins_[bin] = std::min(bins_[bin], value);
     filled_[bin / 64] |= uint64_t{1} << (bin % 64);
-    any_ = true;
   }
 
   // Optimal densification: an empty bin takes the value of the first non-empty bin its own
   // probe sequence hits (probes of different empty bins are independent).
   void Densify() {
-    if (!any_) return;
+    if (tokens_ == 0) return;  // no shingle: the text stays empty
     auto filled = [&](uint32_t i) { return static_cast<uint32_t>(filled_[i / 64] >> (i % 64)) & 1; };
     // The empty bins, word by word of the mask: testing bin by bin mispredicted a third of
     // the time.
@@ -159,10 +188,9 @@ class Sketcher {
   uint32_t* bins_;
   uint32_t bin_bits_ = 0;
   text::WordBuilder word_;
-  uint64_t recent_[kMaxShingle] = {};
+  uint64_t recent_[2 * kMaxShingle] = {};
   uint64_t tokens_ = 0;
-  uint64_t filled_[kMaxBins / 64] = {};  // the bins some shingle reached, as bits
-  bool any_ = false;
+  uint64_t filled_[kMaxMinhashBins / 64] = {};  // the bins some shingle reached, as bits
 };
 
 }  // namespace
@@ -174,8 +202,9 @@ MinhashOptions WithDefaultsForZeros(MinhashOptions o) {
 }
 
 void ValidateMinhashOptions(const MinhashOptions& o) {
-  if (o.bins < 16 || o.bins > 1024 || (o.bins & (o.bins - 1)) != 0) {
-    throw Error(Code::kInvalidArgument, "bins " + std::to_string(o.bins) + " is not a power of two in 16..1024");
+  if (o.bins < 16 || o.bins > kMaxMinhashBins || (o.bins & (o.bins - 1)) != 0) {
+    throw Error(Code::kInvalidArgument, "bins " + std::to_string(o.bins) + " is not a power of two in 16.." +
+                                            std::to_string(kMaxMinhashBins));
   }
   if (o.shingle < 1 || o.shingle > 8) {
     throw Error(Code::kInvalidArgument, "shingle " + std::to_string(o.shingle) + " is outside 1..8");

@@ -20,8 +20,10 @@
 
 namespace seen {
 
+constexpr uint32_t kMaxMinhashBins = 1024;
+
 struct MinhashOptions {
-  uint32_t bins = defaults::kMinhashBins;        // K, a power of two in 16..1024
+  uint32_t bins = defaults::kMinhashBins;        // K, a power of two in 16..kMaxMinhashBins
   uint32_t shingle = defaults::kMinhashShingle;  // tokens per shingle, 1..8
   uint64_t seed = 0;
   std::optional<SecretKey> key = std::nullopt;  // keyed mode (docs/SECURITY.md)
