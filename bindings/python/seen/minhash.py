@@ -12,10 +12,12 @@ from typing import Any, List, Optional, SupportsIndex, Tuple
 from . import _files, _handle
 from ._handle import PathLike
 from ._native import ffi, lib
-from .errors import call, check
-from .near_duplicates import Text, _text_bytes
+from .errors import call, check, raise_status
+from .near_duplicates import _QUERY_ROOM, Text, _scratch, _text_bytes
 
 _TOO_SMALL = lib.SEEN_ERR_BUFFER_TOO_SMALL
+_query_text = lib.seen_minhash_index_query_text
+_unpack = ffi.unpack
 
 
 def _options(bins: int, shingle: int, seed: int, threshold: float, key: Optional[bytes]) -> Any:
@@ -90,16 +92,17 @@ class MinHashIndex(_files.Saves):
         """(id, estimated Jaccard similarity) of every stored text at or above the threshold,
         most similar first."""
         data = _text_bytes(text)
-        found = ffi.new("size_t*")
-        cap = 16
-        while True:
-            ids = ffi.new("uint64_t[]", cap)
-            sims = ffi.new("double[]", cap)
-            status = lib.seen_minhash_index_query_text(self._h, data, len(data), ids, sims, cap, found)
-            if status != _TOO_SMALL:
-                check(status, self._h)
-                return [(int(ids[i]), float(sims[i])) for i in range(found[0])]
-            cap = found[0]
+        b = _scratch
+        ids, similarities, found = b.ids, b.similarities, b.found
+        status = _query_text(self._h, data, len(data), ids, similarities, _QUERY_ROOM, found)
+        while status == _TOO_SMALL:  # more matches than room: ask again
+            room = found[0]
+            ids, similarities = ffi.new("uint64_t[]", room), ffi.new("double[]", room)
+            status = _query_text(self._h, data, len(data), ids, similarities, room, found)
+        if status:
+            raise_status(status, self._h)
+        n = found[0]
+        return list(zip(_unpack(ids, n), _unpack(similarities, n))) if n else []
 
     def to_bytes(self) -> bytes:
         """The serialized index (kind 7 of docs/FORMAT.md), the same bytes as save() writes."""
