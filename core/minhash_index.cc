@@ -243,11 +243,11 @@ std::pair<const MinhashBandEntry*, const MinhashBandEntry*> MinhashIndex::BandRa
   const MinhashBandEntry* first = table + directories_[band][bucket];
   const MinhashBandEntry* const last = table + directories_[band][bucket + 1];
   // The first pair of the bucket with this key or a greater one, without a branch per step:
-  // the steps of std::lower_bound mispredicted half the time. The answer stays in
-  // [first, first + n].
+  // the steps of std::lower_bound mispredicted half the time (and a conditional `?:` here
+  // compiles to a branch too, hence the mask). The answer stays in [first, first + n].
   for (size_t n = static_cast<size_t>(last - first); n > 1;) {
     const size_t half = n / 2;
-    first += first[half - 1].first < key ? half : 0;
+    first += half & (size_t{0} - static_cast<size_t>(first[half - 1].first < key));
     n -= half;
   }
   if (first != last && first->first < key) ++first;
