@@ -160,8 +160,9 @@ class Sketcher {
   }
 
   // Each token hash goes into the ring twice, kMaxShingle apart, so that the last `shingle`
-  // of them always lie in a row, ready to be hashed as they are.
-  void Token(const uint8_t* bytes, size_t n) {
+  // of them always lie in a row, ready to be hashed as they are. Flattened: the compiler kept
+  // XXH3 out of line, a call per hash (4% of an English sketch).
+  __attribute__((flatten)) void Token(const uint8_t* bytes, size_t n) {
     const uint64_t at = tokens_ % kMaxShingle;
     recent_[at] = recent_[at + kMaxShingle] = HashBytes(bytes, n, hashing_);
     ++tokens_;
