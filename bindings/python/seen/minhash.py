@@ -17,7 +17,6 @@ from .near_duplicates import _QUERY_ROOM, Text, _scratch, _text_bytes
 
 _TOO_SMALL = lib.SEEN_ERR_BUFFER_TOO_SMALL
 _query_text = lib.seen_minhash_index_query_text
-_unpack = ffi.unpack
 
 
 def _options(bins: int, shingle: int, seed: int, threshold: float, key: Optional[bytes]) -> Any:
@@ -102,7 +101,8 @@ class MinHashIndex(_files.Saves):
         if status:
             raise_status(status, self._h)
         n = found[0]
-        return list(zip(_unpack(ids, n), _unpack(similarities, n))) if n else []
+        # Slices of the buffers zip faster than two unpacked lists.
+        return list(zip(ids[0:n], similarities[0:n])) if n else []
 
     def to_bytes(self) -> bytes:
         """The serialized index (kind 7 of docs/FORMAT.md), the same bytes as save() writes."""

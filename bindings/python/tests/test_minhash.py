@@ -59,6 +59,18 @@ def test_english_near_duplicates_are_found_and_unrelated_ones_are_not():
         assert index.query(texts[0]) == []
 
 
+def test_more_matches_than_the_query_buffers_hold_are_all_returned():
+    # A query has room for 64 matches before it asks again with the count the library gave.
+    text = "the same passage of plain words stored under many ids in one index"
+    index = seen.MinHashIndex(threshold=0.7)
+    for i in range(150):
+        index.add(i, text)
+    matches = index.query(text)
+    assert [i for i, _ in matches] == list(range(150))
+    assert all(s == 1.0 for _, s in matches)
+    assert [i for i, _ in index.query(text)] == list(range(150))  # the buffers stayed sound
+
+
 def test_bad_options_are_refused():
     with pytest.raises(seen.InvalidArgumentError, match="bins"):
         seen.minhash("x", bins=100)
