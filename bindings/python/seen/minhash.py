@@ -11,12 +11,12 @@ from typing import Any, List, Optional, SupportsIndex, Tuple
 
 from . import _files, _handle
 from ._handle import PathLike
+from ._minhash_query import TextQuery
 from ._native import ffi, lib
-from .errors import call, check, raise_status
-from .near_duplicates import _QUERY_ROOM, Text, _scratch, _text_bytes
+from .errors import call, check
+from .near_duplicates import Text, _text_bytes
 
 _TOO_SMALL = lib.SEEN_ERR_BUFFER_TOO_SMALL
-_query_text = lib.seen_minhash_index_query_text
 
 
 def _options(bins: int, shingle: int, seed: int, threshold: float, key: Optional[bytes]) -> Any:
@@ -47,7 +47,7 @@ def similarity(a: List[int], b: List[int]) -> float:
     return float(lib.seen_minhash_similarity(ffi.new("uint32_t[]", a), ffi.new("uint32_t[]", b), len(a)))
 
 
-class MinHashIndex(_files.Saves):
+class MinHashIndex(TextQuery, _files.Saves):
     """Texts by id, and for a query text every stored one whose estimated Jaccard similarity
     is at least `threshold`, most similar first. Queries may run in several threads at once,
     not beside add or remove.
@@ -75,6 +75,7 @@ class MinHashIndex(_files.Saves):
     def _own(self, handle: Any, borrowed: Any = None, key: Optional[bytes] = None) -> None:
         # borrowed, key: it has no view and does not pickle or copy, so it need not keep them
         self._h = ffi.gc(handle, lib.seen_minhash_index_free)
+        self._bind_query(int(ffi.cast("uintptr_t", handle)))
 
     def add(self, id: SupportsIndex, text: Text) -> None:
         """Stores text under id, replacing what id held."""
@@ -90,19 +91,26 @@ class MinHashIndex(_files.Saves):
     def query(self, text: Text) -> List[Tuple[int, float]]:
         """(id, estimated Jaccard similarity) of every stored text at or above the threshold,
         most similar first."""
+        matches = self._query_text(text)  # str and bytes, in C (_minhash_query.c says why)
+        if matches is not None:
+            return matches
         data = _text_bytes(text)
-        b = _scratch
-        ids, similarities, found = b.ids, b.similarities, b.found
-        status = _query_text(self._h, data, len(data), ids, similarities, _QUERY_ROOM, found)
-        while status == _TOO_SMALL:  # more matches than room: ask again
-            room = found[0]
-            ids, similarities = ffi.new("uint64_t[]", room), ffi.new("double[]", room)
-            status = _query_text(self._h, data, len(data), ids, similarities, room, found)
-        if status:
-            raise_status(status, self._h)
-        n = found[0]
-        # Slices of the buffers zip faster than two unpacked lists.
-        return list(zip(ids[0:n], similarities[0:n])) if n else []
+        found = ffi.new("size_t*")
+        cap = 16
+        while True:
+            ids = ffi.new("uint64_t[]", cap)
+            sims = ffi.new("double[]", cap)
+            status = lib.seen_minhash_index_query_text(self._h, data, len(data), ids, sims, cap, found)
+            if status != _TOO_SMALL:
+                check(status, self._h)
+                return [(int(ids[i]), float(sims[i])) for i in range(found[0])]
+            cap = found[0]
+
+    def close(self) -> None:
+        """Unbinds the C query, then frees the index now rather than at garbage collection.
+        Closing twice is harmless."""
+        self._bind_query(0)
+        super().close()
 
     def to_bytes(self) -> bytes:
         """The serialized index (kind 7 of docs/FORMAT.md), the same bytes as save() writes."""

@@ -40,13 +40,12 @@ _TOO_SMALL = lib.SEEN_ERR_BUFFER_TOO_SMALL
 
 
 class _Scratch(threading.local):
-    """Each thread's own buffers for single queries (SimHash's and MinHash's): allocating them
-    per call would cost more than the query."""
+    """Each thread's own buffers for single queries: allocating them per call would cost more
+    than the query."""
 
     def __init__(self) -> None:
         self.ids = ffi.new("uint64_t[]", _QUERY_ROOM)
         self.distances = ffi.new("uint32_t[]", _QUERY_ROOM)
-        self.similarities = ffi.new("double[]", _QUERY_ROOM)
         self.found = ffi.new("size_t*")
         self.one = ffi.new("uint64_t[1]")
         self.flag = ffi.new("uint8_t[1]")
