@@ -266,10 +266,17 @@ std::vector<MinhashMatch> MinhashIndex::Query(const uint32_t* sketch, size_t bin
                                             std::to_string(options_.bins));
   }
   Settle();
+  // Every band's key first, each bucket's first pairs fetched as soon as its place is known:
+  // the buckets of all bands then come from memory at once, not one band after another.
+  uint32_t keys[kMaxMinhashBins];
+  for (uint32_t band = 0; band < shape_.bands; ++band) {
+    keys[band] = BandKey(sketch, band);
+    __builtin_prefetch(spans_.bands[band] + directories_[band][BucketOf(keys[band], directory_bits_)]);
+  }
   std::vector<uint32_t> candidates;
   candidates.reserve(4 * shape_.bands);
   for (uint32_t band = 0; band < shape_.bands; ++band) {
-    const auto [first, last] = BandRange(band, BandKey(sketch, band));
+    const auto [first, last] = BandRange(band, keys[band]);
     for (const auto* it = first; it != last; ++it) candidates.push_back(it->second);
   }
   std::sort(candidates.begin(), candidates.end());
