@@ -23,7 +23,7 @@ uint64_t Mix(uint64_t x) {
 }
 
 // The first probes of every bin under one seed, remembered per thread: every text sketched
-// under a seed probes the same bins, and computing them anew took a sixth of an English
+// under a seed probes the same bins, and computing them anew per text cost 5% of an English
 // sketch. A probe is kept as its top 16 bits, which give its bin for every bin count (2^4 to
 // 2^10 bins take the top 4 to 10 bits).
 class FirstProbes {
