@@ -102,7 +102,11 @@ seen_status seen_minhash_index_query_text(const seen_minhash_index* index, const
   SEEN_REQUIRE(text != nullptr || len == 0, "text is NULL");
   SEEN_REQUIRE(ids != nullptr || cap == 0, "ids is NULL");
   return Guard([&] {
-    const auto matches = index->index.Query(seen::SketchText(text, len, index->index.options()));
+    // On the stack: a query allocates only its matches.
+    uint32_t sketch[seen::kMaxMinhashBins];
+    const seen::MinhashOptions& options = index->index.options();
+    seen::SketchTextInto(text, len, options, sketch);
+    const auto matches = index->index.Query(sketch, options.bins);
     *found = matches.size();
     for (size_t i = 0; i < std::min(cap, matches.size()); ++i) {
       ids[i] = matches[i].id;

@@ -20,8 +20,10 @@
 
 namespace seen {
 
+constexpr uint32_t kMaxMinhashBins = 1024;
+
 struct MinhashOptions {
-  uint32_t bins = defaults::kMinhashBins;        // K, a power of two in 16..1024
+  uint32_t bins = defaults::kMinhashBins;        // K, a power of two in 16..kMaxMinhashBins
   uint32_t shingle = defaults::kMinhashShingle;  // tokens per shingle, 1..8
   uint64_t seed = 0;
   std::optional<SecretKey> key = std::nullopt;  // keyed mode (docs/SECURITY.md)
@@ -36,6 +38,8 @@ void ValidateMinhashOptions(const MinhashOptions& options);
 // K bin values. A text with no tokens has every bin at kEmptyBin.
 constexpr uint32_t kEmptyBin = 0xFFFFFFFF;
 std::vector<uint32_t> SketchText(const char* text, size_t len, const MinhashOptions& options);
+// The same into bins[0 .. options.bins), without allocating.
+void SketchTextInto(const char* text, size_t len, const MinhashOptions& options, uint32_t* bins);
 
 // The share of bins two sketches of one K agree on: the Jaccard estimate (0 when either is
 // of an empty text).

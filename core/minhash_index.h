@@ -15,6 +15,7 @@
 // opened read-only queries a file mapping in place; only the band directories are built.
 #pragma once
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <mutex>
@@ -92,6 +93,8 @@ class MinhashIndex {
   // Every stored document at estimated Jaccard >= threshold, most similar first (ties by id).
   // Queries may run concurrently with each other, not with Add or Remove.
   std::vector<MinhashMatch> Query(const std::vector<uint32_t>& sketch) const;
+  // The same for a sketch of `bins` bins (throws unless bins is options().bins).
+  std::vector<MinhashMatch> Query(const uint32_t* sketch, size_t bins) const;
 
   // The live documents renumbered 0..size() - 1 in slot order, tables sorted.
   MinhashTables Compacted() const;
@@ -128,7 +131,8 @@ class MinhashIndex {
   // binary-searching a table of millions (about 20 dependent cache misses per band).
   mutable std::vector<std::vector<uint32_t>> directories_;
   mutable uint32_t directory_bits_ = 0;
-  mutable bool settled_ = true;
+  // Read by every query before it takes the lock, which only the first after adds needs.
+  mutable std::atomic<bool> settled_{true};
   mutable std::mutex settle_lock_;
 };
 

@@ -6,7 +6,6 @@
 // few frequent ones outvote everything an English text says; damping CJK shingles the same way
 // only made edited copies harder to find (docs/simhash.md).
 #include <algorithm>
-#include <array>
 #include <cmath>
 #include <cstring>
 #include <string>
@@ -16,22 +15,13 @@
 #include "core/simhash.h"
 #include "core/simhash_unicode.h"
 #include "core/stop_words.h"
+#include "core/text_word.h"
 #include "core/token_tally.h"
 
 namespace seen {
 namespace {
 
 using text::Class;
-
-// Per ASCII byte: its folded form if it is a word character, else 0 (a separator), as
-// text::Fold and text::Classify have it.
-constexpr std::array<uint8_t, 128> kAsciiWordByte = [] {
-  std::array<uint8_t, 128> table{};
-  for (uint32_t c = 0; c < 128; ++c) {
-    if (text::Classify(c) == Class::kWord) table[c] = static_cast<uint8_t>(text::Fold(c));
-  }
-  return table;
-}();
 
 class Fingerprinter {
  public:
@@ -44,13 +34,13 @@ class Fingerprinter {
     while (p < end) {
       // ASCII, nearly all of an English text, skips decoding and the Unicode tables.
       if (*p < 0x80) {
-        const uint8_t folded = kAsciiWordByte[*p++];
+        const uint8_t folded = text::kAsciiWordByte[*p++];
         if (folded == 0) {
           EndWord();
           pending_space_ = true;
         } else {
           Normalized(&folded, 1);
-          AppendToWord(&folded, 1);
+          word_.Append(folded);
         }
         continue;
       }
@@ -66,7 +56,7 @@ class Fingerprinter {
           uint8_t bytes[4];
           const size_t n = text::Encode(cp, bytes);
           Normalized(bytes, n);
-          AppendToWord(bytes, n);
+          word_.Append(bytes, n);
           break;
         }
         case Class::kCjk:
@@ -123,27 +113,10 @@ class Fingerprinter {
     for (size_t i = 0; i < n; ++i) out_[out_size_++] = bytes[i];  // 1-4 bytes: no memcpy call
   }
 
-  // Words are gathered in word_; the rare word longer than it continues in long_word_. Not a
-  // std::string for all: its out-of-line append per character cost a fifth of English time.
-  void AppendToWord(const uint8_t* bytes, size_t n) {
-    if (word_size_ + n <= sizeof word_) {
-      for (size_t i = 0; i < n; ++i) word_[word_size_++] = bytes[i];
-      return;
-    }
-    if (long_word_.empty()) long_word_.assign(reinterpret_cast<const char*>(word_), word_size_);
-    long_word_.append(reinterpret_cast<const char*>(bytes), n);
-    word_size_ += n;
-  }
-
   void EndWord() {
-    if (word_size_ == 0) return;
-    if (long_word_.empty()) {
-      Word(word_, word_size_);
-    } else {
-      Word(reinterpret_cast<const uint8_t*>(long_word_.data()), long_word_.size());
-      long_word_.clear();
-    }
-    word_size_ = 0;
+    if (word_.empty()) return;
+    Word(word_.data(), word_.size());
+    word_.Clear();
   }
 
   // The CJK stream skips everything between its characters, so punctuation, spaces and Latin
@@ -219,9 +192,7 @@ class Fingerprinter {
   size_t batch_ = 0;
   uint64_t shingles_ = 0;
   uint64_t features_ = 0;
-  uint8_t word_[64];
-  size_t word_size_ = 0;
-  std::string long_word_;
+  text::WordBuilder word_;
   uint8_t stream_[256];
   size_t stream_size_ = 0;
   size_t starts_[kMaxNgram] = {};

@@ -3,6 +3,7 @@
 // purpose: they cover the scripts seen's users feed it, and stay the same in every language.
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 
@@ -114,5 +115,16 @@ constexpr Class Classify(uint32_t cp) {
   if (cp >= 0x20000 && cp <= 0x3FFFF) return Class::kCjk;
   return Class::kWord;
 }
+
+// Per byte: its folded form if it is an ASCII word character, else 0 (an ASCII separator, as
+// Fold and Classify have it, or a byte of a longer UTF-8 sequence). ASCII, nearly all of an
+// English text, skips decoding and the tables above.
+inline constexpr std::array<uint8_t, 256> kAsciiWordByte = [] {
+  std::array<uint8_t, 256> table{};
+  for (uint32_t c = 0; c < 128; ++c) {
+    if (Classify(c) == Class::kWord) table[c] = static_cast<uint8_t>(Fold(c));
+  }
+  return table;
+}();
 
 }  // namespace seen::text

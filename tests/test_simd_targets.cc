@@ -11,9 +11,11 @@
 #include <set>
 #include <vector>
 
+#include "core/ascii_masks.h"
 #include "core/bloom.h"
 #include "core/hash.h"
 #include "core/kernels.h"
+#include "core/simhash_unicode.h"
 #include "core/window.h"
 #include "core/window_kernels.h"
 #include "tests/bloom_vectors.h"
@@ -188,6 +190,23 @@ TEST_P(Target, WindowsKeepEveryCandidateTheyHold) {
       if (in_window.count(batch[i]) != 0) {
         ASSERT_EQ(out[i], 1) << "round " << round << ": an item in the span is missed";
       }
+    }
+  }
+}
+
+// The MinHash tokenizer's block classifier answers as the byte table it stands in for, on
+// blocks of any bytes and of mostly ASCII text.
+TEST_P(Target, AsciiMasksAnswerAsTheByteTable) {
+  std::mt19937_64 rng(20261126);
+  for (int round = 0; round < 2000; ++round) {
+    uint8_t block[64], folded[64];
+    for (uint8_t& b : block) b = static_cast<uint8_t>(round % 2 ? rng() : rng() % (rng() % 8 ? 128 : 256));
+    const text::AsciiMasks m = text::ClassifyAscii64(block, folded);
+    for (int i = 0; i < 64; ++i) {
+      const uint8_t b = block[i];
+      ASSERT_EQ((m.word >> i) & 1, text::kAsciiWordByte[b] != 0 ? 1u : 0u) << "byte " << int{b};
+      ASSERT_EQ((m.non_ascii >> i) & 1, b >= 0x80 ? 1u : 0u) << "byte " << int{b};
+      ASSERT_EQ(folded[i], b >= 'A' && b <= 'Z' ? b + 32 : b) << "byte " << int{b};
     }
   }
 }

@@ -11,6 +11,7 @@ from typing import Any, List, Optional, SupportsIndex, Tuple
 
 from . import _files, _handle
 from ._handle import PathLike
+from ._minhash_query import TextQuery
 from ._native import ffi, lib
 from .errors import call, check
 from .near_duplicates import Text, _text_bytes
@@ -46,7 +47,7 @@ def similarity(a: List[int], b: List[int]) -> float:
     return float(lib.seen_minhash_similarity(ffi.new("uint32_t[]", a), ffi.new("uint32_t[]", b), len(a)))
 
 
-class MinHashIndex(_files.Saves):
+class MinHashIndex(TextQuery, _files.Saves):
     """Texts by id, and for a query text every stored one whose estimated Jaccard similarity
     is at least `threshold`, most similar first. Queries may run in several threads at once,
     not beside add or remove.
@@ -74,6 +75,7 @@ class MinHashIndex(_files.Saves):
     def _own(self, handle: Any, borrowed: Any = None, key: Optional[bytes] = None) -> None:
         # borrowed, key: it has no view and does not pickle or copy, so it need not keep them
         self._h = ffi.gc(handle, lib.seen_minhash_index_free)
+        self._bind_query(int(ffi.cast("uintptr_t", handle)))
 
     def add(self, id: SupportsIndex, text: Text) -> None:
         """Stores text under id, replacing what id held."""
@@ -89,6 +91,9 @@ class MinHashIndex(_files.Saves):
     def query(self, text: Text) -> List[Tuple[int, float]]:
         """(id, estimated Jaccard similarity) of every stored text at or above the threshold,
         most similar first."""
+        matches = self._query_text(text)  # str and bytes, in C (_minhash_query.c says why)
+        if matches is not None:
+            return matches
         data = _text_bytes(text)
         found = ffi.new("size_t*")
         cap = 16
@@ -100,6 +105,12 @@ class MinHashIndex(_files.Saves):
                 check(status, self._h)
                 return [(int(ids[i]), float(sims[i])) for i in range(found[0])]
             cap = found[0]
+
+    def close(self) -> None:
+        """Unbinds the C query, then frees the index now rather than at garbage collection.
+        Closing twice is harmless."""
+        self._bind_query(0)
+        super().close()
 
     def to_bytes(self) -> bytes:
         """The serialized index (kind 7 of docs/FORMAT.md), the same bytes as save() writes."""

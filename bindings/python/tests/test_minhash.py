@@ -59,6 +59,44 @@ def test_english_near_duplicates_are_found_and_unrelated_ones_are_not():
         assert index.query(texts[0]) == []
 
 
+def test_more_matches_than_the_query_buffers_hold_are_all_returned():
+    # The C query has room for 64 matches, the general path for 16, before they ask again.
+    text = "the same passage of plain words stored under many ids in one index"
+    index = seen.MinHashIndex(threshold=0.7)
+    for i in range(150):
+        index.add(i, text)
+    for query in (text, bytearray(text.encode())):  # the C query, then the general path
+        matches = index.query(query)
+        assert [i for i, _ in matches] == list(range(150))
+        assert all(s == 1.0 for _, s in matches)
+
+
+def test_the_c_query_answers_as_the_general_path():
+    # str and bytes are queried in C (_minhash_query.c); bytearray, memoryview, str subclasses
+    # and strs with lone surrogates take the general path through cffi.
+    rng = random.Random(11)
+    texts = [word_text(rng, 40) for _ in range(300)]
+    index = seen.MinHashIndex(threshold=0.5)
+    for i, t in enumerate(texts):
+        index.add(i, t)
+
+    class Str(str):
+        pass
+
+    for t in texts[:60]:
+        words = t.split()
+        words[rng.randrange(len(words))] = "Ünïcode中文"
+        copy = " ".join(words)
+        general = index.query(bytearray(copy.encode()))
+        assert general, "an edited copy is found"
+        assert index.query(copy) == index.query(copy.encode()) == index.query(Str(copy)) == general
+        assert index.query(memoryview(copy.encode())) == general
+        assert index.query(copy + "\ud800") == index.query(copy.encode() + b"\xed\xa0\x80")
+    index.close()
+    with pytest.raises(seen.InvalidArgumentError):
+        index.query(texts[0])
+
+
 def test_bad_options_are_refused():
     with pytest.raises(seen.InvalidArgumentError, match="bins"):
         seen.minhash("x", bins=100)

@@ -1,0 +1,6 @@
+# Types of the extension seen._minhash_query (_minhash_query.c).
+from typing import List, Optional, Tuple
+
+class TextQuery:
+    def _bind_query(self, address: int) -> None: ...
+    def _query_text(self, text: object) -> Optional[List[Tuple[int, float]]]: ...
