@@ -16,6 +16,7 @@ for line in (out / "time_windows.jsonl").read_text().splitlines():
 zipf, memory, expiry = runs["time_windows_zipf"], runs["time_windows_memory"], runs["time_windows_expiry"]
 quantiles = runs["time_windows_bytes_quantiles"]["q"]
 bands = runs["time_windows_by_rank"]["bands"]
+top100_share = 100 * sum(b["requests"] for b in bands if b["last"] <= 100) / zipf["requests"]
 
 
 def plot(path):
@@ -46,10 +47,12 @@ rows = [
      verdict(zipf["false_negatives"] == 0)),
     ("memory per user, median", "≤ 1.1 KB", f"{memory['median_bytes']:,} B", verdict(memory["median_bytes"] <= 1100)),
     ("memory per user, p99 / max", "reported", f"{memory['p99_bytes']:,} B / {memory['max_bytes']:,} B", "reported"),
-    ("a request, filter 1,000 + mark 20, p50 / p99 (users outside the top 100)", "≤ 10 / 50 µs",
-     f"{zipf['other_request_median_us']:.0f} / {zipf['other_request_p99_us']:.0f} µs",
-     verdict(zipf["other_request_median_us"] <= 10 and zipf["other_request_p99_us"] <= 50)),
-    ("a request of a top-100 user, p50", "reported", f"{zipf['top100_request_median_us']:.0f} µs", "reported"),
+    ("a request, filter 1,000 + mark 20, p50 / p99 (all requests)", "≤ 10 / 50 µs",
+     f"{zipf['request_median_us']:.1f} / {zipf['request_p99_us']:.1f} µs",
+     verdict(zipf["request_median_us"] <= 10 and zipf["request_p99_us"] <= 50)),
+    (f"the same, requests of users outside the top 100 ({100 - top100_share:.0f}% of requests)", "reported",
+     f"{zipf['other_request_median_us']:.1f} / {zipf['other_request_p99_us']:.1f} µs", "reported"),
+    ("a request of a top-100 user, p50", "reported", f"{zipf['top100_request_median_us']:.1f} µs", "reported"),
     ("RSS after idle users expire, per byte the live users hold", "≤ 2×",
      f"{live_ratio:.2f}× ({expiry['rss_mib_live']:.0f} MiB for {expiry['store_mib_live']:.0f} MiB of "
      f"{expiry['users_live']:,} users)", verdict(live_ratio <= 2)),
@@ -76,25 +79,29 @@ lines = [
     f"({memory['span_drops']:,} segments). Their rate stayed under the target; their effective span is shorter.",
     f"- {memory['users_above_target']:,} users' rate predicted from their window's fill is above 1% (highest "
     f"{100 * memory['max_predicted_fpr']:.2f}%): a small base's actual fill spreads around its design.",
-    "- Requests meet their target since the window kernel packs its survivors "
-    "([window_query.md](window_query.md)). The same benchmark built at d0d3729 (main before it) and run alternately "
-    "on this machine: p50 16.0 µs, p99 85.8 µs, top 100 53.8 µs (on 2026-11-24: 33, 237 and 119 µs). Every "
-    "candidate takes a level's first few probes; once at most a third are left only they go on, so a fresh candidate "
-    "costs about as many cells as probes it takes to reject, not k (9 to 15). The slowest requests are filters of "
-    "users whose levels (hundreds of KB) are cold in cache when their request arrives (about one random cache line "
-    "per probe), and marks that insert a new user into the store or give a segment its first slot in a level, which "
-    "rewrites the level.",
+    "- Requests are about twice as fast since the window kernel packs its survivors "
+    "([window_query.md](window_query.md)): every candidate takes a level's first few probes; once at most a third are "
+    "left only they go on, so a fresh candidate costs about as many cells as probes it takes to reject, not k (9 to "
+    "15). Users outside the top 100, before (d0d3729, built and run alternately on this machine): p50 16.0 µs, p99 "
+    "85.8 µs, top 100 53.8 µs (on 2026-11-24: 33, 237 and 119 µs).",
+    f"- The figure counts every request, and the top 100 users send {top100_share:.0f}% of them: the median request is a heavy "
+    "user's. Their windows grew many levels (ranks 11-100 hold a median of 236 KB), a fresh candidate must be "
+    "rejected by every level and in each by every segment holding items there (several probes), so the filter step "
+    "alone takes 20-45 µs for them (the table below). Meeting 10 µs for them needs fewer cells per candidate and "
+    "level, such as a level's positions confined to one cache line per candidate (a format change), or fewer, "
+    "larger levels.",
     f"- Store: {memory['store_mib']:.0f} MiB by its own count at the end, process RSS {memory['rss_mib']:.0f} MiB "
     f"(with the benchmark's history of every user). After expiry: {expiry['store_mib_live']:.0f} MiB held, "
     f"RSS {expiry['rss_mib_live']:.0f} MiB; with every user gone, RSS {expiry['rss_mib_none']:.0f} MiB.",
     "",
     "By activity rank (users ordered by their Zipf weight; request times sampled on every 97th request):",
     "",
-    "| users by rank | requests (share) | fpr of fresh candidates | request p50 / p99 | users active | bytes per user, median / max |",
+    "| users by rank | requests (share) | fpr of fresh candidates | request p50 / p99 (filter alone, p50) | users active | bytes per user, median / max |",
     "|---|--:|--:|--:|--:|--:|",
 ] + [
     f"| {b['first']:,}-{b['last']:,} | {b['requests']:,} ({100 * b['requests'] / zipf['requests']:.1f}%) "
-    f"| {100 * b['fpr']:.2f}% | {b['request_p50_us']:.1f} / {b['request_p99_us']:.1f} µs | {b['users_active']:,} "
+    f"| {100 * b['fpr']:.2f}% | {b['request_p50_us']:.1f} / {b['request_p99_us']:.1f} µs ({b['filter_p50_us']:.1f}) "
+    f"| {b['users_active']:,} "
     f"| {b['bytes_median']:,} / {b['bytes_max']:,} B |"
     for b in bands
 ] + [
