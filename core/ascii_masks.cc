@@ -49,7 +49,9 @@ AsciiMasks ClassifyAscii64Impl(const uint8_t* HWY_RESTRICT bytes, uint8_t* HWY_R
     // OR 0x20 puts capitals onto small letters and moves no other byte into them.
     const auto letter = InRange(hn::Or(v, case_bit), 'a', 26);
     hn::StoreU(hn::IfThenElse(upper, hn::Or(v, case_bit), v), d, folded + i);
-    m.word |= Bits(hn::Or(letter, InRange(v, '0', 10))) << i;
+    // The two masks' bits are ORed as words, not as masks: Highway 1.0.3's mask Or on the
+    // SVE_256 target keeps only the low half of a capped vector's lanes.
+    m.word |= (Bits(letter) | Bits(InRange(v, '0', 10))) << i;
     m.non_ascii |= Bits(InRange(v, 0x80, 0x80)) << i;
   }
   return m;
