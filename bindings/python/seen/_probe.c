@@ -1,4 +1,5 @@
-/* seen._probe.SingleKeyProbe: the C base of BloomFilter that answers `key in filter`.
+/* seen._probe.SingleKeyProbe: the C base of BloomFilter and CountingFilter that answers
+ * `key in filter`.
  *
  * A Python __contains__ calling the filter through cffi cost 2.2x rbloom's lookup: the
  * method's frame, cffi's generic argument conversion, and the GIL released and retaken around
@@ -14,25 +15,43 @@
 
 #include "seen.h"
 
+/* One kind's single-key tests, over its handle. */
+typedef struct {
+  int (*test_u64)(const void* filter, uint64_t id);
+  int (*test_key)(const void* filter, const void* key, size_t len);
+} KindTests;
+
+static int bloom_u64(const void* f, uint64_t id) { return seen_bloom_contains_one_u64(f, id); }
+static int bloom_key(const void* f, const void* key, size_t len) { return seen_bloom_contains_one_key(f, key, len); }
+static int counting_u64(const void* f, uint64_t id) { return seen_counting_contains_one_u64(f, id); }
+static int counting_key(const void* f, const void* key, size_t len) {
+  return seen_counting_contains_one_key(f, key, len);
+}
+
+static const KindTests bloom_tests = {bloom_u64, bloom_key};
+static const KindTests counting_tests = {counting_u64, counting_key};
+
 typedef struct {
   PyObject_HEAD
-  const seen_bloom* filter; /* NULL when not bound */
+  const void* filter; /* NULL when not bound */
+  const KindTests* tests;
 } SingleKeyProbe;
 
 static int contains(PyObject* self, PyObject* key) {
-  const seen_bloom* filter = ((SingleKeyProbe*)self)->filter;
+  const void* filter = ((SingleKeyProbe*)self)->filter;
+  const KindTests* tests = ((SingleKeyProbe*)self)->tests;
   int found = -1;
   if (filter != NULL && PyLong_CheckExact(key)) {
     const unsigned long long id = PyLong_AsUnsignedLongLong(key);
     if (id == (unsigned long long)-1 && PyErr_Occurred()) return -1; /* OverflowError */
-    found = seen_bloom_contains_one_u64(filter, id);
+    found = tests->test_u64(filter, id);
   } else if (filter != NULL && PyUnicode_CheckExact(key)) {
     Py_ssize_t len;
     const char* utf8 = PyUnicode_AsUTF8AndSize(key, &len); /* cached in the str */
     if (utf8 == NULL) return -1;
-    found = seen_bloom_contains_one_key(filter, utf8, (size_t)len);
+    found = tests->test_key(filter, utf8, (size_t)len);
   } else if (filter != NULL && PyBytes_CheckExact(key)) {
-    found = seen_bloom_contains_one_key(filter, PyBytes_AS_STRING(key), (size_t)PyBytes_GET_SIZE(key));
+    found = tests->test_key(filter, PyBytes_AS_STRING(key), (size_t)PyBytes_GET_SIZE(key));
   }
   if (found >= 0) return found;
   PyObject* answer = PyObject_CallMethod(self, "_contains_other", "O", key);
@@ -42,16 +61,22 @@ static int contains(PyObject* self, PyObject* key) {
   return found;
 }
 
-/* _bind_probe(address): the seen_bloom* (as an int) that `in` probes; 0 unbinds. */
-static PyObject* bind_probe(PyObject* self, PyObject* address) {
+/* _bind_probe(address, counting=False): the seen_bloom* (or, if counting, the
+ * seen_counting*), as an int, that `in` probes; 0 unbinds. */
+static PyObject* bind_probe(PyObject* self, PyObject* args) {
+  PyObject* address;
+  int counting = 0;
+  if (!PyArg_ParseTuple(args, "O|p", &address, &counting)) return NULL;
   void* filter = PyLong_AsVoidPtr(address);
   if (filter == NULL && PyErr_Occurred()) return NULL;
   ((SingleKeyProbe*)self)->filter = filter;
+  ((SingleKeyProbe*)self)->tests = counting ? &counting_tests : &bloom_tests;
   Py_RETURN_NONE;
 }
 
 static PyMethodDef methods[] = {
-    {"_bind_probe", bind_probe, METH_O, "_bind_probe(address): the seen_bloom* `in` probes; 0 unbinds"},
+    {"_bind_probe", bind_probe, METH_VARARGS,
+     "_bind_probe(address, counting=False): the seen_bloom* (seen_counting*) `in` probes; 0 unbinds"},
     {NULL, NULL, 0, NULL},
 };
 
@@ -62,7 +87,7 @@ static PyTypeObject probe_type = {
     .tp_name = "seen._probe.SingleKeyProbe",
     .tp_basicsize = sizeof(SingleKeyProbe),
     .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE,
-    .tp_doc = "The C base of BloomFilter that answers `key in filter`.",
+    .tp_doc = "The C base of BloomFilter and CountingFilter that answers `key in filter`.",
     .tp_as_sequence = &as_sequence,
     .tp_methods = methods,
     .tp_new = PyType_GenericNew,

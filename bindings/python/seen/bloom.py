@@ -4,12 +4,12 @@ The filter's bits live in C memory (allocated, mapped from a file, or borrowed f
 buffer); this object holds only the handle. cffi releases the GIL around every C call, so
 threads may add and test one filter at once; close() needs exclusive access, as in C. The
 single-key `in` is answered by the C base class SingleKeyProbe instead, which keeps the GIL
-for its few nanoseconds of work (_probe.c says why).
+for its few nanoseconds of work (_single_key.py).
 """
 from typing import Any, Optional
 
 from . import _batches, _files, _handle, _keys
-from ._probe import SingleKeyProbe
+from ._single_key import ProbedKeys
 from ._keys import Key
 from ._native import ffi, lib
 from .errors import check, raise_status
@@ -21,7 +21,7 @@ _put_u64 = lib.seen_bloom_add_one_u64
 _put_key = lib.seen_bloom_add_one_key
 
 
-class BloomFilter(SingleKeyProbe, _batches.UpdatesByBatches, _files.KeyedBytes, _files.Views,
+class BloomFilter(ProbedKeys, _batches.UpdatesByBatches, _files.KeyedBytes, _files.Views,
                   _files.Opens, _files.Syncs):
     """A Bloom filter of str (as UTF-8), bytes and int (u64) keys: no false negatives, and
     false positives at about `fpr` once `expected_items` keys are in.
@@ -38,6 +38,8 @@ class BloomFilter(SingleKeyProbe, _batches.UpdatesByBatches, _files.KeyedBytes, 
 
     __slots__ = ("_h", "_borrowed")
     _c = _files.CFunctions.of("bloom", lib.SEEN_OPEN_WRITE_IN_PLACE)
+    _counting = False
+    _tests = (_test_u64, _test_key)
 
     def __init__(self, expected_items: int, fpr: float, seed: int = 0,
                  key: Optional[bytes] = None) -> None:
@@ -46,7 +48,7 @@ class BloomFilter(SingleKeyProbe, _batches.UpdatesByBatches, _files.KeyedBytes, 
 
     def _own(self, handle: Any, borrowed: Any = None, key: Optional[bytes] = None) -> None:
         self._h = ffi.gc(handle, lib.seen_bloom_free)
-        self._bind_probe(int(ffi.cast("uintptr_t", handle)))
+        self._bind(handle)
         self._borrowed = borrowed  # key: the handle knows it is keyed, and copies in C
 
     # --- single keys ---------------------------------------------------------------------
@@ -63,14 +65,6 @@ class BloomFilter(SingleKeyProbe, _batches.UpdatesByBatches, _files.KeyedBytes, 
         if status:
             raise_status(status, self._h)
         return bool(was_present[0])
-
-    # `key in filter` (True if key may have been added, False if it certainly was not) is
-    # SingleKeyProbe's for int, str and bytes keys; other keys and a closed filter come here.
-    def _contains_other(self, key: object) -> bool:
-        found = _keys.call(_test_u64, _test_key, self._h, key)
-        if found < 0:
-            raise_status(lib.SEEN_ERR_INVALID_ARGUMENT, self._h)
-        return found == 1
 
     # --- batches -------------------------------------------------------------------------
 
@@ -189,12 +183,6 @@ class BloomFilter(SingleKeyProbe, _batches.UpdatesByBatches, _files.KeyedBytes, 
                 f"seed={self.seed}) with size_bytes={self.size_bytes}, k={self.k}")
 
     # --- bytes and files (_files.py) -----------------------------------------------------
-
-    def close(self) -> None:
-        """Unbinds the single-key probe, then syncs a writable mapped filter and frees it
-        now rather than at garbage collection. Closing twice is harmless."""
-        self._bind_probe(0)
-        super().close()
 
     def _is_keyed(self) -> bool:
         return self.keyed

@@ -5,12 +5,14 @@ same blocks, k, answers and false-positive rate as a BloomFilter of the same exp
 and fpr, in 5x the memory. The counters live in C memory; this object holds the handle and a
 writer lock, because in C adds, removes, clear and sync need exclusive access (and stats,
 serialize and save must not run beside a writer), while queries may run beside that one
-writer: `in` and contains_many take no lock.
+writer: `in` and contains_many take no lock. `in` is answered by the C base class
+SingleKeyProbe, as BloomFilter's is (_single_key.py).
 """
 import threading
 from typing import Any, Optional
 
 from . import _batches, _files, _handle, _keys
+from ._single_key import ProbedKeys
 from ._keys import Key
 from ._native import ffi, lib
 from .errors import check, raise_status
@@ -26,7 +28,7 @@ _delete_u64 = lib.seen_counting_remove_one_u64
 _delete_key = lib.seen_counting_remove_one_key
 
 
-class CountingFilter(_batches.UpdatesByBatches, _files.KeyedBytes, _files.Views, _files.Opens,
+class CountingFilter(ProbedKeys, _batches.UpdatesByBatches, _files.KeyedBytes, _files.Views, _files.Opens,
                      _files.Syncs):
     """A Bloom filter of str (as UTF-8), bytes and int (u64) keys that can also remove them:
     no false negatives for keys added and not removed, false positives at about `fpr` once
@@ -44,6 +46,8 @@ class CountingFilter(_batches.UpdatesByBatches, _files.KeyedBytes, _files.Views,
 
     __slots__ = ("_h", "_borrowed", "_lock", "_key")
     _c = _files.CFunctions.of("counting", lib.SEEN_OPEN_WRITE_IN_PLACE)
+    _counting = True
+    _tests = (_test_u64, _test_key)
 
     def __init__(self, expected_items: int, fpr: float, seed: int = 0,
                  key: Optional[bytes] = None) -> None:
@@ -56,6 +60,7 @@ class CountingFilter(_batches.UpdatesByBatches, _files.KeyedBytes, _files.Views,
 
     def _own(self, handle: Any, borrowed: Any = None, key: Optional[bytes] = None) -> None:
         self._h = ffi.gc(handle, lib.seen_counting_free)
+        self._bind(handle)
         self._key = key
         # A view's buffer must outlive the handle that reads it.
         self._borrowed = borrowed
@@ -90,13 +95,6 @@ class CountingFilter(_batches.UpdatesByBatches, _files.KeyedBytes, _files.Views,
         if status:
             raise_status(status, self._h)
         return True
-
-    def __contains__(self, key: object) -> bool:
-        """True if key may be in; False if it certainly is not."""
-        found = _keys.call(_test_u64, _test_key, self._h, key)
-        if found < 0:
-            raise_status(lib.SEEN_ERR_INVALID_ARGUMENT, self._h)
-        return found == 1
 
     # --- batches -------------------------------------------------------------------------
 
