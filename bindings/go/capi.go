@@ -179,14 +179,24 @@ func cFacts(c *cFilter) (bloomFacts, error) {
 		TargetFPR:     float64(p.target_fpr),
 		Keyed:         p.keyed != 0,
 	}}
-	if !facts.Keyed {
-		var blocks *C.uint8_t
-		if err := checkOn(c, C.seen_bloom_get_blocks(c, &blocks)); err != nil {
-			return bloomFacts{}, err
-		}
-		facts.probe = newBlockProbe(unsafe.Pointer(blocks), facts.Blocks, facts.K, facts.Seed)
+	var err error
+	facts.probe, err = lentProbe(c, facts.Keyed, facts.Blocks, facts.K, facts.Seed,
+		func(c *cFilter, blocks **C.uint8_t) C.seen_status { return C.seen_bloom_get_blocks(c, blocks) })
+	return facts, err
+}
+
+// lentProbe is the Go probe over the blocks that lend lends (probe.go), or nil for a keyed
+// filter: its hash is SipHash under a key Go never holds.
+func lentProbe[H cHandle](c H, keyed bool, blocks uint64, k uint32, seed uint64,
+	lend func(H, **C.uint8_t) C.seen_status) (*blockProbe, error) {
+	if keyed {
+		return nil, nil
 	}
-	return facts, nil
+	var at *C.uint8_t
+	if err := checkOn(c, lend(c, &at)); err != nil {
+		return nil, err
+	}
+	return newBlockProbe(unsafe.Pointer(at), blocks, k, seed), nil
 }
 
 func cStats(c *cFilter) (BloomStats, error) {

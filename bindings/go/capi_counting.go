@@ -81,14 +81,12 @@ func cCountingFacts(c *cCounting) (countingFacts, error) {
 		CounterBits:   uint32(p.counter_bits),
 		Keyed:         p.keyed != 0,
 	}}
-	if !facts.Keyed {
-		var presence *C.uint8_t
-		if err := checkOn(c, C.seen_counting_get_presence_blocks(c, &presence)); err != nil {
-			return countingFacts{}, err
-		}
-		facts.probe = newBlockProbe(unsafe.Pointer(presence), facts.Blocks, facts.K, facts.Seed)
-	}
-	return facts, nil
+	var err error
+	facts.probe, err = lentProbe(c, facts.Keyed, facts.Blocks, facts.K, facts.Seed,
+		func(c *cCounting, presence **C.uint8_t) C.seen_status {
+			return C.seen_counting_get_presence_blocks(c, presence)
+		})
+	return facts, err
 }
 
 func cCountingStats(c *cCounting) (CountingStats, error) {
