@@ -5,6 +5,7 @@ usage (from the repo root, after building build-py with -Dpython=enabled):
     bench/python/install-peers
     PYTHONPATH=build-py/bindings/python .venv/bin/python bench/python/bench.py
 """
+import glob
 import statistics
 import time
 from typing import Callable, Dict, List, Tuple
@@ -90,6 +91,7 @@ def main() -> None:
     rows = median_ns_per_key(timed)
     del filters, timed
     rows += other_sizes(rng)
+    rows += installed_paths(rng)
     for lib, op, ns in rows:
         print(f"{lib:>20}  {op:<30} {ns:8.1f} ns/key")
     mapped = rss.measure_in_subprocess()
@@ -122,6 +124,32 @@ def other_sizes(rng: numpy.random.Generator) -> List[Row]:
         rows += median_ns_per_key(timed)
         del filters, timed
     return rows
+
+
+def installed_paths(rng: numpy.random.Generator) -> List[Row]:
+    """Single str lookups of seen and rbloom on keys nobody wrote for this benchmark: the file
+    paths Debian's package lists name (/var/lib/dpkg/info/*.list, as bench/go does), half of
+    them added, all of them asked in random order."""
+    paths = sorted({line for name in glob.glob("/var/lib/dpkg/info/*.list")
+                    for line in open(name, encoding="utf-8", errors="replace").read().splitlines() if line})
+    if len(paths) < 1000:
+        return []
+    order = rng.permutation(len(paths))
+    queries = [paths[i] for i in order]
+    added = queries[: len(queries) // 2]
+    rng.shuffle(order)
+    queries = [paths[i] for i in order]
+    available = peers.available()
+    timed: Dict[Tuple[str, str], Tuple[Callable[[], object], int]] = {}
+    filters = []
+    for name in ("seen", "rbloom"):
+        if name not in available:
+            continue
+        f = available[name].make(len(added), FPR)
+        filters.append(f)
+        f.update(added)
+        timed[(name, f"single `x in f` (str, {len(paths):,} Debian file paths)")] = (loop_in(f, queries), len(queries))
+    return median_ns_per_key(timed)
 
 
 if __name__ == "__main__":

@@ -56,7 +56,16 @@ def _ratios(ns: Dict[Tuple[str, str], float]) -> List[str]:
         f"| {verdict(single_str / rb_str <= 1)} |",
         f"| bare cffi call / rbloom single `in` (int) | {bare / rb_int:.2f}x | | |",
         f"| seen `contains_many` (numpy u64) / random read floor | {batch / floor:.2f}x | | |",
-    ] + _big_ratios(ns, verdict)
+    ] + _big_ratios(ns, verdict) + _real_key_ratio(ns, verdict)
+
+
+def _real_key_ratio(ns: Dict[Tuple[str, str], float], verdict: Callable[[bool], str]) -> List[str]:
+    real = [op for lib, op in ns if lib == "seen" and "Debian file paths" in op]
+    if not real or ("rbloom", real[0]) not in ns:
+        return []
+    ratio = ns[("seen", real[0])] / ns[("rbloom", real[0])]
+    return [f"| real keys, {real[0][len('single `x in f` ('):-1]}: seen single `in` / rbloom single `in` "
+            f"| {ratio:.2f}x | <= 1x | {verdict(ratio <= 1)} |"]
 
 
 def _big_ratios(ns: Dict[Tuple[str, str], float], verdict: Callable[[bool], str]) -> List[str]:
