@@ -67,13 +67,13 @@ def popcounts(x):
     return np.unpackbits(x.view(np.uint8)).reshape(-1, 64).sum(1)
 
 
-def false_pairs(texts, fingerprints, shingles, k=K):
-    """How many unrelated pairs lie within k, for k = 0..7."""
+def false_pairs(texts, fingerprints, shingles, k=K, k_max=7):
+    """How many unrelated pairs lie within k, or (k=None) within each k of 0..k_max."""
     sets = [shingles(t) for t in texts]
-    within = np.zeros(8, dtype=int)
+    within = np.zeros(k_max + 1, dtype=int)
     for i in range(len(fingerprints)):
         distances = popcounts(fingerprints[i] ^ fingerprints[i + 1:])
-        for j in np.nonzero(distances <= 7)[0]:
+        for j in np.nonzero(distances <= k_max)[0]:
             if evaluate.jaccard(sets[i], sets[i + 1 + j]) < 0.5:
                 within[distances[j]:] += 1
     return within if k is None else int(within[k])
