@@ -67,11 +67,11 @@ class Exercise {
     (*this)(seen_scalable_contains_u64(f, kIds, 4, out));
     // New keys, a batch at a time, until the newest sub-filter fills and the next one is made;
     // at most kScalableAdds, so a newest sub-filter too large to fill is only added to.
-    const uint32_t subfilters = Subfilters(f);
+    const size_t size = SerializedSize(f);
     uint64_t keys[kScalableBatch];
     for (uint64_t added = 0; added < kScalableAdds; added += kScalableBatch) {
       for (uint64_t i = 0; i < kScalableBatch; ++i) keys[i] = (added + i) * 0x9E3779B97F4A7C15ULL + 11;
-      if ((*this)(seen_scalable_add_u64(f, keys, kScalableBatch)) != SEEN_OK || Subfilters(f) != subfilters) break;
+      if ((*this)(seen_scalable_add_u64(f, keys, kScalableBatch)) != SEEN_OK || SerializedSize(f) != size) break;
     }
     seen_scalable_free(f);
   }
@@ -159,10 +159,12 @@ class Exercise {
   static constexpr uint64_t kScalableAdds = 2000;
   static constexpr uint64_t kScalableBatch = 50;
 
-  static uint32_t Subfilters(const seen_scalable* f) {
-    seen_scalable_info info{};
-    info.size = sizeof info;
-    return seen_scalable_get_info(f, &info) == SEEN_OK ? info.subfilters : 0;
+  // Grows with each new sub-filter (and costs little, unlike seen_scalable_get_info, which
+  // sums each sub-filter's predicted rate).
+  size_t SerializedSize(const seen_scalable* f) {
+    size_t size = 0;
+    (*this)(seen_scalable_serialize(f, nullptr, 0, &size));
+    return size;
   }
 
   // seen_minhash_index_open without a key, in the shape EachMode calls.
