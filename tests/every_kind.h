@@ -4,10 +4,11 @@
 // allocation is exercised too. Shared by the fuzz targets and the address-space sweep.
 #pragma once
 
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <cstdint>
-#include <cstdio>
 #include <string>
-#include <vector>
 
 #include "seen.h"
 #include "tests/flat_kinds.h"
@@ -64,10 +65,14 @@ class Exercise {
     if (f == nullptr) return;
     uint8_t out[4];
     (*this)(seen_scalable_contains_u64(f, kIds, 4, out));
-    // Enough new keys to fill a small newest sub-filter and make the next one.
-    std::vector<uint64_t> keys(2000);
-    for (size_t i = 0; i < keys.size(); ++i) keys[i] = i * 0x9E3779B97F4A7C15ULL + 11;
-    (*this)(seen_scalable_add_u64(f, keys.data(), keys.size()));
+    // New keys, a batch at a time, until the newest sub-filter fills and the next one is made;
+    // at most kScalableAdds, so a newest sub-filter too large to fill is only added to.
+    const size_t size = SerializedSize(f);
+    uint64_t keys[kScalableBatch];
+    for (uint64_t added = 0; added < kScalableAdds; added += kScalableBatch) {
+      for (uint64_t i = 0; i < kScalableBatch; ++i) keys[i] = (added + i) * 0x9E3779B97F4A7C15ULL + 11;
+      if ((*this)(seen_scalable_add_u64(f, keys, kScalableBatch)) != SEEN_OK || SerializedSize(f) != size) break;
+    }
     seen_scalable_free(f);
   }
 
@@ -106,8 +111,7 @@ class Exercise {
   }
 
   // Every entry point of one kind: deserialize and view of the bytes, then open of a file of
-  // them at path in every mode the kind has (the file is rewritten before each open, since a
-  // read-write open may change it, and removed after).
+  // them at path in every mode the kind has (removed after).
   void One(Target kind, const uint8_t* data, size_t size, const std::string& path) {
     switch (kind) {
       case Target::kBloom:
@@ -151,6 +155,17 @@ class Exercise {
 
  private:
   static constexpr uint64_t kIds[4] = {0, 1, 2, 3};
+  // Enough to fill a small newest sub-filter (the seed's has 60 places left) and make the next.
+  static constexpr uint64_t kScalableAdds = 2000;
+  static constexpr uint64_t kScalableBatch = 50;
+
+  // Grows with each new sub-filter (and costs little, unlike seen_scalable_get_info, which
+  // sums each sub-filter's predicted rate).
+  size_t SerializedSize(const seen_scalable* f) {
+    size_t size = 0;
+    (*this)(seen_scalable_serialize(f, nullptr, 0, &size));
+    return size;
+  }
 
   // seen_minhash_index_open without a key, in the shape EachMode calls.
   static seen_status OpenUnkeyedMinhash(const char* path, uint32_t flags, seen_minhash_index** out, seen_error* err) {
@@ -168,27 +183,39 @@ class Exercise {
 
   // Opens a file of the bytes read-only and in the kind's writable mode (kNoWritableMode for
   // none), each with and without SEEN_OPEN_NO_VERIFY, and hands what loads to `use`. The file
-  // is rewritten before each open (a write in place may change it) and removed after.
+  // is written once, and again only after a write-in-place open loaded: that mode maps it
+  // shared and writable, so the adds and the reseal on free change it. Read-only and
+  // private-copy opens map it read-only. The file is removed after.
   template <class Handle>
   void EachMode(const uint8_t* data, size_t size, const std::string& path, uint32_t writable,
                 seen_status (*open)(const char*, uint32_t, Handle**, seen_error*), void (Exercise::*use)(Handle*)) {
+    bool file_holds_data = false;
     for (uint32_t mode : {SEEN_OPEN_READ_ONLY, writable}) {
       if (mode == kNoWritableMode) continue;
       for (uint32_t verify : {0u, SEEN_OPEN_NO_VERIFY}) {
-        if (!Write(data, size, path)) return;
+        if (!file_holds_data && !Write(data, size, path)) return;
+        file_holds_data = true;
         Handle* loaded = nullptr;
         (*this)(open(path.c_str(), mode | verify, &loaded, nullptr));
+        if (loaded != nullptr && mode == SEEN_OPEN_WRITE_IN_PLACE) file_holds_data = false;
         (this->*use)(loaded);
       }
     }
-    std::remove(path.c_str());
+    unlink(path.c_str());
   }
 
+  // The bytes as the whole of the file at path, through plain syscalls: no stdio buffer to
+  // allocate per input.
   static bool Write(const uint8_t* data, size_t size, const std::string& path) {
-    FILE* file = std::fopen(path.c_str(), "wb");
-    if (file == nullptr) return false;
-    const bool ok = std::fwrite(data, 1, size, file) == size;
-    return std::fclose(file) == 0 && ok;
+    const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+    if (fd < 0) return false;
+    size_t done = 0;
+    while (done < size) {
+      const ssize_t n = ::write(fd, data + done, size - done);
+      if (n <= 0) break;
+      done += static_cast<size_t>(n);
+    }
+    return ::close(fd) == 0 && done == size;
   }
 
   seen_status watch_;

@@ -89,8 +89,10 @@ inline std::vector<Sample> SampleFiles(const std::string& scratch_path) {
   seen_store_free(store);
   samples.push_back({"store", Target::kStore, ReadFile(scratch_path)});
   std::remove(scratch_path.c_str());
+  // max_k 6: 7 blocks of 10 and 9 bits, so each table's bucket offsets take 1 or 2 KiB and the
+  // file about 19 KiB (at max_k 3, 4 blocks of 16 bits take 1 MiB), and the blocks are uneven.
   seen_simhash_index* index = nullptr;
-  seen_simhash_index_create(3, &index, nullptr);
+  seen_simhash_index_create(6, &index, nullptr);
   seen_simhash_index_add(index, ids.data(), ids.data() + 100, 50);
   samples.push_back({"simhash_index", Target::kSimhashIndex, Serialized([&](uint8_t* b, size_t c, size_t* w) {
                        seen_simhash_index_serialize(index, b, c, w);

@@ -4,7 +4,7 @@ its errors on damaged files and unknown kinds, which name the file and the part 
 is wrong.
 
 The CLI does not write index files: the SimHash index is the fuzzers' sample (tests/sample_files.h:
-50 fingerprints, k = 3), the MinHash index the shared vector tests/vectors/minhash_index.seen."""
+50 fingerprints, max_k = 6), the MinHash index the shared vector tests/vectors/minhash_index.seen."""
 import json
 import os
 import shlex
@@ -58,10 +58,10 @@ def flipped(source, offset, out):
 def test_info_describes_a_simhash_index(simhash_index):
     fields = info(simhash_index)
     assert (fields["kind"], fields["checksum"]) == ("simhash index", "verified")
-    assert (fields["documents"], fields["max_k"], fields["blocks"]) == (50, 3, 4)
-    assert fields["bytes"] >= 50 * 8 and fields["primary_bits"] >= 16
+    assert (fields["documents"], fields["max_k"], fields["blocks"]) == (50, 6, 7)
+    assert fields["bytes"] >= 50 * 8 and fields["primary_bits"] >= 10
     table = run("info", simhash_index).stdout.decode()
-    assert "documents           50\n" in table and "max k               3\n" in table
+    assert "documents           50\n" in table and "max k               6\n" in table
 
 
 def test_info_describes_a_minhash_index():
