@@ -18,6 +18,8 @@
 #include "core/simhash_unicode.h"
 #include "core/window.h"
 #include "core/window_kernels.h"
+#include "core/window_table_kernels.h"
+#include "core/window_table_slots.h"
 #include "tests/bloom_vectors.h"
 #include "tests/reference_filter.h"
 #include "tests/support.h"
@@ -146,23 +148,60 @@ TEST_P(Target, WindowCellsAnswerAsTheirDefinition) {
   }
 }
 
+// The table query answers as its definition, table_slots::PairHolds, on tables of every size
+// whose slots are random entries, some of them the candidates' own (home or away, live or
+// not), under every kind of live mask.
+TEST_P(Target, WindowTablesAnswerAsTheirDefinition) {
+  using namespace table_slots;
+  std::mt19937_64 rng(20261126);
+  for (int round = 0; round < 200; ++round) {
+    const uint32_t b = 1 + static_cast<uint32_t>(rng() % 12);
+    const uint32_t segments = 2 + static_cast<uint32_t>(rng() % 15);
+    std::vector<uint32_t> slots((size_t{kSlotsPerBucket} << b) + 3);  // + 3: an unaligned start
+    uint32_t* table = slots.data() + rng() % 4;
+    const size_t n = rng() % 3000;
+    std::vector<uint64_t> hashes(n);
+    for (uint64_t& h : hashes) h = rng();
+    for (size_t i = 0; i < (size_t{kSlotsPerBucket} << b); ++i) {
+      const uint32_t segment = static_cast<uint32_t>(rng() % (segments + 1));  // 0: empty
+      table[i] = segment == 0 ? 0 : SlotOf(segment - 1, rng() % 2, static_cast<uint32_t>(rng()) & ((1u << (kKeyBits - b)) - 1));
+    }
+    for (size_t i = 0; i < n / 2; ++i) {  // half the candidates' own entries, home or away
+      const Placement at = Place(hashes[i], b);
+      const bool away = rng() % 2 == 1;
+      table[((away ? at.home ^ 1 : at.home) * kSlotsPerBucket) + rng() % kSlotsPerBucket] =
+          SlotOf(static_cast<uint32_t>(rng() % segments), away, at.fingerprint);
+    }
+    const uint32_t all = (1u << segments) - 1;
+    const uint32_t live = round % 3 == 0 ? all : static_cast<uint32_t>(rng()) & all;
+    std::vector<uint8_t> out(n);
+    TableHeld({table, b, live}, hashes.data(), n, out.data());
+    for (size_t i = 0; i < n; ++i) {
+      ASSERT_EQ(out[i], PairHolds(table, b, live, hashes[i]) ? 1 : 0) << "round " << round << ", candidate " << i;
+    }
+  }
+}
+
 // The windows themselves, through WindowContains, where the kernel drops candidates once it
 // has rejected most: items added and still in the span are all found, and every answer is the
-// scalar target's (the plain definition), for sliced count windows and growing time windows
-// (grown up to several levels), in batches of fresh candidates with the held ones among them,
-// past one chunk.
+// scalar target's (the plain definition), for sliced count windows, growing time windows
+// (grown up to several levels) and table time windows (doubled several times), in batches of
+// fresh candidates with the held ones among them, past one chunk.
 TEST_P(Target, WindowsKeepEveryCandidateTheyHold) {
   std::mt19937_64 rng(20261126);
   const uint32_t day = 86400;
-  for (int round = 0; round < 100; ++round) {
-    const bool growing = round % 2 == 1;
+  for (int round = 0; round < 150; ++round) {
+    const bool growing = round % 3 != 0;
+    const uint32_t expected = static_cast<uint32_t>(10 + rng() % 1000);
+    const double fpr = 0.001 + (rng() % 50) / 1000.0;
     const WindowParams p =
-        growing ? SizeTimeWindow(30 * day, static_cast<uint32_t>(10 + rng() % 1000), 0.001 + (rng() % 50) / 1000.0, 0.25, rng(), 0)
-                : SizeCountWindow(static_cast<uint32_t>(1 + rng() % 6000), 0.001 + (rng() % 50) / 1000.0, 0.1 + (rng() % 5) / 10.0, rng());
+        round % 3 == 1   ? SizeGrowingTimeWindow(30 * day, expected, fpr, 0.25, rng(), 0)
+        : round % 3 == 2 ? SizeTimeWindow(30 * day, expected, 0.01 + fpr, 0.25, rng(), 0)
+                         : SizeCountWindow(static_cast<uint32_t>(1 + rng() % 6000), fpr, 0.1 + (rng() % 5) / 10.0, rng());
     std::vector<uint8_t> state(p.state_bytes());
     WindowGrowth growth;
     WindowReset(p, state.data(), 0);
-    // A growing window takes up to 60x its expected items over its span, so it grows levels.
+    // A time window takes up to 60x its expected items over its span, so it grows.
     const size_t items = growing ? rng() % (60 * (p.segment_items * (p.segments - 1) + 1)) : rng() % (2 * p.span);
     std::vector<uint64_t> added(items);
     for (size_t i = 0; i < items; ++i) {
