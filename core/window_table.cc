@@ -35,62 +35,97 @@ uint32_t* Slots(uint8_t* state, WindowGrowth& growth) {
   return const_cast<uint32_t*>(Slots(const_cast<const uint8_t*>(state), &growth));
 }
 
-// A free slot of a bucket (every non-empty slot is live once the clock has caught up), or null.
-uint32_t* FreeSlot(uint32_t* bucket) {
-  for (uint32_t i = 0; i < kSlotsPerBucket; ++i) {
-    if (bucket[i] == 0) return bucket + i;
+// A free slot of `count` slots (every non-empty slot is live once the clock has caught up),
+// or null.
+uint32_t* FreeSlot(uint32_t* slots, uint32_t count) {
+  for (uint32_t i = 0; i < count; ++i) {
+    if (slots[i] == 0) return slots + i;
   }
   return nullptr;
 }
 
-// The slot of an entry equal to `wanted` in its low bits, or null.
-uint32_t* Entry(uint32_t* bucket, uint32_t wanted) {
-  for (uint32_t i = 0; i < kSlotsPerBucket; ++i) {
-    if (bucket[i] != 0 && (bucket[i] & kLowBits) == wanted) return bucket + i;
+bool Overflowed(const uint32_t* line) { return line[0] == kOverflowMarker; }
+
+// The entry of an item (any segment), or null: in its line, or displaced in the buddy.
+uint32_t* Entry(uint32_t* slots, uint32_t b, const Placement& at) {
+  uint32_t* line = slots + (at.home >> 1) * kSlotsPerLine;
+  for (uint32_t i = 0; i < kSlotsPerLine; ++i) {
+    if (line[i] != 0 && line[i] != kOverflowMarker &&
+        (line[i] & kLowBits) == (NativeFlags(at.home, i / kSlotsPerBucket) | at.fingerprint)) {
+      return line + i;
+    }
+  }
+  if (b < 2 || !Overflowed(line)) return nullptr;
+  uint32_t* buddy = slots + ((at.home >> 1) ^ 1) * kSlotsPerLine;
+  for (uint32_t i = 0; i < kSlotsPerLine; ++i) {
+    if (buddy[i] != 0 && buddy[i] != kOverflowMarker && (buddy[i] & kLowBits) == (DisplacedFlags(at.home) | at.fingerprint)) {
+      return buddy + i;
+    }
   }
   return nullptr;
 }
 
-// Puts an entry in its home bucket, or else in the partner; false if both are full.
-bool Put(uint32_t* slots, uint32_t home, uint32_t segment, uint32_t fingerprint) {
-  if (uint32_t* free = FreeSlot(slots + home * kSlotsPerBucket)) {
-    *free = SlotOf(segment, false, fingerprint);
-    return true;
-  }
-  if (uint32_t* free = FreeSlot(slots + (home ^ 1) * kSlotsPerBucket)) {
-    *free = SlotOf(segment, true, fingerprint);
-    return true;
-  }
-  return false;
+// The home bucket of the entry in slot i.
+uint32_t HomeOf(uint32_t slot, size_t i) {
+  const auto bucket = static_cast<uint32_t>(i / kSlotsPerBucket);
+  if ((slot & kDisplaced) != 0) return (((bucket >> 1) ^ 1) << 1) | ((slot & kAway) != 0 ? 1 : 0);
+  return (slot & kAway) != 0 ? bucket ^ 1 : bucket;
 }
 
-// Rebuilds the table with 2^to buckets: an entry's 27 key bits are its home's bits then its
-// fingerprint's, so they move between the two as b changes. Growing never fails (the entries
-// of one home fill at most one new pair); shrinking fails, leaving the table as it was, when
-// a new pair would overflow.
+// Puts an entry in its line: its home bucket, else the other; else, from 4 buckets up, in the
+// buddy line, first marking its own line overflowed (the marker takes a slot: an entry of the
+// line moves to the buddy to make room, or home if it was displaced from there). False when
+// there is no room.
+bool Put(uint32_t* slots, uint32_t b, uint32_t home, uint32_t segment, uint32_t fingerprint) {
+  uint32_t* line = slots + (home >> 1) * kSlotsPerLine;
+  const uint32_t mine = (home & 1) * kSlotsPerBucket, other = kSlotsPerBucket - mine;
+  uint32_t* free = FreeSlot(line + mine, kSlotsPerBucket);
+  if (free == nullptr) free = FreeSlot(line + other, kSlotsPerBucket);
+  if (free != nullptr) {
+    *free = SlotOf(segment, NativeFlags(home, static_cast<uint32_t>(free - line) / kSlotsPerBucket), fingerprint);
+    return true;
+  }
+  if (b < 2) return false;
+  uint32_t* buddy = slots + ((home >> 1) ^ 1) * kSlotsPerLine;
+  if (!Overflowed(line)) {
+    uint32_t* moved_to = FreeSlot(buddy, kSlotsPerLine);
+    if (moved_to == nullptr) return false;
+    // Line slot 0 makes room: whichever entry it holds goes to the buddy line.
+    const uint32_t moved = line[0];
+    const uint32_t moved_home = HomeOf(moved, static_cast<size_t>(line - slots));
+    const uint32_t fingerprint_of_moved = moved & (kAway - 1);
+    const uint32_t flags = (moved & kDisplaced) != 0
+                               ? NativeFlags(moved_home, static_cast<uint32_t>(moved_to - buddy) / kSlotsPerBucket)
+                               : DisplacedFlags(moved_home);
+    *moved_to = (moved & ~kLowBits) | flags | fingerprint_of_moved;
+    line[0] = kOverflowMarker;
+  }
+  free = FreeSlot(buddy, kSlotsPerLine);
+  if (free == nullptr) return false;
+  *free = SlotOf(segment, DisplacedFlags(home), fingerprint);
+  return true;
+}
+
+// Rebuilds the table with 2^to buckets: an entry's 26 key bits are its home's bits then its
+// fingerprint's, so they move between the two as b changes. False, leaving the table as it
+// was, when a line and its buddy cannot hold what falls in them.
 bool Rehash(uint8_t* state, WindowGrowth& growth, uint32_t to) {
   const uint32_t from = Log2Buckets(state);
   const uint32_t* old = Slots(state, &growth);
-  std::vector<uint32_t> slots((size_t{1} << to) * kSlotsPerBucket, 0);
+  const uint32_t fingerprint_bits = kKeyBits - from;
+  // Built where it will stay: the growth, or for the first table a buffer for the state.
+  WindowGrowth built(to == 1 ? 0 : (size_t{1} << to) * kTableBucketBytes);
+  uint32_t first[kTableStartBuckets * kSlotsPerBucket] = {};
+  uint32_t* slots = to == 1 ? first : reinterpret_cast<uint32_t*>(built.data());
   for (size_t i = 0; i < (size_t{1} << from) * kSlotsPerBucket; ++i) {
-    if (old[i] == 0) continue;
-    const auto bucket = static_cast<uint32_t>(i / kSlotsPerBucket);
-    const uint32_t home = (old[i] & kAway) != 0 ? bucket ^ 1 : bucket;
-    const uint32_t fingerprint_bits = kKeyBits - from;
-    const uint32_t key = home << fingerprint_bits | (old[i] & ((1u << fingerprint_bits) - 1));
+    if (old[i] == 0 || old[i] == kOverflowMarker) continue;
+    const uint32_t key = HomeOf(old[i], i) << fingerprint_bits | (old[i] & ((1u << fingerprint_bits) - 1));
     const Placement at = Place(uint64_t{key} << (64 - kKeyBits), to);
-    if (!Put(slots.data(), at.home, (old[i] >> kSegmentShift) - 1, at.fingerprint)) return false;
+    if (!Put(slots, to, at.home, (old[i] >> kSegmentShift) - 1, at.fingerprint)) return false;
   }
   uint8_t* start = state + kTableHeaderBytes;
-  const uint64_t start_bytes = kTableStartBuckets * kTableBucketBytes;
-  if (to == 1) {
-    std::memcpy(start, slots.data(), start_bytes);
-    WindowGrowth().swap(growth);
-  } else {
-    std::memset(start, 0, start_bytes);
-    const auto* bytes = reinterpret_cast<const uint8_t*>(slots.data());
-    WindowGrowth(bytes, bytes + slots.size() * 4).swap(growth);
-  }
+  std::memcpy(start, first, sizeof first);  // zero unless the table is back to its first
+  built.swap(growth);
   StoreLe32(state + kLog2BucketsAt, to);
   return true;
 }
@@ -101,8 +136,8 @@ uint64_t ClearSegments(uint8_t* state, WindowGrowth& growth, uint32_t mask) {
   uint64_t left = 0;
   for (size_t i = 0; i < (size_t{1} << Log2Buckets(state)) * kSlotsPerBucket; ++i) {
     const uint32_t segment = slots[i] >> kSegmentShift;
-    if (segment != 0 && ((mask >> (segment - 1)) & 1)) slots[i] = 0;
-    left += slots[i] != 0;
+    if (segment != 0 && slots[i] != kOverflowMarker && ((mask >> (segment - 1)) & 1)) slots[i] = 0;
+    left += slots[i] != 0 && slots[i] != kOverflowMarker;
   }
   return left;
 }
@@ -130,6 +165,15 @@ void CatchUp(const WindowParams& p, uint8_t* state, WindowGrowth& growth, uint32
 
 uint64_t TableBytes(uint32_t b) { return (uint64_t{kTableBucketBytes} << b); }
 
+// Doubles the table (more than once in the rare case that a line cannot hold what doubling
+// puts in it), within max_bytes and the rate's limit; false when it cannot.
+bool Grow(const WindowParams& p, uint8_t* state, WindowGrowth& growth, uint32_t max_log2) {
+  for (uint32_t to = Log2Buckets(state) + 1; to <= max_log2 && p.state_bytes() + TableBytes(to) <= p.max_bytes; ++to) {
+    if (Rehash(state, growth, to)) return true;
+  }
+  return false;
+}
+
 // Gives up the oldest segment still held; when none is left but the current one, that one too,
 // and it starts over (kept_since = now + 1), as a growing window does.
 void GiveUpOldest(const WindowParams& p, uint8_t* state, WindowGrowth& growth, uint32_t now) {
@@ -149,7 +193,7 @@ void GiveUpOldest(const WindowParams& p, uint8_t* state, WindowGrowth& growth, u
 }  // namespace
 
 uint32_t TableMaxLog2Buckets(double fpr) {
-  // A full table holds 8 entries per home on average: 8 / 2^(27 - b) <= fpr.
+  // A full table holds 8 entries per home on average: 8 / 2^(26 - b) <= fpr.
   const double b = kKeyBits + std::log2(fpr / kSlotsPerBucket);
   return static_cast<uint32_t>(std::clamp(std::floor(b), 0.0, static_cast<double>(kKeyBits - 1)));
 }
@@ -173,16 +217,12 @@ uint32_t TableAdd(const WindowParams& p, uint8_t* state, WindowGrowth& growth, c
       const Placement at = Place(hashes[i], b);
       uint32_t* slots = Slots(state, growth);
       // An item added again moves to the current segment: it was shown now.
-      uint32_t* entry = Entry(slots + at.home * kSlotsPerBucket, at.fingerprint);
-      if (entry == nullptr) entry = Entry(slots + (at.home ^ 1) * kSlotsPerBucket, kAway | at.fingerprint);
-      if (entry != nullptr) {
-        *entry = SlotOf(current, (*entry & kAway) != 0, at.fingerprint);
+      if (uint32_t* entry = Entry(slots, b, at)) {
+        *entry = SlotOf(current, *entry & (kDisplaced | kAway), at.fingerprint);
         break;
       }
-      if (Put(slots, at.home, current, at.fingerprint)) break;
-      if (b < max_log2 && p.state_bytes() + TableBytes(b + 1) <= p.max_bytes) {
-        Rehash(state, growth, b + 1);
-      } else {
+      if (Put(slots, b, at.home, current, at.fingerprint)) break;
+      if (!Grow(p, state, growth, max_log2)) {
         GiveUpOldest(p, state, growth, now);
         ++given_up;
       }
@@ -223,6 +263,10 @@ void ValidateTable(const WindowParams& p, const uint8_t* state, const WindowGrow
   const uint32_t* slots = Slots(state, &growth);
   const uint32_t fingerprint_bits = kKeyBits - b;
   for (uint64_t i = 0; i < (uint64_t{kSlotsPerBucket} << b); ++i) {
+    if (slots[i] == kOverflowMarker) {
+      if (b < 2 || i % kSlotsPerLine != 0) bad("has an overflow marker outside a line's first slot, or in a table of one line");
+      continue;
+    }
     const uint32_t segment = slots[i] >> kSegmentShift;
     if (slots[i] != 0 && (segment == 0 || segment > p.segments)) bad("slot names no segment of the window");
     if (((slots[i] & (kAway - 1)) >> fingerprint_bits) != 0) bad("slot has a fingerprint wider than its table allows");

@@ -1,7 +1,8 @@
 // TableHeld on every SIMD target (Highway foreach_target, dispatched per batch). A candidate's
-// pair of buckets is 32 contiguous u32 slots; each vector of them is compared at once with the
-// low bits the candidate wants on that side (its fingerprint in its home, the fingerprint
-// and the away bit in the partner), and its slots' segments with the live ones. Pairs are fetched a few candidates ahead, since a user's
+// line is 16 u32 slots, two buckets; each vector of them is compared at once with the low bits
+// the candidate wants in that bucket (its fingerprint in its home, with the away bit in the
+// other), and its slots' segments with the live ones. Only a line holding the overflow marker
+// sends the candidate on to its buddy line. Pairs are fetched a few candidates ahead, since a user's
 // table is often cold when their batch comes.
 
 #undef HWY_TARGET_INCLUDE
@@ -18,7 +19,6 @@
 namespace seen {
 // How many candidates ahead a pair is fetched: enough to overlap several misses.
 constexpr size_t kTablePrefetchAhead = 16;
-constexpr size_t kTableLineBytes = 64;
 }  // namespace seen
 #endif
 
@@ -28,48 +28,48 @@ namespace HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 using namespace table_slots;
 
+// Lanes are 0 where a slot of a live segment has low bits `want` (the low bits XOR want are 0,
+// and bit slot >> 27 of alive_bits is 1); a lane's minimum over the vectors says whether any
+// did. Vectors only, no masks.
+template <class D, class V>
+HWY_INLINE V Misses(D d, V slot, V want, V alive_bits) {
+  const auto one = hn::Set(d, 1);
+  const auto differs = hn::Xor(hn::And(slot, hn::Set(d, kLowBits)), want);
+  const auto dead = hn::Xor(hn::And(hn::Shr(alive_bits, hn::ShiftRight<kSegmentShift>(slot)), one), one);
+  return hn::Or(differs, dead);
+}
+
 void TableHeldImpl(const uint32_t* slots, uint32_t b, uint32_t live, const uint64_t* hashes, size_t n,
                    uint8_t* out) {
   const hn::CappedTag<uint32_t, kSlotsPerBucket> d;
   const size_t lanes = hn::Lanes(d);
-  const auto low = hn::Set(d, kLowBits);
   const auto one = hn::Set(d, 1);
   // Bit s + 1 for each live segment s, as a slot names them; bit 0 (an empty slot) is clear.
   const auto alive_bits = hn::Set(d, live << 1);
-  const auto pair_of = [&](size_t i) { return slots + (Place(hashes[i], b).home & ~1u) * kSlotsPerBucket; };
+  const auto line_of = [&](size_t i) { return slots + (Place(hashes[i], b).home >> 1) * kSlotsPerLine; };
   // A table with fewer lines than the batch has candidates is read nearly whole anyway: asking
   // for it in order lets the memory stream it, rather than wait on random lines.
-  const size_t lines = (size_t{kSlotsPerBucket} << b) * sizeof(uint32_t) / kTableLineBytes;
+  const size_t lines = (size_t{kSlotsPerBucket} << b) / kSlotsPerLine;
   if (lines <= n) {
-    for (size_t line = 0; line < lines; ++line) hwy::Prefetch(slots + line * (kTableLineBytes / sizeof(uint32_t)));
+    for (size_t line = 0; line < lines; ++line) hwy::Prefetch(slots + line * kSlotsPerLine);
   }
-  for (size_t i = 0; i < n && i < kTablePrefetchAhead; ++i) {
-    hwy::Prefetch(pair_of(i));
-    hwy::Prefetch(pair_of(i) + 2 * kSlotsPerBucket - 1);
-  }
+  for (size_t i = 0; i < n && i < kTablePrefetchAhead; ++i) hwy::Prefetch(line_of(i));
   for (size_t i = 0; i < n; ++i) {
-    if (i + kTablePrefetchAhead < n) {
-      const uint32_t* ahead = pair_of(i + kTablePrefetchAhead);
-      hwy::Prefetch(ahead);
-      hwy::Prefetch(ahead + 2 * kSlotsPerBucket - 1);
-    }
+    if (i + kTablePrefetchAhead < n) hwy::Prefetch(line_of(i + kTablePrefetchAhead));
     const Placement at = Place(hashes[i], b);
-    const uint32_t* pair = slots + (at.home & ~1u) * kSlotsPerBucket;
-    // The bucket at the lower index wants the away bit when the home is the upper one.
-    const uint32_t away_low = (at.home & 1) != 0 ? kAway : 0;
-    const uint32_t wanted[2] = {at.fingerprint | away_low, at.fingerprint | (kAway ^ away_low)};
-    // A lane is 0 where a slot's low bits are wanted ((low bits ^ wanted) is 0) and its
-    // segment is live (bit slot >> 27 of alive_bits is 1). Lanes keep their minimum: vectors
-    // only, no masks.
+    const uint32_t* line = slots + (at.home >> 1) * kSlotsPerLine;
     auto least = one;
-    for (size_t side = 0; side < 2; ++side) {
-      const auto want = hn::Set(d, wanted[side]);
+    for (uint32_t bucket = 0; bucket < 2; ++bucket) {
+      const auto want = hn::Set(d, NativeFlags(at.home, bucket) | at.fingerprint);
       for (size_t j = 0; j < kSlotsPerBucket; j += lanes) {
-        const auto slot = hn::LoadU(d, pair + side * kSlotsPerBucket + j);
-        const auto differs = hn::Xor(hn::And(slot, low), want);
-        const auto dead = hn::Xor(hn::And(hn::Shr(alive_bits, hn::ShiftRight<kSegmentShift>(slot)), one), one);
-        least = hn::Min(least, hn::Or(differs, dead));
+        least = hn::Min(least, Misses(d, hn::LoadU(d, line + bucket * kSlotsPerBucket + j), want, alive_bits));
       }
+    }
+    // Rarely, the line overflowed: the entry may be displaced in the buddy line.
+    if (line[0] == kOverflowMarker && hn::GetLane(hn::MinOfLanes(d, least)) != 0) {
+      const uint32_t* buddy = slots + ((at.home >> 1) ^ 1) * kSlotsPerLine;
+      const auto want = hn::Set(d, DisplacedFlags(at.home) | at.fingerprint);
+      for (size_t j = 0; j < kSlotsPerLine; j += lanes) least = hn::Min(least, Misses(d, hn::LoadU(d, buddy + j), want, alive_bits));
     }
     out[i] = hn::GetLane(hn::MinOfLanes(d, least)) == 0;
   }

@@ -1,5 +1,5 @@
 // The batch query of a table window (core/window_table.h), SIMD through Highway: a
-// candidate's pair of buckets is 32 slots, compared in one to eight vectors.
+// candidate's line is 16 slots, compared in one to four vectors.
 #pragma once
 
 #include <cstddef>
@@ -15,8 +15,9 @@ struct TableSlots {
   uint32_t live;
 };
 
-// out[i] = 1 when the pair of buckets of hashes[i] holds an entry of its fingerprint on its
-// side in a live segment, else 0. The scalar reference is table_slots::PairHolds (core/window_table_slots.h); tests/test_simd_targets.cc holds every target to it.
+// out[i] = 1 when the table holds an entry of hashes[i] in a live segment, else 0: exactly
+// table_slots::TableHolds (core/window_table_slots.h), to which tests/test_simd_targets.cc
+// holds every target.
 void TableHeld(const TableSlots& table, const uint64_t* hashes, size_t n, uint8_t* out);
 
 }  // namespace seen

@@ -148,36 +148,48 @@ TEST_P(Target, WindowCellsAnswerAsTheirDefinition) {
   }
 }
 
-// The table query answers as its definition, table_slots::PairHolds, on tables of every size
-// whose slots are random entries, some of them the candidates' own (home or away, live or
-// not), under every kind of live mask.
+// The table query answers as its definition, table_slots::TableHolds, on tables of every size
+// whose slots are random entries and overflow markers, with many of the candidates' own
+// entries (in their home, in the other bucket, displaced in the buddy line under a marker;
+// live or not), under every kind of live mask.
 TEST_P(Target, WindowTablesAnswerAsTheirDefinition) {
   using namespace table_slots;
   std::mt19937_64 rng(20261126);
   for (int round = 0; round < 200; ++round) {
     const uint32_t b = 1 + static_cast<uint32_t>(rng() % 12);
     const uint32_t segments = 2 + static_cast<uint32_t>(rng() % 15);
-    std::vector<uint32_t> slots((size_t{kSlotsPerBucket} << b) + 3);  // + 3: an unaligned start
+    const size_t count = size_t{kSlotsPerBucket} << b;
+    std::vector<uint32_t> slots(count + 3);  // + 3: an unaligned start
     uint32_t* table = slots.data() + rng() % 4;
+    const auto fingerprint_mask = (1u << (kKeyBits - b)) - 1;
+    const uint32_t flags[4] = {0, kAway, kDisplaced, kDisplaced | kAway};
+    for (size_t i = 0; i < count; ++i) {
+      const uint32_t segment = static_cast<uint32_t>(rng() % (segments + 1));  // 0: empty
+      table[i] = segment == 0 ? 0 : SlotOf(segment - 1, flags[rng() % 4], static_cast<uint32_t>(rng()) & fingerprint_mask);
+      if (b >= 2 && i % kSlotsPerLine == 0 && rng() % 4 == 0) table[i] = kOverflowMarker;
+    }
     const size_t n = rng() % 3000;
     std::vector<uint64_t> hashes(n);
     for (uint64_t& h : hashes) h = rng();
-    for (size_t i = 0; i < (size_t{kSlotsPerBucket} << b); ++i) {
-      const uint32_t segment = static_cast<uint32_t>(rng() % (segments + 1));  // 0: empty
-      table[i] = segment == 0 ? 0 : SlotOf(segment - 1, rng() % 2, static_cast<uint32_t>(rng()) & ((1u << (kKeyBits - b)) - 1));
-    }
-    for (size_t i = 0; i < n / 2; ++i) {  // half the candidates' own entries, home or away
+    for (size_t i = 0; i < n / 2; ++i) {  // half the candidates' own entries
       const Placement at = Place(hashes[i], b);
-      const bool away = rng() % 2 == 1;
-      table[((away ? at.home ^ 1 : at.home) * kSlotsPerBucket) + rng() % kSlotsPerBucket] =
-          SlotOf(static_cast<uint32_t>(rng() % segments), away, at.fingerprint);
+      const uint32_t segment = static_cast<uint32_t>(rng() % segments);
+      const size_t line = at.home >> 1;
+      if (b >= 2 && rng() % 3 == 0) {
+        table[((line ^ 1) * kSlotsPerLine) + rng() % kSlotsPerLine] = SlotOf(segment, DisplacedFlags(at.home), at.fingerprint);
+        if (rng() % 4 != 0) table[line * kSlotsPerLine] = kOverflowMarker;
+      } else {
+        const uint32_t bucket = static_cast<uint32_t>(rng() % 2);
+        table[line * kSlotsPerLine + bucket * kSlotsPerBucket + rng() % kSlotsPerBucket] =
+            SlotOf(segment, NativeFlags(at.home, bucket), at.fingerprint);
+      }
     }
     const uint32_t all = (1u << segments) - 1;
     const uint32_t live = round % 3 == 0 ? all : static_cast<uint32_t>(rng()) & all;
     std::vector<uint8_t> out(n);
     TableHeld({table, b, live}, hashes.data(), n, out.data());
     for (size_t i = 0; i < n; ++i) {
-      ASSERT_EQ(out[i], PairHolds(table, b, live, hashes[i]) ? 1 : 0) << "round " << round << ", candidate " << i;
+      ASSERT_EQ(out[i], TableHolds(table, b, live, hashes[i]) ? 1 : 0) << "round " << round << ", candidate " << i;
     }
   }
 }
