@@ -17,7 +17,7 @@
 #ifndef SEEN_CORE_WINDOW_TABLE_KERNELS_CONSTANTS
 #define SEEN_CORE_WINDOW_TABLE_KERNELS_CONSTANTS
 namespace seen {
-// How many candidates ahead a pair is fetched: enough to overlap several misses.
+// How many candidates ahead a line is fetched: enough to overlap several misses.
 constexpr size_t kTablePrefetchAhead = 16;
 }  // namespace seen
 #endif
