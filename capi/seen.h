@@ -346,7 +346,8 @@ typedef struct seen_window_options {
   uint64_t seed;
   uint64_t max_bytes;      /* count mode, if not 0: the lowest-fpr window of at most this many
                               state bytes; fpr is then ignored. Time mode: the most bytes the
-                              window may grow to (0: the larger of 1 MiB and 4x its start) */
+                              window may grow to (0: 1 MiB; for a growing window, the larger
+                              of 1 MiB and 4x its start) */
   const uint8_t* key;      /* keyed mode if not NULL: key_len (16..64) secret bytes, read
                               during the call only (docs/SECURITY.md). Items hash with
                               SipHash-1-3 under it, and a store's users pick their shard with
@@ -356,11 +357,14 @@ typedef struct seen_window_options {
 } seen_window_options;
 
 /* What a window became: its layout (1 fingerprint ring, 2 bit-sliced segments, 3 growing
- * segments), its exact span, slack, memory and predicted rate. A time window grows: its
- * state_bytes are its start, sized for a quarter of expected_items; a segment given more
- * opens sub-filters that keep the rate under fpr for any number of items, up to max_bytes.
- * Past max_bytes it gives up its oldest time, never its rate (see effective_span in
- * seen_window_saturation). Set info->size before the call. */
+ * segments, 4 fingerprint table), its exact span, slack, memory and predicted rate. A time
+ * window grows. It is a table (layout 4) when fpr can be kept at max_bytes (1% up to 2 MiB):
+ * state_bytes are its first table of 16 items, which doubles as items come, and every lookup
+ * reads one cache line. Else it is growing (layout 3): state_bytes are its start, sized for a
+ * quarter of expected_items; a segment given more opens sub-filters. Either keeps the rate
+ * under fpr for any number of items, up to max_bytes; past max_bytes it gives up its oldest
+ * time, never its rate (see effective_span in seen_window_saturation). Set info->size before
+ * the call. */
 typedef struct seen_window_info {
   size_t size;
   uint32_t mode;
@@ -371,7 +375,7 @@ typedef struct seen_window_info {
   double slack;
   double predicted_fpr;
   uint64_t seed;
-  uint64_t max_bytes;      /* growing: the most bytes it may take; else 0 */
+  uint64_t max_bytes;      /* table, growing: the most bytes it may take; else 0 */
 } seen_window_info;
 
 /* A new, empty window sized from opts; `now` starts the clock of a time window. */
@@ -393,10 +397,11 @@ SEEN_API seen_status seen_window_contains_keys(const seen_window* w, const uint8
                                                uint8_t* out);
 SEEN_API seen_status seen_window_get_info(const seen_window* w, seen_window_info* info);
 /* How full a window is at `now`: fill is the share of its capacity in use (ring entries, or
- * set bits of the live segments; a growing window's base), predicted_fpr the
+ * set bits of the live segments; a growing window's base; a table's slots), predicted_fpr the
  * false-positive rate at that fill (with a growing window's sub-filters). A time window of
  * an older file (layout 2) given more than expected_items shows predicted_fpr above its
- * target. effective_span is the span less what a growing window gave up to max_bytes: every
+ * target. effective_span is the span less what a table or growing window gave up to
+ * max_bytes: every
  * item of the last effective_span seconds is found. bytes: state and growth. Set sat->size
  * before the call; filled up to it. Returns SEEN_ERR_INVALID_ARGUMENT for a NULL w or sat,
  * an unset size or now past 2^32 - 1. Reads only: may run beside contains. */
@@ -449,7 +454,8 @@ typedef struct seen_store_stats {
   uint64_t bytes;       /* memory held by windows, ids, times and the index */
   uint64_t evictions;   /* users dropped by the memory bound */
   uint64_t expirations; /* users dropped for idleness */
-  uint64_t users_grown; /* users whose growing window opened sub-filters past its start */
+  uint64_t users_grown; /* users whose window outgrew its start (a table's first table, or a
+                           growing window's base) */
   uint64_t span_drops;  /* times a window gave up its oldest time to its max_bytes */
 } seen_store_stats;
 
@@ -482,8 +488,8 @@ SEEN_API seen_status seen_store_get_stats(const seen_store* s, seen_store_stats*
  * expected_items holds a rate above its target, silently; this shows it. users_above_target
  * counts the users whose predicted_fpr (see seen_window_get_saturation) exceeds the target
  * fpr; mean_fill is over users, max_predicted_fpr the highest of any user;
- * users_span_limited counts those whose effective_span is under the span (their growing
- * window reached max_bytes and gave up older time). O(users x window bytes); runs beside
+ * users_span_limited counts those whose effective_span is under the span (their table or
+ * growing window reached max_bytes and gave up older time). O(users x window bytes); runs beside
  * filters and waits for marks. Set sat->size before the call; filled up to it.
  * SEEN_ERR_INVALID_ARGUMENT for NULL s or sat, an unset size, or now past 2^32 - 1. */
 typedef struct seen_store_saturation {

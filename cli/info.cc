@@ -98,9 +98,10 @@ const char* LayoutName(WindowLayout layout) {
   switch (layout) {
     case WindowLayout::kRing: return "ring";
     case WindowLayout::kSliced: return "sliced";
-    case WindowLayout::kGrowing: break;
+    case WindowLayout::kGrowing: return "growing";
+    case WindowLayout::kTable: break;
   }
-  return "growing";
+  return "table";
 }
 
 std::vector<Field> WindowSpecFields(const WindowParams& p, bool json) {
@@ -109,7 +110,7 @@ std::vector<Field> WindowSpecFields(const WindowParams& p, bool json) {
                                Count("segments", p.segments), Real("slack", p.slack(), json),
                                Count("state_bytes", p.state_bytes()), Real("target_fpr", p.target_fpr, json),
                                Count("seed", p.seed)};
-  if (p.layout == WindowLayout::kGrowing) fields.push_back(Count("max_bytes", p.max_bytes));
+  if (p.grows()) fields.push_back(Count("max_bytes", p.max_bytes));
   return fields;
 }
 

@@ -15,8 +15,8 @@
 #include "core/format.h"
 #include "core/hash.h"
 #include "core/store_shard.h"
+#include "core/window.h"
 #include "core/window_codec.h"
-#include "core/window_growing.h"
 
 namespace seen {
 namespace {
@@ -288,9 +288,9 @@ uint32_t Store::EffectiveSpanOf(uint64_t user, uint32_t now) const {
 // Params (docs/FORMAT.md, kind 5): the window params, then shards u32, idle_timeout u32,
 // max_bytes u64, expected_users u64, epoch u32 and a u32 that is 1 once the epoch is set.
 // Payload: shard user counts (u64 each), then per shard its user ids (u64), last-active
-// hours (u16, padded to 8 bytes) and window states; for growing windows, then its grown
-// users: their count (u64), and for each, by ascending id, the id and growth bytes (u64)
-// and the growth padded to 8 bytes.
+// hours (u16, padded to 8 bytes) and window states; for growing and table windows, then
+// its grown users: their count (u64), and for each, by ascending id, the id and growth bytes
+// (u64) and the growth padded to 8 bytes.
 void Store::Save(const std::string& path) const {
   const Impl& impl = *impl_;
   std::vector<std::unique_lock<std::shared_mutex>> locks;
@@ -309,7 +309,7 @@ void Store::Save(const std::string& path) const {
   static const uint8_t kZeros[8] = {};
   std::vector<Piece> payload{{reinterpret_cast<const uint8_t*>(counts.data()), counts.size() * 8}};
   const uint64_t state_bytes = impl.options.window.state_bytes();
-  const bool grows = impl.options.window.layout == WindowLayout::kGrowing;
+  const bool grows = impl.options.window.grows();
   // The u64 heads of the growth sections, alive until the container is written.
   std::vector<std::vector<uint64_t>> heads(kShards);
   for (uint32_t i = 0; i < kShards; ++i) {
@@ -379,7 +379,7 @@ Store Store::Open(const std::string& path, bool writable, bool verify_payload,
   options.expected_users = 0;  // the index is sized from the users actually loaded
   if (c.payload_size < kShards * 8) bad(Code::kTruncated, "payload too short for the shard counts");
   const uint64_t state_bytes = options.window.state_bytes();
-  const bool grows = options.window.layout == WindowLayout::kGrowing;
+  const bool grows = options.window.grows();
   auto impl = std::make_unique<Impl>(options);
   impl->options.expected_users = LoadLe64(own + 16);
   impl->epoch = LoadLe32(own + 24);
@@ -413,10 +413,18 @@ Store Store::Open(const std::string& path, bool writable, bool verify_payload,
     std::unordered_map<uint64_t, WindowGrowth> growth;
     if (grows) growth = LoadGrowth(options.window, take, path, shard);
     impl->shards[s]->users.Load(std::move(users), std::move(active), windows, std::move(growth));
-    for (const auto& [user, grown] : impl->shards[s]->users.growths()) {
-      const int64_t slot = impl->shards[s]->users.Find(user);
-      if (slot < 0) bad(Code::kInconsistent, shard + ": growth of user " + std::to_string(user) + ", who is not in it");
-      ValidateGrowth(options.window, grown, path + ": user " + std::to_string(user));
+    const StoreShard& loaded = impl->shards[s]->users;
+    for (const auto& [user, grown] : loaded.growths()) {
+      if (loaded.Find(user) < 0) bad(Code::kInconsistent, shard + ": growth of user " + std::to_string(user) + ", who is not in it");
+    }
+    // Every grown user's growth against their state; a table's state names its size, so with
+    // this layout every user is checked, grown or not.
+    for (uint64_t slot = 0; grows && slot < loaded.size(); ++slot) {
+      const uint64_t user = loaded.user(slot);
+      const WindowGrowth* grown = loaded.growth(user);
+      if (grown == nullptr && options.window.layout != WindowLayout::kTable) continue;
+      ValidateWindowGrowth(options.window, loaded.window(slot), grown != nullptr ? *grown : WindowGrowth(),
+                           path + ": user " + std::to_string(user));
     }
   }
   if (cursor != end) {

@@ -130,16 +130,19 @@ const WindowGrowth* StoreShard::growth(uint64_t user) const {
 WindowGrowth StoreShard::TakeGrowth(uint64_t user) {
   const auto found = growth_.find(user);
   if (found == growth_.end()) return {};
+  // The entry stays, empty, for set_growth to find: a table window's user writes their growth
+  // at every mark, and erasing and inserting the entry each time costs an allocation.
   WindowGrowth taken = std::move(found->second);
+  found->second = WindowGrowth();
   growth_bytes_ -= taken.capacity() + kGrowthEntryBytes;
-  growth_.erase(found);
   return taken;
 }
 
 void StoreShard::set_growth(uint64_t user, WindowGrowth&& grown) {
   const auto found = growth_.find(user);
   if (found != growth_.end()) {
-    growth_bytes_ -= found->second.capacity() + kGrowthEntryBytes;
+    // An entry TakeGrowth emptied is no longer counted.
+    if (!found->second.empty()) growth_bytes_ -= found->second.capacity() + kGrowthEntryBytes;
     if (grown.empty()) {
       growth_.erase(found);
       return;

@@ -11,6 +11,8 @@
 #include "core/window_cells.h"
 #include "core/window_growing.h"
 #include "core/window_kernels.h"
+#include "core/window_table.h"
+#include "core/window_table_slots.h"
 
 namespace seen {
 using namespace window_cells;
@@ -18,7 +20,8 @@ using namespace window_cells;
 namespace {
 
 // State header. Ring: one little-endian u32, the next position. Sliced: kSlicedHeaderBytes
-// (core/window_cells.h). Growing: kGrowingHeaderBytes (core/window_growing.h).
+// (core/window_cells.h). Growing: kGrowingHeaderBytes (core/window_growing.h). Table:
+// kTableHeaderBytes and the first table (core/window_table.h).
 constexpr uint64_t kRingHeaderBytes = 4;
 // Fingerprint 0 marks an empty ring entry.
 constexpr uint32_t kFingerprintSpace = 1u << 16;
@@ -201,6 +204,7 @@ void RequireFpr(double fpr) {
 }  // namespace
 
 uint64_t WindowParams::state_bytes() const {
+  if (layout == WindowLayout::kTable) return kTableHeaderBytes + kTableStartBuckets * kTableBucketBytes;
   const uint64_t header = layout == WindowLayout::kGrowing ? kGrowingHeaderBytes : kSlicedHeaderBytes;
   const uint64_t bytes = layout == WindowLayout::kRing ? kRingHeaderBytes + 2 * static_cast<uint64_t>(span)
                                                        : header + CellBytes(bits, segments);
@@ -213,7 +217,7 @@ double WindowParams::slack() const {
 }
 
 double AverageWindowFpr(const WindowParams& p) {
-  if (p.layout == WindowLayout::kRing) return PredictWindowFpr(p);
+  if (p.layout == WindowLayout::kRing || p.layout == WindowLayout::kTable) return PredictWindowFpr(p);
   // The current segment is as likely to hold 1 item as segment_items.
   const double full = std::pow(1.0 - BloomFpr(p.segment_items, p.bits, p.k), p.segments - 1);
   double sum = 0;
@@ -223,7 +227,23 @@ double AverageWindowFpr(const WindowParams& p) {
   return sum / p.segment_items;
 }
 
+namespace {
+
+// The log2 of the most buckets a table window reaches: its rate's limit, or max_bytes.
+uint32_t TableCapLog2Buckets(const WindowParams& p) {
+  uint32_t b = TableMaxLog2Buckets(p.target_fpr);
+  while (b > 1 && p.state_bytes() + (kTableBucketBytes << b) > p.max_bytes) --b;
+  return b;
+}
+
+}  // namespace
+
 double PredictWindowFpr(const WindowParams& p) {
+  if (p.layout == WindowLayout::kTable) {
+    // Its largest table full: a bucket's worth of entries per home, each a 1 in 2^(27 - b) match.
+    return 1.0 - std::pow(1.0 - std::ldexp(1.0, -static_cast<int>(table_slots::kKeyBits - TableCapLog2Buckets(p))),
+                          table_slots::kSlotsPerBucket);
+  }
   if (p.layout == WindowLayout::kRing) {
     return 1.0 - std::pow(1.0 - 1.0 / (kFingerprintSpace - 1), p.span);
   }
@@ -263,38 +283,72 @@ WindowParams SizeCountWindow(uint32_t items, double fpr, double max_slack, uint6
   return best;
 }
 
-WindowParams SizeTimeWindow(uint32_t seconds, uint32_t expected_items, double fpr,
-                            double max_slack, uint64_t seed, uint64_t max_bytes) {
+namespace {
+
+// What every time window of `seconds` shares: S segments (the fewest the slack allows: more
+// hardly shrink a window, but a heavy user's query checks each), their span, and the items
+// each is expected to take.
+WindowParams TimeGrid(uint32_t seconds, uint32_t expected_items, double fpr, double max_slack, uint64_t seed) {
   RequireFpr(fpr);
-  const uint32_t min_segments = MinSegments(max_slack);
-  if (seconds < min_segments - 1) {
+  const uint32_t s = MinSegments(max_slack);
+  if (seconds < s - 1) {
     throw Error(Code::kInvalidArgument, "span " + std::to_string(seconds) + " seconds is under the shortest time window, " +
-                                            std::to_string(min_segments - 1) + " seconds");
+                                            std::to_string(s - 1) + " seconds");
   }
   if (expected_items == 0) throw Error(Code::kInvalidArgument, "expected_items must be at least 1, got 0");
-  // The fewest segments the slack allows: the start hardly shrinks with more (about 1% at
-  // 30 days, 1,000 items), but a heavy user's query checks every segment's sub-filters.
-  const uint32_t s = min_segments;
   if (s > kMaxWindowSegments) {
     throw Error(Code::kInvalidArgument, "max_slack " + std::to_string(max_slack) + " needs more than 16 segments: at least " +
                                             std::to_string(1.0 / (kMaxWindowSegments - 1)) + " for a time window");
   }
-  const uint32_t expected_per_segment = std::max<uint32_t>(1, SegmentSpan(expected_items, s));
-  const uint32_t per_segment_items = std::max(expected_per_segment / kGrowingStartShare,
-                                              std::min(expected_per_segment, kGrowingMinStartItems));
+  WindowParams grid;
+  grid.mode = WindowMode::kTime;
+  grid.segments = s;
+  grid.segment_span = SegmentSpan(seconds, s);
+  if (grid.segment_span == 0) {
+    throw Error(Code::kInvalidArgument, "span " + std::to_string(seconds) + " seconds is over the longest time window, " +
+                                            std::to_string(UINT32_MAX / (s - 1) * (s - 1)));
+  }
+  grid.span = grid.segment_span * (s - 1);
+  grid.segment_items = std::max<uint32_t>(1, SegmentSpan(expected_items, s));
+  grid.seed = seed;
+  grid.target_fpr = fpr;
+  return grid;
+}
+
+}  // namespace
+
+WindowParams SizeTimeWindow(uint32_t seconds, uint32_t expected_items, double fpr,
+                            double max_slack, uint64_t seed, uint64_t max_bytes) {
+  WindowParams table = TimeGrid(seconds, expected_items, fpr, max_slack, seed);
+  table.layout = WindowLayout::kTable;
+  const uint64_t cap = max_bytes != 0 ? max_bytes : kDefaultGrowingMaxBytes;
+  if (cap > table.state_bytes() + (kTableBucketBytes << TableMaxLog2Buckets(fpr))) {
+    return SizeGrowingTimeWindow(seconds, expected_items, fpr, max_slack, seed, max_bytes);
+  }
+  const uint64_t smallest = table.state_bytes() + 2 * kTableStartBuckets * kTableBucketBytes;
+  if (cap < smallest) {
+    throw Error(Code::kInvalidArgument, "max_bytes " + std::to_string(max_bytes) + " is under " + std::to_string(smallest) +
+                                            ", the smallest time window that can grow");
+  }
+  table.max_bytes = static_cast<uint32_t>(cap);
+  return table;
+}
+
+WindowParams SizeGrowingTimeWindow(uint32_t seconds, uint32_t expected_items, double fpr,
+                                   double max_slack, uint64_t seed, uint64_t max_bytes) {
+  const WindowParams grid = TimeGrid(seconds, expected_items, fpr, max_slack, seed);
+  const uint32_t s = grid.segments;
+  const uint32_t per_segment_items = std::max(grid.segment_items / kGrowingStartShare,
+                                              std::min(grid.segment_items, kGrowingMinStartItems));
   // The base's share of each segment's budget, as the total rate of S segments.
   const double segment_fpr = 1.0 - std::pow(1.0 - fpr, 1.0 / s);
   const double base_fpr = 1.0 - std::pow(1.0 - kGrowingBaseShare * segment_fpr, s);
   WindowParams best = SlicedFor(s, per_segment_items, base_fpr);
-  best.layout = WindowLayout::kGrowing;
   if (best.k == 0) throw Error(Code::kInvalidArgument, "no window layout reaches fpr " + std::to_string(fpr));
+  best.layout = WindowLayout::kGrowing;
   best.mode = WindowMode::kTime;
-  best.segment_span = SegmentSpan(seconds, best.segments);
-  if (best.segment_span == 0) {
-    throw Error(Code::kInvalidArgument, "span " + std::to_string(seconds) + " seconds is over the longest time window, " +
-                                            std::to_string(UINT32_MAX / (best.segments - 1) * (best.segments - 1)));
-  }
-  best.span = best.segment_span * (best.segments - 1);
+  best.segment_span = grid.segment_span;
+  best.span = grid.span;
   best.seed = seed;
   best.target_fpr = fpr;
   const uint64_t cap = max_bytes != 0 ? max_bytes : std::max<uint64_t>(kDefaultGrowingMaxBytes, 4 * best.state_bytes());
@@ -353,9 +407,17 @@ void ValidateWindowParams(const WindowParams& p, const std::string& source) {
     if (p.span == 0 || p.span > (1u << 24)) bad("ring span outside 1..2^24");
     return;
   }
-  if (p.layout != WindowLayout::kSliced && p.layout != WindowLayout::kGrowing) bad("unknown window layout");
-  if (p.layout == WindowLayout::kGrowing && p.mode != WindowMode::kTime) bad("a growing window keeps time");
+  if (p.layout != WindowLayout::kSliced && !p.grows()) bad("unknown window layout");
+  if (p.grows() && p.mode != WindowMode::kTime) bad("a growing or table window keeps time");
   if (p.segments < 2 || p.segments > kMaxWindowSegments) bad("segments outside 2..16");
+  if (p.layout == WindowLayout::kTable) {
+    if (p.bits != 0 || p.k != 0) bad("bits and k are set on a table window");
+    if (p.segment_span == 0) bad("segment span is 0");
+    if (static_cast<uint64_t>(p.segment_span) * (p.segments - 1) != p.span) bad("span != segment span * (segments - 1)");
+    if (p.max_bytes < p.state_bytes() + 2 * kTableStartBuckets * kTableBucketBytes) bad("max_bytes is under a doubled first table");
+    if (!(p.target_fpr > 0 && p.target_fpr < 1)) bad("target fpr outside (0, 1)");
+    return;
+  }
   if (p.k < 1 || p.k > kMaxWindowK) bad("k outside 1..16");
   if (p.bits == 0 || p.bits > (1u << 28)) bad("bits per segment outside 1..2^28");
   if (p.segment_span == 0) bad("segment span is 0");
@@ -366,9 +428,16 @@ void ValidateWindowParams(const WindowParams& p, const std::string& source) {
   if (!(p.target_fpr > 0 && p.target_fpr < 1)) bad("target fpr outside (0, 1)");
 }
 
+void ValidateWindowGrowth(const WindowParams& p, const uint8_t* state, const WindowGrowth& growth,
+                          const std::string& source) {
+  if (p.layout == WindowLayout::kTable) return ValidateTable(p, state, growth, source);
+  ValidateGrowth(p, growth, source);
+}
+
 WindowSaturation MeasureWindowSaturation(const WindowParams& p, const uint8_t* state,
                                          const WindowGrowth* growth, uint32_t now) {
   if (p.layout == WindowLayout::kGrowing) return GrowingSaturation(p, state, growth, now);
+  if (p.layout == WindowLayout::kTable) return TableSaturation(p, state, growth, now);
   WindowSaturation sat = p.layout == WindowLayout::kRing
                              ? RingSaturation(p, state)
                              : SegmentsSaturation(BaseShape(p), state + kSlicedHeaderBytes, LiveSegments(p, state, now));
@@ -377,23 +446,26 @@ WindowSaturation MeasureWindowSaturation(const WindowParams& p, const uint8_t* s
 }
 
 uint32_t WindowEffectiveSpan(const WindowParams& p, const uint8_t* state, uint32_t now) {
-  return p.layout == WindowLayout::kGrowing ? GrowingEffectiveSpan(p, state, now) : p.span;
+  return p.grows() ? GrowingEffectiveSpan(p, state, now) : p.span;
 }
 
 bool WindowStateValid(const WindowParams& p, const uint8_t* state) {
   if (p.layout == WindowLayout::kRing) return LoadLe32(state) < p.span;
   if (LoadLe32(state + 4) >= p.segments) return false;
+  if (p.layout == WindowLayout::kTable && !TableLog2BucketsValid(p, state)) return false;
   return p.mode == WindowMode::kTime || LoadLe32(state) <= p.segment_span;
 }
 
 void WindowReset(const WindowParams& p, uint8_t* state, uint32_t now) {
   std::memset(state, 0, p.state_bytes());
   if (p.mode == WindowMode::kTime) StoreLe32(state, now);
+  if (p.layout == WindowLayout::kTable) TableReset(state);
 }
 
 uint32_t WindowAdd(const WindowParams& p, uint8_t* state, WindowGrowth* growth,
                    const uint64_t* hashes, size_t n, uint32_t now) {
   if (p.layout == WindowLayout::kGrowing) return GrowingAdd(p, state, *growth, hashes, n, now);
+  if (p.layout == WindowLayout::kTable) return TableAdd(p, state, *growth, hashes, n, now);
   if (p.layout == WindowLayout::kRing) RingAdd(p, state, hashes, n);
   else SlicedAdd(p, state, hashes, n, now);
   return 0;
@@ -405,6 +477,7 @@ void WindowContains(const WindowParams& p, const uint8_t* state, const WindowGro
     case WindowLayout::kRing: return RingContains(p, state, hashes, n, out);
     case WindowLayout::kSliced: return SlicedContains(p, state, hashes, n, now, out);
     case WindowLayout::kGrowing: return GrowingContains(p, state, growth, hashes, n, now, out);
+    case WindowLayout::kTable: return TableContains(p, state, growth, hashes, n, now, out);
   }
 }
 

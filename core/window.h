@@ -16,6 +16,11 @@
 //            last and tighter, so the rate stays under the target for any number of items
 //            (core/window_growing.h). Memory follows activity, up to max_bytes; past it the
 //            window gives up its oldest time, never its rate.
+//  - table:  time mode: each item a 32-bit fingerprint slot in a table of 64-byte buckets
+//            that doubles as the user's activity grows (core/window_table.h). A query reads
+//            one pair of buckets however many items the window holds; the default for time
+//            windows whenever its fingerprints stay long enough for the target up to
+//            max_bytes (1% up to 4 MiB), else the growing layout.
 //
 // The state of a window is a flat byte array (so a store can keep millions of them in one
 // arena), and for a growing window a second, variable one, its growth (empty until a
@@ -25,6 +30,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <new>
 #include <string>
 #include <optional>
 #include <vector>
@@ -34,10 +40,33 @@
 namespace seen {
 
 enum class WindowMode : uint32_t { kCount = 1, kTime = 2 };
-enum class WindowLayout : uint32_t { kRing = 1, kSliced = 2, kGrowing = 3 };
+enum class WindowLayout : uint32_t { kRing = 1, kSliced = 2, kGrowing = 3, kTable = 4 };
 
-// The sub-filters a growing window opened beyond its base state (core/window_growing.h).
-using WindowGrowth = std::vector<uint8_t>;
+// Allocates blocks of 4 KiB and more on cache lines, so that each line of a table window's
+// table is one cache line where it matters, in memory. Smaller blocks come from malloc as they
+// are: aligning every one would leave a gap beside each, and a store holds millions.
+template <class T>
+struct CacheLineAllocator {
+  using value_type = T;
+  static constexpr size_t kAlignedFrom = 4096;
+  CacheLineAllocator() = default;
+  template <class U>
+  CacheLineAllocator(const CacheLineAllocator<U>&) {}  // NOLINT: allocators convert implicitly
+  T* allocate(size_t n) {
+    if (n * sizeof(T) < kAlignedFrom) return static_cast<T*>(::operator new(n * sizeof(T)));
+    return static_cast<T*>(::operator new(n * sizeof(T), std::align_val_t{64}));
+  }
+  void deallocate(T* p, size_t n) {
+    if (n * sizeof(T) < kAlignedFrom) return ::operator delete(p);
+    ::operator delete(p, std::align_val_t{64});
+  }
+  bool operator==(const CacheLineAllocator&) const { return true; }
+  bool operator!=(const CacheLineAllocator&) const { return false; }
+};
+
+// What a growing window opened beyond its base state (core/window_growing.h), or a table
+// window's table once it outgrew its state (core/window_table.h).
+using WindowGrowth = std::vector<uint8_t, CacheLineAllocator<uint8_t>>;
 
 constexpr uint32_t kMaxWindowSegments = 16;
 constexpr uint32_t kMaxWindowK = 16;
@@ -57,6 +86,8 @@ struct WindowParams {
   std::optional<SecretKey> key = std::nullopt;  // keyed mode (docs/SECURITY.md): never written to a file
 
   Hashing hashing() const { return {seed, key}; }
+  // Whether the window keeps a growth beside its state (the growing and table layouts).
+  bool grows() const { return layout == WindowLayout::kGrowing || layout == WindowLayout::kTable; }
 
   // Bytes of one window's state: a header, then the ring or the sliced cells (for a growing
   // window, its base: the growth comes on top).
@@ -68,10 +99,14 @@ struct WindowParams {
 // The smallest count window for the last `items` items at total fpr `fpr`, with slack at most
 // max_slack. Throws Error(kInvalidArgument) for impossible requests.
 WindowParams SizeCountWindow(uint32_t items, double fpr, double max_slack, uint64_t seed);
-// A growing time window for the last `seconds` seconds, sized to start for `expected_items`
-// in them, that may grow to max_bytes (0: the larger of 1 MiB and 4x its start).
+// A time window for the last `seconds` seconds that may grow to max_bytes (0: 1 MiB): a
+// table window when its fingerprints reach fpr at that size, else SizeGrowingTimeWindow's.
 WindowParams SizeTimeWindow(uint32_t seconds, uint32_t expected_items, double fpr,
                             double max_slack, uint64_t seed, uint64_t max_bytes);
+// A growing time window, sized to start for `expected_items` in the span, that may grow to
+// max_bytes (0: the larger of 1 MiB and 4x its start).
+WindowParams SizeGrowingTimeWindow(uint32_t seconds, uint32_t expected_items, double fpr,
+                                   double max_slack, uint64_t seed, uint64_t max_bytes);
 // The count window whose state fits in `bytes` with the lowest steady-state rate (averaged
 // over the fill of the current segment).
 WindowParams SizeCountWindowForBytes(uint32_t items, uint64_t bytes, double max_slack,
@@ -97,6 +132,10 @@ WindowSaturation MeasureWindowSaturation(const WindowParams& params, const uint8
 uint32_t WindowEffectiveSpan(const WindowParams& params, const uint8_t* state, uint32_t now);
 // Throws Error(kInconsistent) naming the field when params cannot describe a window.
 void ValidateWindowParams(const WindowParams& params, const std::string& source);
+// The same for a growing or table window's state and growth together (the growth may be
+// empty), before either is read.
+void ValidateWindowGrowth(const WindowParams& params, const uint8_t* state, const WindowGrowth& growth,
+                          const std::string& source);
 
 // Whether a state's header can belong to params (its positions and counters in range), so
 // a corrupt state is refused before it is written through.

@@ -6,12 +6,11 @@
 #include "core/error.h"
 #include "core/format.h"
 #include "core/hash.h"
-#include "core/window_growing.h"
 
 namespace seen {
 
 // Layout (docs/FORMAT.md, kind 4): mode, layout, span, segments, segment_span, segment_items,
-// bits, k as u32; seed u64; target fpr f64; max_bytes u32 (growing layout, else 0); 12
+// bits, k as u32; seed u64; target fpr f64; max_bytes u32 (growing and table layouts, else 0); 12
 // reserved bytes.
 void EncodeWindowParams(const WindowParams& p, uint8_t* out) {
   std::memset(out, 0, kWindowParamsBytes);
@@ -104,7 +103,7 @@ Window DeserializeWindow(const uint8_t* data, uint64_t len, const std::optional<
   Window window{DecodeWindowParams(c.params, "buffer"), {}, {}};
   window.params.key = key;
   const uint64_t state_bytes = window.params.state_bytes();
-  const bool grows = window.params.layout == WindowLayout::kGrowing;
+  const bool grows = window.params.grows();
   if (grows ? c.payload_size < state_bytes : c.payload_size != state_bytes) {
     throw Error(Code::kInconsistent, "buffer: window state is " + std::to_string(c.payload_size) +
                                          " bytes, its params need " + std::to_string(state_bytes));
@@ -114,7 +113,7 @@ Window DeserializeWindow(const uint8_t* data, uint64_t len, const std::optional<
   }
   window.state.assign(c.payload, c.payload + state_bytes);
   window.growth.assign(c.payload + state_bytes, c.payload + c.payload_size);
-  if (grows) ValidateGrowth(window.params, window.growth, "buffer");
+  if (grows) ValidateWindowGrowth(window.params, window.state.data(), window.growth, "buffer");
   return window;
 }
 

@@ -17,8 +17,8 @@ void EncodeWindowParams(const WindowParams& params, uint8_t* out);
 // Validates as it decodes; errors name `source`.
 WindowParams DecodeWindowParams(const uint8_t* in, const std::string& source);
 
-// One window: its parameters, its state bytes and its growth (growing layout only). Items
-// are u64 ids or byte keys (data + offsets), hashed with params.seed a chunk at a time.
+// One window: its parameters, its state bytes and its growth (growing and table layouts).
+// Items are u64 ids or byte keys (data + offsets), hashed with params.seed a chunk at a time.
 struct Window {
   WindowParams params;
   std::vector<uint8_t> state;

@@ -238,7 +238,7 @@ int main(int argc, char** argv) {
               WindowMode::kCount, 200, 0, 0.01, 31, 0);
   WriteWindow(dir, "window_count_sliced", "count window, last 200 items at 0.1% (bit-sliced segments)",
               WindowMode::kCount, 200, 0, 0.001, 32, 0);
-  WriteWindow(dir, "window_time", "time window, last 3600 s expecting 300 items at 1%, clock +120 s every 50 adds",
+  WriteWindow(dir, "window_time", "time window (a table), last 3600 s expecting 300 items at 1%, clock +120 s every 50 adds",
               WindowMode::kTime, 3600, 300, 0.01, 33, 120);
   WriteCounting(dir, "counting_u64", "counting filter, 600 ids at 1%, seed 51: adds, repeats, removes",
                 600, 0.01, 51, test::Keys(600, 0), {}, 0);

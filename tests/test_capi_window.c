@@ -186,9 +186,9 @@ static void test_store_saturation(uint64_t max_bytes) {
   stats.size = sizeof stats;
   info.size = sizeof info;
   light.size = heavy.size = sizeof light;
-  check(seen_store_get_window_info(s, &info) == SEEN_OK && info.layout == 3 &&
+  check(seen_store_get_window_info(s, &info) == SEEN_OK && info.layout == 4 &&
             info.max_bytes == (max_bytes != 0 ? max_bytes : 1 << 20),
-        "a time window grows (layout 3) up to its max_bytes");
+        "a time window is a table (layout 4) that grows up to its max_bytes");
   check(seen_store_get_saturation(s, now, &sat) == SEEN_OK && sat.users == 13 &&
             sat.mean_fill > 0 && sat.mean_fill <= 1 && sat.max_predicted_fpr <= 0.011,
         "no user's predicted rate is above the target");

@@ -235,13 +235,15 @@ def test_info_measures_a_time_window_at_a_given_time():
     assert "predicted fpr" in run("info", "--now", last, path).stdout.decode()
 
 
-def test_info_shows_how_far_a_time_window_grew():
+@pytest.mark.parametrize("version, layout", [("", "table"), ("v2", "growing")])
+def test_info_shows_how_far_a_time_window_grew(version, layout):
     """window_time.vec gives a window expecting 300 items about 1,200: it grew past its start
-    (bytes over state_bytes) and kept its rate and its whole span."""
-    vec = (VECTORS / "window_time.vec").read_text().splitlines()
+    (bytes over state_bytes) and kept its rate and its whole span, as a table (the current
+    time window) and as a growing window (window version 2)."""
+    vec = (VECTORS / version / "window_time.vec").read_text().splitlines()
     last = max(int(line.split()[1]) for line in vec if line.startswith("now "))
-    info = json.loads(run("info", "--json", "--now", last, VECTORS / "window_time.seen").stdout)
-    assert (info["layout"], info["max_bytes"]) == ("growing", 1 << 20)
+    info = json.loads(run("info", "--json", "--now", last, VECTORS / version / "window_time.seen").stdout)
+    assert (info["layout"], info["max_bytes"]) == (layout, 1 << 20)
     assert info["bytes"] > 4 * info["state_bytes"]
     assert info["predicted_fpr"] <= 0.011 and info["effective_span"] == info["span"]
 

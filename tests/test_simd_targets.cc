@@ -18,6 +18,8 @@
 #include "core/simhash_unicode.h"
 #include "core/window.h"
 #include "core/window_kernels.h"
+#include "core/window_table_kernels.h"
+#include "core/window_table_slots.h"
 #include "tests/bloom_vectors.h"
 #include "tests/reference_filter.h"
 #include "tests/support.h"
@@ -146,23 +148,72 @@ TEST_P(Target, WindowCellsAnswerAsTheirDefinition) {
   }
 }
 
+// The table query answers as its definition, table_slots::TableHolds, on tables of every size
+// whose slots are random entries and overflow markers, with many of the candidates' own
+// entries (in their home, in the other bucket, displaced in the buddy line under a marker;
+// live or not), under every kind of live mask.
+TEST_P(Target, WindowTablesAnswerAsTheirDefinition) {
+  using namespace table_slots;
+  std::mt19937_64 rng(20261126);
+  for (int round = 0; round < 200; ++round) {
+    const uint32_t b = 1 + static_cast<uint32_t>(rng() % 12);
+    const uint32_t segments = 2 + static_cast<uint32_t>(rng() % 15);
+    const size_t count = size_t{kSlotsPerBucket} << b;
+    std::vector<uint32_t> slots(count + 3);  // + 3: an unaligned start
+    uint32_t* table = slots.data() + rng() % 4;
+    const auto fingerprint_mask = (1u << (kKeyBits - b)) - 1;
+    const uint32_t flags[4] = {0, kAway, kDisplaced, kDisplaced | kAway};
+    for (size_t i = 0; i < count; ++i) {
+      const uint32_t segment = static_cast<uint32_t>(rng() % (segments + 1));  // 0: empty
+      table[i] = segment == 0 ? 0 : SlotOf(segment - 1, flags[rng() % 4], static_cast<uint32_t>(rng()) & fingerprint_mask);
+      if (b >= 2 && i % kSlotsPerLine == 0 && rng() % 4 == 0) table[i] = kOverflowMarker;
+    }
+    const size_t n = rng() % 3000;
+    std::vector<uint64_t> hashes(n);
+    for (uint64_t& h : hashes) h = rng();
+    for (size_t i = 0; i < n / 2; ++i) {  // half the candidates' own entries
+      const Placement at = Place(hashes[i], b);
+      const uint32_t segment = static_cast<uint32_t>(rng() % segments);
+      const size_t line = at.home >> 1;
+      if (b >= 2 && rng() % 3 == 0) {
+        table[((line ^ 1) * kSlotsPerLine) + rng() % kSlotsPerLine] = SlotOf(segment, DisplacedFlags(at.home), at.fingerprint);
+        if (rng() % 4 != 0) table[line * kSlotsPerLine] = kOverflowMarker;
+      } else {
+        const uint32_t bucket = static_cast<uint32_t>(rng() % 2);
+        table[line * kSlotsPerLine + bucket * kSlotsPerBucket + rng() % kSlotsPerBucket] =
+            SlotOf(segment, NativeFlags(at.home, bucket), at.fingerprint);
+      }
+    }
+    const uint32_t all = (1u << segments) - 1;
+    const uint32_t live = round % 3 == 0 ? all : static_cast<uint32_t>(rng()) & all;
+    std::vector<uint8_t> out(n);
+    TableHeld({table, b, live}, hashes.data(), n, out.data());
+    for (size_t i = 0; i < n; ++i) {
+      ASSERT_EQ(out[i], TableHolds(table, b, live, hashes[i]) ? 1 : 0) << "round " << round << ", candidate " << i;
+    }
+  }
+}
+
 // The windows themselves, through WindowContains, where the kernel drops candidates once it
 // has rejected most: items added and still in the span are all found, and every answer is the
-// scalar target's (the plain definition), for sliced count windows and growing time windows
-// (grown up to several levels), in batches of fresh candidates with the held ones among them,
-// past one chunk.
+// scalar target's (the plain definition), for sliced count windows, growing time windows
+// (grown up to several levels) and table time windows (doubled several times), in batches of
+// fresh candidates with the held ones among them, past one chunk.
 TEST_P(Target, WindowsKeepEveryCandidateTheyHold) {
   std::mt19937_64 rng(20261126);
   const uint32_t day = 86400;
-  for (int round = 0; round < 100; ++round) {
-    const bool growing = round % 2 == 1;
+  for (int round = 0; round < 150; ++round) {
+    const bool growing = round % 3 != 0;
+    const uint32_t expected = static_cast<uint32_t>(10 + rng() % 1000);
+    const double fpr = 0.001 + (rng() % 50) / 1000.0;
     const WindowParams p =
-        growing ? SizeTimeWindow(30 * day, static_cast<uint32_t>(10 + rng() % 1000), 0.001 + (rng() % 50) / 1000.0, 0.25, rng(), 0)
-                : SizeCountWindow(static_cast<uint32_t>(1 + rng() % 6000), 0.001 + (rng() % 50) / 1000.0, 0.1 + (rng() % 5) / 10.0, rng());
+        round % 3 == 1   ? SizeGrowingTimeWindow(30 * day, expected, fpr, 0.25, rng(), 0)
+        : round % 3 == 2 ? SizeTimeWindow(30 * day, expected, 0.01 + fpr, 0.25, rng(), 0)
+                         : SizeCountWindow(static_cast<uint32_t>(1 + rng() % 6000), fpr, 0.1 + (rng() % 5) / 10.0, rng());
     std::vector<uint8_t> state(p.state_bytes());
     WindowGrowth growth;
     WindowReset(p, state.data(), 0);
-    // A growing window takes up to 60x its expected items over its span, so it grows levels.
+    // A time window takes up to 60x its expected items over its span, so it grows.
     const size_t items = growing ? rng() % (60 * (p.segment_items * (p.segments - 1) + 1)) : rng() % (2 * p.span);
     std::vector<uint64_t> added(items);
     for (size_t i = 0; i < items; ++i) {

@@ -2,6 +2,8 @@
 // the false-positive rate is the target, and time windows follow the clock.
 #include <gtest/gtest.h>
 
+#include <string>
+#include <utility>
 #include <vector>
 
 #include "core/error.h"
@@ -82,10 +84,21 @@ TEST_P(CountWindow, SpanSlackAndRate) {
 
 INSTANTIATE_TEST_SUITE_P(Targets, CountWindow, ::testing::Values(0.05, 0.01, 0.001));
 
-TEST(Window, TimeWindowKeepsTheLastSpanOfSeconds) {
+// The default time window (a table) and a growing one.
+class TimeWindow : public ::testing::TestWithParam<WindowLayout> {
+ protected:
+  static WindowParams Size(uint32_t seconds, uint32_t expected_items, double fpr, uint64_t seed) {
+    const WindowParams p = GetParam() == WindowLayout::kTable
+                               ? SizeTimeWindow(seconds, expected_items, fpr, 0.25, seed, 0)
+                               : SizeGrowingTimeWindow(seconds, expected_items, fpr, 0.25, seed, 0);
+    EXPECT_EQ(p.layout, GetParam());
+    return p;
+  }
+};
+
+TEST_P(TimeWindow, KeepsTheLastSpanOfSeconds) {
   const uint32_t day = 86400;
-  const WindowParams p = SizeTimeWindow(30 * day, 3000, 0.01, 0.25, 3, 0);
-  ASSERT_EQ(p.layout, WindowLayout::kGrowing);
+  const WindowParams p = Size(30 * day, 3000, 0.01, 3);
   TestWindow w(p, 1000);
   const auto items = test::Keys(3000, 0);
   // 100 items a day for 30 days, then check on day 30, 33 and 60.
@@ -104,15 +117,18 @@ TEST(Window, TimeWindowKeepsTheLastSpanOfSeconds) {
   EXPECT_EQ(Count(w.Contains(items, day30 + 10 * p.span)), 0u) << "everything expires eventually";
 }
 
+INSTANTIATE_TEST_SUITE_P(Layouts, TimeWindow, ::testing::Values(WindowLayout::kTable, WindowLayout::kGrowing));
+
 // The saturation a window reports agrees with the rate measured on items never added. A
 // sliced time window (older files: it cannot grow) at its base load and at four times it,
-// where it must show the target exceeded; a growing one at 1x and 16x expected_items, where
-// it must stay under the target. 200k probes put one standard deviation near 0.0002 at 1%;
+// where it must show the target exceeded; a growing one and a table one at 1x and 16x
+// expected_items, where they must stay under the target. 200k probes put one standard deviation near 0.0002 at 1%;
 // the tolerance is 15% of the prediction plus 0.002, room for the fill formula's
 // independence assumption.
 TEST(Window, SaturationFollowsTheActualFill) {
   const uint32_t day = 86400;
-  const WindowParams growing = SizeTimeWindow(30 * day, 1000, 0.01, 0.25, 5, 0);
+  const WindowParams growing = SizeGrowingTimeWindow(30 * day, 1000, 0.01, 0.25, 5, 0);
+  const WindowParams table = SizeTimeWindow(30 * day, 1000, 0.01, 0.25, 5, 0);
   WindowParams sliced = growing;
   sliced.layout = WindowLayout::kSliced;
   sliced.max_bytes = 0;
@@ -124,7 +140,8 @@ TEST(Window, SaturationFollowsTheActualFill) {
     bool over_target;
   };
   for (const Case& c : {Case{sliced, base_load, false}, Case{sliced, 4 * base_load, true},
-                        Case{growing, 1000, false}, Case{growing, 16000, false}}) {
+                        Case{growing, 1000, false}, Case{growing, 16000, false},
+                        Case{table, 1000, false}, Case{table, 16000, false}}) {
     TestWindow w(c.params, 0);
     const auto items = test::Keys(c.load, 2);
     for (uint32_t i = 0; i < c.load; ++i) w.Add(items[i], static_cast<uint32_t>(uint64_t{i} * 29 * day / c.load));
@@ -239,14 +256,17 @@ TEST(Window, SharedVectors) {
   EXPECT_GT(checked, 500);
 }
 
-// A time window saved before windows could grow (layout 2, sliced) still opens and answers
-// every recorded query as it did (the queries all come after the last add, at its clock).
-TEST(Window, OlderSlicedTimeWindowsStillOpen) {
-  const std::string dir = SEEN_SOURCE_DIR "/tests/vectors/v1";
+// Time windows of the earlier versions still open and answer every recorded query as they did
+// (the queries all come after the last add, at its clock): version 1's, from before windows
+// could grow (layout 2, sliced), and version 2's, from before the table (layout 3, growing).
+class OlderTimeWindow : public ::testing::TestWithParam<std::pair<const char*, WindowLayout>> {};
+
+TEST_P(OlderTimeWindow, StillOpens) {
+  const std::string dir = std::string(SEEN_SOURCE_DIR "/tests/vectors/") + GetParam().first;
   const test::Vector v = test::ReadVector(dir + "/window_time.vec");
   const std::vector<uint8_t> bytes = test::ReadBytes(dir + "/window_time.seen");
   const Window window = DeserializeWindow(bytes.data(), bytes.size());
-  ASSERT_EQ(window.params.layout, WindowLayout::kSliced);
+  ASSERT_EQ(window.params.layout, GetParam().second);
   int checked = 0;
   for (const test::Step& step : v.steps) {
     if (!step.is_query) continue;
@@ -261,6 +281,10 @@ TEST(Window, OlderSlicedTimeWindowsStillOpen) {
   EXPECT_GT(checked, 300);
   EXPECT_TRUE(SerializeWindow(window) == bytes) << "an older window saves as it was";
 }
+
+INSTANTIATE_TEST_SUITE_P(Versions, OlderTimeWindow,
+                         ::testing::Values(std::make_pair("v1", WindowLayout::kSliced),
+                                           std::make_pair("v2", WindowLayout::kGrowing)));
 
 }  // namespace
 }  // namespace seen

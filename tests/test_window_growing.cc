@@ -62,6 +62,7 @@ struct Workload {
   uint32_t recall_per_request = 40;  // candidates shown to the user before
   uint32_t marked_per_request = 20;
   uint64_t max_bytes = 0;
+  WindowLayout layout = WindowLayout::kGrowing;  // or kTable
 };
 
 struct Outcome {
@@ -75,7 +76,9 @@ struct Outcome {
 // previously shown candidates against the user's 30-day window, then marks some fresh ones.
 Outcome RunWorkload(const Workload& w) {
   StoreOptions options;
-  options.window = SizeTimeWindow(30 * kDay, 1000, 0.01, 0.25, 7, w.max_bytes);
+  options.window = w.layout == WindowLayout::kTable ? SizeTimeWindow(30 * kDay, 1000, 0.01, 0.25, 7, w.max_bytes)
+                                                    : SizeGrowingTimeWindow(30 * kDay, 1000, 0.01, 0.25, 7, w.max_bytes);
+  EXPECT_EQ(options.window.layout, w.layout);
   options.idle_timeout = 0;
   options.expected_users = w.users;
   Store store(options);
@@ -122,10 +125,18 @@ Outcome RunWorkload(const Workload& w) {
   return out;
 }
 
-// The default cap (1 MiB) holds every user here: the heaviest sees about 15% of 30,000
-// requests, 90,000 items in 30 days, against a window expecting 1,000.
-TEST(GrowingWindow, HeavyTailedUsersKeepTheRateAndMissNothing) {
-  const Outcome o = RunWorkload(Workload{});
+// Both time windows that grow: growing (layout 3) and table (layout 4, the default).
+class GrowingLayouts : public ::testing::TestWithParam<WindowLayout> {};
+
+// A cap of 2 MiB holds every user here: the heaviest sees about 15% of 30,000 requests,
+// 90,000 items in 30 days, against a window expecting 1,000. (The default 1 MiB holds them
+// in a growing window. A table doubles when a line and its buddy are full, about half way:
+// its tables under 1 MiB reach 512 KiB, about 65,000 items; under 2 MiB, 1 MiB.)
+TEST_P(GrowingLayouts, HeavyTailedUsersKeepTheRateAndMissNothing) {
+  Workload w;
+  w.layout = GetParam();
+  w.max_bytes = 2 << 20;
+  const Outcome o = RunWorkload(w);
   EXPECT_EQ(o.missed, 0u) << "of " << o.recall_checks << " items shown within the span";
   EXPECT_GT(o.recall_checks, 100000u);
   EXPECT_LE(o.heaviest.rate(), Bound(0.01, o.heaviest.probes)) << o.heaviest.probes << " probes";
@@ -143,8 +154,9 @@ TEST(GrowingWindow, HeavyTailedUsersKeepTheRateAndMissNothing) {
 
 // A cap of 16 KiB cannot hold 30 days of the heaviest users: they give up old segments,
 // report a shorter effective span, are counted, and still miss nothing within it.
-TEST(GrowingWindow, UsersPastTheCapGiveUpTimeNotRate) {
+TEST_P(GrowingLayouts, UsersPastTheCapGiveUpTimeNotRate) {
   Workload w;
+  w.layout = GetParam();
   w.max_bytes = 16 << 10;
   const Outcome o = RunWorkload(w);
   EXPECT_EQ(o.missed, 0u) << "of " << o.recall_checks << " items shown within the effective span";
@@ -156,10 +168,12 @@ TEST(GrowingWindow, UsersPastTheCapGiveUpTimeNotRate) {
   EXPECT_LE(o.all.rate(), Bound(0.01, o.all.probes));
 }
 
+INSTANTIATE_TEST_SUITE_P(Store, GrowingLayouts, ::testing::Values(WindowLayout::kGrowing, WindowLayout::kTable));
+
 // A window's state and growth stay within max_bytes however many items it takes, and its
 // file round-trips with the growth.
 TEST(GrowingWindow, MemoryStaysUnderTheCapAndRoundTrips) {
-  const WindowParams p = SizeTimeWindow(3600, 100, 0.01, 0.25, 3, 8192);
+  const WindowParams p = SizeGrowingTimeWindow(3600, 100, 0.01, 0.25, 3, 8192);
   Window window = Window::Create(p, 0);
   std::vector<uint64_t> items(50000);
   for (uint64_t i = 0; i < items.size(); ++i) items[i] = i * 0x9E3779B97F4A7C15ULL;
@@ -182,7 +196,7 @@ TEST(GrowingWindow, MemoryStaysUnderTheCapAndRoundTrips) {
 // A level has slots only for the segments that grew: one heavy segment costs one slot per
 // level, and the levels go once that segment leaves the window.
 TEST(GrowingWindow, LevelsHoldSlotsOnlyForSegmentsThatGrew) {
-  const WindowParams p = SizeTimeWindow(5 * 3600, 100, 0.01, 0.25, 3, 0);
+  const WindowParams p = SizeGrowingTimeWindow(5 * 3600, 100, 0.01, 0.25, 3, 0);
   Window heavy = Window::Create(p, 0);
   std::vector<uint64_t> items(5000);
   for (uint64_t i = 0; i < items.size(); ++i) items[i] = i * 0x9E3779B97F4A7C15ULL + 5;
@@ -207,7 +221,7 @@ TEST(GrowingWindow, LevelsHoldSlotsOnlyForSegmentsThatGrew) {
 
 // Each field of a level's head, made wrong, is refused by name, never read.
 TEST(GrowingWindow, CorruptLevelHeadsAreRefused) {
-  const WindowParams p = SizeTimeWindow(3600, 100, 0.01, 0.25, 3, 0);
+  const WindowParams p = SizeGrowingTimeWindow(3600, 100, 0.01, 0.25, 3, 0);
   Window window = Window::Create(p, 0);
   std::vector<uint64_t> items(3000);
   for (uint64_t i = 0; i < items.size(); ++i) items[i] = i * 0x9E3779B97F4A7C15ULL + 9;
@@ -237,7 +251,7 @@ TEST(GrowingWindow, CorruptLevelHeadsAreRefused) {
 // added later are cut to it (read past it, under ASan, if not), and the window still finds
 // what it was given and stays within max_bytes.
 TEST(GrowingWindow, AFileLevelKeepsItsOwnShape) {
-  const WindowParams p = SizeTimeWindow(5 * 3600, 100, 0.01, 0.25, 3, 0);
+  const WindowParams p = SizeGrowingTimeWindow(5 * 3600, 100, 0.01, 0.25, 3, 0);
   Window window = Window::Create(p, 0);
   // One level of generation 1 with 100 positions and k = 3, a slot for segment 0, empty.
   const uint32_t bits = 100;
@@ -262,7 +276,7 @@ TEST(GrowingWindow, AFileLevelKeepsItsOwnShape) {
 // A store file keeps each grown user's growth: the reopened store answers as the saved one.
 TEST(GrowingWindow, StoreFilesKeepTheGrowth) {
   StoreOptions options;
-  options.window = SizeTimeWindow(3600, 100, 0.01, 0.25, 3, 0);
+  options.window = SizeGrowingTimeWindow(3600, 100, 0.01, 0.25, 3, 0);
   Store store(options);
   std::vector<uint64_t> items(3000);
   for (uint64_t i = 0; i < items.size(); ++i) items[i] = i * 0x9E3779B97F4A7C15ULL + 1;

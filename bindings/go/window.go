@@ -63,6 +63,9 @@ const (
 	// segment given more goes on into growth levels that keep the rate for any number of items, up to
 	// MaxBytes, past which the window gives up its oldest time, never its rate.
 	GrowingLayout WindowLayout = 3
+	// TableLayout (time windows, the default): each item a 32-bit fingerprint in a table whose
+	// every lookup reads one cache line; it doubles as items come, up to MaxBytes.
+	TableLayout WindowLayout = 4
 )
 
 func (l WindowLayout) String() string {
@@ -73,6 +76,8 @@ func (l WindowLayout) String() string {
 		return "sliced"
 	case GrowingLayout:
 		return "growing"
+	case TableLayout:
+		return "table"
 	}
 	return fmt.Sprintf("WindowLayout(%d)", uint32(l))
 }

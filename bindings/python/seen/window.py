@@ -26,7 +26,7 @@ Seconds = Union[float, SupportsIndex]
 _NULL = ffi.NULL
 _MODES = {"count": lib.SEEN_WINDOW_COUNT, "time": lib.SEEN_WINDOW_TIME}
 _MODE_NAMES = {number: name for name, number in _MODES.items()}
-_LAYOUT_NAMES = {1: "ring", 2: "sliced", 3: "growing"}
+_LAYOUT_NAMES = {1: "ring", 2: "sliced", 3: "growing", 4: "table"}
 
 
 def seconds(now: Seconds) -> int:
@@ -105,11 +105,13 @@ class WindowSpec:
 @dataclass(frozen=True)
 class WindowInfo:
     """What a window became once sized: its layout ("ring": the last items' fingerprints;
-    "sliced": Bloom segments rotated together; "growing": sliced segments in time that open
-    growth levels as they get more items), its exact span (time spans round up to whole
-    segments), its slack (items may linger up to span * (1 + slack)), the bytes of its state
-    (for a growing window, its start), the false-positive rate predicted once it is full and,
-    for a growing window, the most bytes it may take (else 0)."""
+    "sliced": Bloom segments rotated together; "table": the default for time, fingerprints in
+    a table that doubles as items come, each lookup one cache line; "growing": sliced segments
+    in time that open growth levels as they get more items, for time windows of files from
+    before the table or of rates the table cannot reach), its exact span (time spans round up
+    to whole segments), its slack (items may linger up to span * (1 + slack)), the bytes of
+    its state (for a table or growing window, its start), the false-positive rate predicted
+    once it is full and, for a table or growing window, the most bytes it may take (else 0)."""
 
     mode: str
     layout: str
@@ -134,10 +136,11 @@ class WindowInfo:
 
 @dataclass(frozen=True)
 class WindowUsage:
-    """A window at one moment: fill, the share of its capacity in use (a growing window's
-    start); predicted_fpr, the false-positive rate at that fill; effective_span, the span
-    less what a growing window gave up to its max_bytes (every item of the last
-    effective_span seconds is found); bytes, its state and growth."""
+    """A window at one moment: fill, the share of its capacity in use (a table window's
+    current table, a growing window's start); predicted_fpr, the false-positive rate at that
+    fill; effective_span, the span less what a table or growing window gave up to its
+    max_bytes (every item of the last effective_span seconds is found); bytes, its state and
+    growth."""
 
     fill: float
     predicted_fpr: float

@@ -227,7 +227,7 @@ def test_a_memory_budget_sizes_the_window():
 
 def test_a_thirty_day_time_window():
     w = seen.Window.last_seconds(30 * 86400, expected_items=1000, fpr=0.01)
-    assert w.span >= 30 * 86400 and w.layout == "growing" and w.predicted_fpr <= 0.01
+    assert w.span >= 30 * 86400 and w.layout == "table" and w.predicted_fpr <= 0.01
     assert w.info.max_bytes == 1 << 20
 
 

@@ -151,7 +151,7 @@ def test_info_shows_a_time_window_growing_past_its_start(r):
     light_memory = r.memory_usage("k")
     r.execute_command("SEEN.MARKB", "k", "NOW", now, pack_ids(range(5, 2005)))
     heavy = RedisWindows(r).info("k")
-    assert light["layout"] == "growing" and light["bytes"] == light["start_bytes"]
+    assert light["layout"] == "table" and light["bytes"] == light["start_bytes"]
     assert heavy["bytes"] > 4 * light["bytes"] and r.memory_usage("k") > 4 * light_memory
     assert light["fpr_now"] <= heavy["fpr_now"] <= 0.011
     assert heavy["effective_span"] == heavy["span"] and heavy["max_bytes"] == 1 << 20

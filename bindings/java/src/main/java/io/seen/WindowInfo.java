@@ -19,11 +19,17 @@ public final class WindowInfo {
      * window's max bytes, past which it gives up its oldest time, never its rate.
      */
     GROWING,
+    /**
+     * Time windows (the default): each item a 32-bit fingerprint in a table whose every lookup
+     * reads one cache line; the table doubles as items come, up to the window's max bytes, past
+     * which it gives up its oldest time, never its rate.
+     */
+    TABLE,
     /** A layout added by a newer native library than this binding knows. */
     UNKNOWN;
 
     static Layout of(long code) {
-      return code == 1 ? RING : code == 2 ? SLICED : code == 3 ? GROWING : UNKNOWN;
+      return code == 1 ? RING : code == 2 ? SLICED : code == 3 ? GROWING : code == 4 ? TABLE : UNKNOWN;
     }
   }
 

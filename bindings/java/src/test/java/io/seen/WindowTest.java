@@ -117,7 +117,7 @@ class WindowTest {
     final int span = 3600;
     try (Window w = Window.lastSeconds(span, 1000, 0.01, start)) {
       assertEquals(WindowSpec.Unit.SECONDS, w.unit());
-      assertEquals(WindowInfo.Layout.GROWING, w.layout());
+      assertEquals(WindowInfo.Layout.TABLE, w.layout());
       assertTrue(w.span() >= span, "span " + w.span() + " (whole buckets)");
       int steps = 6 * 60;  // six hours, a minute apart, 10 items a minute
       long[] ids = new long[steps * 10];

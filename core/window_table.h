@@ -1,0 +1,59 @@
+// Fingerprint-table time windows (layout 4): each item is a 32-bit slot in a table of
+// 32-byte buckets of 8 slots, so a query reads one pair of adjacent buckets (one 64-byte
+// line) whatever the user's activity, where a growing window (layout 3) reads cells in every one of
+// its levels. The table doubles when an item finds its pair full, and halves when rotations
+// leave it an eighth full: memory follows activity, up to max_bytes; past it the window gives
+// up its oldest time, never its rate.
+//
+// An item's hash gives 27 key bits (hash >> 37): the top b of them pick its home bucket among
+// 2^b, the other 27 - b are its fingerprint (core/window_table_slots.h). A slot holds the segment the item was last added
+// in (plus 1; 0 is an empty slot), whether it sits in its home's partner (home ^ 1) rather
+// than its home, and the fingerprint:
+//
+//   bits 27..31: segment + 1    bit 26: away    bits 0..25: fingerprint (27 - b bits)
+//
+// Doubling moves the fingerprint's top bit into the bucket index, so no hash is needed to
+// rehash, and a fresh item matches a slot only with its home's own entries: the rate is about
+// (entries per bucket) / 2^(27 - b), at most 8 / 2^(27 - b) on average over a full table. Sizing caps b so that this stays
+// under the target (core/window.cc).
+//
+// State: kTableHeaderBytes (the current segment's start time and index, as sliced windows
+// keep them; b; kept_since, as growing windows keep it), then the first table of
+// kTableStartBuckets buckets. A table of more buckets is the growth instead, and the state's
+// table is then zero.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+#include "core/window.h"
+
+namespace seen {
+
+constexpr uint64_t kTableHeaderBytes = 16;
+constexpr uint32_t kTableStartBuckets = 2;
+constexpr uint64_t kTableBucketBytes = 32;
+
+// The most buckets (as log2) whose full table keeps a fresh item's rate under `fpr`.
+uint32_t TableMaxLog2Buckets(double fpr);
+
+// A reset state's table: the first one, empty (the caller zeroed the state).
+void TableReset(uint8_t* state);
+// Whether the state's bucket count is one a table can have (the growth is checked on load).
+bool TableLog2BucketsValid(const WindowParams& p, const uint8_t* state);
+
+// Returns how many segments it gave up to max_bytes.
+uint32_t TableAdd(const WindowParams& p, uint8_t* state, WindowGrowth& growth,
+                  const uint64_t* hashes, size_t n, uint32_t now);
+void TableContains(const WindowParams& p, const uint8_t* state, const WindowGrowth* growth,
+                   const uint64_t* hashes, size_t n, uint32_t now, uint8_t* out);
+WindowSaturation TableSaturation(const WindowParams& p, const uint8_t* state,
+                                 const WindowGrowth* growth, uint32_t now);
+// Throws Error(kInconsistent) naming `source` unless the state's table size agrees with the
+// growth, fits max_bytes, and every slot names a segment of the window and a fingerprint
+// that fits its table.
+void ValidateTable(const WindowParams& p, const uint8_t* state, const WindowGrowth& growth,
+                   const std::string& source);
+
+}  // namespace seen
