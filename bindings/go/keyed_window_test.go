@@ -32,13 +32,14 @@ func falsePositives(found func(ids []uint64, out []bool) error) ([]uint64, error
 
 // checkKeyedAnswers fails unless the keyed answers hold about the target rate of 1% of the
 // probes (200 +- 14: 260 is four standard deviations) and differ from the plain ones: the
-// key, not the seed, chose where the items went.
+// key, not the seed, chose where the items went. (A table window of 500 items answers wrong
+// about once in 10^5: with no false positive on either side there is nothing to compare.)
 func checkKeyedAnswers(t *testing.T, keyed, plain []uint64) {
 	t.Helper()
 	if len(keyed) >= 260 {
 		t.Errorf("%d false positives in %d probes", len(keyed), len(probeIDs))
 	}
-	if reflect.DeepEqual(keyed, plain) {
+	if len(keyed)+len(plain) > 0 && reflect.DeepEqual(keyed, plain) {
 		t.Errorf("keyed and plain answer alike: the same %d false positives", len(keyed))
 	}
 }
@@ -50,7 +51,8 @@ func TestKeyedWindow(t *testing.T) {
 	for layout, o := range map[WindowLayout]WindowOptions{
 		RingLayout:    LastItems(500, 0.01),
 		SlicedLayout:  LastItems(5000, 0.01),
-		GrowingLayout: LastSeconds(60, 500, 0.01),
+		GrowingLayout: LastSeconds(60, 500, 0.001), // a table cannot keep 0.1% at 1 MiB
+		TableLayout:   LastSeconds(60, 500, 0.01),
 	} {
 		t.Run(layout.String(), func(t *testing.T) {
 			w, err := NewWindowKeyed(o, 0, testKey)

@@ -96,7 +96,7 @@ func TestTimeWindow(t *testing.T) {
 	must(t, err)
 	defer w.Close()
 	info := w.Info()
-	if info.Mode != TimeWindow || info.Layout != GrowingLayout || info.Span < span || info.PredictedFPR > 0.01 {
+	if info.Mode != TimeWindow || info.Layout != TableLayout || info.Span < span || info.PredictedFPR > 0.01 {
 		t.Fatalf("info %+v", info)
 	}
 	ids := distinctIDs(31, 5*300)
