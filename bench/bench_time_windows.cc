@@ -1,4 +1,4 @@
-// bench_time_windows: growing time windows under the workload. U users with Zipf(1.1)
+// bench_time_windows: time windows under the workload. U users with Zipf(1.1)
 // activity over D simulated days send R requests at an explicit clock; each filters C
 // candidates against the user's 30-day window (1%, expected_items 1,000), then marks 20 of
 // them shown. Candidates are fresh ids (never shown to anyone: any "seen" is a false
@@ -6,9 +6,11 @@
 // record of every user's history: any "unseen" is a false negative). At the end: the rate
 // for the top 100 users and for all, per-user memory (median, p99, max), users grown and
 // span-limited, the same by activity rank (users 1-10, 11-100, ... by their Zipf rank), and
-// the RSS before and after idle users expire. One JSON object per line.
+// the RSS before and after idle users expire. One JSON object per line. The windows are the
+// default time windows (tables), or with --layout growing the growing windows of before.
 //
 //   bench_time_windows [--users U] [--requests R] [--days D] [--candidates C] [--max-bytes B]
+//                      [--layout table|growing]
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -72,8 +74,13 @@ T Quantile(std::vector<T> v, double q) {
 
 int main(int argc, char** argv) {
   uint64_t users = 1000000, requests = 2000000, days = 40, candidates = 1000, max_bytes = 0;
+  std::string layout = "table";
   for (int i = 1; i + 1 < argc; i += 2) {
     const std::string arg = argv[i];
+    if (arg == "--layout") {
+      layout = argv[i + 1];
+      continue;
+    }
     const auto value = static_cast<uint64_t>(std::stod(argv[i + 1]));
     if (arg == "--users") users = value;
     else if (arg == "--requests") requests = value;
@@ -82,7 +89,8 @@ int main(int argc, char** argv) {
     else if (arg == "--max-bytes") max_bytes = value;
   }
   seen::StoreOptions options;
-  options.window = seen::SizeTimeWindow(30 * kDay, 1000, 0.01, 0.25, 1, max_bytes);
+  options.window = layout == "growing" ? seen::SizeGrowingTimeWindow(30 * kDay, 1000, 0.01, 0.25, 1, max_bytes)
+                                       : seen::SizeTimeWindow(30 * kDay, 1000, 0.01, 0.25, 1, max_bytes);
   // Users idle past the span plus a segment expire: nothing they were shown is still due.
   options.idle_timeout = options.window.span + options.window.segment_span;
   options.expected_users = users;
