@@ -114,9 +114,11 @@ lines = [
     f"- The figure counts every request, and the top 100 users send {top100_share:.0f}% of them: the median request is "
     "a heavy user's. A growing window (layout 3, the time window before tables) must reject a fresh candidate in "
     "every growth level, a few cells in each, and a heavy user's window has many levels; a table reads one line.",
-    "- The two layouts side by side, each run twice, alternately, on this machine. A table holds about 8 bytes per "
-    "item (it doubles when a line and its buddy are full, about half way), a growing window about 3.6: under the "
-    "same cap the heaviest users give up old time sooner with tables.",
+    "- The two layouts side by side, each run twice, alternately, on this machine. A table doubles when a line and "
+    f"its buddy are full, about half way: the store of tables holds {memory['store_mib']:.0f} MiB against "
+    f"{growing[0]['time_windows_memory']['store_mib']:.0f} for growing windows, and under the same cap more of the "
+    f"heaviest users give up old time ({memory['users_span_limited']:,} against "
+    f"{growing[0]['time_windows_memory']['users_span_limited']:,}).",
     "",
 ] + side_by_side() + [
     "",
