@@ -68,12 +68,14 @@ inline std::vector<Sample> SampleFiles(const std::string& scratch_path) {
   samples.push_back({"scalable", Target::kScalable,
                      Serialized([&](uint8_t* b, size_t c, size_t* w) { seen_scalable_serialize(scalable, b, c, w); })});
   seen_scalable_free(scalable);
-  const char* window_names[] = {"window_ring", "window_sliced", "window_time"};
+  const char* window_names[] = {"window_ring", "window_sliced", "window_time", "window_growing"};
   const seen_window_options windows[] = {
       {sizeof(seen_window_options), SEEN_WINDOW_COUNT, 50, 0, 0, 0.01, 0, 4, 0, nullptr, 0},   // a ring
       {sizeof(seen_window_options), SEEN_WINDOW_COUNT, 200, 0, 0, 0.01, 0, 5, 600, nullptr, 0},  // sliced
-      {sizeof(seen_window_options), SEEN_WINDOW_TIME, 3600, 100, 0, 0.01, 0, 6, 0, nullptr, 0}};
-  for (int i = 0; i < 3; ++i) {
+      {sizeof(seen_window_options), SEEN_WINDOW_TIME, 3600, 100, 0, 0.01, 0, 6, 0, nullptr, 0},   // a table
+      // A growing window: a table cannot keep 0.1% at 1 MiB.
+      {sizeof(seen_window_options), SEEN_WINDOW_TIME, 3600, 10, 0, 0.001, 0, 7, 0, nullptr, 0}};
+  for (int i = 0; i < 4; ++i) {
     seen_window* window = nullptr;
     seen_window_create(&windows[i], 1000, &window, nullptr);
     seen_window_add_u64(window, ids.data(), 60, 1100);
@@ -88,6 +90,13 @@ inline std::vector<Sample> SampleFiles(const std::string& scratch_path) {
   seen_store_save(store, scratch_path.c_str());
   seen_store_free(store);
   samples.push_back({"store", Target::kStore, ReadFile(scratch_path)});
+  // A store of time windows (tables), some users grown past their first table.
+  store_options.window = &windows[2];
+  seen_store_create(&store_options, &store, nullptr);
+  for (uint64_t user = 0; user < 8; ++user) seen_store_mark(store, user, ids.data(), 4 + 8 * user, 1100);
+  seen_store_save(store, scratch_path.c_str());
+  seen_store_free(store);
+  samples.push_back({"store_time", Target::kStore, ReadFile(scratch_path)});
   std::remove(scratch_path.c_str());
   // max_k 6: 7 blocks of 10 and 9 bits, so each table's bucket offsets take 1 or 2 KiB and the
   // file about 19 KiB (at max_k 3, 4 blocks of 16 bits take 1 MiB), and the blocks are uneven.
