@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
-#include <vector>
 
 #include "core/error.h"
 #include "core/format.h"
@@ -180,10 +179,10 @@ void GiveUpOldest(const WindowParams& p, uint8_t* state, WindowGrowth& growth, u
   const int64_t start = LoadLe32(state);
   const uint32_t current = LoadLe32(state + 4);
   for (uint32_t back = p.segments - 1; back > 0; --back) {
-    const int64_t bucket = start - int64_t{back} * p.segment_span;
-    if (bucket + p.segment_span <= LoadLe32(state + kKeptSinceAt)) continue;  // given up already
+    const int64_t segment_start = start - int64_t{back} * p.segment_span;
+    if (segment_start + p.segment_span <= LoadLe32(state + kKeptSinceAt)) continue;  // given up already
     ClearSegments(state, growth, 1u << ((current + p.segments - back) % p.segments));
-    StoreLe32(state + kKeptSinceAt, static_cast<uint32_t>(bucket + p.segment_span));
+    StoreLe32(state + kKeptSinceAt, static_cast<uint32_t>(segment_start + p.segment_span));
     return;
   }
   ClearSegments(state, growth, 1u << current);
