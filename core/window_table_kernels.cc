@@ -17,8 +17,10 @@
 #ifndef SEEN_CORE_WINDOW_TABLE_KERNELS_CONSTANTS
 #define SEEN_CORE_WINDOW_TABLE_KERNELS_CONSTANTS
 namespace seen {
-// How many candidates ahead a line is fetched: enough to overlap several misses.
-constexpr size_t kTablePrefetchAhead = 16;
+// How many candidates ahead a line is fetched: a miss to memory (about 300 ns on the VM this
+// was measured on) outlasts 80 candidates at under 4 ns each. At 10^6 Zipf users, requests
+// took 9.2-9.8 µs at the median with 16 ahead, 8.6-9.0 with 48, 8.5-8.8 with 96.
+constexpr size_t kTablePrefetchAhead = 96;
 }  // namespace seen
 #endif
 
