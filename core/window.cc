@@ -240,7 +240,7 @@ uint32_t TableCapLog2Buckets(const WindowParams& p) {
 
 double PredictWindowFpr(const WindowParams& p) {
   if (p.layout == WindowLayout::kTable) {
-    // Its largest table full: a bucket's worth of entries per home, each a 1 in 2^(27 - b) match.
+    // Its largest table full: a bucket's worth of entries per home, each a 1 in 2^(26 - b) match.
     return 1.0 - std::pow(1.0 - std::ldexp(1.0, -static_cast<int>(table_slots::kKeyBits - TableCapLog2Buckets(p))),
                           table_slots::kSlotsPerBucket);
   }

@@ -1,21 +1,16 @@
 // Fingerprint-table time windows (layout 4): each item is a 32-bit slot in a table of
-// 32-byte buckets of 8 slots, so a query reads one pair of adjacent buckets (one 64-byte
-// line) whatever the user's activity, where a growing window (layout 3) reads cells in every one of
-// its levels. The table doubles when an item finds its pair full, and halves when rotations
-// leave it an eighth full: memory follows activity, up to max_bytes; past it the window gives
-// up its oldest time, never its rate.
+// 32-byte buckets of 8 slots, two buckets to a 64-byte line, so a query reads one line
+// whatever the user's activity, where a growing window (layout 3) reads cells in every one
+// of its levels. The table doubles when an item finds its line and the line's buddy full,
+// and halves when rotations leave it an eighth full: memory follows activity, up to
+// max_bytes; past it the window gives up its oldest time, never its rate.
 //
-// An item's hash gives 27 key bits (hash >> 37): the top b of them pick its home bucket among
-// 2^b, the other 27 - b are its fingerprint (core/window_table_slots.h). A slot holds the segment the item was last added
-// in (plus 1; 0 is an empty slot), whether it sits in its home's partner (home ^ 1) rather
-// than its home, and the fingerprint:
-//
-//   bits 27..31: segment + 1    bit 26: away    bits 0..25: fingerprint (27 - b bits)
-//
-// Doubling moves the fingerprint's top bit into the bucket index, so no hash is needed to
-// rehash, and a fresh item matches a slot only with its home's own entries: the rate is about
-// (entries per bucket) / 2^(27 - b), at most 8 / 2^(27 - b) on average over a full table. Sizing caps b so that this stays
-// under the target (core/window.cc).
+// An item's hash gives 26 key bits (hash >> 38): the top b of them pick its home bucket among
+// 2^b, the other 26 - b are its fingerprint. Where an entry sits and what its slot holds is
+// core/window_table_slots.h. Doubling moves the fingerprint's top bit into the bucket index,
+// so no hash is needed to rehash. A fresh item matches only its home's own entries: the rate
+// is about (entries per bucket) / 2^(26 - b), at most 8 / 2^(26 - b) on average over a full
+// table. Sizing caps b so that this stays under the target (TableMaxLog2Buckets).
 //
 // State: kTableHeaderBytes (the current segment's start time and index, as sliced windows
 // keep them; b; kept_since, as growing windows keep it), then the first table of
