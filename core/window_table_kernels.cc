@@ -2,8 +2,8 @@
 // line is 16 u32 slots, two buckets; each vector of them is compared at once with the low bits
 // the candidate wants in that bucket (its fingerprint in its home, with the away bit in the
 // other), and its slots' segments with the live ones. Only a line holding the overflow marker
-// sends the candidate on to its buddy line. Pairs are fetched a few candidates ahead, since a user's
-// table is often cold when their batch comes.
+// sends the candidate on to its buddy line. Lines are fetched well ahead, since a user's table
+// is often cold when their batch comes.
 
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "core/window_table_kernels.cc"
