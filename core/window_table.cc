@@ -173,20 +173,34 @@ bool Grow(const WindowParams& p, uint8_t* state, WindowGrowth& growth, uint32_t 
   return false;
 }
 
-// Gives up the oldest segment still held; when none is left but the current one, that one too,
-// and it starts over (kept_since = now + 1), as a growing window does.
-void GiveUpOldest(const WindowParams& p, uint8_t* state, WindowGrowth& growth, uint32_t now) {
+// Gives up the oldest segment that still holds entries, moving kept_since past its end; when
+// only the current one does, that one too, and it starts over (kept_since = now + 1), as a
+// growing window does. It goes by the entries, not by kept_since alone: a segment that
+// kept_since already passed may still hold entries (added at the second its successor
+// started over, or in a hostile file), and skipping it would leave an add looping. False when
+// no segment holds any entry.
+bool GiveUpOldest(const WindowParams& p, uint8_t* state, WindowGrowth& growth, uint32_t now) {
+  const uint32_t* slots = Slots(state, growth);
+  uint32_t held = 0;
+  for (size_t i = 0; i < (size_t{1} << Log2Buckets(state)) * kSlotsPerBucket; ++i) {
+    const uint32_t segment = slots[i] >> kSegmentShift;
+    if (segment != 0 && slots[i] != kOverflowMarker) held |= 1u << (segment - 1);
+  }
   const int64_t start = LoadLe32(state);
   const uint32_t current = LoadLe32(state + 4);
   for (uint32_t back = p.segments - 1; back > 0; --back) {
-    const int64_t segment_start = start - int64_t{back} * p.segment_span;
-    if (segment_start + p.segment_span <= LoadLe32(state + kKeptSinceAt)) continue;  // given up already
-    ClearSegments(state, growth, 1u << ((current + p.segments - back) % p.segments));
-    StoreLe32(state + kKeptSinceAt, static_cast<uint32_t>(segment_start + p.segment_span));
-    return;
+    const uint32_t segment = (current + p.segments - back) % p.segments;
+    if (((held >> segment) & 1) == 0) continue;
+    ClearSegments(state, growth, 1u << segment);
+    const int64_t segment_end = start - int64_t{back - 1} * p.segment_span;
+    const int64_t kept_since = std::max<int64_t>(LoadLe32(state + kKeptSinceAt), segment_end);
+    StoreLe32(state + kKeptSinceAt, static_cast<uint32_t>(std::clamp<int64_t>(kept_since, 0, UINT32_MAX)));
+    return true;
   }
+  if (((held >> current) & 1) == 0) return false;
   ClearSegments(state, growth, 1u << current);
   StoreLe32(state + kKeptSinceAt, now == UINT32_MAX ? now : now + 1);
+  return true;
 }
 
 }  // namespace
@@ -222,7 +236,8 @@ uint32_t TableAdd(const WindowParams& p, uint8_t* state, WindowGrowth& growth, c
       }
       if (Put(slots, b, at.home, current, at.fingerprint)) break;
       if (!Grow(p, state, growth, max_log2)) {
-        GiveUpOldest(p, state, growth, now);
+        // An empty line always has room: no entry left to give up means a corrupt table.
+        if (!GiveUpOldest(p, state, growth, now)) throw Error(Code::kInconsistent, "window table: a line without room");
         ++given_up;
       }
     }

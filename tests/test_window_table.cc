@@ -107,6 +107,28 @@ TEST(TableWindow, PastTheCapItGivesUpOldTimeNotRate) {
   EXPECT_LE(static_cast<double>(Found(w, fresh, now)) / fresh.size(), 0.01);
 }
 
+// A table whose kept_since says its older segments were given up, while one still holds
+// entries (a hostile file; or entries added at the second the next segment started over),
+// gives that one up when an item needs room, rather than look for room forever. Here the
+// smallest cap (208 bytes: a table of 4 buckets) is full of the first segment's entries. (A
+// fuzzer found the hang.)
+TEST(TableWindow, EntriesPastKeptSinceAreGivenUpToo) {
+  Window w = TableWindow(208, 0);
+  StoreLe32(w.state.data() + 8, 2);  // b = 2: two lines, each the other's buddy, in the growth
+  w.growth.resize(4 * 32);
+  for (uint32_t slot = 0; slot < 32; ++slot) {
+    StoreLe32(w.growth.data() + 4 * slot, table_slots::SlotOf(0, table_slots::NativeFlags(slot / 8, (slot / 8) % 2), slot + 1));
+  }
+  const uint32_t later = w.params.segment_span;  // the next segment
+  StoreLe32(w.state.data() + 12, later + 1000);  // kept_since: past the first segment
+  const std::vector<uint8_t> bytes = SerializeWindow(w);
+  Window back = DeserializeWindow(bytes.data(), bytes.size());  // a valid file
+  const auto items = test::Keys(10, 8);
+  back.AddU64(items.data(), items.size(), later);
+  EXPECT_EQ(Found(back, items, later), items.size());
+  EXPECT_LE(Bytes(back), 208u);
+}
+
 // A table's file round-trips; one that lies about its table is refused, naming what is wrong.
 TEST(TableWindow, FilesThatLieAboutTheirTableAreRefused) {
   Window w = TableWindow(0, 0);
