@@ -159,6 +159,23 @@ TEST(TableWindow, FilesThatLieAboutTheirTableAreRefused) {
   refused("a fingerprint too wide", [&](Window& x) { *slot(x, 3) = table_slots::SlotOf(0, 0, (1u << 25) - 1); });
   refused("a marker past a line's first slot", [&](Window& x) { *slot(x, 5) = table_slots::kOverflowMarker; });
   refused("slots left in the state", [](Window& x) { x.state[20] = 1; });
+  // Params a table cannot have, each named.
+  auto params_refused = [&](const char* what, const char* message, auto&& corrupt) {
+    Window bad = w;
+    corrupt(bad.params);
+    const std::vector<uint8_t> b = SerializeWindow(bad);
+    try {
+      DeserializeWindow(b.data(), b.size());
+      ADD_FAILURE() << what << ": opened";
+    } catch (const Error& e) {
+      EXPECT_EQ(e.code(), Code::kInconsistent) << what;
+      EXPECT_NE(std::string(e.what()).find(message), std::string::npos) << what << ": " << e.what();
+    }
+  };
+  params_refused("bits set", "bits and k are set on a table window", [](WindowParams& q) { q.bits = 64; });
+  params_refused("a cap under a doubled first table", "max_bytes is under a doubled first table",
+                 [](WindowParams& q) { q.max_bytes = 200; });
+  params_refused("count mode", "a growing or table window keeps time", [](WindowParams& q) { q.mode = WindowMode::kCount; });
 }
 
 }  // namespace
