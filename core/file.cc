@@ -37,7 +37,7 @@ Region MapFile(const std::string& path, bool writable, bool populate) {
   }
   const int prot = writable ? PROT_READ | PROT_WRITE : PROT_READ;
   const int flags = populate ? MAP_SHARED | MAP_POPULATE : MAP_SHARED;
-  void* raw = mmap(nullptr, size, prot, flags, fd, 0);
+  void* raw = MapHugeAligned(size, prot, flags, fd);
   const int saved = errno;
   close(fd);
   if (raw == MAP_FAILED) {
@@ -45,7 +45,6 @@ Region MapFile(const std::string& path, bool writable, bool populate) {
     IoFail(path, "mmap");
   }
   auto* data = static_cast<uint8_t*>(raw);
-  madvise(data, size, MADV_HUGEPAGE);
   return Region(data, size, writable, [data, size] { munmap(data, size); });
 }
 

@@ -16,30 +16,37 @@ constexpr uint64_t kHugePage = uint64_t{2} << 20;
 
 }  // namespace
 
+void* MapHugeAligned(uint64_t bytes, int prot, int flags, int fd) {
+  if (bytes < kHugePage) return mmap(nullptr, bytes, prot, flags, fd, 0);
+  // Reserve one huge page more than asked, map over its aligned part, give back the rest.
+  const uint64_t reserved = bytes + kHugePage;
+  void* raw = mmap(nullptr, reserved, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (raw == MAP_FAILED) return MAP_FAILED;
+  auto* base = static_cast<uint8_t*>(raw);
+  uint8_t* aligned = base + (kHugePage - reinterpret_cast<uintptr_t>(base) % kHugePage) % kHugePage;
+  if (mmap(aligned, bytes, prot, flags | MAP_FIXED, fd, 0) == MAP_FAILED) {
+    const int saved = errno;
+    munmap(base, reserved);
+    errno = saved;
+    return MAP_FAILED;
+  }
+  if (aligned > base) munmap(base, static_cast<size_t>(aligned - base));
+  uint8_t* end = aligned + bytes;
+  if (end < base + reserved) munmap(end, static_cast<size_t>(base + reserved - end));
+  madvise(aligned, bytes, MADV_HUGEPAGE);
+  return aligned;
+}
+
 Region Region::Allocate(uint64_t bytes) {
   if (bytes == 0) bytes = 1;
-  const bool huge = bytes >= kHugePage;
-  // Over-map by one huge page, then trim, to get a 2 MiB aligned start.
-  const uint64_t mapped = huge ? bytes + kHugePage : bytes;
   // MAP_NORESERVE: a filter's pages are committed as keys touch them, so a 2^40-bit filter
   // can exist on a machine with far less memory as long as it stays sparse.
-  void* raw = mmap(nullptr, mapped, PROT_READ | PROT_WRITE,
-                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  void* raw = MapHugeAligned(bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1);
   if (raw == MAP_FAILED) {
     throw Error(Code::kNoMemory, "cannot map " + std::to_string(bytes) +
                                      " bytes: " + std::strerror(errno));
   }
-  auto* base = static_cast<uint8_t*>(raw);
-  uint8_t* data = base;
-  if (huge) {
-    const uint64_t misalign = reinterpret_cast<uintptr_t>(base) & (kHugePage - 1);
-    const uint64_t head = misalign == 0 ? 0 : kHugePage - misalign;
-    data = base + head;
-    if (head > 0) munmap(base, head);
-    const uint64_t tail = mapped - head - bytes;
-    if (tail > 0) munmap(data + bytes, tail);
-    madvise(data, bytes, MADV_HUGEPAGE);
-  }
+  auto* data = static_cast<uint8_t*>(raw);
   return Region(data, bytes, true, [data, bytes] { munmap(data, bytes); });
 }
 

@@ -8,6 +8,12 @@
 
 namespace seen {
 
+// Maps like mmap(2) (flags without MAP_FIXED), but from 2 MiB up at a 2 MiB aligned address
+// with MADV_HUGEPAGE, so the kernel can back it with huge pages: anonymous memory, or a file
+// whose page cache holds 2 MiB folios (core/save.cc writes files so). A random read then walks
+// no 4 KiB page table. Returns MAP_FAILED and sets errno as mmap does.
+void* MapHugeAligned(uint64_t bytes, int prot, int flags, int fd);
+
 class Region {
  public:
   using Release = std::function<void()>;

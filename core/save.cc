@@ -39,8 +39,11 @@ int Injected(const char* call) {
 
 namespace {
 
-// Bytes copied from the live payload per write: the checksum covers exactly this copy.
-constexpr uint64_t kChunkBytes = uint64_t{1} << 20;
+// Bytes copied from the live payload per write: the checksum covers exactly this copy. Chunks
+// end at multiples of this in the file, so a write fills whole 2 MiB spans and the page cache
+// can hold the file in 2 MiB folios, which a mapping of it then maps as huge pages
+// (MapHugeAligned, core/region.h).
+constexpr uint64_t kChunkBytes = uint64_t{4} << 20;
 const char kTempInfix[] = ".tmp-";
 constexpr size_t kTempSuffixChars = 12;
 
@@ -167,7 +170,7 @@ void WriteContents(const Parts& parts, int fd, const std::string& name) {
   uint64_t at = offset;
   for (const Piece& piece : parts.payload) {
     for (uint64_t done = 0; done < piece.size;) {
-      const uint64_t n = std::min(kChunkBytes, piece.size - done);
+      const uint64_t n = std::min(kChunkBytes - at % kChunkBytes, piece.size - done);
       chunk.assign(piece.data + done, piece.data + done + n);
       XXH3_64bits_update(&state, chunk.data(), n);
       WriteAt(fd, chunk.data(), n, at, name);
