@@ -18,6 +18,9 @@ double BlockFpr(double load, uint32_t k) {
   return std::pow(1.0 - bit_clear, k);
 }
 
+// The bits per key SizeFor searches between.
+constexpr double kMinBitsPerKey = 0.01, kMaxBitsPerKey = 512.0;
+
 // Saturates instead of overflowing: callers compare the result against kMaxFilterBytes.
 uint64_t BlocksFor(uint64_t items, double bits_per_key) {
   const double blocks = std::ceil(static_cast<double>(items) * bits_per_key / kBlockBits);
@@ -33,9 +36,10 @@ double PredictFpr(double items, uint64_t blocks, uint32_t k) {
   const double spread = 12.0 * std::sqrt(mean) + 20.0;
   const double lo = std::max(0.0, std::floor(mean - spread));
   const double hi = std::ceil(mean + spread);
+  const double log_mean = std::log(mean);
   double fpr = 0.0;
   for (double load = lo; load <= hi; load += 1.0) {
-    const double poisson = std::exp(-mean + load * std::log(mean) - std::lgamma(load + 1.0));
+    const double poisson = std::exp(-mean + load * log_mean - std::lgamma(load + 1.0));
     fpr += poisson * BlockFpr(load, k);
   }
   return std::min(fpr, 1.0);
@@ -47,18 +51,22 @@ Sizing SizeFor(uint64_t items, double fpr) {
                 "fpr must be in (0, 1), got " + std::to_string(fpr));
   }
   if (items == 0) items = 1;
+  const double n = static_cast<double>(items);
   Sizing best{0, 0};
   for (uint32_t k = kMinK; k <= kMaxK; ++k) {
-    // Bits per key that reach fpr with this k, by bisection (the rate falls as bits grow).
-    double lo = 0.01, hi = 512.0;
-    if (PredictFpr(static_cast<double>(items), BlocksFor(items, hi), k) > fpr) continue;
-    for (int step = 0; step < 60; ++step) {
-      const double mid = 0.5 * (lo + hi);
-      if (PredictFpr(static_cast<double>(items), BlocksFor(items, mid), k) > fpr) lo = mid;
-      else hi = mid;
+    // The fewest blocks that reach fpr with this k, by bisection over block counts (the rate
+    // falls as blocks grow), between kMinBitsPerKey (taken to miss) and kMaxBitsPerKey.
+    uint64_t fails = BlocksFor(items, kMinBitsPerKey) - 1;
+    uint64_t reaches = BlocksFor(items, kMaxBitsPerKey);
+    if (PredictFpr(n, reaches, k) > fpr) continue;
+    while (reaches - fails > 1) {
+      const uint64_t mid = fails + (reaches - fails) / 2;
+      if (PredictFpr(n, mid, k) > fpr) fails = mid;
+      else reaches = mid;
     }
-    const uint64_t blocks = std::max<uint64_t>(1, BlocksFor(items, hi));
-    if (best.k == 0 || blocks < best.blocks) best = {blocks, k};
+    // The blocks needed fall with k, then rise: once they rise, no larger k does better.
+    if (best.k != 0 && reaches > best.blocks) break;
+    if (best.k == 0 || reaches < best.blocks) best = {reaches, k};
   }
   if (best.k == 0 || best.blocks > kMaxFilterBytes / kBlockBytes) {
     throw Error(Code::kTooLarge, std::to_string(items) + " items at fpr " + std::to_string(fpr) +

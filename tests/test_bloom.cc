@@ -123,6 +123,22 @@ TEST(Bloom, SizingStaysNearTheClassicBound) {
   }
 }
 
+// SizeFor's promise, checked against PredictFpr directly: its blocks reach the target with its
+// k, one block fewer reaches it with no k, and no smaller k reaches it in as few blocks.
+TEST(Bloom, SizingTakesTheFewestBlocks) {
+  for (uint64_t items : {1ull, 37ull, 5000ull, 1000000ull, 3000000000ull}) {
+    for (double target : {0.5, 0.05, 0.01, 1e-4, 1e-7}) {
+      const Sizing s = SizeFor(items, target);
+      const double n = static_cast<double>(items);
+      EXPECT_LE(PredictFpr(n, s.blocks, s.k), target) << items << " " << target;
+      for (uint32_t k = kMinK; k <= kMaxK; ++k) {
+        EXPECT_GT(PredictFpr(n, s.blocks - 1, k), target) << items << " " << target << " k " << k;
+        if (k < s.k) EXPECT_GT(PredictFpr(n, s.blocks, k), target) << items << " " << target << " k " << k;
+      }
+    }
+  }
+}
+
 TEST(Bloom, AnEmptyFilterPredictsNoFalsePositives) {
   EXPECT_EQ(PredictFpr(0, 1000, 6), 0.0);
   EXPECT_GT(PredictFpr(1, 1000, 6), 0.0);
