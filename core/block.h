@@ -51,25 +51,4 @@ inline uint64_t* BlockAt(const Blocks& b, uint64_t hash) {
   return b.words + BlockIndex(hash, b.count) * kBlockWords;
 }
 
-// Sets the bits of one key and returns whether every one was already set. Scalar on purpose:
-// for a single key, a SIMD pattern stored and read back word by word stalls on store
-// forwarding (measured 40 ns against 6 ns for a probe). Plain relaxed stores, no locked
-// instruction: the caller keeps other writers of the block out (a stripe lock, or exclusive
-// adds); queries racing it read whole words.
-inline bool SetBlockBits(const Blocks& b, uint64_t hash) {
-  uint64_t* block = BlockAt(b, hash);
-  const auto h32 = static_cast<uint32_t>(hash);
-  unsigned word = StartWord(h32);
-  bool was_present = true;
-  for (uint32_t i = 0; i < b.k; ++i) {
-    const unsigned pos = (h32 * kWordSalt[word]) >> 26;
-    const uint64_t old = __atomic_load_n(block + word, __ATOMIC_RELAXED);
-    // No branch on the old bit (a coin flip to the predictor); rewriting a set bit is harmless.
-    was_present &= ((old >> pos) & 1) != 0;
-    __atomic_store_n(block + word, old | (uint64_t{1} << pos), __ATOMIC_RELAXED);
-    word = (word + 1) % kBlockWords;
-  }
-  return was_present;
-}
-
 }  // namespace seen

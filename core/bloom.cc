@@ -101,7 +101,7 @@ void Bloom::AddLocked(const KeySource& keys) {
     for (size_t i = 0; i < keys.size; ++i) __builtin_prefetch(BlockAt(blocks_, hashes[i]));
     for (size_t i = 0; i < keys.size; ++i) {
       const std::lock_guard<std::mutex> lock(stripes_[StripeOf(hashes[i])]);
-      SetBlockBits(blocks_, hashes[i]);
+      kernels_.put(blocks_, hashes[i]);
     }
     return;
   }
@@ -152,9 +152,9 @@ void Bloom::AddByStripe(const uint64_t* sorted, const size_t* start, uint64_t fi
 
 bool Bloom::PutHash(uint64_t hash) {
   RequireWritable();
-  if (exclusive_adds_) return SetBlockBits(blocks_, hash);
+  if (exclusive_adds_) return kernels_.put(blocks_, hash);
   std::lock_guard<std::mutex> lock(stripes_[StripeOf(hash)]);
-  return SetBlockBits(blocks_, hash);
+  return kernels_.put(blocks_, hash);
 }
 
 void Bloom::RequireWritable() const {

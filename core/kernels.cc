@@ -205,7 +205,25 @@ bool ProbeOneImpl(const Blocks& b, uint64_t hash) {
   return Probe(BlockAt(b, hash), static_cast<uint32_t>(hash), b.k);
 }
 
-Kernels KernelsImpl() { return {&ContainsImpl, &ContainsFewImpl, &ProbeOneImpl, &AddImpl}; }
+// Reads the block once and writes it once, as vectors: k scalar stores per key filled the
+// store buffer, so a loop of single adds kept fewer block misses in flight.
+bool PutOneImpl(const Blocks& b, uint64_t hash) {
+  const D64 d;
+  const size_t lanes = hn::Lanes(d);
+  uint64_t* HWY_RESTRICT block = BlockAt(b, hash);
+  const auto h32 = static_cast<uint32_t>(hash);
+  const uint64_t* run_mask = RunMask(h32, b.k);
+  V64 missing = hn::Zero(d);
+  for (size_t first = 0; first < kBlockWords; first += lanes) {
+    const V64 pattern = PatternPart(d, first, h32, run_mask);
+    const V64 old = hn::LoadU(d, block + first);
+    missing = hn::Or(missing, hn::AndNot(old, pattern));
+    hn::StoreU(hn::Or(old, pattern), d, block + first);
+  }
+  return hn::AllTrue(d, hn::Eq(missing, hn::Zero(d)));
+}
+
+Kernels KernelsImpl() { return {&ContainsImpl, &ContainsFewImpl, &ProbeOneImpl, &AddImpl, &PutOneImpl}; }
 
 }  // namespace HWY_NAMESPACE
 }  // namespace seen

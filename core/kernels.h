@@ -48,12 +48,14 @@ struct Kernels {
   void (*contains)(const Blocks& blocks, const KeySource& keys, uint8_t* out);
   // The same for n <= kFewKeys hashes already computed.
   void (*contains_few)(const Blocks& blocks, const uint64_t* hashes, size_t n, uint8_t* out);
-  // A single key, by hash: whether its bits are all set. (Setting them is SetBlockBits in
-  // core/block.h: scalar, inlined.)
+  // A single key, by hash: whether its bits are all set.
   bool (*probe)(const Blocks& blocks, uint64_t hash);
   // Sets the bits of every key with plain SIMD stores: the caller keeps other writers of
   // these blocks out (one writer, or the filter's stripe locks). Queries may run meanwhile.
   void (*add)(const Blocks& blocks, const KeySource& keys);
+  // A single key, by hash: sets its bits and returns whether they were all set already. The
+  // caller keeps other writers of the block out, as for add.
+  bool (*put)(const Blocks& blocks, uint64_t hash);
 };
 
 // The kernels of the best target this CPU runs (or of the target a test forced).

@@ -133,7 +133,9 @@ TEST(Bloom, SizingTakesTheFewestBlocks) {
       EXPECT_LE(PredictFpr(n, s.blocks, s.k), target) << items << " " << target;
       for (uint32_t k = kMinK; k <= kMaxK; ++k) {
         EXPECT_GT(PredictFpr(n, s.blocks - 1, k), target) << items << " " << target << " k " << k;
-        if (k < s.k) EXPECT_GT(PredictFpr(n, s.blocks, k), target) << items << " " << target << " k " << k;
+        if (k < s.k) {
+          EXPECT_GT(PredictFpr(n, s.blocks, k), target) << items << " " << target << " k " << k;
+        }
       }
     }
   }

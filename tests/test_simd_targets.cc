@@ -47,7 +47,12 @@ Outcome RunEveryPath() {
   filter.AddU64(kIn.data(), third);
   filter.set_exclusive_adds(true);
   filter.AddU64(kIn.data() + third, third);
-  for (size_t i = 2 * third; i < kIn.size(); ++i) filter.PutU64(kIn[i]);
+  for (size_t i = 2 * third; i < kIn.size(); ++i) {
+    // A put answers whether the key was there before it, as a probe would have.
+    const bool before = filter.TestU64(kIn[i]);
+    EXPECT_EQ(filter.PutU64(kIn[i]), before) << "put and probe disagree";
+    EXPECT_TRUE(filter.PutU64(kIn[i])) << "a key just put is not there";
+  }
   o.payload.assign(filter.bytes(), filter.bytes() + filter.params().bytes());
   o.answers.resize(kProbe.size());
   filter.ContainsU64(kProbe.data(), kProbe.size(), o.answers.data());
