@@ -98,11 +98,7 @@ void Bloom::AddLocked(const KeySource& keys) {
   if (keys.size < StripesInUse()) {
     uint64_t hashes[kStripes];
     keys.hash(keys.context, 0, keys.size, hashes);
-    for (size_t i = 0; i < keys.size; ++i) __builtin_prefetch(BlockAt(blocks_, hashes[i]));
-    for (size_t i = 0; i < keys.size; ++i) {
-      const std::lock_guard<std::mutex> lock(stripes_[StripeOf(hashes[i])]);
-      kernels_.put(blocks_, hashes[i]);
-    }
+    PutFew(hashes, keys.size);
     return;
   }
   thread_local std::vector<uint64_t> hashes(kStripeChunk), sorted(kStripeChunk);
@@ -157,12 +153,22 @@ bool Bloom::PutHash(uint64_t hash) {
   return kernels_.put(blocks_, hash);
 }
 
+void Bloom::PutFew(const uint64_t* hashes, size_t n) {
+  for (size_t i = 0; i < n; ++i) __builtin_prefetch(BlockAt(blocks_, hashes[i]));
+  for (size_t i = 0; i < n; ++i) PutHash(hashes[i]);
+}
+
 void Bloom::RequireWritable() const {
   if (read_only()) throw Error(Code::kReadOnly, "this filter was opened read-only");
 }
 
 void Bloom::AddU64(const uint64_t* ids, size_t n) {
   RequireWritable();
+  if (n <= kFewKeys) {
+    uint64_t hashes[kFewKeys];
+    for (size_t i = 0; i < n; ++i) hashes[i] = HashU64(ids[i], params_.hashing());
+    return PutFew(hashes, n);
+  }
   const U64Keys keys{ids, params_.hashing()};
   if (exclusive_adds_) {
     kernels_.add(blocks_, keys.source(n));
@@ -177,6 +183,11 @@ void Bloom::ContainsU64(const uint64_t* ids, size_t n, uint8_t* out) const {
 
 void Bloom::AddKeys(const uint8_t* data, const uint64_t* offsets, size_t n) {
   RequireWritable();
+  if (n <= kFewKeys) {
+    uint64_t hashes[kFewKeys];
+    HashKeysBatch(data, offsets, 0, n, params_.hashing(), hashes);
+    return PutFew(hashes, n);
+  }
   const ByteKeys keys{data, offsets, params_.hashing()};
   if (exclusive_adds_) {
     kernels_.add(blocks_, keys.source(n));

@@ -108,6 +108,9 @@ class Bloom {
   bool TryLockAllStripes();
   void UnlockAllStripes();
   bool PutHash(uint64_t hash);
+  // Keys by hash, as single puts (each under its stripe's lock unless adds are exclusive),
+  // their blocks fetched all at once first: for a few keys, no batch pipeline to set up.
+  void PutFew(const uint64_t* hashes, size_t n);
 
   BloomParams params_;
   Region region_;

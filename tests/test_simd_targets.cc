@@ -42,12 +42,17 @@ const Hashing kKeyed(77, SecretKey{0x0706050403020100ULL, 0x0f0e0d0c0b0a0908ULL}
 Outcome RunEveryPath() {
   Outcome o;
   Bloom filter = Bloom::Create(kIn.size(), 0.02, kSeed);
-  // A third of the keys through each add path: atomic batch, exclusive batch, single.
-  const size_t third = kIn.size() / 3;
-  filter.AddU64(kIn.data(), third);
+  // A quarter of the keys through each add path: atomic batch, exclusive batch, small batches
+  // (1 to past kFewKeys keys, atomic and exclusive in turn), single puts.
+  const size_t quarter = kIn.size() / 4;
+  filter.AddU64(kIn.data(), quarter);
   filter.set_exclusive_adds(true);
-  filter.AddU64(kIn.data() + third, third);
-  for (size_t i = 2 * third; i < kIn.size(); ++i) {
+  filter.AddU64(kIn.data() + quarter, quarter);
+  for (size_t i = 2 * quarter, n = 1; i < 3 * quarter; i += n, n = n % (kFewKeys + 2) + 1) {
+    filter.set_exclusive_adds(n % 2 == 0);
+    filter.AddU64(kIn.data() + i, std::min(n, 3 * quarter - i));
+  }
+  for (size_t i = 3 * quarter; i < kIn.size(); ++i) {
     // A put answers whether the key was there before it, as a probe would have.
     const bool before = filter.TestU64(kIn[i]);
     EXPECT_EQ(filter.PutU64(kIn[i]), before) << "put and probe disagree";
