@@ -8,9 +8,14 @@ namespace seen::capi {
 
 namespace {
 // The target of the C call running on this thread; thread-local only because a call runs on
-// one thread: what it reports lands in memory its caller can read from any thread.
-thread_local ErrorSlot* current_slot = nullptr;
-thread_local seen_error* current_err = nullptr;
+// one thread: what it reports lands in memory its caller can read from any thread. Every C
+// call sets and restores it, and each thread-local variable a function touches costs a
+// __tls_get_addr call in a shared library, so both pointers sit in one.
+struct CallTarget {
+  ErrorSlot* slot = nullptr;
+  seen_error* err = nullptr;
+};
+thread_local CallTarget current;
 }  // namespace
 
 void FillError(seen_error* err, seen_status status, const std::string& message) {
@@ -31,19 +36,19 @@ void ErrorSlot::CopyTo(seen_error* err) const {
   FillError(err, status_, message_);
 }
 
-ReportTo::ReportTo(ErrorSlot* slot, seen_error* err) : outer_slot_(current_slot), outer_err_(current_err) {
-  current_slot = slot;
-  current_err = err;
+ReportTo::ReportTo(ErrorSlot* slot, seen_error* err) : outer_slot_(current.slot), outer_err_(current.err) {
+  current.slot = slot;
+  current.err = err;
 }
 
 ReportTo::~ReportTo() {
-  current_slot = outer_slot_;
-  current_err = outer_err_;
+  current.slot = outer_slot_;
+  current.err = outer_err_;
 }
 
 void ReportTo::Report(seen_status status, const std::string& message) {
-  if (current_slot != nullptr) current_slot->Set(status, message);
-  if (current_err != nullptr) FillError(current_err, status, message);
+  if (current.slot != nullptr) current.slot->Set(status, message);
+  if (current.err != nullptr) FillError(current.err, status, message);
 }
 
 }  // namespace seen::capi
