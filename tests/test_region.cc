@@ -45,7 +45,7 @@ TEST(Region, SmallAllocationsWork) {
   EXPECT_EQ(region.data()[99], 1);
 }
 
-// Linux 6.18 places large file mappings on a 2 MiB boundary by itself on ext4 and tmpfs, so
+// Linux 6.18 places large file mappings on a 2 MiB boundary by itself on ext4, so
 // here this holds MapFile to the mapping's contents more than to its alignment; kernels and
 // file systems that place file mappings anywhere rely on MapHugeAligned for it.
 TEST(Region, FileMappingsFrom2MiBStartOnAHugePage) {
