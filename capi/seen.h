@@ -405,10 +405,18 @@ SEEN_API seen_status seen_window_get_info(const seen_window* w, seen_window_info
  * false-positive rate at that fill (with a growing window's sub-filters). A time window of
  * an older file (layout 2) given more than expected_items shows predicted_fpr above its
  * target. effective_span is the span less what a table or growing window gave up to
- * max_bytes: every
- * item of the last effective_span seconds is found. bytes: state and growth. Set sat->size
- * before the call; filled up to it. Returns SEEN_ERR_INVALID_ARGUMENT for a NULL w or sat,
- * an unset size or now past 2^32 - 1. Reads only: may run beside contains. */
+ * max_bytes: every item of the last effective_span seconds is found. bytes: state and growth.
+ *
+ * Under max_bytes a window keeps, in this order: every completed add, then its rate, then its
+ * span. It gives up its oldest segments first (span_limited, effective_span < span), but never
+ * the current one, which holds the items of the current call and second; when that one alone
+ * outgrows max_bytes it gives up rate (over_target, predicted_fpr above the target fpr).
+ * Every item added within effective_span is found, always.
+ *
+ * Set sat->size before the call; filled up to it (over_target and span_limited are 0 or 1,
+ * and new in 0.1: a caller built with the shorter struct gets the fields before them).
+ * Returns SEEN_ERR_INVALID_ARGUMENT for a NULL w or sat, an unset size or now past 2^32 - 1.
+ * Reads only: may run beside contains. */
 typedef struct seen_window_saturation {
   size_t size;
   double fill;
@@ -416,6 +424,8 @@ typedef struct seen_window_saturation {
   uint32_t effective_span;
   uint32_t reserved; /* 0 */
   uint64_t bytes;
+  uint32_t over_target;  /* predicted_fpr exceeds the target fpr */
+  uint32_t span_limited; /* effective_span is under the span */
 } seen_window_saturation;
 SEEN_API seen_status seen_window_get_saturation(const seen_window* w, uint64_t now,
                                                 seen_window_saturation* sat);

@@ -132,7 +132,7 @@ seen_status seen_store_get_user_saturation(const seen_store* s, uint64_t user, u
   return Guard([&] {
     const std::optional<seen::UserSaturation> m = s->store.SaturationOf(user, static_cast<uint32_t>(now));
     if (!m) throw seen::Error(seen::Code::kNotFound, "user " + std::to_string(user) + " is not in the store");
-    seen::capi::FillWindowSaturation(m->window, m->bytes, sat);
+    seen::capi::FillWindowSaturation(s->store.options().window, m->window, m->bytes, sat);
   });
 }
 

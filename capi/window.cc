@@ -85,7 +85,7 @@ seen_status seen_window_get_saturation(const seen_window* w, uint64_t now,
   const seen::Window& window = w->window;
   const seen::WindowSaturation measured =
       seen::MeasureWindowSaturation(window.params, window.state.data(), &window.growth, static_cast<uint32_t>(now));
-  seen::capi::FillWindowSaturation(measured, window.state.size() + window.growth.size(), sat);
+  seen::capi::FillWindowSaturation(window.params, measured, window.state.size() + window.growth.size(), sat);
   return SEEN_OK;
 }
 

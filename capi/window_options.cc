@@ -49,9 +49,11 @@ seen_status FillWindowInfo(const WindowParams& p, seen_window_info* info) {
   return SEEN_OK;
 }
 
-void FillWindowSaturation(const WindowSaturation& measured, uint64_t bytes, seen_window_saturation* sat) {
+void FillWindowSaturation(const WindowParams& params, const WindowSaturation& measured, uint64_t bytes,
+                          seen_window_saturation* sat) {
   const seen_window_saturation full{sizeof(seen_window_saturation), measured.fill, measured.rate,
-                                    measured.effective_span, 0, bytes};
+                                    measured.effective_span, 0, bytes, measured.rate > params.target_fpr,
+                                    measured.effective_span < params.span};
   const size_t size = std::min(sat->size, sizeof full);
   std::memcpy(sat, &full, size);
   sat->size = size;

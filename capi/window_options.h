@@ -12,6 +12,7 @@ WindowParams WindowParamsFrom(const seen_window_options* opts);
 // Fills as much of *info as info->size allows.
 seen_status FillWindowInfo(const WindowParams& params, seen_window_info* info);
 // Fills as much of *sat (checked non-NULL with its size set) as sat->size allows.
-void FillWindowSaturation(const WindowSaturation& measured, uint64_t bytes, seen_window_saturation* sat);
+void FillWindowSaturation(const WindowParams& params, const WindowSaturation& measured, uint64_t bytes,
+                          seen_window_saturation* sat);
 
 }  // namespace seen::capi

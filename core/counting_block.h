@@ -3,8 +3,10 @@
 // block of the same positions, whose bit is set exactly when its counter is not 0.
 //
 // Queries read only that presence block, with the blocked filter's SIMD kernels: one cache
-// line per key, the blocked filter's speed and answers. Adds and removes update the counters
-// and flip a presence bit when a counter leaves or reaches 0.
+// line per key, the blocked filter's speed and answers. Adds update the counters and set
+// every presence bit of the key; removes clear a bit when its counter reaches 0. An add sets
+// rather than flips: a file whose presence bits disagree with its counters (checksums
+// protect against accidents, not attackers) must not make a later add clear a bit.
 //
 // Counter layout (docs/FORMAT.md, kind 2): a counter block is 256 bytes = 32 little-endian
 // u64 words, 4 cache lines; Bloom position (word w, bit j) is counter c = 64w + j, in word
@@ -87,12 +89,25 @@ inline void AddToWord(uint64_t* word, uint64_t delta) { *word += delta; }
 
 // Queries read presence words while the writer changes them: relaxed atomics, so a query
 // sees each word before or after a change, never torn (they compile to plain moves).
-// Counter j's presence bit: Bloom word c / 64, bit c % 64, for counter c = 16 * word + shift / 4.
-inline void FlipPresence(uint64_t* presence, const Slots& s, uint32_t j) {
+// Counter j's presence word and bit: Bloom word c / 64, bit c % 64, for counter
+// c = 16 * word + shift / 4.
+struct PresenceBit {
+  uint64_t* word;
+  uint64_t bit;
+};
+
+inline PresenceBit PresenceOf(uint64_t* presence, const Slots& s, uint32_t j) {
   const unsigned counter = s.word[j] * 16u + s.shift[j] / kCounterBits;
-  uint64_t* word = &presence[counter / 64];
-  __atomic_store_n(word, __atomic_load_n(word, __ATOMIC_RELAXED) ^ (uint64_t{1} << (counter % 64)),
-                   __ATOMIC_RELAXED);
+  return {&presence[counter / 64], uint64_t{1} << (counter % 64)};
+}
+
+inline void SetPresence(const PresenceBit& p) {
+  const uint64_t word = __atomic_load_n(p.word, __ATOMIC_RELAXED);
+  if ((word & p.bit) == 0) __atomic_store_n(p.word, word | p.bit, __ATOMIC_RELAXED);
+}
+
+inline void ClearPresence(const PresenceBit& p) {
+  __atomic_store_n(p.word, __atomic_load_n(p.word, __ATOMIC_RELAXED) & ~p.bit, __ATOMIC_RELAXED);
 }
 
 // The k counters of a key are in k distinct Bloom words, so never the same counter twice.
@@ -100,10 +115,8 @@ inline void FlipPresence(uint64_t* presence, const Slots& s, uint32_t j) {
 // bit always has a non-zero counter.
 inline void Increment(const KeyBlocks& b, const Slots& s, uint32_t k) {
   for (uint32_t j = 0; j < k; ++j) {
-    const uint64_t counter = CounterAt(b.counters, s, j);
-    if (counter == kCounterMax) continue;
-    AddToWord(&b.counters[s.word[j]], uint64_t{1} << s.shift[j]);
-    if (counter == 0) FlipPresence(b.presence, s, j);
+    if (CounterAt(b.counters, s, j) != kCounterMax) AddToWord(&b.counters[s.word[j]], uint64_t{1} << s.shift[j]);
+    SetPresence(PresenceOf(b.presence, s, j));
   }
 }
 
@@ -112,7 +125,7 @@ inline void Decrement(const KeyBlocks& b, const Slots& s, uint32_t k) {
   for (uint32_t j = 0; j < k; ++j) {
     const uint64_t counter = CounterAt(b.counters, s, j);
     if (counter == kCounterMax) continue;
-    if (counter == 1) FlipPresence(b.presence, s, j);
+    if (counter == 1) ClearPresence(PresenceOf(b.presence, s, j));
     AddToWord(&b.counters[s.word[j]], ~uint64_t{0} << s.shift[j]);
   }
 }

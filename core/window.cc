@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <limits>
 #include <vector>
@@ -33,12 +34,17 @@ uint16_t Fingerprint(uint64_t hash) {
 
 // ---- sliced layout -------------------------------------------------------------------------
 
+// In count mode, an item the current segment already holds takes no count: it lives exactly
+// as long there as it would if added again, and a replayed mark (clients retry) then moves no
+// segment out early.
 void SlicedAdd(const WindowParams& p, uint8_t* state, const uint64_t* hashes, size_t n,
                uint32_t now) {
   uint8_t* cells = state + kSlicedHeaderBytes;
   if (p.mode == WindowMode::kTime) CatchUpClock(p, state, cells, now);
   for (size_t i = 0; i < n; ++i) {
     if (p.mode == WindowMode::kCount) {
+      const uint32_t current = LoadLe32(state + 4);
+      if (SegmentsHolding(BaseShape(p), cells, 1u << current, hashes[i]) != 0) continue;
       if (LoadLe32(state) == p.segment_span) {
         Rotate(p, state, cells, 1);
         StoreLe32(state, 0);
@@ -94,18 +100,53 @@ WindowSaturation RingSaturation(const WindowParams& p, const uint8_t* state) {
           1 - std::pow(1 - 1.0 / (kFingerprintSpace - 1), static_cast<double>(used))};
 }
 
-void RingAdd(const WindowParams& p, uint8_t* state, const uint64_t* hashes, size_t n) {
-  uint32_t next = LoadLe32(state);
-  for (size_t i = 0; i < n; ++i) {
-    const uint16_t fp = Fingerprint(hashes[i]);
-    StoreLe16(state + kRingHeaderBytes + 2 * static_cast<uint64_t>(next), fp);
-    next = next + 1 == p.span ? 0 : next + 1;
-  }
-  StoreLe32(state, next);
-}
-
 // Below this many candidates a scan of the ring beats building the fingerprint set.
 constexpr size_t kRingScanLimit = 4;
+
+// The ring's entry equal to fp, as an index, or span if none.
+uint32_t FindEntry(const uint8_t* entries, uint32_t span, uint16_t fp) {
+  for (uint32_t e = 0; e < span; ++e) {
+    if (LoadLe16(entries + 2 * e) == fp) return e;
+  }
+  return span;
+}
+
+// An item whose fingerprint the ring holds moves to its newest entry, the entries after it
+// one step back, rather than taking a new one: a replayed mark (clients retry) then pushes
+// nothing out, and every item among the last `span` marks is still found, since each mark
+// puts at most one entry ahead of an older one. Batches filter through a set of the ring's
+// fingerprints first (a superset: evicted ones stay in it), so most items skip the scan.
+void RingAdd(const WindowParams& p, uint8_t* state, const uint64_t* hashes, size_t n) {
+  uint8_t* entries = state + kRingHeaderBytes;
+  uint32_t next = LoadLe32(state);
+  thread_local std::vector<uint64_t> set(kFingerprintSpace / 64);
+  const bool filtered = n > kRingScanLimit;
+  if (filtered) {
+    for (uint32_t e = 0; e < p.span; ++e) {
+      const uint16_t entry = LoadLe16(entries + 2 * e);
+      set[entry >> 6] |= uint64_t{1} << (entry & 63);
+    }
+  }
+  for (size_t i = 0; i < n; ++i) {
+    const uint16_t fp = Fingerprint(hashes[i]);
+    const bool maybe_held = !filtered || ((set[fp >> 6] >> (fp & 63)) & 1);
+    uint32_t at = maybe_held ? FindEntry(entries, p.span, fp) : p.span;
+    if (at == p.span) {
+      StoreLe16(entries + 2 * static_cast<uint64_t>(next), fp);
+      next = next + 1 == p.span ? 0 : next + 1;
+      if (filtered) set[fp >> 6] |= uint64_t{1} << (fp & 63);
+      continue;
+    }
+    const uint32_t newest = next == 0 ? p.span - 1 : next - 1;
+    for (; at != newest; at = at + 1 == p.span ? 0 : at + 1) {
+      const uint32_t newer = at + 1 == p.span ? 0 : at + 1;
+      StoreLe16(entries + 2 * static_cast<uint64_t>(at), LoadLe16(entries + 2 * static_cast<uint64_t>(newer)));
+    }
+    StoreLe16(entries + 2 * static_cast<uint64_t>(newest), fp);
+  }
+  StoreLe32(state, next);
+  if (filtered) std::fill(set.begin(), set.end(), 0);
+}
 
 void RingContains(const WindowParams& p, const uint8_t* state, const uint64_t* hashes,
                   size_t n, uint8_t* out) {
@@ -195,9 +236,22 @@ uint32_t SegmentSpan(uint32_t span, uint32_t s) {
   return per_segment * (s - 1) > UINT32_MAX ? 0 : static_cast<uint32_t>(per_segment);
 }
 
-void RequireFpr(double fpr) {
-  if (!(fpr > 0.0 && fpr < 1.0)) {
-    throw Error(Code::kInvalidArgument, "fpr must be in (0, 1), got " + std::to_string(fpr));
+// The rates a time window may keep, for create and every file alike: below 1e-9 a growing
+// window's levels would need more than 2^28 positions, and a table has no fingerprint long
+// enough, so a window that kept one could only give up its items. A count window's rate is
+// only reported, so any in (0, 1) will do.
+constexpr double kMinTimeWindowFpr = 1e-9;
+
+bool FprValid(WindowMode mode, double fpr) {
+  return fpr >= (mode == WindowMode::kTime ? kMinTimeWindowFpr : 0.0) && fpr > 0.0 && fpr < 1.0;
+}
+
+void RequireFpr(WindowMode mode, double fpr) {
+  if (!FprValid(mode, fpr)) {
+    char text[96];
+    std::snprintf(text, sizeof text, "fpr must be in %s, got %g",
+                  mode == WindowMode::kTime ? "[1e-09, 1) for a time window" : "(0, 1)", fpr);
+    throw Error(Code::kInvalidArgument, text);
   }
 }
 
@@ -251,7 +305,7 @@ double PredictWindowFpr(const WindowParams& p) {
 }
 
 WindowParams SizeCountWindow(uint32_t items, double fpr, double max_slack, uint64_t seed) {
-  RequireFpr(fpr);
+  RequireFpr(WindowMode::kCount, fpr);
   if (items == 0) throw Error(Code::kInvalidArgument, "span must be at least 1 item, got 0");
   WindowParams best;
   for (uint32_t s = MinSegments(max_slack); s <= kMaxWindowSegments; ++s) {
@@ -289,7 +343,7 @@ namespace {
 // hardly shrink a window, but a heavy user's query checks each), their span, and the items
 // each is expected to take.
 WindowParams TimeGrid(uint32_t seconds, uint32_t expected_items, double fpr, double max_slack, uint64_t seed) {
-  RequireFpr(fpr);
+  RequireFpr(WindowMode::kTime, fpr);
   const uint32_t s = MinSegments(max_slack);
   if (seconds < s - 1) {
     throw Error(Code::kInvalidArgument, "span " + std::to_string(seconds) + " seconds is under the shortest time window, " +
@@ -415,7 +469,7 @@ void ValidateWindowParams(const WindowParams& p, const std::string& source) {
     if (p.segment_span == 0) bad("segment span is 0");
     if (static_cast<uint64_t>(p.segment_span) * (p.segments - 1) != p.span) bad("span != segment span * (segments - 1)");
     if (p.max_bytes < p.state_bytes() + 2 * kTableStartBuckets * kTableBucketBytes) bad("max_bytes is under a doubled first table");
-    if (!(p.target_fpr > 0 && p.target_fpr < 1)) bad("target fpr outside (0, 1)");
+    if (!FprValid(p.mode, p.target_fpr)) bad("target fpr outside [1e-09, 1)");
     return;
   }
   if (p.k < 1 || p.k > kMaxWindowK) bad("k outside 1..16");
@@ -425,7 +479,7 @@ void ValidateWindowParams(const WindowParams& p, const std::string& source) {
   if (static_cast<uint64_t>(p.segment_span) * (p.segments - 1) != p.span) bad("span != segment span * (segments - 1)");
   if (p.layout == WindowLayout::kGrowing && p.max_bytes < 2 * p.state_bytes()) bad("max_bytes is under twice the state bytes");
   if (p.layout != WindowLayout::kGrowing && p.max_bytes != 0) bad("max_bytes is set on a window that cannot grow");
-  if (!(p.target_fpr > 0 && p.target_fpr < 1)) bad("target fpr outside (0, 1)");
+  if (!FprValid(p.mode, p.target_fpr)) bad(p.mode == WindowMode::kTime ? "target fpr outside [1e-09, 1)" : "target fpr outside (0, 1)");
 }
 
 void ValidateWindowGrowth(const WindowParams& p, const uint8_t* state, const WindowGrowth& growth,

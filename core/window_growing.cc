@@ -247,12 +247,14 @@ uint32_t SegmentMask(const WindowParams& p, uint32_t first, uint32_t count) {
   return mask;
 }
 
-// Gives up the oldest segments, fewest first, until `need` more bytes fit in max_bytes. If
-// all older ones are not enough, the current segment is given up too and starts over: false,
-// and the caller adds to the base.
+// Gives up the oldest segments, fewest first, until `need` more bytes fit in max_bytes. False
+// when all older ones are not enough: the current segment is never given up (it holds items
+// of this very call), so the caller keeps the item in a level the segment already has, and
+// the window gives up its rate instead.
 bool MakeRoom(const WindowParams& p, uint8_t* state, WindowGrowth& growth, uint64_t need,
-              uint32_t now, uint32_t& given_up) {
-  auto fits = [&] { return need != kNoRoom && p.state_bytes() + growth.size() + need <= p.max_bytes; };
+              uint32_t& given_up) {
+  if (need == kNoRoom) return false;  // no level to make room for: giving up time cannot help
+  auto fits = [&] { return p.state_bytes() + growth.size() + need <= p.max_bytes; };
   const int64_t start = LoadLe32(state);
   const uint32_t current = LoadLe32(state + 4);
   for (uint32_t back = p.segments - 1; back > 0 && !fits(); --back) {
@@ -262,12 +264,7 @@ bool MakeRoom(const WindowParams& p, uint8_t* state, WindowGrowth& growth, uint6
     StoreLe32(state + kKeptSinceAt, static_cast<uint32_t>(bucket + p.segment_span));
     ++given_up;
   }
-  if (fits()) return true;
-  GiveUp(p, state, growth, 1u << current);
-  StoreLe32(state + kItemsAt, 0);
-  StoreLe32(state + kKeptSinceAt, now == UINT32_MAX ? now : now + 1);
-  ++given_up;
-  return false;
+  return fits();
 }
 
 const Level* Find(const LevelList& levels, uint32_t generation) {
@@ -277,31 +274,46 @@ const Level* Find(const LevelList& levels, uint32_t generation) {
   return nullptr;
 }
 
+// The deepest level in which segment s has a slot, or null: where an item goes when max_bytes
+// leaves no room for the level it is due, so the rate, not the item, is given up.
+const Level* DeepestHolding(const LevelList& levels, uint32_t s) {
+  const Level* deepest = nullptr;
+  for (const Level& level : levels) {
+    if (((level.segments >> s) & 1) && (deepest == nullptr || level.generation > deepest->generation)) deepest = &level;
+  }
+  return deepest;
+}
+
 // Adds an item to the current segment in level `generation`, giving the segment a slot there
-// first (opening the level if no segment had one). False if the window started over instead.
+// first (opening the level if no segment had one). Without room for that, in the deepest
+// level the segment already has; false if it has none, and the caller adds to the base.
 // `levels` are the growth's, kept so when it changes: an add of many items reads them once.
 bool AddToLevel(const WindowParams& p, uint8_t* state, WindowGrowth& growth, LevelList& levels,
-                uint32_t generation, uint64_t hash, uint32_t now, uint32_t& given_up) {
+                uint32_t generation, uint64_t hash, uint32_t& given_up) {
   const uint32_t current = LoadLe32(state + 4);
   const Level* level = Find(levels, generation);
   if (level == nullptr || ((level->segments >> current) & 1) == 0) {
     // A level keeps the shape it has (a file's levels are its own); a new one is sized here.
     const CellShape shape = level != nullptr ? CellShape{level->shape.bits, 1, level->shape.k} : RememberedLevelShape(p, generation);
     const uint64_t need = shape.bits == 0 ? kNoRoom : level == nullptr ? LevelBytes(shape) : SlotBytes(shape.bits);
-    const bool room = MakeRoom(p, state, growth, need, now, given_up);
+    const bool room = MakeRoom(p, state, growth, need, given_up);
     levels = Levels(growth);  // giving up moved them
-    if (!room) return false;
-    uint64_t at = 0;  // levels stay in order of generation
-    for (const Level& l : levels) {
-      if (l.generation < generation) at = l.at + LevelBytes(l.shape);
+    if (room) {
+      uint64_t at = 0;  // levels stay in order of generation
+      for (const Level& l : levels) {
+        if (l.generation < generation) at = l.at + LevelBytes(l.shape);
+      }
+      const Level* existing = Find(levels, generation);
+      const Level none{generation, 0, shape, at};
+      const Level& old = existing != nullptr ? *existing : none;
+      Reslot(growth, at, existing != nullptr ? LevelBytes(old.shape) : 0, old, generation, shape,
+             old.segments | 1u << current);
+      levels = Levels(growth);
+      level = Find(levels, generation);
+    } else {
+      level = DeepestHolding(levels, current);
+      if (level == nullptr) return false;
     }
-    const Level* existing = Find(levels, generation);
-    const Level none{generation, 0, shape, at};
-    const Level& old = existing != nullptr ? *existing : none;
-    Reslot(growth, at, existing != nullptr ? LevelBytes(old.shape) : 0, old, generation, shape,
-           old.segments | 1u << current);
-    levels = Levels(growth);
-    level = Find(levels, generation);
   }
   AddToSegment(level->shape, level->cells(growth), SlotOf(current, level->segments), hash);
   return true;
@@ -322,7 +334,7 @@ uint32_t GrowingAdd(const WindowParams& p, uint8_t* state, WindowGrowth& growth,
   LevelList levels = Levels(growth);
   for (size_t i = 0; i < n; ++i) {
     const uint32_t generation = LevelOf(p, LoadLe32(state + kItemsAt));
-    if (generation == 0 || !AddToLevel(p, state, growth, levels, generation, hashes[i], now, given_up)) {
+    if (generation == 0 || !AddToLevel(p, state, growth, levels, generation, hashes[i], given_up)) {
       AddToSegment(BaseShape(p), cells, LoadLe32(state + 4), hashes[i]);
     }
     const uint32_t added = LoadLe32(state + kItemsAt);

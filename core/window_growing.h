@@ -14,11 +14,12 @@
 // 16-byte head (generation, bits, k, and the mask of segments holding items in it, as u32)
 // and its cells padded to 4 bytes.
 //
-// When state and growth would pass max_bytes, the window gives up time, never rate: the
+// When state and growth would pass max_bytes, the window gives up time before rate: the
 // fewest oldest segments whose levels then free enough, and kept_since moves to the next
-// segment's start; when no such segments exist, every segment, and the current one starts
-// over (kept_since = now + 1). Every item added at or after kept_since and within the span is
-// found.
+// segment's start. It never gives up the current segment, which holds the items of this very
+// call: when giving up every older one is not enough, the item goes into the deepest level the
+// current segment already has (or the base), and the rate rises instead, as the saturation
+// shows. Every item added at or after kept_since and within the span is found.
 #pragma once
 
 #include <cstddef>

@@ -107,16 +107,19 @@ bool Put(uint32_t* slots, uint32_t b, uint32_t home, uint32_t segment, uint32_t 
 
 // Rebuilds the table with 2^to buckets: an entry's 26 key bits are its home's bits then its
 // fingerprint's, so they move between the two as b changes. False, leaving the table as it
-// was, when a line and its buddy cannot hold what falls in them.
+// was, when a line and its buddy cannot hold what falls in them, or while a saturation marker
+// is live (the items it answers for have no key bits to move).
 bool Rehash(uint8_t* state, WindowGrowth& growth, uint32_t to) {
   const uint32_t from = Log2Buckets(state);
   const uint32_t* old = Slots(state, &growth);
+  const size_t count = (size_t{1} << from) * kSlotsPerBucket;
+  if (std::any_of(old, old + count, IsSaturation)) return false;
   const uint32_t fingerprint_bits = kKeyBits - from;
   // Built where it will stay: the growth, or for the first table a buffer for the state.
   WindowGrowth built(to == 1 ? 0 : (size_t{1} << to) * kTableBucketBytes);
   uint32_t first[kTableStartBuckets * kSlotsPerBucket] = {};
   uint32_t* slots = to == 1 ? first : reinterpret_cast<uint32_t*>(built.data());
-  for (size_t i = 0; i < (size_t{1} << from) * kSlotsPerBucket; ++i) {
+  for (size_t i = 0; i < count; ++i) {
     if (old[i] == 0 || old[i] == kOverflowMarker) continue;
     const uint32_t key = HomeOf(old[i], i) << fingerprint_bits | (old[i] & ((1u << fingerprint_bits) - 1));
     const Placement at = Place(uint64_t{key} << (64 - kKeyBits), to);
@@ -173,13 +176,12 @@ bool Grow(const WindowParams& p, uint8_t* state, WindowGrowth& growth, uint32_t 
   return false;
 }
 
-// Gives up the oldest segment that still holds entries, moving kept_since past its end; when
-// only the current one does, that one too, and it starts over (kept_since = now + 1), as a
-// growing window does. It goes by the entries, not by kept_since alone: a segment that
+// Gives up the oldest segment before the current one that still holds entries, moving
+// kept_since past its end. It goes by the entries, not by kept_since alone: a segment that
 // kept_since already passed may still hold entries (added at the second its successor
-// started over, or in a hostile file), and skipping it would leave an add looping. False when
-// no segment holds any entry.
-bool GiveUpOldest(const WindowParams& p, uint8_t* state, WindowGrowth& growth, uint32_t now) {
+// started, or in a hostile file), and skipping it would leave an add looping. False when no
+// older segment holds any: the current one holds items of this very call, and is never given up.
+bool GiveUpOldest(const WindowParams& p, uint8_t* state, WindowGrowth& growth) {
   const uint32_t* slots = Slots(state, growth);
   uint32_t held = 0;
   for (size_t i = 0; i < (size_t{1} << Log2Buckets(state)) * kSlotsPerBucket; ++i) {
@@ -197,10 +199,23 @@ bool GiveUpOldest(const WindowParams& p, uint8_t* state, WindowGrowth& growth, u
     StoreLe32(state + kKeptSinceAt, static_cast<uint32_t>(std::clamp<int64_t>(kept_since, 0, UINT32_MAX)));
     return true;
   }
-  if (((held >> current) & 1) == 0) return false;
-  ClearSegments(state, growth, 1u << current);
-  StoreLe32(state + kKeptSinceAt, now == UINT32_MAX ? now : now + 1);
-  return true;
+  return false;
+}
+
+// The live saturation marker of an item's line, or null.
+uint32_t* SaturationOf(uint32_t* slots, uint32_t home) {
+  uint32_t* line = slots + (home >> 1) * kSlotsPerLine;
+  uint32_t* marker = std::find_if(line, line + kSlotsPerLine, IsSaturation);
+  return marker == line + kSlotsPerLine ? nullptr : marker;
+}
+
+// Gives up the rate of an item's full line, so as to keep the item: a saturation marker of
+// the current segment takes the place of one of its entries, and answers for that entry, the
+// item and whatever else the line's queries read, until the segment goes. Every entry left is
+// of the current segment (older ones were given up first), so none outlives the marker.
+void Saturate(uint32_t* slots, uint32_t home, uint32_t current) {
+  uint32_t* line = slots + (home >> 1) * kSlotsPerLine;
+  line[Overflowed(line) ? 1 : 0] = SlotOf(current, kSaturated, 0);
 }
 
 }  // namespace
@@ -234,12 +249,19 @@ uint32_t TableAdd(const WindowParams& p, uint8_t* state, WindowGrowth& growth, c
         *entry = SlotOf(current, *entry & (kDisplaced | kAway), at.fingerprint);
         break;
       }
-      if (Put(slots, b, at.home, current, at.fingerprint)) break;
-      if (!Grow(p, state, growth, max_log2)) {
-        // An empty line always has room: no entry left to give up means a corrupt table.
-        if (!GiveUpOldest(p, state, growth, now)) throw Error(Code::kInconsistent, "window table: a line without room");
-        ++given_up;
+      if (uint32_t* marker = SaturationOf(slots, at.home)) {
+        *marker = SlotOf(current, kSaturated, 0);
+        break;
       }
+      if (Put(slots, b, at.home, current, at.fingerprint)) break;
+      if (Grow(p, state, growth, max_log2)) continue;
+      // Time before rate, but never the current segment's: past that, the rate.
+      if (GiveUpOldest(p, state, growth)) {
+        ++given_up;
+        continue;
+      }
+      Saturate(slots, at.home, current);
+      break;
     }
   }
   return given_up;
@@ -256,14 +278,19 @@ WindowSaturation TableSaturation(const WindowParams& p, const uint8_t* state, co
   const uint32_t* slots = Slots(state, growth);
   const uint32_t live = LiveSegments(p, state, now);
   const uint64_t capacity = uint64_t{kSlotsPerBucket} << b;
-  uint64_t entries = 0;
+  uint64_t entries = 0, saturated = 0;
   for (uint64_t i = 0; i < capacity; ++i) {
     const uint32_t segment = slots[i] >> kSegmentShift;
-    entries += segment != 0 && ((live >> (segment - 1)) & 1);
+    const bool counts = segment != 0 && slots[i] != kOverflowMarker && ((live >> (segment - 1)) & 1);
+    entries += counts;
+    saturated += counts && IsSaturation(slots[i]);
   }
-  // A fresh item is compared with the entries of its home: entries / 2^b of them on average.
-  const double per_home = static_cast<double>(entries) / static_cast<double>(uint64_t{1} << b);
-  const double rate = 1 - std::pow(1 - std::ldexp(1.0, -static_cast<int>(kKeyBits - b)), per_home);
+  // A fresh item is compared with the entries of its home: entries / 2^b of them on average;
+  // a line a live marker saturated answers for every item of it.
+  const double per_home = static_cast<double>(entries - saturated) / static_cast<double>(uint64_t{1} << b);
+  const double matched = 1 - std::pow(1 - std::ldexp(1.0, -static_cast<int>(kKeyBits - b)), per_home);
+  const double lines = static_cast<double>(capacity / kSlotsPerLine);
+  const double rate = 1 - (1 - matched) * (1 - std::min(1.0, static_cast<double>(saturated) / lines));
   return {static_cast<double>(entries) / static_cast<double>(capacity), rate, GrowingEffectiveSpan(p, state, now)};
 }
 
@@ -283,6 +310,7 @@ void ValidateTable(const WindowParams& p, const uint8_t* state, const WindowGrow
     }
     const uint32_t segment = slots[i] >> kSegmentShift;
     if (slots[i] != 0 && (segment == 0 || segment > p.segments)) bad("slot names no segment of the window");
+    if (IsSaturation(slots[i])) continue;
     if (((slots[i] & (kAway - 1)) >> fingerprint_bits) != 0) bad("slot has a fingerprint wider than its table allows");
   }
   if (b > 1) {

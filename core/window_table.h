@@ -3,7 +3,10 @@
 // whatever the user's activity, where a growing window (layout 3) reads cells in every one
 // of its levels. The table doubles when an item finds its line and the line's buddy full,
 // and halves when rotations leave it an eighth full: memory follows activity, up to
-// max_bytes; past it the window gives up its oldest time, never its rate.
+// max_bytes. Past it the window gives up its oldest time; when only the current segment is
+// left, it gives up rate, never an item: a full line takes a saturation marker that answers
+// for all its items until the segment goes (core/window_table_slots.h), and the table keeps
+// its size while one is live.
 //
 // An item's hash gives 26 key bits (hash >> 38): the top b of them pick its home bucket among
 // 2^b, the other 26 - b are its fingerprint. Where an entry sits and what its slot holds is

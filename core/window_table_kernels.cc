@@ -1,9 +1,9 @@
 // TableHeld on every SIMD target (Highway foreach_target, dispatched per batch). A candidate's
 // line is 16 u32 slots, two buckets; each vector of them is compared at once with the low bits
 // the candidate wants in that bucket (its fingerprint in its home, with the away bit in the
-// other), and its slots' segments with the live ones. Only a line holding the overflow marker
-// sends the candidate on to its buddy line. Lines are fetched well ahead, since a user's table
-// is often cold when their batch comes.
+// other) and with a saturation marker's, and its slots' segments with the live ones. Only a
+// line holding the overflow marker sends the candidate on to its buddy line. Lines are
+// fetched well ahead, since a user's table is often cold when their batch comes.
 
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "core/window_table_kernels.cc"
@@ -30,13 +30,14 @@ namespace HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 using namespace table_slots;
 
-// Lanes are 0 where a slot of a live segment has low bits `want` (the low bits XOR want are 0,
-// and bit slot >> 27 of alive_bits is 1); a lane's minimum over the vectors says whether any
-// did. Vectors only, no masks.
+// Lanes are 0 where a slot of a live segment has low bits `want` or kSaturated (the low bits
+// XOR either are 0, and bit slot >> 27 of alive_bits is 1); a lane's minimum over the vectors
+// says whether any did. Vectors only, no masks.
 template <class D, class V>
 HWY_INLINE V Misses(D d, V slot, V want, V alive_bits) {
   const auto one = hn::Set(d, 1);
-  const auto differs = hn::Xor(hn::And(slot, hn::Set(d, kLowBits)), want);
+  const auto low = hn::And(slot, hn::Set(d, kLowBits));
+  const auto differs = hn::Min(hn::Xor(low, want), hn::Xor(low, hn::Set(d, kSaturated)));
   const auto dead = hn::Xor(hn::And(hn::Shr(alive_bits, hn::ShiftRight<kSegmentShift>(slot)), one), one);
   return hn::Or(differs, dead);
 }

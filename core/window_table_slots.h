@@ -23,6 +23,13 @@ constexpr uint32_t kAway = 1u << 25;
 constexpr uint32_t kLowBits = (1u << kSegmentShift) - 1;
 // Segment field 31 names no segment: never live, never a match.
 constexpr uint32_t kOverflowMarker = 0xFFFFFFFFu;
+// The low bits of a saturation marker: a line that had to take an item of its segment when
+// neither it, its buddy, a larger table nor older time had room. While its segment is live it
+// answers for every item the line's queries read: the line's own and, as displaced entries
+// could have been its victims, its buddy's once that overflowed. No entry has these bits:
+// only a displaced entry has kDisplaced, and displaced entries live in tables of 4 buckets
+// and more, whose fingerprints have at most 24 bits.
+constexpr uint32_t kSaturated = kDisplaced | 1u << 24;
 
 // Where an item goes in a table of 2^b buckets, and what its slots compare.
 struct Placement {
@@ -48,14 +55,19 @@ inline uint32_t NativeFlags(uint32_t home, uint32_t bucket_of_line) {
 // The low bits of an item's entry displaced into the buddy line, in either bucket there.
 inline uint32_t DisplacedFlags(uint32_t home) { return kDisplaced | ((home & 1) != 0 ? kAway : 0); }
 
-// Whether a slot is an entry of a segment in `live` with low bits `wanted`.
+// Whether a slot is an entry of a segment in `live` with low bits `wanted`, or a saturation
+// marker of one.
 inline bool SlotHolds(uint32_t slot, uint32_t wanted, uint32_t live) {
   const uint32_t segment = slot >> kSegmentShift;
-  return segment != 0 && segment <= 16 && ((live >> (segment - 1)) & 1) && (slot & kLowBits) == wanted;
+  const uint32_t low = slot & kLowBits;
+  return segment != 0 && segment <= 16 && ((live >> (segment - 1)) & 1) && (low == wanted || low == kSaturated);
 }
 
+inline bool IsSaturation(uint32_t slot) { return slot != kOverflowMarker && (slot & kLowBits) == kSaturated; }
+
 // The definition a query answers by: whether an item's line holds its entry, or, when the
-// line overflowed, its buddy holds it displaced, in a live segment.
+// line overflowed, its buddy holds it displaced, in a live segment; or the line read holds a
+// live saturation marker.
 inline bool TableHolds(const uint32_t* slots, uint32_t b, uint32_t live, uint64_t hash) {
   const Placement at = Place(hash, b);
   const uint32_t* line = slots + (at.home >> 1) * kSlotsPerLine;

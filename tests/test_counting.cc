@@ -17,6 +17,7 @@
 #include "core/counting.h"
 #include "core/counting_codec.h"
 #include "core/error.h"
+#include "core/format.h"
 #include "core/hash.h"
 #include "core/kernels.h"
 #include "tests/format_support.h"
@@ -213,6 +214,29 @@ TEST(Counting, PresenceBitsAreTheNonZeroCounters) {
   }
   EXPECT_EQ(mismatches, 0u);
   EXPECT_GT(set, 0u);
+}
+
+// A file whose presence bits disagree with its counters (every bit set over zero counters),
+// with its checksums resealed as an attacker would: keys added after it opens are all found.
+// Adds used to flip a counter's bit on 0 -> 1, which cleared these and lost 64 of 64 keys.
+TEST(Counting, AFileWhosePresenceDisagreesLosesNoLaterAdd) {
+  const Counting empty = Counting::Create(64, 0.01, 9);
+  std::vector<uint8_t> bytes = Bytes(empty);
+  const uint64_t payload = bytes.size() - empty.params().bytes();  // presence, then counters
+  ASSERT_EQ(std::memcmp(bytes.data() + payload, empty.bytes(), empty.params().bytes()), 0);
+  std::memset(bytes.data() + payload, 0xFF, empty.params().blocks * 64);
+  ResealContainer(bytes.data(), bytes.size());
+  Counting hostile = DeserializeCounting(bytes.data(), bytes.size());
+  const auto keys = Keys(64, 3);
+  hostile.AddU64(keys.data(), keys.size());
+  for (uint64_t key : keys) hostile.PutU64(key ^ 1);  // the single-key path too
+  std::vector<uint8_t> found(keys.size());
+  hostile.ContainsU64(keys.data(), keys.size(), found.data());
+  EXPECT_EQ(CountYes(found), keys.size());
+  std::vector<uint64_t> singles(keys.size());
+  for (size_t i = 0; i < keys.size(); ++i) singles[i] = keys[i] ^ 1;
+  hostile.ContainsU64(singles.data(), singles.size(), found.data());
+  EXPECT_EQ(CountYes(found), keys.size());
 }
 
 // One writer adds and removes while readers query: a key whose add completed (and that was

@@ -224,6 +224,45 @@ TEST(Window, ImpossibleRequestsAreRefused) {
   EXPECT_THROW(SizeCountWindowForBytes(500, 16, 0.25, 0), Error);
 }
 
+// A file is held to the rates create allows: a time window's target fpr sizes its growth
+// levels or its table, and at 1e-306 a growing window could open none, so it gave up its
+// items instead (half of those added after opening read unseen).
+TEST(Window, FilesAreHeldToTheRatesCreateAllows) {
+  EXPECT_THROW(SizeTimeWindow(3600, 100, 1e-306, 0.25, 0, 0), Error);
+  for (const WindowParams& p : {SizeTimeWindow(3600, 100, 0.01, 0.25, 1, 0),
+                                SizeGrowingTimeWindow(3600, 100, 0.01, 0.25, 1, 0)}) {
+    Window w = Window::Create(p, 0);
+    w.params.target_fpr = 1e-306;
+    const std::vector<uint8_t> bytes = SerializeWindow(w);
+    try {
+      DeserializeWindow(bytes.data(), bytes.size());
+      ADD_FAILURE() << "layout " << static_cast<int>(p.layout) << " opened with target fpr 1e-306";
+    } catch (const Error& e) {
+      EXPECT_EQ(e.code(), Code::kInconsistent);
+      EXPECT_NE(std::string(e.what()).find("target fpr"), std::string::npos) << e.what();
+    }
+  }
+}
+
+// Count windows take replays (clients retry on failover): an item marked again takes no new
+// place, so the items marked before it stay. 300 replays of the last of 100 ids used to push
+// 99 of them out of a window of the last 100.
+TEST(Window, ReplayedMarksPushNothingOut) {
+  for (const uint32_t span : {100u, 20000u}) {
+    Window w = Window::Create(SizeCountWindow(span, 0.01, 0.25, 4), 0);
+    const auto items = test::Keys(span, 11);
+    w.AddU64(items.data(), items.size(), 0);
+    for (int i = 0; i < 3; ++i) w.AddU64(&items.back(), 1, 0);
+    const std::vector<uint64_t> replays(3 * span, items.back());
+    w.AddU64(replays.data(), replays.size(), 0);
+    std::vector<uint8_t> out(items.size());
+    w.ContainsU64(items.data(), items.size(), 0, out.data());
+    size_t found = 0;
+    for (uint8_t o : out) found += o;
+    EXPECT_EQ(found, items.size()) << "layout " << static_cast<int>(w.params.layout) << ", span " << span;
+  }
+}
+
 // The shared window vectors: replaying each script gives the committed .seen byte for byte,
 // and every query along the way answers as recorded.
 TEST(Window, SharedVectors) {

@@ -140,17 +140,22 @@ class WindowUsage:
     current table, a growing window's start); predicted_fpr, the false-positive rate at that
     fill; effective_span, the span less what a table or growing window gave up to its
     max_bytes (every item of the last effective_span seconds is found); bytes, its state and
-    growth."""
+    growth; span_limited, whether it gave up older time to max_bytes; over_target, whether
+    predicted_fpr is above the target (a current segment that alone outgrew max_bytes gives up
+    rate, never an item)."""
 
     fill: float
     predicted_fpr: float
     effective_span: int
     bytes: int
+    span_limited: bool
+    over_target: bool
 
     @classmethod
     def _of(cls, sat: Any) -> "WindowUsage":
         return cls(fill=float(sat.fill), predicted_fpr=float(sat.predicted_fpr),
-                   effective_span=int(sat.effective_span), bytes=int(sat.bytes))
+                   effective_span=int(sat.effective_span), bytes=int(sat.bytes),
+                   span_limited=bool(sat.span_limited), over_target=bool(sat.over_target))
 
 
 class Window(_files.KeyedBytes):
