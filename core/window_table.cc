@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <vector>
 
 #include "core/error.h"
 #include "core/format.h"
@@ -278,19 +279,26 @@ WindowSaturation TableSaturation(const WindowParams& p, const uint8_t* state, co
   const uint32_t* slots = Slots(state, growth);
   const uint32_t live = LiveSegments(p, state, now);
   const uint64_t capacity = uint64_t{kSlotsPerBucket} << b;
-  uint64_t entries = 0, saturated = 0;
+  const uint64_t lines = capacity / kSlotsPerLine;
+  uint64_t entries = 0;
+  std::vector<bool> marked(lines);
   for (uint64_t i = 0; i < capacity; ++i) {
     const uint32_t segment = slots[i] >> kSegmentShift;
     const bool counts = segment != 0 && slots[i] != kOverflowMarker && ((live >> (segment - 1)) & 1);
-    entries += counts;
-    saturated += counts && IsSaturation(slots[i]);
+    entries += counts && !IsSaturation(slots[i]);
+    if (counts && IsSaturation(slots[i])) marked[i / kSlotsPerLine] = true;
   }
-  // A fresh item is compared with the entries of its home: entries / 2^b of them on average;
-  // a line a live marker saturated answers for every item of it.
-  const double per_home = static_cast<double>(entries - saturated) / static_cast<double>(uint64_t{1} << b);
+  // A line answers for every item whose query reads a live saturation marker: in the line, or
+  // in its buddy when the line overflowed.
+  uint64_t answering = 0;
+  for (uint64_t line = 0; line < lines; ++line) {
+    answering += marked[line] || (Overflowed(slots + line * kSlotsPerLine) && marked[line ^ 1]);
+  }
+  // Else a fresh item is compared with the entries of its home: entries / 2^b of them on average.
+  const double per_home = static_cast<double>(entries) / static_cast<double>(uint64_t{1} << b);
   const double matched = 1 - std::pow(1 - std::ldexp(1.0, -static_cast<int>(kKeyBits - b)), per_home);
-  const double lines = static_cast<double>(capacity / kSlotsPerLine);
-  const double rate = 1 - (1 - matched) * (1 - std::min(1.0, static_cast<double>(saturated) / lines));
+  const double share = static_cast<double>(answering) / static_cast<double>(lines);
+  const double rate = share + (1 - share) * matched;
   return {static_cast<double>(entries) / static_cast<double>(capacity), rate, GrowingEffectiveSpan(p, state, now)};
 }
 

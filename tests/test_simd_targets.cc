@@ -159,9 +159,9 @@ TEST_P(Target, WindowCellsAnswerAsTheirDefinition) {
 }
 
 // The table query answers as its definition, table_slots::TableHolds, on tables of every size
-// whose slots are random entries and overflow markers, with many of the candidates' own
-// entries (in their home, in the other bucket, displaced in the buddy line under a marker;
-// live or not), under every kind of live mask.
+// whose slots are random entries, overflow and saturation markers, with many of the
+// candidates' own entries (in their home, in the other bucket, displaced in the buddy line
+// under a marker; live or not), under every kind of live mask.
 TEST_P(Target, WindowTablesAnswerAsTheirDefinition) {
   using namespace table_slots;
   std::mt19937_64 rng(20261126);
@@ -177,6 +177,7 @@ TEST_P(Target, WindowTablesAnswerAsTheirDefinition) {
       const uint32_t segment = static_cast<uint32_t>(rng() % (segments + 1));  // 0: empty
       table[i] = segment == 0 ? 0 : SlotOf(segment - 1, flags[rng() % 4], static_cast<uint32_t>(rng()) & fingerprint_mask);
       if (b >= 2 && i % kSlotsPerLine == 0 && rng() % 4 == 0) table[i] = kOverflowMarker;
+      if (segment != 0 && rng() % 64 == 0) table[i] = SlotOf(segment - 1, kSaturated, 0);
     }
     const size_t n = rng() % 3000;
     std::vector<uint64_t> hashes(n);
