@@ -490,7 +490,7 @@ SEEN_API seen_status seen_store_mark(seen_store* s, uint64_t user, const uint64_
                                      size_t n, uint64_t now);
 /* In one atomic step: the first `want` candidates the user has not seen, in order, go to
  * out_taken (room for want ids) and are marked; *out_count says how many. Two concurrent
- * takes for one user never return the same item. */
+ * takes for one user never return the same item within the window's effective span. */
 SEEN_API seen_status seen_store_take(seen_store* s, uint64_t user, const uint64_t* candidates,
                                      size_t n, size_t want, uint64_t now, uint64_t* out_taken,
                                      size_t* out_count);
