@@ -111,10 +111,38 @@ struct Temporary {
   }
 };
 
+// What the file being replaced had, for its replacement: a file made private (chmod 600)
+// stays private across saves.
+struct Ownership {
+  bool replacing = false;
+  mode_t mode = 0;
+  uid_t owner = 0;
+  gid_t group = 0;
+};
+
+Ownership OwnershipOf(const std::string& path) {
+  struct stat st;
+  if (stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return {};
+  return {true, static_cast<mode_t>(st.st_mode & 07777), st.st_uid, st.st_gid};
+}
+
+// Gives the temporary the replaced file's owner where this process may (root, or a group the
+// user is in), then its mode exactly, whatever the umask. Before any byte is written, so the
+// data is never readable by more people than the old file's.
+void TakeOwnership(const Ownership& old, const Temporary& temp, const std::string& where) {
+  if (!old.replacing) return;
+  // Refused (EPERM) for another user's file when not root: the mode below still holds.
+  (void)fchown(temp.fd, old.owner, old.group);
+  // After the chown, which clears set-id bits.
+  if (Sys("fchmod", [&] { return fchmod(temp.fd, old.mode); }) != 0) IoFail(where, "fchmod to the old file's mode");
+}
+
 // An unnamed temporary in path's directory, or a named one where O_TMPFILE is missing.
 // Locked before anyone could take it for a dead writer's.
-void Create(const std::string& path, Temporary& temp) {
-  const mode_t mode = 0666;  // less the umask: as readable as any file the user creates
+void Create(const std::string& path, const Ownership& old, Temporary& temp) {
+  // A new file is as readable as any file the user creates (0666 less the umask); a
+  // replacement is never more readable than the file it replaces, even before its fchmod.
+  const mode_t mode = old.replacing ? old.mode & 0666 : 0666;
   temp.fd = Sys("open_tmpfile", [&] {
     return open(DirectoryOf(path).c_str(), O_TMPFILE | O_WRONLY | O_CLOEXEC, mode);
   });
@@ -201,10 +229,12 @@ void Name(const std::string& path, Temporary& temp) {
 
 void SaveContainer(const std::string& path, const Parts& parts) {
   RemoveStaleTemporaries(path);
+  const Ownership old = OwnershipOf(path);
   {
     Temporary temp;
-    Create(path, temp);
+    Create(path, old, temp);
     const std::string where = temp.name.empty() ? path + " (temporary)" : temp.name;
+    TakeOwnership(old, temp, where);
     WriteContents(parts, temp.fd, where);
     if (Sys("fsync", [&] { return fsync(temp.fd); }) != 0) IoFail(where, "fsync");
     if (temp.name.empty()) Name(path, temp);
