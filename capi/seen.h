@@ -30,8 +30,9 @@
  *  - Size-versioned structs start with `size_t size`, which the caller sets to the sizeof
  *    of the struct in the header it was built with. Output structs (info, stats, saturation)
  *    get the fields that fit. Option structs accept any size from their first published
- *    layout on: fields past the caller's size take their defaults (a zero field means the
- *    default), and fields past this build's layout must be zero, or the call refuses them.
+ *    layout up to 4096 bytes: fields past the caller's size take their defaults (a zero field
+ *    means the default), and fields past this build's layout must be zero, as must their
+ *    `reserved` fields, or the call refuses them (SEEN_ERR_INVALID_ARGUMENT).
  *  - Names: add, remove and contains are the verbs of every kind; a call on one key says
  *    `_one` (seen_bloom_add_one_u64), a batch does not (seen_bloom_add_u64). get_info is what
  *    an object is, O(1); get_stats is counted over its contents; get_saturation is measured
