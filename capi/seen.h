@@ -302,9 +302,11 @@ SEEN_API seen_status seen_bloom_view(const uint8_t* buf, size_t len, uint32_t fl
                                      seen_bloom** out, seen_error* err);
 
 /* Crash-safe save: writes an unnamed temporary (O_TMPFILE) beside path, or a path.tmp-*
- * file where the file system has no O_TMPFILE, fsyncs it, renames it over path, fsyncs the
- * directory. On failure the previous file at path is left intact and no temporary remains;
- * the temporaries a killed save left behind are removed by the next save of path. A snapshot
+ * file where the file system has no O_TMPFILE or the process cannot name an unnamed file (no
+ * /proc and no CAP_DAC_READ_SEARCH), fsyncs it, renames it over path, fsyncs the directory.
+ * A file that replaces another keeps its mode, and its owner where the process may give it.
+ * On failure the previous file at path is left intact and no temporary remains; the
+ * temporaries a killed save left behind are removed by the next save of path. A snapshot
  * (see the conventions at the top): it may run beside adds. */
 SEEN_API seen_status seen_bloom_save(const seen_bloom* f, const char* path);
 
