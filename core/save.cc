@@ -2,8 +2,9 @@
 // the file system has them, so a crash while writing leaves nothing; it is named only once
 // complete, just before the rename. Where O_TMPFILE is missing, or the process can name no
 // unnamed file (no /proc and no CAP_DAC_READ_SEARCH), it is a named file from the start.
-// The replacement takes the replaced file's mode and, where permitted, its owner. Either way the writer holds an flock on it until the rename: the next save beside
-// the same path removes every temporary no live writer holds, the leftovers of a crash.
+// Either way the writer holds an flock on it until the rename: the next save beside the same
+// path removes every temporary no live writer holds, the leftovers of a crash. The
+// replacement takes the replaced file's mode and, where permitted, its owner.
 #include <dirent.h>
 #include <fcntl.h>
 #include <sys/file.h>
