@@ -3,7 +3,8 @@
 // shard's index, and each insert and lookup walks the whole run (1.28 M such ids made marks
 // 50x slower). With a secret index key they cost what random ids cost. The ids are timed
 // through the store's marks and filters, the best of several rounds each, interleaved, so
-// that other work on a shared machine slows both alike.
+// that other work on a shared machine slows both alike (on this loaded 2-core machine the
+// ratio ran 0.98-1.06 in 12 runs, once 1.37).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -19,7 +20,7 @@ namespace seen {
 namespace {
 
 constexpr uint64_t kUsers = 100'000;
-constexpr int kRounds = 5;
+constexpr int kRounds = 7;
 // Crafted ids may cost at most this many times random ones (the bound); without the
 // secret key they cost 10x and more at this size.
 constexpr double kTolerance = 1.5;
@@ -84,9 +85,11 @@ class StoreFlood : public testing::TestWithParam<bool> {};
 TEST_P(StoreFlood, CraftedIdsCostNoMoreThanRandomOnes) {
   const std::vector<uint64_t> crafted = CraftedIds(kUsers), random = test::Keys(kUsers, 0);
   double best_crafted = 1e9, best_random = 1e9;
+  // Each goes first in every other round, so that neither always follows the other's frees.
   for (int round = 0; round < kRounds; ++round) {
-    best_random = std::min(best_random, MarkAndFilter(random, GetParam()));
+    if (round % 2 == 0) best_random = std::min(best_random, MarkAndFilter(random, GetParam()));
     best_crafted = std::min(best_crafted, MarkAndFilter(crafted, GetParam()));
+    if (round % 2 == 1) best_random = std::min(best_random, MarkAndFilter(random, GetParam()));
   }
   RecordProperty("random_ms", static_cast<int>(best_random * 1000));
   RecordProperty("crafted_ms", static_cast<int>(best_crafted * 1000));
