@@ -6,6 +6,7 @@
 
 #include "capi/seen.h"
 #include "capi/shim.h"
+#include "capi/versioned.h"
 #include "core/minhash.h"
 #include "core/minhash_codec.h"
 #include "core/minhash_index.h"
@@ -27,8 +28,8 @@ struct Settings {
 
 // The caller's options over the defaults, only as far as its `size` reaches.
 Settings SettingsFrom(const seen_minhash_options* given) {
-  seen_minhash_options o{sizeof(seen_minhash_options), 0, 0, 0, 0, nullptr, 0};
-  if (given != nullptr) std::memcpy(&o, given, std::min(given->size, sizeof o));
+  const seen_minhash_options o =
+      given == nullptr ? seen_minhash_options{} : seen::capi::ReadVersioned(given, sizeof(size_t), "minhash options");
   Settings s;
   s.sketch.bins = o.bins;
   s.sketch.shingle = o.shingle;

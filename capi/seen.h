@@ -30,8 +30,9 @@
  *  - Size-versioned structs start with `size_t size`, which the caller sets to the sizeof
  *    of the struct in the header it was built with. Output structs (info, stats, saturation)
  *    get the fields that fit. Option structs accept any size from their first published
- *    layout on: fields past the caller's size take their defaults (a zero field means the
- *    default), and fields past this build's layout must be zero, or the call refuses them.
+ *    layout up to 4096 bytes: fields past the caller's size take their defaults (a zero field
+ *    means the default), and fields past this build's layout must be zero, as must their
+ *    `reserved` fields, or the call refuses them (SEEN_ERR_INVALID_ARGUMENT).
  *  - Names: add, remove and contains are the verbs of every kind; a call on one key says
  *    `_one` (seen_bloom_add_one_u64), a batch does not (seen_bloom_add_u64). get_info is what
  *    an object is, O(1); get_stats is counted over its contents; get_saturation is measured
@@ -301,9 +302,11 @@ SEEN_API seen_status seen_bloom_view(const uint8_t* buf, size_t len, uint32_t fl
                                      seen_bloom** out, seen_error* err);
 
 /* Crash-safe save: writes an unnamed temporary (O_TMPFILE) beside path, or a path.tmp-*
- * file where the file system has no O_TMPFILE, fsyncs it, renames it over path, fsyncs the
- * directory. On failure the previous file at path is left intact and no temporary remains;
- * the temporaries a killed save left behind are removed by the next save of path. A snapshot
+ * file where the file system has no O_TMPFILE or the process cannot name an unnamed file (no
+ * /proc and no CAP_DAC_READ_SEARCH), fsyncs it, renames it over path, fsyncs the directory.
+ * A file that replaces another keeps its mode, and its owner where the process may give it.
+ * On failure the previous file at path is left intact and no temporary remains; the
+ * temporaries a killed save left behind are removed by the next save of path. A snapshot
  * (see the conventions at the top): it may run beside adds. */
 SEEN_API seen_status seen_bloom_save(const seen_bloom* f, const char* path);
 

@@ -6,6 +6,7 @@
 
 #include "capi/seen.h"
 #include "capi/shim.h"
+#include "capi/versioned.h"
 #include "core/simhash.h"
 #include "core/simhash_codec.h"
 #include "core/simhash_index.h"
@@ -27,8 +28,8 @@ namespace {
 
 // The caller's options over the defaults, only as far as its `size` reaches.
 seen::TextOptions Options(const seen_simhash_options* given) {
-  seen_simhash_options o{sizeof(seen_simhash_options), 0, 0, nullptr, nullptr, 0};
-  if (given != nullptr) std::memcpy(&o, given, std::min(given->size, sizeof o));
+  const seen_simhash_options o =
+      given == nullptr ? seen_simhash_options{} : seen::capi::ReadVersioned(given, sizeof(size_t), "simhash options");
   seen::TextOptions options;
   options.ngram = o.ngram;
   options.seed = o.seed;

@@ -28,6 +28,10 @@ constexpr size_t kOldestStoreOptions = offsetof(seen_store_options, expected_use
 seen::StoreOptions StoreOptionsFrom(const seen_store_options* caller) {
   const seen_store_options read = seen::capi::ReadVersioned(caller, kOldestStoreOptions, "store options");
   const seen_store_options* opts = &read;
+  if (opts->reserved != 0) {
+    throw seen::Error(seen::Code::kInvalidArgument,
+                      "store options: reserved is " + std::to_string(opts->reserved) + "; it must be 0");
+  }
   seen::StoreOptions options;
   options.window = seen::capi::WindowParamsFrom(opts->window);
   // The core counts 0 as never; the C API keeps 0 for the default, the most common wish, and

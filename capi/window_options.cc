@@ -21,6 +21,7 @@ WindowParams WindowParamsFrom(const seen_window_options* caller) {
   auto bad = [](const std::string& what) { throw Error(Code::kInvalidArgument, "window options: " + what); };
   const seen_window_options read = ReadVersioned(caller, kOldestWindowOptions, "window options");
   const seen_window_options* opts = &read;
+  if (opts->reserved != 0) bad("reserved is " + std::to_string(opts->reserved) + "; it must be 0");
   const double slack = WindowMaxSlackOrDefault(opts->max_slack);
   WindowParams params;
   if (opts->mode == SEEN_WINDOW_COUNT) {

@@ -1,7 +1,9 @@
 // A test seam in the system calls of a save (core/save.cc). A test sets a hook that sees each
-// call's name ("open_tmpfile", "open", "flock", "pwrite", "fsync", "linkat", "rename",
-// "open_dir", "fsync_dir") before it is made, and may fail it with an errno, or end the process
-// there to act out a crash. Without a hook, the default, each call costs one atomic load.
+// call's name ("open_tmpfile", "open", "flock", "fchmod" when replacing a file, "pwrite",
+// "fsync", "linkat" (AT_EMPTY_PATH), "linkat_proc" (through /proc/self/fd, where the first
+// is refused), "rename", "open_dir", "fsync_dir") before it is made, and may fail it
+// with an errno, or end the process there to act out a crash. Without a hook, the default,
+// each call costs one atomic load.
 #pragma once
 
 namespace seen::fault {

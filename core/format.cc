@@ -30,6 +30,14 @@ uint64_t PayloadChecksum(const uint8_t* payload, uint64_t size) {
   throw Error(code, source + ": " + what);
 }
 
+// The flags of a keyed file written before issue 33, whose check value was SipHash-1-3 of the
+// label under the key itself. Accepted on open until the release after the one that stopped
+// writing them (docs/SECURITY.md); never written.
+uint64_t OldKeyFlags(const SecretKey& key) {
+  static const char kLabel[] = "seen key check";
+  return 1 | (SipHash13(key.k0, key.k1, kLabel, sizeof kLabel - 1) >> 8 << 8);
+}
+
 }  // namespace
 
 const char* KindName(uint32_t kind) {
@@ -148,7 +156,7 @@ Container ParseContainer(const uint8_t* data, uint64_t len, Kind expected,
   if (flags != 0 && (flags & 0xff) != 1) {
     Fail(Code::kInconsistent, source, "flags field has unknown bits set");
   }
-  if (flags != KeyFlags(key)) {
+  if (flags != KeyFlags(key) && !(key && flags == OldKeyFlags(*key))) {
     if (flags == 0) Fail(Code::kIncompatible, source, "was written without a secret key: open it without one");
     if (!key) Fail(Code::kIncompatible, source, "was written with a secret key (keyed mode): open it with that key");
     Fail(Code::kIncompatible, source, "was written with another secret key (its check value differs)");

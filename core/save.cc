@@ -1,8 +1,10 @@
 // Crash-safe save of a container (core/file.h). The temporary is an unnamed O_TMPFILE where
 // the file system has them, so a crash while writing leaves nothing; it is named only once
-// complete, just before the rename. Where O_TMPFILE is missing it is a named file from the
-// start. Either way the writer holds an flock on it until the rename: the next save beside
-// the same path removes every temporary no live writer holds, the leftovers of a crash.
+// complete, just before the rename. Where O_TMPFILE is missing, or the process can name no
+// unnamed file (no /proc and no CAP_DAC_READ_SEARCH), it is a named file from the start.
+// Either way the writer holds an flock on it until the rename: the next save beside the same
+// path removes every temporary no live writer holds, the leftovers of a crash. The
+// replacement takes the replaced file's mode and, where permitted, its owner.
 #include <dirent.h>
 #include <fcntl.h>
 #include <sys/file.h>
@@ -111,19 +113,53 @@ struct Temporary {
   }
 };
 
+// Set once an unnamed temporary could not be named: this process's later saves go straight
+// to named temporaries rather than write every file twice.
+std::atomic<bool> unnamed_unusable{false};
+
+// What the file being replaced had, for its replacement: a file made private (chmod 600)
+// stays private across saves.
+struct Ownership {
+  bool replacing = false;
+  mode_t mode = 0;
+  uid_t owner = 0;
+  gid_t group = 0;
+};
+
+Ownership OwnershipOf(const std::string& path) {
+  struct stat st;
+  if (stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return {};
+  return {true, static_cast<mode_t>(st.st_mode & 07777), st.st_uid, st.st_gid};
+}
+
+// Gives the temporary the replaced file's owner where this process may (root, or a group the
+// user is in), then its mode exactly, whatever the umask. Before any byte is written, so the
+// data is never readable by more people than the old file's.
+void TakeOwnership(const Ownership& old, const Temporary& temp, const std::string& where) {
+  if (!old.replacing) return;
+  // Refused (EPERM) for another user's file when not root: the mode below still holds.
+  (void)fchown(temp.fd, old.owner, old.group);
+  // After the chown, which clears set-id bits.
+  if (Sys("fchmod", [&] { return fchmod(temp.fd, old.mode); }) != 0) IoFail(where, "fchmod to the old file's mode");
+}
+
 // An unnamed temporary in path's directory, or a named one where O_TMPFILE is missing.
 // Locked before anyone could take it for a dead writer's.
-void Create(const std::string& path, Temporary& temp) {
-  const mode_t mode = 0666;  // less the umask: as readable as any file the user creates
-  temp.fd = Sys("open_tmpfile", [&] {
-    return open(DirectoryOf(path).c_str(), O_TMPFILE | O_WRONLY | O_CLOEXEC, mode);
-  });
-  if (temp.fd >= 0) {
-    if (Sys("flock", [&] { return flock(temp.fd, LOCK_EX); }) != 0) IoFail(path, "locking the temporary file");
-    return;
-  }
-  if (errno != EOPNOTSUPP && errno != EISDIR && errno != EINVAL) {
-    IoFail(path, "creating a temporary file beside it");
+void Create(const std::string& path, const Ownership& old, Temporary& temp) {
+  // A new file is as readable as any file the user creates (0666 less the umask); a
+  // replacement is never more readable than the file it replaces, even before its fchmod.
+  const mode_t mode = old.replacing ? old.mode & 0666 : 0666;
+  if (!unnamed_unusable) {
+    temp.fd = Sys("open_tmpfile", [&] {
+      return open(DirectoryOf(path).c_str(), O_TMPFILE | O_WRONLY | O_CLOEXEC, mode);
+    });
+    if (temp.fd >= 0) {
+      if (Sys("flock", [&] { return flock(temp.fd, LOCK_EX); }) != 0) IoFail(path, "locking the temporary file");
+      return;
+    }
+    if (errno != EOPNOTSUPP && errno != EISDIR && errno != EINVAL) {
+      IoFail(path, "creating a temporary file beside it");
+    }
   }
   for (;;) {
     const std::string name = TempName(path);
@@ -184,34 +220,53 @@ void WriteContents(const Parts& parts, int fd, const std::string& name) {
   WriteAt(fd, head.data(), head.size(), 0, name);
 }
 
-// Gives an unnamed temporary a name beside path.
-void Name(const std::string& path, Temporary& temp) {
+// Gives an unnamed temporary a name beside path: by its descriptor (AT_EMPTY_PATH), which the
+// kernel permits only with CAP_DAC_READ_SEARCH, else through /proc/self/fd, which a chroot
+// or a minimal container may lack. False when neither works.
+bool Name(const std::string& path, Temporary& temp) {
   const std::string proc = "/proc/self/fd/" + std::to_string(temp.fd);
   for (;;) {
     const std::string name = TempName(path);
-    if (Sys("linkat", [&] { return linkat(AT_FDCWD, proc.c_str(), AT_FDCWD, name.c_str(), AT_SYMLINK_FOLLOW); }) == 0) {
+    int linked = Sys("linkat", [&] { return linkat(temp.fd, "", AT_FDCWD, name.c_str(), AT_EMPTY_PATH); });
+    if (linked != 0 && (errno == ENOENT || errno == EPERM)) {
+      linked = Sys("linkat_proc", [&] {
+        return linkat(AT_FDCWD, proc.c_str(), AT_FDCWD, name.c_str(), AT_SYMLINK_FOLLOW);
+      });
+      if (linked != 0 && (errno == ENOENT || errno == EPERM)) return false;
+    }
+    if (linked == 0) {
       temp.name = name;
-      return;
+      return true;
     }
     if (errno != EEXIST) IoFail(path, "linkat of the temporary file");
   }
+}
+
+// Writes the container to a temporary beside path and renames it over path. False, with
+// nothing changed, when the temporary was unnamed and could not be named.
+bool Replace(const std::string& path, const Ownership& old, const Parts& parts) {
+  Temporary temp;
+  Create(path, old, temp);
+  const std::string where = temp.name.empty() ? path + " (temporary)" : temp.name;
+  TakeOwnership(old, temp, where);
+  WriteContents(parts, temp.fd, where);
+  if (Sys("fsync", [&] { return fsync(temp.fd); }) != 0) IoFail(where, "fsync");
+  if (temp.name.empty() && !Name(path, temp)) return false;
+  if (Sys("rename", [&] { return rename(temp.name.c_str(), path.c_str()); }) != 0) {
+    IoFail(path, "rename of the temporary file");
+  }
+  temp.name.clear();  // renamed: nothing left to remove; closing drops the lock
+  return true;
 }
 
 }  // namespace
 
 void SaveContainer(const std::string& path, const Parts& parts) {
   RemoveStaleTemporaries(path);
-  {
-    Temporary temp;
-    Create(path, temp);
-    const std::string where = temp.name.empty() ? path + " (temporary)" : temp.name;
-    WriteContents(parts, temp.fd, where);
-    if (Sys("fsync", [&] { return fsync(temp.fd); }) != 0) IoFail(where, "fsync");
-    if (temp.name.empty()) Name(path, temp);
-    if (Sys("rename", [&] { return rename(temp.name.c_str(), path.c_str()); }) != 0) {
-      IoFail(path, "rename of the temporary file");
-    }
-    temp.name.clear();  // renamed: nothing left to remove; closing drops the lock
+  const Ownership old = OwnershipOf(path);
+  if (!Replace(path, old, parts)) {
+    unnamed_unusable = true;
+    Replace(path, old, parts);
   }
   const int dir = Sys("open_dir", [&] { return open(DirectoryOf(path).c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC); });
   if (dir < 0) IoFail(path, "opening its directory to fsync it");

@@ -15,6 +15,7 @@
 #include "core/format.h"
 #include "core/hash.h"
 #include "core/store_shard.h"
+#include "core/subkey.h"
 #include "core/window.h"
 #include "core/window_codec.h"
 
@@ -54,8 +55,8 @@ struct Store::Impl {
     uint64_t span_drops = 0;
     uint64_t sample_state;
 
-    Shard(const WindowParams& window, uint64_t expected, uint64_t seed)
-        : users(window, expected), sample_state(seed | 1) {}
+    Shard(const WindowParams& window, uint64_t expected, const SecretKey& index_key, uint64_t seed)
+        : users(window, expected, index_key), sample_state(seed | 1) {}
   };
 
   StoreOptions options;
@@ -66,8 +67,11 @@ struct Store::Impl {
   std::vector<std::unique_ptr<Shard>> shards;
 
   explicit Impl(const StoreOptions& o) : options(o) {
+    // Derived from the key in keyed mode, random otherwise. Never saved: a loaded store
+    // rebuilds its index (StoreShard::Load), so each process may place users its own way.
+    const SecretKey index_key = o.window.key ? Subkey(*o.window.key, "seen store index") : RandomKey();
     for (uint32_t s = 0; s < kShards; ++s) {
-      shards.push_back(std::make_unique<Shard>(o.window, o.expected_users / kShards + 1, s + 1));
+      shards.push_back(std::make_unique<Shard>(o.window, o.expected_users / kShards + 1, index_key, s + 1));
     }
   }
 

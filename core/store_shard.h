@@ -6,6 +6,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "core/hash.h"
 #include "core/region.h"
 #include "core/window.h"
 
@@ -13,7 +14,9 @@ namespace seen {
 
 class StoreShard {
  public:
-  StoreShard(const WindowParams& window, uint64_t expected_users);
+  // index_key places users in the index: secret, so that no one can choose user ids that
+  // pile up in one run of it and make every lookup walk the run.
+  StoreShard(const WindowParams& window, uint64_t expected_users, const SecretKey& index_key);
 
   // The slot of `user`, or -1.
   int64_t Find(uint64_t user) const;
@@ -60,6 +63,7 @@ class StoreShard {
   void RebuildIndex(uint64_t capacity);
 
   WindowParams window_params_;
+  SecretKey index_key_;
   uint64_t state_bytes_;
   std::vector<uint64_t> users_;
   std::vector<uint16_t> active_;

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdint>
 #include <functional>
 #include <string>
 
@@ -36,12 +37,50 @@ seen_status CreateWindow(seen_window_options o) {
   return status;
 }
 
-seen_status CreateScalable(uint64_t capacity, double fpr, double growth, double tightening) {
-  seen_scalable_options o = {sizeof o, capacity, fpr, growth, tightening, 0, nullptr, 0};
+seen_status CreateScalable(uint64_t capacity, double fpr, double growth, double tightening,
+                           size_t size = sizeof(seen_scalable_options)) {
+  seen_scalable_options o = {size, capacity, fpr, growth, tightening, 0, nullptr, 0};
   seen_scalable* f = nullptr;
   const seen_status status = seen_scalable_create(&o, &f, nullptr);
   seen_scalable_free(f);
   return status;
+}
+
+// A valid count window's options, changed by `change`.
+seen_window_options WindowWith(const std::function<void(seen_window_options&)>& change) {
+  seen_window_options o = Window(SEEN_WINDOW_COUNT, 100);
+  change(o);
+  return o;
+}
+seen_window_options Window() { return WindowWith([](auto&) {}); }
+
+seen_status CreateStore(seen_window_options window, const std::function<void(seen_store_options&)>& change) {
+  seen_store_options o = {};
+  o.size = sizeof o;
+  o.window = &window;
+  o.expected_users = 1000;
+  change(o);
+  seen_store* s = nullptr;
+  const seen_status status = seen_store_create(&o, &s, nullptr);
+  seen_store_free(s);
+  return status;
+}
+
+seen_status CreateMinhash(size_t size) {
+  seen_minhash_options o = {};
+  o.size = size;
+  seen_minhash_index* index = nullptr;
+  const seen_status status = seen_minhash_index_create(&o, &index, nullptr);
+  seen_minhash_index_free(index);
+  return status;
+}
+
+seen_status SimhashText(size_t size) {
+  seen_simhash_options o = {};
+  o.size = size;
+  seen_simhash_fingerprint fp = {};
+  fp.size = sizeof fp;
+  return seen_simhash_text("a text", 6, &o, &fp, nullptr);
 }
 
 TEST(ArgumentErrors, NameTheArgument) {
@@ -75,6 +114,22 @@ TEST(ArgumentErrors, NameTheArgument) {
        "growth"},
       {"scalable tightening 1.5", [] { return CreateScalable(100, 0.01, 2, 1.5); }, SEEN_ERR_INVALID_ARGUMENT,
        "tightening"},
+      // A size whose end pointer would wrap, and reserved fields documented as 0.
+      {"window options size SIZE_MAX", [] { return CreateWindow(WindowWith([](auto& o) { o.size = SIZE_MAX; })); },
+       SEEN_ERR_INVALID_ARGUMENT, "size"},
+      {"window reserved 1", [] { return CreateWindow(WindowWith([](auto& o) { o.reserved = 1; })); },
+       SEEN_ERR_INVALID_ARGUMENT, "reserved"},
+      {"store options size SIZE_MAX", [] { return CreateStore(Window(), [](auto& o) { o.size = SIZE_MAX; }); },
+       SEEN_ERR_INVALID_ARGUMENT, "size"},
+      {"store reserved 1", [] { return CreateStore(Window(), [](auto& o) { o.reserved = 1; }); },
+       SEEN_ERR_INVALID_ARGUMENT, "reserved"},
+      {"store's window reserved 1",
+       [] { return CreateStore(WindowWith([](auto& o) { o.reserved = 1; }), [](auto&) {}); },
+       SEEN_ERR_INVALID_ARGUMENT, "reserved"},
+      {"scalable options size SIZE_MAX", [] { return CreateScalable(100, 0.01, 2, 0.5, SIZE_MAX); },
+       SEEN_ERR_INVALID_ARGUMENT, "size"},
+      {"minhash options size SIZE_MAX", [] { return CreateMinhash(SIZE_MAX); }, SEEN_ERR_INVALID_ARGUMENT, "size"},
+      {"simhash options size SIZE_MAX", [] { return SimhashText(SIZE_MAX); }, SEEN_ERR_INVALID_ARGUMENT, "size"},
       {"simhash max_k 100", [&] { return seen_simhash_index_create(100, &index, nullptr); }, SEEN_ERR_INVALID_ARGUMENT,
        "max_k"},
   };

@@ -1,43 +1,20 @@
 // Saves and serializes racing writers (capi/seen.h, "Snapshots"): every file and buffer must
 // reopen with verified checksums and hold every add completed before the save began. The
-// saves per kind come from SEEN_SNAPSHOT_SAVES (default 30, kept short for CI; the bench
-// figure of bench/results/reliability.md runs 1,000).
+// saves per kind come from SEEN_SNAPSHOT_SAVES (tests/snapshot_race.h).
 #include <gtest/gtest.h>
 
-#include <atomic>
-#include <cstdlib>
 #include <functional>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "seen.h"
 #include "tests/flat_kinds.h"
 #include "tests/format_support.h"
+#include "tests/snapshot_race.h"
 #include "tests/support.h"
 
 namespace seen::test {
 namespace {
-
-int Saves() {
-  const char* env = std::getenv("SEEN_SNAPSHOT_SAVES");
-  return env != nullptr ? std::atoi(env) : 30;
-}
-
-// Runs `writers` threads calling write(thread, round) until the saves end; save(i) makes the
-// i-th snapshot and checks it. Marker keys added before save i must be in snapshot i.
-void Race(int writers, const std::function<void(int, uint64_t)>& write, const std::function<void(int)>& save) {
-  std::atomic<bool> stop{false};
-  std::vector<std::thread> threads;
-  for (int t = 0; t < writers; ++t) {
-    threads.emplace_back([&, t] {
-      for (uint64_t round = 0; !stop.load(std::memory_order_relaxed); ++round) write(t, round);
-    });
-  }
-  for (int i = 0; i < Saves(); ++i) save(i);
-  stop = true;
-  for (std::thread& thread : threads) thread.join();
-}
 
 // 256 keys that save i adds, completed, just before it starts.
 std::vector<uint64_t> Markers(int i) {
