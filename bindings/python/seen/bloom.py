@@ -9,6 +9,7 @@ for its few nanoseconds of work (_single_key.py).
 from typing import Any, Optional
 
 from . import _batches, _files, _handle, _keys
+from ._counts import rounded_count
 from ._single_key import ProbedKeys
 from ._keys import Key
 from ._native import ffi, lib
@@ -124,7 +125,7 @@ class BloomFilter(ProbedKeys, _batches.UpdatesByBatches, _files.KeyedBytes, _fil
 
     def __len__(self) -> int:
         """The number of distinct keys added, estimated from the fill (reads the filter)."""
-        return int(min(self._stats().approx_items, 2**63 - 1))
+        return rounded_count(self._stats().approx_items)
 
     def __bool__(self) -> bool:
         """False only while no bit is set (reads the filter)."""
