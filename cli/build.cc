@@ -11,6 +11,7 @@
 #include "cli/key_file.h"
 #include "cli/lines.h"
 #include "cli/progress.h"
+#include "cli/writable.h"
 #include "core/bloom.h"
 #include "core/bloom_codec.h"
 
@@ -56,6 +57,7 @@ int Build(const Args& args) {
       std::clamp<uint64_t>(args.get_u64("threads", std::thread::hardware_concurrency()), 1, 256));
   const std::string output = args.require("output");
   if (args.positional().empty()) throw UsageError{"build needs at least one INPUT (- for stdin)"};
+  CheckWritable(output);
 
   // With a memory budget (--bytes) the k that suits it is chosen.
   const uint64_t budget = args.get_bytes("bytes", 0);

@@ -1,5 +1,6 @@
 // seen info: the kind, parameters, size and fill of a Bloom, counting or scalable filter,
-// window, store, SimHash index or MinHash index file, after its checksums were verified.
+// window, store, SimHash index or MinHash index file (or of one on stdin, for -), after its
+// checksums were verified.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -12,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/cli.h"
+#include "cli/input.h"
 #include "cli/key_file.h"
 #include "core/bloom.h"
 #include "core/bloom_codec.h"
@@ -72,8 +74,9 @@ void Print(const std::vector<Field>& fields, bool json) {
   }
 }
 
-std::vector<Field> BloomFields(const std::string& path, const std::optional<SecretKey>& key) {
-  const Bloom filter = Open(path, false, true, key);
+std::vector<Field> BloomFields(const Input& in, const std::optional<SecretKey>& key) {
+  const Bloom filter = in.Load([&](const std::string& path) { return Open(path, false, true, key); },
+                               [&](const uint8_t* data, uint64_t size) { return Deserialize(data, size, key); });
   const BloomParams& p = filter.params();
   const BloomStats s = filter.Stats();
   return {Count("bytes", p.bytes()), Count("blocks", p.blocks), Count("k", p.k), Count("seed", p.seed),
@@ -83,8 +86,10 @@ std::vector<Field> BloomFields(const std::string& path, const std::optional<Secr
           Real("predicted_fpr", s.predicted_fpr)};
 }
 
-std::vector<Field> CountingFields(const std::string& path, const std::optional<SecretKey>& key) {
-  const Counting filter = OpenCounting(path, false, true, key);
+std::vector<Field> CountingFields(const Input& in, const std::optional<SecretKey>& key) {
+  const Counting filter =
+      in.Load([&](const std::string& path) { return OpenCounting(path, false, true, key); },
+              [&](const uint8_t* data, uint64_t size) { return DeserializeCounting(data, size, key); });
   const CountingParams& p = filter.params();
   const CountingStats s = filter.Stats();
   return {Count("bytes", p.bytes()), Count("blocks", p.blocks), Count("k", p.k), Count("seed", p.seed),
@@ -94,8 +99,10 @@ std::vector<Field> CountingFields(const std::string& path, const std::optional<S
           Real("predicted_fpr", s.predicted_fpr)};
 }
 
-std::vector<Field> ScalableFields(const std::string& path, const std::optional<SecretKey>& key) {
-  const Scalable filter = OpenScalable(path, false, true, key);
+std::vector<Field> ScalableFields(const Input& in, const std::optional<SecretKey>& key) {
+  const Scalable filter =
+      in.Load([&](const std::string& path) { return OpenScalable(path, false, true, key); },
+              [&](const uint8_t* data, uint64_t size) { return DeserializeScalable(data, size, key); });
   const ScalableOptions& o = filter.options();
   return {Count("bytes", filter.bytes()), Count("sub_filters", filter.subs().size()),
           Count("initial_capacity", o.initial_capacity), Real("target_fpr", o.fpr),
@@ -124,12 +131,12 @@ std::vector<Field> WindowSpecFields(const WindowParams& p) {
   return fields;
 }
 
-std::vector<Field> WindowFields(const Region& file, const std::string& path, uint32_t now) {
+std::vector<Field> WindowFields(const Input& in, uint32_t now) {
   const Window w = [&] {
     try {
-      return DeserializeWindow(file.data(), file.size());
+      return DeserializeWindow(in.data(), in.size());
     } catch (const Error& e) {
-      throw Error(e.code(), path + ": " + e.what());
+      throw Error(e.code(), in.name() + ": " + e.what());
     }
   }();
   const WindowSaturation sat = MeasureWindowSaturation(w.params, w.state.data(), &w.growth, now);
@@ -142,8 +149,11 @@ std::vector<Field> WindowFields(const Region& file, const std::string& path, uin
   return fields;
 }
 
-std::vector<Field> StoreFields(const std::string& path, uint32_t now) {
-  const Store store = Store::Open(path, false, true);
+std::vector<Field> StoreFields(const Input& in, uint32_t now) {
+  const Store store = in.Load([](const std::string& path) { return Store::Open(path, false, true); },
+                              [](const uint8_t*, uint64_t) -> Store {
+                                throw Error(Code::kIo, "a store opens from its file only: give its path, not -");
+                              });
   const StoreStats stats = store.Stats();
   const StoreSaturation sat = store.Saturation(now);
   auto fields = WindowSpecFields(store.options().window);
@@ -157,15 +167,18 @@ std::vector<Field> StoreFields(const std::string& path, uint32_t now) {
   return fields;
 }
 
-std::vector<Field> SimhashIndexFields(const std::string& path) {
-  const SimhashIndex index = OpenSimhashIndex(path, true);
+std::vector<Field> SimhashIndexFields(const Input& in) {
+  const SimhashIndex index = in.Load([](const std::string& path) { return OpenSimhashIndex(path, true); },
+                                     [](const uint8_t* data, uint64_t size) { return DeserializeSimhashIndex(data, size); });
   const SimhashLayout& l = index.layout();
   return {Count("documents", l.count), Count("max_k", l.max_k), Count("blocks", l.blocks),
           Count("primary_bits", l.primary_bits), Count("bytes", index.bytes())};
 }
 
-std::vector<Field> MinhashIndexFields(const std::string& path, const std::optional<SecretKey>& key) {
-  const MinhashIndex index = OpenMinhashIndex(path, key, false, true);
+std::vector<Field> MinhashIndexFields(const Input& in, const std::optional<SecretKey>& key) {
+  const MinhashIndex index =
+      in.Load([&](const std::string& path) { return OpenMinhashIndex(path, key, false, true); },
+              [&](const uint8_t* data, uint64_t size) { return DeserializeMinhashIndex(data, size, key); });
   const MinhashOptions& o = index.options();
   return {Count("documents", index.size()), Count("bins", o.bins), Count("shingle", o.shingle),
           Count("seed", o.seed), Flag("keyed", o.key.has_value()), Real("threshold", index.threshold()),
@@ -179,27 +192,27 @@ int Info(const Args& args) {
   const std::string& path = args.positional()[0];
   const uint64_t now = args.get_u64("now", static_cast<uint64_t>(std::time(nullptr)));
   if (now > UINT32_MAX) throw UsageError{"--now is past 2^32 - 1 seconds"};
-  const Region file = MapFile(path, false, false);
-  const uint32_t kind = ContainerKind(file.data(), file.size(), path);
+  const Input in(path);
+  const uint32_t kind = ContainerKind(in.data(), in.size(), in.name());
   // Every kind below is opened with its payload checksum checked: a mismatch is an error.
   std::vector<Field> fields = {Text("file", path), Text("kind", KindName(kind)), Text("checksum", "verified")};
   std::vector<Field> more;
   if (kind == static_cast<uint32_t>(Kind::kBloom)) {
-    more = BloomFields(path, KeyFile(args));
+    more = BloomFields(in, KeyFile(args));
   } else if (kind == static_cast<uint32_t>(Kind::kCounting)) {
-    more = CountingFields(path, KeyFile(args));
+    more = CountingFields(in, KeyFile(args));
   } else if (kind == static_cast<uint32_t>(Kind::kScalable)) {
-    more = ScalableFields(path, KeyFile(args));
+    more = ScalableFields(in, KeyFile(args));
   } else if (kind == static_cast<uint32_t>(Kind::kWindow)) {
-    more = WindowFields(file, path, static_cast<uint32_t>(now));
+    more = WindowFields(in, static_cast<uint32_t>(now));
   } else if (kind == static_cast<uint32_t>(Kind::kStore)) {
-    more = StoreFields(path, static_cast<uint32_t>(now));
+    more = StoreFields(in, static_cast<uint32_t>(now));
   } else if (kind == static_cast<uint32_t>(Kind::kSimhashIndex)) {
-    more = SimhashIndexFields(path);
+    more = SimhashIndexFields(in);
   } else if (kind == static_cast<uint32_t>(Kind::kMinhashIndex)) {
-    more = MinhashIndexFields(path, KeyFile(args));
+    more = MinhashIndexFields(in, KeyFile(args));
   } else {
-    throw Error(Code::kWrongKind, path + ": holds kind " + std::to_string(kind) +
+    throw Error(Code::kWrongKind, in.name() + ": holds kind " + std::to_string(kind) +
                                       ", unknown to this build; seen info reads Bloom, counting and scalable filter, window, store, "
                                       "SimHash index and MinHash index files");
   }
