@@ -73,8 +73,10 @@ func TestConformanceCases(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			if strings.HasPrefix(c.lines[0][2], "-") {
-				t.Skip("Go takes capacities as uint64: a negative one cannot be written")
+			for _, w := range c.lines {
+				if w[0] == "create" && strings.HasPrefix(w[2], "-") {
+					t.Skip("Go takes capacities as uint64: a negative one cannot be written")
+				}
 			}
 			runConformanceCase(t, c.lines)
 		})
@@ -83,7 +85,10 @@ func TestConformanceCases(t *testing.T) {
 
 func runConformanceCase(t *testing.T, lines [][]string) {
 	var filter, other caseFilter
-	var failure error
+	var failure error // of the last create or sizing
+	var sizedBytes uint64
+	var sizedK uint32
+	var sizedFPR float64
 	for _, w := range lines {
 		args := w[1:]
 		switch w[0] {
@@ -189,6 +194,23 @@ func runConformanceCase(t *testing.T, lines [][]string) {
 			}
 			defer back.Close()
 			filter = back
+		case "size_for":
+			n, _ := strconv.ParseUint(args[0], 10, 64)
+			sizedFPR, _ = strconv.ParseFloat(args[1], 64)
+			sizedBytes, sizedK, failure = SizeFor(n, sizedFPR)
+		case "predict_fpr":
+			n, _ := strconv.ParseUint(args[0], 10, 64)
+			sizedBytes, _ = strconv.ParseUint(args[1], 10, 64)
+			sizedFPR, sizedK, failure = PredictFPR(n, sizedBytes)
+		case "sized":
+			bytes, _ := strconv.ParseUint(args[0], 10, 64)
+			k, _ := strconv.ParseUint(args[1], 10, 32)
+			if sizedBytes != bytes || uint64(sizedK) != k {
+				t.Errorf("sized %d, %d; want %d, %d", sizedBytes, sizedK, bytes, k)
+			}
+			if fpr, _ := strconv.ParseFloat(strings.Join(args[2:], ""), 64); len(args) > 2 && sizedFPR != fpr {
+				t.Errorf("fpr %v, want %v", sizedFPR, fpr)
+			}
 		default:
 			t.Fatalf("unknown line %s", w[0])
 		}

@@ -38,6 +38,7 @@ def test_the_cases_are_read():
 def test_case(name: str) -> None:
     filter: Any = None
     other: Any = None
+    sizing: Any = None
     failure: Tuple[Any, ...] = ()
     for op, *args in CASES[name]:
         if op == "create":
@@ -75,5 +76,14 @@ def test_case(name: str) -> None:
                 filter |= other
         elif op == "round_trip":
             filter = type(filter).from_bytes(filter.to_bytes())
+        elif op in ("size_for", "predict_fpr"):
+            try:
+                sizing = seen.size_for(int(args[0]), float(args[1])) if op == "size_for" \
+                    else seen.predict_fpr(int(args[0]), int(args[1]))
+            except Exception as e:  # as for create
+                failure = (e,)
+        elif op == "sized":
+            assert (sizing.bytes, sizing.k) == (int(args[0]), int(args[1]))
+            assert args[2:] == [] or sizing.fpr == float(args[2])
         else:
             raise AssertionError(f"unknown line {op}")

@@ -17,6 +17,12 @@ final class NativeBloom {
   /** Keyed under {@code key} (16 to 64 bytes) if it is not null; the handle goes to out[0]. */
   static native int create(long expectedItems, double fpp, long seed, byte[] key, long[] out);
 
+  /** out: bytes, k. Throws SeenException itself. */
+  static native int sizeFor(long expectedItems, double fpp, long[] out);
+
+  /** out: raw bits of the fpr, k. Throws SeenException itself. */
+  static native int predictFpp(long expectedItems, long bytes, long[] out);
+
   static native int merge(long dst, long src);
 
   static native int clear(long h);

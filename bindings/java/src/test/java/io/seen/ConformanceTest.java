@@ -87,7 +87,8 @@ class ConformanceTest {
   private static void run(List<String[]> steps) throws IOException {
     Filter<?> filter = null;
     Filter<?> other = null;
-    RuntimeException failure = null;
+    RuntimeException failure = null;  // of the last create or sizing
+    Sizing sizing = null;
     for (String[] w : steps) {
       List<String> args = Arrays.asList(w).subList(1, w.length);
       switch (w[0]) {
@@ -157,6 +158,22 @@ class ConformanceTest {
           break;
         case "round_trip":
           filter = roundTrip(filter);
+          break;
+        case "size_for":
+        case "predict_fpr":
+          try {
+            sizing = w[0].equals("size_for") ? Sizing.forRate(Long.parseLong(args.get(0)), Double.parseDouble(args.get(1)))
+                : Sizing.forBytes(Long.parseLong(args.get(0)), Long.parseLong(args.get(1)));
+          } catch (RuntimeException e) {
+            failure = e;
+          }
+          break;
+        case "sized":
+          assertEquals(Long.parseLong(args.get(0)), sizing.bytes());
+          assertEquals(Integer.parseInt(args.get(1)), sizing.k());
+          if (args.size() > 2) {
+            assertEquals(Double.parseDouble(args.get(2)), sizing.fpp());
+          }
           break;
         default:
           throw new AssertionError("unknown line " + w[0]);
