@@ -99,6 +99,8 @@ class Filter {
     return i.bytes;
   }
   seen_status Merge(const Filter& other) { return seen_bloom_merge(bloom_, other.bloom_); }
+  seen_status Intersect(const Filter& other) { return seen_bloom_intersect(bloom_, other.bloom_); }
+  seen_status Covers(const Filter& other, int* covers) const { return seen_bloom_covers(bloom_, other.bloom_, covers); }
   // Replaces the filter by one read back from its serialized bytes.
   void RoundTrip() {
     size_t size = 0;
@@ -163,6 +165,12 @@ void RunCase(const Case& c) {
       ASSERT_EQ(other.Create(w, nullptr), SEEN_OK);
     } else if (op == "merge") {
       EXPECT_EQ(StatusName(filter.Merge(other)), w.size() > 1 ? w[1] : "OK");
+    } else if (op == "intersect") {
+      EXPECT_EQ(StatusName(filter.Intersect(other)), w.size() > 1 ? w[1] : "OK");
+    } else if (op == "covers") {
+      int covers = -1;
+      const seen_status status = filter.Covers(other, &covers);
+      EXPECT_EQ(status == SEEN_OK ? (covers ? "true" : "false") : StatusName(status), w.at(1));
     } else if (op == "round_trip") {
       filter.RoundTrip();
     } else if (op == "size_for") {

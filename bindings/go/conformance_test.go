@@ -177,6 +177,25 @@ func runConformanceCase(t *testing.T, lines [][]string) {
 			} else if len(args) > 0 && !errors.Is(err, statusNamed(args[0])) {
 				t.Errorf("merge: %v, want %s", err, args[0])
 			}
+		case "intersect":
+			err := filter.(*BloomFilter).Intersect(other.(*BloomFilter))
+			if len(args) == 0 && err != nil {
+				t.Errorf("intersect: %v", err)
+			} else if len(args) > 0 && !errors.Is(err, statusNamed(args[0])) {
+				t.Errorf("intersect: %v, want %s", err, args[0])
+			}
+		case "covers":
+			covers, err := filter.(*BloomFilter).Covers(other.(*BloomFilter))
+			switch args[0] {
+			case "true", "false":
+				if err != nil || covers != (args[0] == "true") {
+					t.Errorf("covers = %v, %v; want %s", covers, err, args[0])
+				}
+			default:
+				if !errors.Is(err, statusNamed(args[0])) {
+					t.Errorf("covers: %v, want %s", err, args[0])
+				}
+			}
 		case "round_trip":
 			data, err := filter.MarshalBinary()
 			if err != nil {

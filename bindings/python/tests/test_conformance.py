@@ -74,6 +74,21 @@ def test_case(name: str) -> None:
                 assert raised.value.status_name == "SEEN_ERR_" + args[0]
             else:
                 filter |= other
+        elif op == "intersect":
+            if args:
+                with pytest.raises(seen.SeenError) as raised:
+                    filter &= other
+                assert raised.value.status_name == "SEEN_ERR_" + args[0]
+            else:
+                filter &= other
+        elif op == "covers":
+            if args[0] in ("true", "false"):
+                assert filter.issuperset(other) == (args[0] == "true")
+                assert (other <= filter) == (args[0] == "true")
+            else:
+                with pytest.raises(seen.SeenError) as raised:
+                    filter.issuperset(other)
+                assert raised.value.status_name == "SEEN_ERR_" + args[0]
         elif op == "round_trip":
             filter = type(filter).from_bytes(filter.to_bytes())
         elif op in ("size_for", "predict_fpr"):

@@ -45,6 +45,17 @@ JNI(jint, merge)(JNIEnv* env, jclass cls, jlong dst, jlong src) {
   return seen_bloom_merge(FILTER(dst), FILTER(src));
 }
 
+JNI(jint, intersect)(JNIEnv* env, jclass cls, jlong dst, jlong src) {
+  return seen_bloom_intersect(FILTER(dst), FILTER(src));
+}
+
+/* A flag_or_status: 1 if a covers b, 0 if not, below 0 a failed status. */
+JNI(jint, covers)(JNIEnv* env, jclass cls, jlong a, jlong b) {
+  int covers = 0;
+  seen_status s = seen_bloom_covers(FILTER(a), FILTER(b), &covers);
+  return flag_or_status(s, (uint8_t)covers);
+}
+
 JNI(jint, clear)(JNIEnv* env, jclass cls, jlong h) {
   return seen_bloom_clear(FILTER(h));
 }

@@ -25,6 +25,11 @@ final class NativeBloom {
 
   static native int merge(long dst, long src);
 
+  static native int intersect(long dst, long src);
+
+  /** 1 if a covers b, 0 if not, below 0 minus a failed status. */
+  static native int covers(long a, long b);
+
   static native int clear(long h);
 
   /** out: bytes, blocks, k, read_only, seed, expected_items, raw bits of target_fpr. */

@@ -156,6 +156,24 @@ class ConformanceTest {
             assertEquals(Status.valueOf(args.get(0)), assertThrows(SeenException.class, () -> dst.putAll(src)).status());
           }
           break;
+        case "intersect":
+          BloomFilter kept = (BloomFilter) filter;
+          BloomFilter with = (BloomFilter) other;
+          if (args.isEmpty()) {
+            kept.intersect(with);
+          } else {
+            assertEquals(Status.valueOf(args.get(0)), assertThrows(SeenException.class, () -> kept.intersect(with)).status());
+          }
+          break;
+        case "covers":
+          BloomFilter a = (BloomFilter) filter;
+          BloomFilter b = (BloomFilter) other;
+          if (args.get(0).equals("true") || args.get(0).equals("false")) {
+            assertEquals(Boolean.parseBoolean(args.get(0)), a.covers(b));
+          } else {
+            assertEquals(Status.valueOf(args.get(0)), assertThrows(SeenException.class, () -> a.covers(b)).status());
+          }
+          break;
         case "round_trip":
           filter = roundTrip(filter);
           break;
