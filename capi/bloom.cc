@@ -151,6 +151,18 @@ seen_status seen_bloom_merge(seen_bloom* dst, const seen_bloom* src) {
   return Guard([&] { dst->bloom.Merge(src->bloom); });
 }
 
+seen_status seen_bloom_intersect(seen_bloom* dst, const seen_bloom* src) {
+  const seen::capi::ReportTo report(dst);
+  SEEN_REQUIRE(dst != nullptr && src != nullptr, "dst or src is NULL");
+  return Guard([&] { dst->bloom.Intersect(src->bloom); });
+}
+
+seen_status seen_bloom_covers(const seen_bloom* a, const seen_bloom* b, int* covers) {
+  const seen::capi::ReportTo report(a);
+  SEEN_REQUIRE(a != nullptr && b != nullptr && covers != nullptr, "a, b or covers is NULL");
+  return Guard([&] { *covers = a->bloom.Covers(b->bloom) ? 1 : 0; });
+}
+
 seen_status seen_bloom_blocks_of_u64(const seen_bloom* f, const uint64_t* ids, size_t n,
                                      uint64_t* blocks) {
   const seen::capi::ReportTo report(f);

@@ -228,6 +228,19 @@ SEEN_API int seen_bloom_contains_one_key(const seen_bloom* f, const void* key, s
  * naming the field that differs. dst must be writable. Not thread-safe on dst. */
 SEEN_API seen_status seen_bloom_merge(seen_bloom* dst, const seen_bloom* src);
 
+/* dst &= src, word by word: dst keeps the bits both have. A key added to both still looks
+ * present (no false negatives); a key of only one may too, so the result is approximate
+ * upward: its false-positive rate and its approx_items are those of its bits, at least those
+ * of a filter built from the common keys alone. The shape rules of seen_bloom_merge
+ * (SEEN_ERR_INCOMPATIBLE); dst must be writable. Not thread-safe on dst. */
+SEEN_API seen_status seen_bloom_intersect(seen_bloom* dst, const seen_bloom* src);
+
+/* *covers = 1 if every bit set in b is set in a, so every key b holds looks present in a,
+ * else 0. 1 does not prove the keys of b a subset of the keys of a (false positives), but 0
+ * proves they are not. The shape rules of seen_bloom_merge; a failure reports to a. Thread-
+ * safe (a racing add may or may not be seen). */
+SEEN_API seen_status seen_bloom_covers(const seen_bloom* a, const seen_bloom* b, int* covers);
+
 /* Resets every bit to zero. Not thread-safe. */
 SEEN_API seen_status seen_bloom_clear(seen_bloom* f);
 

@@ -8,17 +8,19 @@ namespace seen::cli {
 Args::Args(int argc, char** argv, const CommandSpec& command) {
   bool options_end = false;  // after "--" everything is positional, e.g. a key "-x"
   for (int i = 0; i < argc; ++i) {
-    const std::string arg = argv[i] == std::string("-o") ? "--output" : argv[i];
+    const std::string arg = argv[i];
     if (!options_end && arg == "--") {
       options_end = true;
     } else if (options_end || arg.size() < 2 || arg[0] != '-') {
       positional_.push_back(argv[i]);  // "-" too: standard input
     } else {
+      // Messages name an option as it was typed: -o (--output's short form) stays -o.
       const size_t equals = arg.find('=');
       const std::string spelled = arg.substr(0, equals);
+      const std::string long_form = spelled == "-o" ? "--output" : spelled;
       const OptionSpec* spec = nullptr;
       for (const auto& option : command.options) {
-        if (spelled == std::string("--") + option.name) spec = &option;
+        if (long_form == std::string("--") + option.name) spec = &option;
       }
       if (spec == nullptr) {
         throw UsageError{"unknown option " + spelled + " (seen " + command.name +

@@ -1,6 +1,7 @@
 // seen build: keys from files or stdin into a new filter file, on several threads.
 #include <algorithm>
 #include <atomic>
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <thread>
@@ -10,6 +11,7 @@
 #include "cli/key_file.h"
 #include "cli/lines.h"
 #include "cli/progress.h"
+#include "cli/writable.h"
 #include "core/bloom.h"
 #include "core/bloom_codec.h"
 
@@ -55,6 +57,7 @@ int Build(const Args& args) {
       std::clamp<uint64_t>(args.get_u64("threads", std::thread::hardware_concurrency()), 1, 256));
   const std::string output = args.require("output");
   if (args.positional().empty()) throw UsageError{"build needs at least one INPUT (- for stdin)"};
+  CheckWritable(output);
 
   // With a memory budget (--bytes) the k that suits it is chosen.
   const uint64_t budget = args.get_bytes("bytes", 0);
@@ -82,15 +85,18 @@ int Build(const Args& args) {
   const double seconds = progress.seconds();
   const BloomParams& p = filter.params();
   const BloomStats stats = filter.Stats();
-  // Lines are counted, duplicates too; the fill tells how many distinct keys went in.
-  std::printf("built %s: %llu keys read, about %.0f distinct, %llu bytes (%.2f bits per "
+  // Lines are counted, duplicates too; the fill tells how many distinct keys went in, unless
+  // every bit is set: then the estimate is infinite and only "too many" is true.
+  char distinct[64] = "too many distinct keys to estimate (every bit is set)";
+  if (std::isfinite(stats.approx_items)) std::snprintf(distinct, sizeof distinct, "about %.0f distinct keys", stats.approx_items);
+  std::printf("built %s: %llu keys read, %s, %llu bytes (%.2f bits per "
               "capacity key, k=%u), predicted fpr %.2g; %.2f s (%.1fM keys/s)\n",
-              output.c_str(), static_cast<unsigned long long>(keys), stats.approx_items,
+              output.c_str(), static_cast<unsigned long long>(keys), distinct,
               static_cast<unsigned long long>(p.bytes()), 8.0 * p.bytes() / capacity, p.k,
               stats.predicted_fpr, seconds, seconds > 0 ? keys / seconds / 1e6 : 0.0);
   if (stats.approx_items > 1.05 * capacity) {
-    std::printf("warning: about %.0f distinct keys is over the capacity %llu: the rate is above "
-                "the filter's target\n", stats.approx_items, static_cast<unsigned long long>(capacity));
+    std::printf("warning: %s, over the capacity %llu: the rate is above the filter's target\n",
+                distinct, static_cast<unsigned long long>(capacity));
   }
   return kExitOk;
 }

@@ -18,20 +18,21 @@ const std::vector<CommandSpec>& Commands() {
         {"output", "FILE", "the filter file to write (also -o FILE)"}},
        Build},
       {"query", "FILE [KEY...] [--new-only] [--key-file PATH]",
-       "Prints KEY<TAB>seen|new for each key; reads keys from stdin when none are given "
-       "(use -- before keys that start with -).",
+       "Prints KEY<TAB>seen|new for each key; reads keys from stdin when none are given, and in "
+       "place of a KEY - (use -- before keys that start with -). FILE - reads the filter from stdin.",
        {{"new-only", nullptr, "print only the keys the filter has not seen"},
         {"key-file", "PATH", "the key of a keyed filter, 16 to 64 bytes raw or as hex (docs/SECURITY.md)"},},
        Query},
       {"info", "FILE [--json] [--now T] [--key-file PATH]",
        "Prints the kind, parameters and size of a Bloom, counting or scalable filter, window, store, "
-       "SimHash index or MinHash index file once its checksums are verified; for filters, windows "
+       "SimHash index or MinHash index file (- reads one from stdin) once its checksums are verified; for filters, windows "
        "and stores, the fill and the false-positive rate at it, and the users above target.",
        {{"json", nullptr, "one JSON object instead of a table"},
         {"now", "T", "the time (Unix seconds) time windows are measured at (default: now)"},
         {"key-file", "PATH", "the key of a keyed filter or MinHash index, 16 to 64 bytes raw or as hex (docs/SECURITY.md)"},},
        Info},
-      {"merge", "A B -o C [--key-file PATH]", "Writes the union of two filter files of the same shape and seed (or key).",
+      {"merge", "A B -o C [--key-file PATH]",
+       "Writes the union of two filter files of the same shape and seed (or key); A or B may be - (stdin).",
        {{"output", "FILE", "the merged filter file (also -o FILE)"},
         {"key-file", "PATH", "the key of keyed filters, 16 to 64 bytes raw or as hex (docs/SECURITY.md)"},},
        Merge},

@@ -8,13 +8,16 @@
 #include <cstdio>
 #include <cstring>
 #include <memory>
+#include <optional>
 #include <map>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "cli/cli.h"
-#include "cli/json_field.h"
 #include "cli/lines.h"
 #include "cli/progress.h"
 #include "core/error.h"
@@ -33,6 +36,21 @@ struct Doc {
   TextFingerprint fp;
   std::vector<uint32_t> sketch;  // MinHash, when the method may need it
 };
+
+// The string member `name` of the JSON object on one JSONL line, if it has one. Throws
+// Error(kIo) naming `where` for a line that is not a JSON object.
+std::optional<std::string> JsonStringField(std::string_view line, const std::string& name, const std::string& where) {
+  nlohmann::json object;
+  try {
+    object = nlohmann::json::parse(line);
+  } catch (const nlohmann::json::parse_error& e) {
+    throw Error(Code::kIo, where + ": not a JSON line (" + e.what() + ")");
+  }
+  if (!object.is_object()) throw Error(Code::kIo, where + ": not a JSON object line");
+  const auto it = object.find(name);
+  if (it == object.end() || !it->is_string()) return std::nullopt;
+  return it->get<std::string>();
+}
 
 // Below this median length SimHash loses edited copies (bench/results/minhash.md).
 constexpr uint64_t kAutoMinhashBelow = 3000;

@@ -1,7 +1,8 @@
 // seen info: the kind, parameters, size and fill of a Bloom, counting or scalable filter,
-// window, store, SimHash index or MinHash index file, after its checksums were verified.
+// window, store, SimHash index or MinHash index file (or of one on stdin, for -), after its
+// checksums were verified.
 #include <algorithm>
-#include <charconv>
+#include <cmath>
 #include <cstdio>
 #include <ctime>
 #include <optional>
@@ -9,7 +10,10 @@
 #include <utility>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "cli/cli.h"
+#include "cli/input.h"
 #include "cli/key_file.h"
 #include "core/bloom.h"
 #include "core/bloom_codec.h"
@@ -27,71 +31,84 @@ namespace seen::cli {
 
 namespace {
 
-// One line of `seen info`: a name and its value, quoted in JSON when it is text.
+// One line of `seen info`: a name and its value. Values are JSON values so that `--json` is
+// written by the JSON library, and the table prints the same values as plain text.
 struct Field {
   std::string name;
-  std::string text;
-  bool quoted = false;
+  nlohmann::ordered_json value;
 };
 
-Field Text(std::string name, std::string value) { return {std::move(name), std::move(value), true}; }
-Field Count(std::string name, uint64_t value) { return {std::move(name), std::to_string(value)}; }
-// JSON gets the shortest text that reads back as the same double (0.7, not 0.69999...).
-Field Real(std::string name, double value, bool json) {
-  char buf[40];
-  if (json) {
-    *std::to_chars(buf, buf + sizeof buf - 1, value).ptr = '\0';
-  } else {
-    std::snprintf(buf, sizeof buf, "%.6g", value);
+Field Text(std::string name, std::string value) { return {std::move(name), std::move(value)}; }
+Field Count(std::string name, uint64_t value) { return {std::move(name), value}; }
+Field Flag(std::string name, bool value) { return {std::move(name), value}; }
+// JSON has no infinity: a count a saturated filter cannot estimate is null (docs: README).
+Field Real(std::string name, double value) {
+  if (!std::isfinite(value)) return {std::move(name), nullptr};
+  return {std::move(name), value};
+}
+
+std::string TableText(const nlohmann::ordered_json& value) {
+  if (value.is_string()) return value.get<std::string>();
+  if (value.is_boolean()) return value.get<bool>() ? "yes" : "no";
+  if (value.is_null()) return "unknown (saturated)";
+  if (value.is_number_float()) {
+    char buf[40];
+    std::snprintf(buf, sizeof buf, "%.6g", value.get<double>());
+    return buf;
   }
-  return {std::move(name), buf};
+  return value.dump();
 }
 
 void Print(const std::vector<Field>& fields, bool json) {
-  for (size_t i = 0; i < fields.size(); ++i) {
-    const Field& f = fields[i];
-    if (!json) {
-      std::string label = f.name;
-      std::replace(label.begin(), label.end(), '_', ' ');
-      std::printf("%-20s%s\n", label.c_str(), f.text.c_str());
-      continue;
-    }
-    std::printf("%s\"%s\": %s%s%s", i == 0 ? "{" : ", ", f.name.c_str(), f.quoted ? "\"" : "",
-                f.text.c_str(), f.quoted ? "\"" : "");
+  if (json) {
+    nlohmann::ordered_json object = nlohmann::ordered_json::object();
+    for (const Field& f : fields) object[f.name] = f.value;
+    // A path that is not UTF-8 still gives valid JSON, its bad bytes as U+FFFD.
+    std::printf("%s\n", object.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace).c_str());
+    return;
   }
-  if (json) std::printf("}\n");
+  for (const Field& f : fields) {
+    std::string label = f.name;
+    std::replace(label.begin(), label.end(), '_', ' ');
+    std::printf("%-20s%s\n", label.c_str(), TableText(f.value).c_str());
+  }
 }
 
-std::vector<Field> BloomFields(const std::string& path, const std::optional<SecretKey>& key, bool json) {
-  const Bloom filter = Open(path, false, true, key);
+std::vector<Field> BloomFields(const Input& in, const std::optional<SecretKey>& key) {
+  const Bloom filter = in.Load([&](const std::string& path) { return Open(path, false, true, key); },
+                               [&](const uint8_t* data, uint64_t size) { return Deserialize(data, size, key); });
   const BloomParams& p = filter.params();
   const BloomStats s = filter.Stats();
   return {Count("bytes", p.bytes()), Count("blocks", p.blocks), Count("k", p.k), Count("seed", p.seed),
-          Text("keyed", p.key ? "yes" : "no"),
-          Count("expected_items", p.expected_items), Real("target_fpr", p.target_fpr, json),
-          Real("fill_ratio", s.fill_ratio, json), Real("approx_items", s.approx_items, json),
-          Real("predicted_fpr", s.predicted_fpr, json)};
+          Flag("keyed", p.key.has_value()),
+          Count("expected_items", p.expected_items), Real("target_fpr", p.target_fpr),
+          Real("fill_ratio", s.fill_ratio), Real("approx_items", s.approx_items),
+          Real("predicted_fpr", s.predicted_fpr)};
 }
 
-std::vector<Field> CountingFields(const std::string& path, const std::optional<SecretKey>& key, bool json) {
-  const Counting filter = OpenCounting(path, false, true, key);
+std::vector<Field> CountingFields(const Input& in, const std::optional<SecretKey>& key) {
+  const Counting filter =
+      in.Load([&](const std::string& path) { return OpenCounting(path, false, true, key); },
+              [&](const uint8_t* data, uint64_t size) { return DeserializeCounting(data, size, key); });
   const CountingParams& p = filter.params();
   const CountingStats s = filter.Stats();
   return {Count("bytes", p.bytes()), Count("blocks", p.blocks), Count("k", p.k), Count("seed", p.seed),
-          Text("keyed", p.key ? "yes" : "no"), Count("expected_items", p.expected_items),
-          Real("target_fpr", p.target_fpr, json), Real("fill_ratio", s.fill_ratio, json),
-          Real("approx_items", s.approx_items, json), Count("saturated_counters", s.saturated),
-          Real("predicted_fpr", s.predicted_fpr, json)};
+          Flag("keyed", p.key.has_value()), Count("expected_items", p.expected_items),
+          Real("target_fpr", p.target_fpr), Real("fill_ratio", s.fill_ratio),
+          Real("approx_items", s.approx_items), Count("saturated_counters", s.saturated),
+          Real("predicted_fpr", s.predicted_fpr)};
 }
 
-std::vector<Field> ScalableFields(const std::string& path, const std::optional<SecretKey>& key, bool json) {
-  const Scalable filter = OpenScalable(path, false, true, key);
+std::vector<Field> ScalableFields(const Input& in, const std::optional<SecretKey>& key) {
+  const Scalable filter =
+      in.Load([&](const std::string& path) { return OpenScalable(path, false, true, key); },
+              [&](const uint8_t* data, uint64_t size) { return DeserializeScalable(data, size, key); });
   const ScalableOptions& o = filter.options();
   return {Count("bytes", filter.bytes()), Count("sub_filters", filter.subs().size()),
-          Count("initial_capacity", o.initial_capacity), Real("target_fpr", o.fpr, json),
-          Real("growth", o.growth, json), Real("tightening", o.tightening, json), Count("seed", o.seed),
-          Text("keyed", o.key ? "yes" : "no"), Count("items", filter.items()),
-          Real("predicted_fpr", filter.PredictedFpr(), json)};
+          Count("initial_capacity", o.initial_capacity), Real("target_fpr", o.fpr),
+          Real("growth", o.growth), Real("tightening", o.tightening), Count("seed", o.seed),
+          Flag("keyed", o.key.has_value()), Count("items", filter.items()),
+          Real("predicted_fpr", filter.PredictedFpr())};
 }
 
 const char* LayoutName(WindowLayout layout) {
@@ -104,61 +121,67 @@ const char* LayoutName(WindowLayout layout) {
   return "table";
 }
 
-std::vector<Field> WindowSpecFields(const WindowParams& p, bool json) {
+std::vector<Field> WindowSpecFields(const WindowParams& p) {
   std::vector<Field> fields = {Text("mode", p.mode == WindowMode::kTime ? "time" : "count"),
                                Text("layout", LayoutName(p.layout)), Count("span", p.span),
-                               Count("segments", p.segments), Real("slack", p.slack(), json),
-                               Count("state_bytes", p.state_bytes()), Real("target_fpr", p.target_fpr, json),
+                               Count("segments", p.segments), Real("slack", p.slack()),
+                               Count("state_bytes", p.state_bytes()), Real("target_fpr", p.target_fpr),
                                Count("seed", p.seed)};
   if (p.grows()) fields.push_back(Count("max_bytes", p.max_bytes));
   return fields;
 }
 
-std::vector<Field> WindowFields(const Region& file, const std::string& path, uint32_t now, bool json) {
+std::vector<Field> WindowFields(const Input& in, uint32_t now) {
   const Window w = [&] {
     try {
-      return DeserializeWindow(file.data(), file.size());
+      return DeserializeWindow(in.data(), in.size());
     } catch (const Error& e) {
-      throw Error(e.code(), path + ": " + e.what());
+      throw Error(e.code(), in.name() + ": " + e.what());
     }
   }();
   const WindowSaturation sat = MeasureWindowSaturation(w.params, w.state.data(), &w.growth, now);
-  auto fields = WindowSpecFields(w.params, json);
+  auto fields = WindowSpecFields(w.params);
   fields.push_back(Count("now", now));
   fields.push_back(Count("bytes", w.state.size() + w.growth.size()));
-  fields.push_back(Real("fill", sat.fill, json));
-  fields.push_back(Real("predicted_fpr", sat.rate, json));
+  fields.push_back(Real("fill", sat.fill));
+  fields.push_back(Real("predicted_fpr", sat.rate));
   fields.push_back(Count("effective_span", sat.effective_span));
   return fields;
 }
 
-std::vector<Field> StoreFields(const std::string& path, uint32_t now, bool json) {
-  const Store store = Store::Open(path, false, true);
+std::vector<Field> StoreFields(const Input& in, uint32_t now) {
+  const Store store = in.Load([](const std::string& path) { return Store::Open(path, false, true); },
+                              [](const uint8_t*, uint64_t) -> Store {
+                                throw Error(Code::kIo, "a store opens from its file only: give its path, not -");
+                              });
   const StoreStats stats = store.Stats();
   const StoreSaturation sat = store.Saturation(now);
-  auto fields = WindowSpecFields(store.options().window, json);
+  auto fields = WindowSpecFields(store.options().window);
   fields.insert(fields.begin(), {Count("users", stats.users), Count("bytes", stats.bytes)});
   fields.push_back(Count("now", now));
   fields.push_back(Count("users_above_target", sat.above_target));
   fields.push_back(Count("users_span_limited", sat.span_limited));
   fields.push_back(Count("users_grown", stats.users_grown));
-  fields.push_back(Real("mean_fill", sat.mean_fill, json));
-  fields.push_back(Real("max_predicted_fpr", sat.max_rate, json));
+  fields.push_back(Real("mean_fill", sat.mean_fill));
+  fields.push_back(Real("max_predicted_fpr", sat.max_rate));
   return fields;
 }
 
-std::vector<Field> SimhashIndexFields(const std::string& path) {
-  const SimhashIndex index = OpenSimhashIndex(path, true);
+std::vector<Field> SimhashIndexFields(const Input& in) {
+  const SimhashIndex index = in.Load([](const std::string& path) { return OpenSimhashIndex(path, true); },
+                                     [](const uint8_t* data, uint64_t size) { return DeserializeSimhashIndex(data, size); });
   const SimhashLayout& l = index.layout();
   return {Count("documents", l.count), Count("max_k", l.max_k), Count("blocks", l.blocks),
           Count("primary_bits", l.primary_bits), Count("bytes", index.bytes())};
 }
 
-std::vector<Field> MinhashIndexFields(const std::string& path, const std::optional<SecretKey>& key, bool json) {
-  const MinhashIndex index = OpenMinhashIndex(path, key, false, true);
+std::vector<Field> MinhashIndexFields(const Input& in, const std::optional<SecretKey>& key) {
+  const MinhashIndex index =
+      in.Load([&](const std::string& path) { return OpenMinhashIndex(path, key, false, true); },
+              [&](const uint8_t* data, uint64_t size) { return DeserializeMinhashIndex(data, size, key); });
   const MinhashOptions& o = index.options();
   return {Count("documents", index.size()), Count("bins", o.bins), Count("shingle", o.shingle),
-          Count("seed", o.seed), Text("keyed", o.key ? "yes" : "no"), Real("threshold", index.threshold(), json),
+          Count("seed", o.seed), Flag("keyed", o.key.has_value()), Real("threshold", index.threshold()),
           Count("bands", index.shape().bands), Count("rows", index.shape().rows), Count("bytes", index.bytes())};
 }
 
@@ -167,35 +190,34 @@ std::vector<Field> MinhashIndexFields(const std::string& path, const std::option
 int Info(const Args& args) {
   if (args.positional().size() != 1) throw UsageError{"info needs exactly one FILE"};
   const std::string& path = args.positional()[0];
-  const bool json = args.flag("json");
   const uint64_t now = args.get_u64("now", static_cast<uint64_t>(std::time(nullptr)));
   if (now > UINT32_MAX) throw UsageError{"--now is past 2^32 - 1 seconds"};
-  const Region file = MapFile(path, false, false);
-  const uint32_t kind = ContainerKind(file.data(), file.size(), path);
+  const Input in(path);
+  const uint32_t kind = ContainerKind(in.data(), in.size(), in.name());
   // Every kind below is opened with its payload checksum checked: a mismatch is an error.
   std::vector<Field> fields = {Text("file", path), Text("kind", KindName(kind)), Text("checksum", "verified")};
   std::vector<Field> more;
   if (kind == static_cast<uint32_t>(Kind::kBloom)) {
-    more = BloomFields(path, KeyFile(args), json);
+    more = BloomFields(in, KeyFile(args));
   } else if (kind == static_cast<uint32_t>(Kind::kCounting)) {
-    more = CountingFields(path, KeyFile(args), json);
+    more = CountingFields(in, KeyFile(args));
   } else if (kind == static_cast<uint32_t>(Kind::kScalable)) {
-    more = ScalableFields(path, KeyFile(args), json);
+    more = ScalableFields(in, KeyFile(args));
   } else if (kind == static_cast<uint32_t>(Kind::kWindow)) {
-    more = WindowFields(file, path, static_cast<uint32_t>(now), json);
+    more = WindowFields(in, static_cast<uint32_t>(now));
   } else if (kind == static_cast<uint32_t>(Kind::kStore)) {
-    more = StoreFields(path, static_cast<uint32_t>(now), json);
+    more = StoreFields(in, static_cast<uint32_t>(now));
   } else if (kind == static_cast<uint32_t>(Kind::kSimhashIndex)) {
-    more = SimhashIndexFields(path);
+    more = SimhashIndexFields(in);
   } else if (kind == static_cast<uint32_t>(Kind::kMinhashIndex)) {
-    more = MinhashIndexFields(path, KeyFile(args), json);
+    more = MinhashIndexFields(in, KeyFile(args));
   } else {
-    throw Error(Code::kWrongKind, path + ": holds kind " + std::to_string(kind) +
+    throw Error(Code::kWrongKind, in.name() + ": holds kind " + std::to_string(kind) +
                                       ", unknown to this build; seen info reads Bloom, counting and scalable filter, window, store, "
                                       "SimHash index and MinHash index files");
   }
   fields.insert(fields.end(), more.begin(), more.end());
-  Print(fields, json);
+  Print(fields, args.flag("json"));
   return kExitOk;
 }
 

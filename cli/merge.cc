@@ -4,6 +4,7 @@
 #include <string>
 
 #include "cli/cli.h"
+#include "cli/input.h"
 #include "cli/key_file.h"
 #include "core/bloom.h"
 #include "core/bloom_codec.h"
@@ -14,10 +15,16 @@ namespace seen::cli {
 int Merge(const Args& args) {
   if (args.positional().size() != 2) throw UsageError{"merge needs two input files: A B -o C"};
   const std::string output = args.require("output");
+  StdinOnce(args.positional());
   const std::optional<SecretKey> key = KeyFile(args);
-  Bloom merged = Open(args.positional()[0], false, true, key).Copy();
+  // Each input is a file or - (stdin).
+  auto load = [&](const std::string& input) {
+    return Input(input).Load([&](const std::string& path) { return Open(path, false, true, key); },
+                             [&](const uint8_t* data, uint64_t size) { return Deserialize(data, size, key); });
+  };
+  Bloom merged = load(args.positional()[0]).Copy();
   try {
-    merged.Merge(Open(args.positional()[1], false, true, key));
+    merged.Merge(load(args.positional()[1]));
   } catch (const Error& e) {
     throw Error(e.code(), args.positional()[0] + " and " + args.positional()[1] + ": " + e.what());
   }

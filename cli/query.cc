@@ -1,9 +1,12 @@
-// seen query: prints each key with `seen` or `new`; --new-only prints just the new keys.
+// seen query: prints each key with `seen` or `new`; --new-only prints just the new keys. The
+// filter FILE may be - (stdin), and so may one of the keys: the keys of stdin, in its place.
 #include <cstdio>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "cli/cli.h"
+#include "cli/input.h"
 #include "cli/key_file.h"
 #include "cli/lines.h"
 #include "core/bloom.h"
@@ -12,8 +15,15 @@
 namespace seen::cli {
 
 int Query(const Args& args) {
-  if (args.positional().empty()) throw UsageError{"query needs FILE"};
-  const Bloom filter = Open(args.positional()[0], false, true, KeyFile(args));
+  const std::vector<std::string>& inputs = args.positional();
+  if (inputs.empty()) throw UsageError{"query needs FILE"};
+  StdinOnce(inputs);
+  if (inputs.size() == 1 && inputs[0] == "-") {
+    throw UsageError{"query - reads the filter from stdin: give the keys as arguments"};
+  }
+  const std::optional<SecretKey> key = KeyFile(args);
+  const Bloom filter = Input(inputs[0]).Load([&](const std::string& path) { return Open(path, false, true, key); },
+                                             [&](const uint8_t* data, uint64_t size) { return Deserialize(data, size, key); });
   const bool new_only = args.flag("new-only");
   std::vector<uint8_t> answers;
   auto print = [&](const KeyBatch& batch) {
@@ -28,18 +38,27 @@ int Query(const Args& args) {
       }
     }
   };
-  if (args.positional().size() > 1) {
-    KeyBatch batch;
-    for (size_t i = 1; i < args.positional().size(); ++i) {
-      const std::string& key = args.positional()[i];
-      batch.Add(key.data(), key.size());
-    }
-    print(batch);
+  auto print_stdin = [&] {
+    auto source = LineSource::Open("-");
+    const char *begin, *end;
+    while (source->Next(&begin, &end)) ForEachBatch(begin, end, print);
+  };
+  if (inputs.size() == 1) {
+    print_stdin();
     return kExitOk;
   }
-  auto source = LineSource::Open("-");
-  const char *begin, *end;
-  while (source->Next(&begin, &end)) ForEachBatch(begin, end, print);
+  // Keys in the order given; a "-" among them stands for the keys of stdin, there.
+  KeyBatch batch;
+  for (size_t i = 1; i < inputs.size(); ++i) {
+    if (inputs[i] != "-") {
+      batch.Add(inputs[i].data(), inputs[i].size());
+      continue;
+    }
+    print(batch);
+    batch.Clear();
+    print_stdin();
+  }
+  print(batch);
   return kExitOk;
 }
 

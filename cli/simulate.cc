@@ -6,6 +6,7 @@
 #include "cli/cli.h"
 #include "cli/exposure_sim.h"
 #include "cli/svg_plot.h"
+#include "cli/writable.h"
 
 namespace seen::cli {
 
@@ -19,6 +20,8 @@ int Simulate(const Args& args) {
   if (config.users == 0 || config.window < 10) throw UsageError{"--users must be > 0 and --window >= 10"};
   const std::string csv = args.get("csv", "exposure.csv");
   const std::string svg = args.get("svg", "exposure.svg");
+  CheckWritable(csv);
+  CheckWritable(svg);
   std::fprintf(stderr, "simulating %llu users, window N = %u ...\n",
                static_cast<unsigned long long>(config.users), config.window);
   const auto results = SimulateExposure(config, [](const std::string& name) {

@@ -238,26 +238,51 @@ void Bloom::OrBlocks(uint64_t first, uint64_t count, const uint8_t* blocks) {
   }
 }
 
-void Bloom::Merge(const Bloom& other) {
-  RequireWritable();
+void Bloom::RequireSameShape(const Bloom& other, const char* action) const {
   const BloomParams& a = params_;
   const BloomParams& b = other.params_;
-  auto mismatch = [](const char* field, uint64_t mine, uint64_t theirs) {
-    throw Error(Code::kIncompatible, std::string("cannot merge: ") + field + " differs (" +
-                                         std::to_string(mine) + " vs " +
-                                         std::to_string(theirs) + ")");
+  auto mismatch = [&](const char* field, uint64_t mine, uint64_t theirs) {
+    throw Error(Code::kIncompatible, std::string("cannot ") + action + ": " + field + " differs (" +
+                                         std::to_string(mine) + " vs " + std::to_string(theirs) + ")");
   };
   if (a.blocks != b.blocks) mismatch("block count", a.blocks, b.blocks);
   if (a.k != b.k) mismatch("k", a.k, b.k);
   if (a.seed != b.seed) mismatch("seed", a.seed, b.seed);
   if (a.key != b.key) {
-    throw Error(Code::kIncompatible, "cannot merge: one filter is keyed and the other is not, or their keys differ");
+    throw Error(Code::kIncompatible,
+                std::string("cannot ") + action + ": one filter is keyed and the other is not, or their keys differ");
   }
+}
+
+void Bloom::Merge(const Bloom& other) {
+  RequireWritable();
+  RequireSameShape(other, "merge");
   const auto* src = reinterpret_cast<const uint64_t*>(other.bytes());
-  const uint64_t words = a.blocks * kBlockWords;
+  const uint64_t words = params_.blocks * kBlockWords;
   for (uint64_t i = 0; i < words; ++i) {
     __atomic_fetch_or(&blocks_.words[i], src[i], __ATOMIC_RELAXED);
   }
+}
+
+void Bloom::Intersect(const Bloom& other) {
+  RequireWritable();
+  RequireSameShape(other, "intersect");
+  const auto* src = reinterpret_cast<const uint64_t*>(other.bytes());
+  const uint64_t words = params_.blocks * kBlockWords;
+  for (uint64_t i = 0; i < words; ++i) {
+    __atomic_fetch_and(&blocks_.words[i], src[i], __ATOMIC_RELAXED);
+  }
+}
+
+bool Bloom::Covers(const Bloom& other) const {
+  RequireSameShape(other, "compare");
+  const auto* mine = reinterpret_cast<const uint64_t*>(bytes());
+  const auto* theirs = reinterpret_cast<const uint64_t*>(other.bytes());
+  const uint64_t words = params_.blocks * kBlockWords;
+  for (uint64_t i = 0; i < words; ++i) {
+    if ((theirs[i] & ~mine[i]) != 0) return false;
+  }
+  return true;
 }
 
 void Bloom::Clear() {

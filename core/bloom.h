@@ -83,6 +83,12 @@ class Bloom {
 
   // this |= other; throws kIncompatible naming the first parameter that differs.
   void Merge(const Bloom& other);
+  // this &= other, word by word: the bits both have. A key added to both still looks present;
+  // keys of either alone may too (the result is approximate upward). Merge's shape rules.
+  void Intersect(const Bloom& other);
+  // Whether every bit of other is set here, so every key other holds looks present here.
+  // Merge's shape rules.
+  bool Covers(const Bloom& other) const;
   void Clear();
   BloomStats Stats() const;
   void Sync() const { region_.Sync(); }
@@ -93,6 +99,9 @@ class Bloom {
 
  private:
   void RequireWritable() const;
+  // Throws kIncompatible ("cannot <action>: ...") unless other has this filter's size, k,
+  // seed and key: only then do their bits mean the same keys.
+  void RequireSameShape(const Bloom& other, const char* action) const;
   // The stripe (lock) of the block a hash maps to; stripes are contiguous block ranges.
   uint64_t StripeOf(uint64_t hash) const;
   // Thread-safe batch add: a batch of fewer keys than stripes key by key, each under its

@@ -8,6 +8,7 @@
 #include "core/error.h"
 #include "core/hash.h"
 #include "core/kernels.h"
+#include "core/real_text.h"
 #include "core/sizing.h"
 
 namespace seen {
@@ -109,7 +110,7 @@ Counting Counting::Create(uint64_t expected_items, double fpr, uint64_t seed,
   const Sizing sizing = SizeFor(expected_items, fpr);
   if (sizing.blocks > kMaxCountingBlocks) {
     throw Error(Code::kTooLarge, std::to_string(expected_items) + " items at fpr " +
-                                     std::to_string(fpr) + " need more than the 16 TiB limit in counters");
+                                     RealText(fpr) + " need more than the 16 TiB limit in counters");
   }
   const CountingParams params{sizing.blocks, sizing.k, seed, expected_items, fpr, key};
   return Counting(params, Region::Allocate(params.bytes()));

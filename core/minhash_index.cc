@@ -8,6 +8,7 @@
 #include <tuple>
 
 #include "core/error.h"
+#include "core/real_text.h"
 
 namespace seen {
 namespace {
@@ -61,7 +62,7 @@ MinhashIndex::MinhashIndex(const MinhashOptions& options, double threshold)
     : options_(options), threshold_(threshold) {
   ValidateMinhashOptions(options);
   if (!(threshold > 0 && threshold <= 1)) {
-    throw Error(Code::kInvalidArgument, "threshold " + std::to_string(threshold) + " is outside (0, 1]");
+    throw Error(Code::kInvalidArgument, "threshold " + RealText(threshold) + " is outside (0, 1]");
   }
   shape_ = ChooseLshShape(options.bins, threshold, kLshRecall);
   bands_.resize(shape_.bands);

@@ -1,3 +1,4 @@
+#include "core/real_text.h"
 #include "core/scalable.h"
 
 #include <algorithm>
@@ -28,10 +29,10 @@ ScalableOptions WithDefaultsForZeros(ScalableOptions o) {
 
 void Scalable::Validate(const ScalableOptions& o) {
   if (o.initial_capacity == 0) Bad("initial capacity must be at least 1");
-  if (!(o.fpr > 0.0 && o.fpr < 1.0)) Bad("fpr must be in (0, 1), got " + std::to_string(o.fpr));
-  if (!(o.growth >= 1.0 && o.growth <= 64.0)) Bad("growth must be in [1, 64], got " + std::to_string(o.growth));
+  if (!(o.fpr > 0.0 && o.fpr < 1.0)) Bad("fpr must be in (0, 1), got " + RealText(o.fpr));
+  if (!(o.growth >= 1.0 && o.growth <= 64.0)) Bad("growth must be in [1, 64], got " + RealText(o.growth));
   if (!(o.tightening > 0.0 && o.tightening < 1.0)) {
-    Bad("tightening must be in (0, 1), got " + std::to_string(o.tightening));
+    Bad("tightening must be in (0, 1), got " + RealText(o.tightening));
   }
 }
 

@@ -1,3 +1,4 @@
+#include "core/real_text.h"
 #include "core/scalable_codec.h"
 
 #include <cmath>
@@ -73,7 +74,7 @@ void RequireGrownFrom(const ScalableOptions& o, uint32_t i, const BloomParams& r
   }
   if (static_cast<double>(row.blocks) * kBlockBytes * 8 < static_cast<double>(capacity) * std::log2(1 / row.target_fpr)) {
     fail(Code::kInconsistent, name + std::to_string(row.blocks) + " blocks cannot hold " + std::to_string(capacity) +
-                                  " keys at fpr " + std::to_string(row.target_fpr));
+                                  " keys at fpr " + RealText(row.target_fpr));
   }
 }
 

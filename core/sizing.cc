@@ -1,3 +1,4 @@
+#include "core/real_text.h"
 #include "core/sizing.h"
 
 #include <algorithm>
@@ -48,7 +49,7 @@ double PredictFpr(double items, uint64_t blocks, uint32_t k) {
 Sizing SizeFor(uint64_t items, double fpr) {
   if (!(fpr > 0.0 && fpr < 1.0)) {
     throw Error(Code::kInvalidArgument,
-                "fpr must be in (0, 1), got " + std::to_string(fpr));
+                "fpr must be in (0, 1), got " + RealText(fpr));
   }
   if (items == 0) items = 1;
   const double n = static_cast<double>(items);
@@ -69,7 +70,7 @@ Sizing SizeFor(uint64_t items, double fpr) {
     if (best.k == 0 || reaches < best.blocks) best = {reaches, k};
   }
   if (best.k == 0 || best.blocks > kMaxFilterBytes / kBlockBytes) {
-    throw Error(Code::kTooLarge, std::to_string(items) + " items at fpr " + std::to_string(fpr) +
+    throw Error(Code::kTooLarge, std::to_string(items) + " items at fpr " + RealText(fpr) +
                                      " need more than the 16 TiB limit");
   }
   return best;

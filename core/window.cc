@@ -1,8 +1,8 @@
+#include "core/real_text.h"
 #include "core/window.h"
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <cstring>
 #include <limits>
 #include <vector>
@@ -248,10 +248,9 @@ bool FprValid(WindowMode mode, double fpr) {
 
 void RequireFpr(WindowMode mode, double fpr) {
   if (!FprValid(mode, fpr)) {
-    char text[96];
-    std::snprintf(text, sizeof text, "fpr must be in %s, got %g",
-                  mode == WindowMode::kTime ? "[1e-09, 1) for a time window" : "(0, 1)", fpr);
-    throw Error(Code::kInvalidArgument, text);
+    throw Error(Code::kInvalidArgument, std::string("fpr must be in ") +
+                                            (mode == WindowMode::kTime ? "[1e-09, 1) for a time window" : "(0, 1)") +
+                                            ", got " + RealText(fpr));
   }
 }
 
@@ -328,7 +327,7 @@ WindowParams SizeCountWindow(uint32_t items, double fpr, double max_slack, uint6
   }
   if (best.layout == WindowLayout::kRing && best.span == 0) {
     throw Error(Code::kInvalidArgument, "span " + std::to_string(items) + ": no window layout of that many items reaches fpr " +
-                                            std::to_string(fpr) + " with slack at most " + std::to_string(max_slack) +
+                                            RealText(fpr) + " with slack at most " + RealText(max_slack) +
                                             " (a segment holds at most 2^28 positions)");
   }
   best.mode = WindowMode::kCount;
@@ -351,7 +350,7 @@ WindowParams TimeGrid(uint32_t seconds, uint32_t expected_items, double fpr, dou
   }
   if (expected_items == 0) throw Error(Code::kInvalidArgument, "expected_items must be at least 1, got 0");
   if (s > kMaxWindowSegments) {
-    throw Error(Code::kInvalidArgument, "max_slack " + std::to_string(max_slack) + " needs more than 16 segments: at least " +
+    throw Error(Code::kInvalidArgument, "max_slack " + RealText(max_slack) + " needs more than 16 segments: at least " +
                                             std::to_string(1.0 / (kMaxWindowSegments - 1)) + " for a time window");
   }
   WindowParams grid;
@@ -398,7 +397,7 @@ WindowParams SizeGrowingTimeWindow(uint32_t seconds, uint32_t expected_items, do
   const double segment_fpr = 1.0 - std::pow(1.0 - fpr, 1.0 / s);
   const double base_fpr = 1.0 - std::pow(1.0 - kGrowingBaseShare * segment_fpr, s);
   WindowParams best = SlicedFor(s, per_segment_items, base_fpr);
-  if (best.k == 0) throw Error(Code::kInvalidArgument, "no window layout reaches fpr " + std::to_string(fpr));
+  if (best.k == 0) throw Error(Code::kInvalidArgument, "no window layout reaches fpr " + RealText(fpr));
   best.layout = WindowLayout::kGrowing;
   best.mode = WindowMode::kTime;
   best.segment_span = grid.segment_span;

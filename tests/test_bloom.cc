@@ -215,6 +215,29 @@ TEST(Bloom, MergeRefusesDifferentParameters) {
   }
 }
 
+// Intersect keeps every key of both (approximate upward), and Covers never denies a subset.
+TEST(Bloom, IntersectKeepsTheCommonKeysAndCoversASubset) {
+  const auto shared = Keys(5000, 2);
+  const auto a_only = Keys(5000, 3);
+  Bloom a = Bloom::Create(20000, 0.01, 9);
+  Bloom b = Bloom::Create(20000, 0.01, 9);
+  for (Bloom* f : {&a, &b}) f->AddU64(shared.data(), shared.size());
+  a.AddU64(a_only.data(), a_only.size());
+  EXPECT_TRUE(a.Covers(b));
+  EXPECT_FALSE(b.Covers(a));
+  a.Intersect(b);
+  for (uint64_t id : shared) ASSERT_TRUE(a.TestU64(id));
+  EXPECT_TRUE(b.Covers(a));
+  const Bloom other_seed = Bloom::Create(20000, 0.01, 10);
+  try {
+    a.Intersect(other_seed);
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), Code::kIncompatible);
+    EXPECT_NE(std::string(e.what()).find("cannot intersect: seed differs"), std::string::npos);
+  }
+}
+
 TEST(Bloom, ClearForgetsEverything) {
   const auto keys = Keys(1000, 0);
   Bloom filter = Bloom::Create(1000, 0.01, 0);

@@ -31,7 +31,7 @@ static void* fail_repeatedly(void* arg) {
   const uint64_t* items = r->id == 0 ? &item : NULL;
   const uint64_t now = r->id == 0 ? (uint64_t)1 << 40 : 0;
   const char* window_says = r->id == 0 ? "now is past" : "items is NULL";
-  const char* create_says = r->id == 0 ? "got 3.0" : "got 5.0";
+  const char* create_says = r->id == 0 ? "got 3" : "got 5";
   int i;
   for (i = 0; i < ROUNDS; ++i) {
     seen_error err;

@@ -83,7 +83,7 @@ def test_keyed_filters_need_their_key(tmp_path, keys_file):
     assert "with a secret key" in run("query", out, "user-1", expect=1).stderr.decode()
     assert "another secret key" in run("query", "--key-file", other, out, "user-1", expect=1).stderr.decode()
     info = json.loads(run("info", "--json", "--key-file", key, out).stdout)
-    assert (info["keyed"], info["seed"]) == ("yes", 0)
+    assert (info["keyed"], info["seed"]) == (True, 0)
     short = tmp_path / "short"
     short.write_bytes(b"12345678")
     message = run("build", "--capacity", 10, "--key-file", short, keys_file, "-o", out, expect=1).stderr.decode()

@@ -70,7 +70,7 @@ def test_info_describes_a_minhash_index():
     ids = {line.split()[1] for line in vec if line.startswith("add ")}
     ids -= {line.split()[1] for line in vec if line.startswith("remove ")}
     fields = info(VECTORS / "minhash_index.seen")
-    assert (fields["kind"], fields["checksum"], fields["keyed"]) == ("minhash index", "verified", "no")
+    assert (fields["kind"], fields["checksum"], fields["keyed"]) == ("minhash index", "verified", False)
     assert (fields["documents"], fields["bins"], fields["shingle"], fields["seed"]) == (len(ids), 128, 2, 9)
     assert fields["threshold"] == 0.7
     assert fields["bands"] * fields["rows"] <= fields["bins"] and fields["bands"] > 1
@@ -116,7 +116,7 @@ def script_settings(name):
 def test_counting_filter_info_gives_what_the_script_built():
     script = script_settings("counting_u64")
     got = info(VECTORS / "counting_u64.seen")
-    assert (got["kind"], got["checksum"], got["keyed"]) == ("counting", "verified", "no")
+    assert (got["kind"], got["checksum"], got["keyed"]) == ("counting", "verified", False)
     assert got["expected_items"] == int(script["expected_items"])
     assert got["target_fpr"] == float(script["fpr"])
     assert got["seed"] == int(script["seed"])
@@ -128,7 +128,7 @@ def test_counting_filter_info_gives_what_the_script_built():
 def test_scalable_filter_info_gives_what_the_script_built():
     script = script_settings("scalable_u64")
     got = info(VECTORS / "scalable_u64.seen")
-    assert (got["kind"], got["checksum"], got["keyed"]) == ("scalable", "verified", "no")
+    assert (got["kind"], got["checksum"], got["keyed"]) == ("scalable", "verified", False)
     assert got["initial_capacity"] == int(script["capacity"])
     assert (got["target_fpr"], got["growth"], got["tightening"]) == (
         float(script["fpr"]), float(script["growth"]), float(script["tightening"]))

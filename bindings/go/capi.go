@@ -155,6 +155,14 @@ func cSync(c *cFilter) error         { return checkOn(c, C.seen_bloom_sync(c)) }
 func cClear(c *cFilter) error        { return checkOn(c, C.seen_bloom_clear(c)) }
 func cMerge(dst, src *cFilter) error { return checkOn(dst, C.seen_bloom_merge(dst, src)) }
 
+func cIntersect(dst, src *cFilter) error { return checkOn(dst, C.seen_bloom_intersect(dst, src)) }
+
+func cCovers(a, b *cFilter) (bool, error) {
+	var covers C.int
+	err := checkOn(a, C.seen_bloom_covers(a, b, &covers))
+	return covers == 1, err
+}
+
 // cCopy copies with seen_bloom_copy, not through bytes: a keyed filter's bytes do not hold
 // its key, so they would not open again.
 func cCopy(c *cFilter) (out *cFilter, err error) {

@@ -19,6 +19,41 @@ func (f *BloomFilter) Merge(other *BloomFilter) error {
 	return err
 }
 
+// Intersect keeps the bits f and other both have (f &= other), with Merge's rules. Every key
+// added to both still tests present; a key of one alone may too, more often than in a filter
+// built from the common keys (the result is approximate upward).
+func (f *BloomFilter) Intersect(other *BloomFilter) error {
+	dst, err := f.live()
+	if err != nil {
+		return err
+	}
+	src, err := other.live()
+	if err != nil {
+		return err
+	}
+	err = cIntersect(dst.c, src.c)
+	runtime.KeepAlive(dst)
+	runtime.KeepAlive(src)
+	return err
+}
+
+// Covers reports whether every bit of other is set in f, so every key other holds tests
+// present in f. False is certain; true may be wrong, as a test may. Merge's shape rules.
+func (f *BloomFilter) Covers(other *BloomFilter) (bool, error) {
+	a, err := f.live()
+	if err != nil {
+		return false, err
+	}
+	b, err := other.live()
+	if err != nil {
+		return false, err
+	}
+	covers, err := cCovers(a.c, b.c)
+	runtime.KeepAlive(a)
+	runtime.KeepAlive(b)
+	return covers, err
+}
+
 // Clear removes every key. It needs exclusive access.
 func (f *BloomFilter) Clear() error {
 	return withLive(f.live, func(h *handle) error {

@@ -139,6 +139,13 @@ func (f *CountingFilter) Stats() (CountingStats, error) {
 	})
 }
 
+// ApproximatedSize is the number of keys in (adds minus removes), from the counters: exact
+// while no counter saturated (O(size)). It rounds as BloomFilter's does, as every binding does.
+func (f *CountingFilter) ApproximatedSize() (uint64, error) {
+	s, err := f.Stats()
+	return roundedCount(s.ApproxItems), err
+}
+
 // Sync writes a read-write mapped filter back to its file (checksums, then msync). For any
 // other filter it does nothing.
 func (f *CountingFilter) Sync() error {

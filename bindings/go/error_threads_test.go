@@ -17,8 +17,8 @@ func TestErrorMessagesUnderConcurrentFailures(t *testing.T) {
 		call func() error
 		says string
 	}{
-		{func() error { _, err := New(100, 3); return err }, "got 3.0"},
-		{func() error { _, err := New(100, 5); return err }, "got 5.0"},
+		{func() error { _, err := New(100, 3); return err }, "got 3"},
+		{func() error { _, err := New(100, 5); return err }, "got 5"},
 		{func() error { return small.Merge(large) }, "block count differs"},
 		{func() error { var g BloomFilter; return g.UnmarshalBinary(junk) }, "magic"},
 	}

@@ -121,3 +121,13 @@ func TestErrorText(t *testing.T) {
 		t.Errorf("error text %q", s)
 	}
 }
+
+// Every error of the package wraps the sentinel of its status, the Redis helpers' too.
+func TestRedisHelpersRefuseWithInvalidArgument(t *testing.T) {
+	if _, err := UnpackIDs(make([]byte, 7)); !errors.Is(err, ErrInvalidArgument) {
+		t.Errorf("UnpackIDs of 7 bytes: %v", err)
+	}
+	if _, err := UnseenFromBitmap([]uint64{1, 2}, nil); !errors.Is(err, ErrInvalidArgument) {
+		t.Errorf("UnseenFromBitmap with no bitmap: %v", err)
+	}
+}

@@ -47,9 +47,20 @@ func (f *BloomFilter) Stats() (BloomStats, error) {
 }
 
 // ApproximatedSize estimates how many distinct keys were added, from the fill (O(size)).
+// A saturated filter's estimate is infinite: then it is math.MaxInt64, as in Java and Python.
 func (f *BloomFilter) ApproximatedSize() (uint64, error) {
 	s, err := f.Stats()
-	return uint64(math.Round(s.ApproxItems)), err
+	return roundedCount(s.ApproxItems), err
+}
+
+// roundedCount is an estimated count as every binding rounds it (tests/vectors/conformance.json):
+// half up, at most math.MaxInt64 (Java's Long.MAX_VALUE). A bare uint64(math.Round(x)) is
+// implementation-defined past 2^64 and for +Inf.
+func roundedCount(estimate float64) uint64 {
+	if !(estimate < math.MaxInt64) {
+		return math.MaxInt64
+	}
+	return uint64(math.Round(estimate))
 }
 
 // ExpectedFPR is the false-positive rate the filter has now, predicted from its fill

@@ -36,7 +36,7 @@ func PackIDs(ids []uint64) []byte {
 // UnpackIDs reads the packed form back.
 func UnpackIDs(packed []byte) ([]uint64, error) {
 	if len(packed)%8 != 0 {
-		return nil, fmt.Errorf("seen: packed ids must be a multiple of 8 bytes long, not %d", len(packed))
+		return nil, invalid(fmt.Sprintf("packed ids must be a multiple of 8 bytes long, not %d", len(packed)))
 	}
 	ids := make([]uint64, len(packed)/8)
 	for i := range ids {
@@ -49,8 +49,8 @@ func UnpackIDs(packed []byte) ([]uint64, error) {
 // first, set where candidate i is unseen), in order.
 func UnseenFromBitmap(ids []uint64, bitmap []byte) ([]uint64, error) {
 	if len(bitmap) != (len(ids)+7)/8 {
-		return nil, fmt.Errorf("seen: a bitmap of %d candidates has %d bytes, not %d",
-			len(ids), (len(ids)+7)/8, len(bitmap))
+		return nil, invalid(fmt.Sprintf("a bitmap of %d candidates has %d bytes, not %d",
+			len(ids), (len(ids)+7)/8, len(bitmap)))
 	}
 	unseen := make([]uint64, 0, len(ids))
 	for i, id := range ids {

@@ -27,6 +27,7 @@ from .store import ExposureStore, StoreSaturation, StoreStats
 from .window import Window, WindowInfo, WindowSpec, WindowUsage
 from .counting import CountingFilter
 from .scalable import ScalableFilter, ScalableInfo
+from .sizing import Sizing, predict_fpr, size_for
 from .errors import (
     BadChecksumError,
     BadMagicError,
@@ -53,6 +54,9 @@ library_version = f"{_number // 10000}.{_number // 100 % 100}.{_number % 100}"
 
 __all__ = [
     "BloomFilter",
+    "Sizing",
+    "size_for",
+    "predict_fpr",
     "CountingFilter",
     "ScalableFilter",
     "ScalableInfo",

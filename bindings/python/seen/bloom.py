@@ -9,6 +9,7 @@ for its few nanoseconds of work (_single_key.py).
 from typing import Any, Optional
 
 from . import _batches, _files, _handle, _keys
+from ._counts import rounded_count
 from ._single_key import ProbedKeys
 from ._keys import Key
 from ._native import ffi, lib
@@ -100,6 +101,62 @@ class BloomFilter(ProbedKeys, _batches.UpdatesByBatches, _files.KeyedBytes, _fil
         union |= other
         return union
 
+    def union(self, *others: "BloomFilter") -> "BloomFilter":
+        """A new filter holding the keys of this one and of every other, as set.union."""
+        result = self.copy()
+        for other in others:
+            result |= other
+        return result
+
+    # Intersection and subset order work on the bits, so they are approximate, each in a
+    # stated direction: never a false negative, as everywhere in seen.
+
+    def __iand__(self, other: "BloomFilter") -> "BloomFilter":
+        """Keeps the bits both filters have (same size, k and seed, else IncompatibleError).
+        Every key added to both still looks present; a key of one alone may too, more often
+        than a filter built from the common keys would say (len is approximate upward)."""
+        if not isinstance(other, BloomFilter):
+            return NotImplemented
+        check(lib.seen_bloom_intersect(self._h, other._h), self._h)
+        return self
+
+    def __and__(self, other: "BloomFilter") -> "BloomFilter":
+        """A new filter of the bits both have (see &=)."""
+        if not isinstance(other, BloomFilter):
+            return NotImplemented
+        result = self.copy()
+        result &= other
+        return result
+
+    def intersection(self, *others: "BloomFilter") -> "BloomFilter":
+        """A new filter of the bits all have (see &=), as set.intersection."""
+        result = self.copy()
+        for other in others:
+            result &= other
+        return result
+
+    def issuperset(self, other: "BloomFilter") -> bool:
+        """Whether every bit of other is set here, so every key other holds looks present
+        here. False is certain (some key of other is not here); True may be wrong, as a
+        query may. Same size, k and seed, else IncompatibleError. Reads both filters."""
+        covers = ffi.new("int*")
+        check(lib.seen_bloom_covers(self._h, other._h, covers), self._h)
+        return bool(covers[0])
+
+    def issubset(self, other: "BloomFilter") -> bool:
+        """other.issuperset(self): True may be wrong, False is certain."""
+        return other.issuperset(self)
+
+    def __le__(self, other: "BloomFilter") -> bool:
+        if not isinstance(other, BloomFilter):
+            return NotImplemented
+        return self.issubset(other)
+
+    def __ge__(self, other: "BloomFilter") -> bool:
+        if not isinstance(other, BloomFilter):
+            return NotImplemented
+        return self.issuperset(other)
+
     def __eq__(self, other: object) -> bool:
         """Equal filters have the same parameters and the same bits, so they answer every
         query alike and their files are byte-identical. Reads both filters (O(size))."""
@@ -124,7 +181,7 @@ class BloomFilter(ProbedKeys, _batches.UpdatesByBatches, _files.KeyedBytes, _fil
 
     def __len__(self) -> int:
         """The number of distinct keys added, estimated from the fill (reads the filter)."""
-        return int(min(self._stats().approx_items, 2**63 - 1))
+        return rounded_count(self._stats().approx_items)
 
     def __bool__(self) -> bool:
         """False only while no bit is set (reads the filter)."""

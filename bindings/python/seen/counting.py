@@ -12,6 +12,7 @@ import threading
 from typing import Any, Optional
 
 from . import _batches, _files, _handle, _keys
+from ._counts import rounded_count
 from ._single_key import ProbedKeys
 from ._keys import Key
 from ._native import ffi, lib
@@ -145,7 +146,7 @@ class CountingFilter(ProbedKeys, _batches.UpdatesByBatches, _files.KeyedBytes, _
     def __len__(self) -> int:
         """The keys in (adds minus removes), from the counters: exact while no counter
         saturated (reads every counter)."""
-        return int(min(round(self._stats().approx_items), 2**63 - 1))
+        return rounded_count(self._stats().approx_items)
 
     def __bool__(self) -> bool:
         """False only while every counter is zero (reads every counter)."""

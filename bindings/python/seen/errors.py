@@ -65,8 +65,9 @@ class WrongKindError(FormatError):
     """A valid seen file of another kind than expected (e.g. a window read as a filter)."""
 
 
-class TooLargeError(SeenError):
-    """An absurd size, more than the library will allocate."""
+class TooLargeError(SeenError, ValueError):
+    """An absurd size, more than the library will allocate: asked for (expected_items and an
+    fpr no filter reaches, such as 1e-80) or read from a file."""
 
 
 class ReadOnlyError(SeenError):
@@ -170,6 +171,11 @@ def check(status: int, source: Any) -> None:
 
 def call(function: Any, *args: Any) -> None:
     """Calls a C function that has no handle, with this thread's seen_error as its last
-    argument, and raises if it fails."""
+    argument, and raises if it fails. An int outside its C type (a negative capacity or seed)
+    is an InvalidArgumentError, as every other bad argument, not cffi's OverflowError."""
     err = error_slot()
-    check(function(*args, err), err)
+    try:
+        status = function(*args, err)
+    except OverflowError as e:
+        invalid_argument(f"{function.__name__}: an argument is outside its C type ({e})")
+    check(status, err)

@@ -30,3 +30,9 @@ def test_package_docstring_examples():
     result = doctest.testmod(seen, optionflags=FLAGS)
     assert result.attempted > 0
     assert result.failed == 0
+
+
+def test_sizing_docstring_examples():
+    result = doctest.testmod(seen.sizing, optionflags=FLAGS)
+    assert result.attempted > 0
+    assert result.failed == 0

@@ -28,8 +28,8 @@ def test_messages_stay_with_their_calls_under_concurrent_failures():
     small, large = seen.BloomFilter(1000, 0.01), seen.BloomFilter(100000, 0.01)
     failures = [
         # Calls without a handle: each message comes from its own thread's seen_error.
-        (lambda: seen.BloomFilter(100, 3.0), "got 3.0"),
-        (lambda: seen.BloomFilter(100, 5.0), "got 5.0"),
+        (lambda: seen.BloomFilter(100, 3.0), "got 3"),
+        (lambda: seen.BloomFilter(100, 5.0), "got 5"),
         # Calls on handles: each message comes from its handle.
         (lambda: window.add(1, now=2**40), "now is past 2^32"),
         (lambda: merge_mismatched(small, large), "block count differs"),

@@ -84,10 +84,12 @@ def test_an_fpr_outside_0_1_is_an_invalid_argument(fpr):
     assert raised.value.status == lib.SEEN_ERR_INVALID_ARGUMENT
 
 
+@pytest.mark.parametrize("make", [seen.BloomFilter, seen.CountingFilter])
 @pytest.mark.parametrize("args", [(-1, 0.01), (1000, 0.01, -1), (1000, 0.01, 2**64)])
-def test_sizes_and_seeds_outside_u64_overflow(args):
-    with pytest.raises(OverflowError):
-        seen.BloomFilter(*args)
+def test_sizes_and_seeds_outside_u64_are_invalid_arguments(make, args):
+    """A ValueError as every bad argument is, not the OverflowError cffi raises."""
+    with pytest.raises(seen.InvalidArgumentError, match="outside its C type"):
+        make(*args)
 
 
 def test_an_absurd_size_is_refused_without_allocating():

@@ -17,8 +17,43 @@ JNI(jint, versionNumber)(JNIEnv* env, jclass cls) {
 
 JNI_BLOCKED_CREATE(seen_bloom)
 
+/* Sizing without a filter; out: bytes, k (sizeFor) or raw bits of fpr, k (predictFpp). A
+ * failure is thrown here (checked). */
+JNI(jint, sizeFor)(JNIEnv* env, jclass cls, jlong expected, jdouble fpp, jlongArray out) {
+  uint64_t bytes = 0;
+  uint32_t k = 0;
+  seen_error err;
+  seen_status s = seen_bloom_size_for((uint64_t)expected, fpp, &bytes, &k, &err);
+  if (s != SEEN_OK) return checked(env, s, &err);
+  jlong v[2] = {(jlong)bytes, k};
+  (*env)->SetLongArrayRegion(env, out, 0, 2, v);
+  return SEEN_OK;
+}
+
+JNI(jint, predictFpp)(JNIEnv* env, jclass cls, jlong expected, jlong bytes, jlongArray out) {
+  double fpr = 0;
+  uint32_t k = 0;
+  seen_error err;
+  seen_status s = seen_bloom_predict_fpr((uint64_t)expected, (uint64_t)bytes, &fpr, &k, &err);
+  if (s != SEEN_OK) return checked(env, s, &err);
+  jlong v[2] = {double_bits(fpr), k};
+  (*env)->SetLongArrayRegion(env, out, 0, 2, v);
+  return SEEN_OK;
+}
+
 JNI(jint, merge)(JNIEnv* env, jclass cls, jlong dst, jlong src) {
   return seen_bloom_merge(FILTER(dst), FILTER(src));
+}
+
+JNI(jint, intersect)(JNIEnv* env, jclass cls, jlong dst, jlong src) {
+  return seen_bloom_intersect(FILTER(dst), FILTER(src));
+}
+
+/* A flag_or_status: 1 if a covers b, 0 if not, below 0 a failed status. */
+JNI(jint, covers)(JNIEnv* env, jclass cls, jlong a, jlong b) {
+  int covers = 0;
+  seen_status s = seen_bloom_covers(FILTER(a), FILTER(b), &covers);
+  return flag_or_status(s, (uint8_t)covers);
 }
 
 JNI(jint, clear)(JNIEnv* env, jclass cls, jlong h) {

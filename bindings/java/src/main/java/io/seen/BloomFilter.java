@@ -115,6 +115,39 @@ public final class BloomFilter extends AddOnceFilter<BloomFilter> {
     return mine[1] == theirs[1] && mine[2] == theirs[2] && mine[4] == theirs[4];
   }
 
+  /**
+   * Keeps the bits this filter and {@code other} both have (this &amp;= other), with the rules of
+   * {@link #putAll(BloomFilter)}. Every key put into both still looks present; a key of one alone
+   * may too, more often than in a filter built from the common keys (approximate upward). Needs
+   * exclusive access to this filter.
+   */
+  public void intersect(BloomFilter other) {
+    try {
+      handle.check(NativeBloom.intersect(handle.get(), other.handle.get()));
+    } finally {
+      Reference.reachabilityFence(this);
+      Reference.reachabilityFence(other);
+    }
+  }
+
+  /**
+   * Whether every bit of {@code other} is set here, so that every key other holds looks present
+   * here: false is certain, true may be wrong, as {@code mightContain} may be. The rules of
+   * {@link #putAll(BloomFilter)}. Reads both filters.
+   */
+  public boolean covers(BloomFilter other) {
+    try {
+      int result = NativeBloom.covers(handle.get(), other.handle.get());
+      if (result < 0) {
+        handle.check(-result);
+      }
+      return result == 1;
+    } finally {
+      Reference.reachabilityFence(this);
+      Reference.reachabilityFence(other);
+    }
+  }
+
   /** Resets every bit. Needs exclusive access. */
   public void clear() {
     handle.run(this, NativeBloom::clear);

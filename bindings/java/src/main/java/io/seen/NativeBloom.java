@@ -17,7 +17,18 @@ final class NativeBloom {
   /** Keyed under {@code key} (16 to 64 bytes) if it is not null; the handle goes to out[0]. */
   static native int create(long expectedItems, double fpp, long seed, byte[] key, long[] out);
 
+  /** out: bytes, k. Throws SeenException itself. */
+  static native int sizeFor(long expectedItems, double fpp, long[] out);
+
+  /** out: raw bits of the fpr, k. Throws SeenException itself. */
+  static native int predictFpp(long expectedItems, long bytes, long[] out);
+
   static native int merge(long dst, long src);
+
+  static native int intersect(long dst, long src);
+
+  /** 1 if a covers b, 0 if not, below 0 minus a failed status. */
+  static native int covers(long a, long b);
 
   static native int clear(long h);
 

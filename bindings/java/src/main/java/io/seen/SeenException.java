@@ -5,10 +5,14 @@ package io.seen;
  * message for it (which file, which field, what was expected), read from the handle the call
  * was made on, or from the error the call filled when it had none (docs/errors.md).
  *
- * <p>Unchecked, like the exceptions of Guava's {@code BloomFilter}: most statuses mean a
- * programming error or corrupt input, not a condition callers can retry.
+ * <p>An {@link IllegalArgumentException}, so that every invalid argument throws one, whether
+ * Java or the library refused it: Guava's {@code BloomFilter} contract, which this binding
+ * follows by name (a bad {@code fpp}, INVALID_ARGUMENT, and one no filter can reach, such as
+ * 1e-80, TOO_LARGE, are refused by the library). Unchecked, like Guava's: most statuses mean
+ * a programming error or corrupt input (the bytes or file given), not a condition callers
+ * can retry.
  */
-public class SeenException extends RuntimeException {
+public class SeenException extends IllegalArgumentException {
   private static final long serialVersionUID = 1L;
 
   private final Status status;

@@ -3,6 +3,7 @@ package io.seen;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayInputStream;
 import java.nio.file.Path;
@@ -59,6 +60,22 @@ class ErrorTest {
     assertEquals(Status.INVALID_ARGUMENT,
         assertThrows(SeenException.class, () -> BloomFilter.create(100, 1.5)).status());
     assertThrows(IllegalArgumentException.class, () -> BloomFilter.create(-1, 0.01));
+  }
+
+  /** Guava's contract: one exception type for every invalid argument, Java's or the library's. */
+  @Test
+  void everyBadFppIsAnIllegalArgumentException() {
+    for (double fpp : new double[] {0, 1, Double.NaN, 1e-80}) {
+      assertThrows(IllegalArgumentException.class, () -> BloomFilter.create(100, fpp));
+      assertThrows(IllegalArgumentException.class, () -> CountingFilter.create(100, fpp));
+    }
+  }
+
+  /** Numbers print as %g does: "fpr 1e-80", not "fpr 0.000000". */
+  @Test
+  void messagesPrintSmallRatesReadably() {
+    String message = assertThrows(IllegalArgumentException.class, () -> BloomFilter.create(100, 1e-80)).getMessage();
+    assertTrue(message.contains("fpr 1e-80 "), message);
   }
 
   @Test

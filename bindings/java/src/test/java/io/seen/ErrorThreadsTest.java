@@ -38,8 +38,8 @@ class ErrorThreadsTest {
         BloomFilter large = BloomFilter.create(100_000, 0.01)) {
       List<Thread> threads = List.of(
           // Calls without a handle: each message comes from its own call's error.
-          failing(() -> BloomFilter.create(100, 3.0), "got 3.0", wrong),
-          failing(() -> BloomFilter.create(100, 5.0), "got 5.0", wrong),
+          failing(() -> BloomFilter.create(100, 3.0), "got 3", wrong),
+          failing(() -> BloomFilter.create(100, 5.0), "got 5", wrong),
           // A call on a handle: the message comes from the handle.
           failing(() -> small.putAll(large), "block count differs", wrong));
       threads.forEach(Thread::start);
