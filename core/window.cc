@@ -1,4 +1,3 @@
-#include "core/real_text.h"
 #include "core/window.h"
 
 #include <algorithm>
@@ -9,6 +8,7 @@
 
 #include "core/error.h"
 #include "core/format.h"
+#include "core/real_text.h"
 #include "core/window_cells.h"
 #include "core/window_growing.h"
 #include "core/window_kernels.h"
