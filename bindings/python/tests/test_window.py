@@ -215,7 +215,10 @@ def test_saturation_is_the_rings_used_share():
     assert w.saturation() == (0.0, 0.0)
     w.add_many(list(range(250)))
     fill, rate = w.saturation()
-    assert fill == 0.5 and math.isclose(rate, 1 - (1 - 1 / 65535) ** 250)
+    # An item whose fingerprint the ring holds takes no new entry (it reads as seen already),
+    # so 250 ids fill 250 entries less their fingerprint collisions, about one in two runs.
+    used = round(fill * 500)
+    assert 248 <= used <= 250 and math.isclose(rate, 1 - (1 - 1 / 65535) ** used)
 
 
 def test_a_memory_budget_sizes_the_window():
@@ -245,15 +248,22 @@ def test_a_time_window_grows_and_keeps_its_rate():
     assert rate <= 0.013 and usage.predicted_fpr <= 0.011
 
 
-def test_a_capped_time_window_gives_up_time_not_rate():
-    w = seen.Window.last_seconds(3600, expected_items=100, fpr=0.01, max_bytes=4096)
+def test_a_capped_time_window_gives_up_time_then_rate():
+    # 16 KiB hold a quarter hour's 450 items but not the hour's: the window gives up time.
+    w = seen.Window.last_seconds(3600, expected_items=100, fpr=0.01, max_bytes=16384)
     for minute in range(60):
         w.add_many(range(minute * 1000, minute * 1000 + 30), now=minute * 60)
     usage = w.usage(now=3600)
-    assert usage.bytes <= 4096 and 0 < usage.effective_span < w.span
+    assert usage.bytes <= 16384 and 0 < usage.effective_span < w.span and usage.span_limited
     kept = [m * 1000 + i for m in range(60) if 3600 - m * 60 <= usage.effective_span for i in range(30)]
     assert kept and all(w.contains_many(kept, now=3600))
-    assert usage.predicted_fpr <= 0.011
+    assert usage.predicted_fpr <= 0.011 and not usage.over_target
+    # 4 KiB cannot hold even the current quarter hour: the window keeps every item of it and
+    # gives up rate instead, and says so.
+    tight = seen.Window.last_seconds(3600, expected_items=100, fpr=0.01, max_bytes=4096)
+    tight.add_many(range(450), now=0)
+    assert all(tight.contains_many(range(450), now=0))
+    assert tight.usage(now=0).over_target and tight.usage(now=0).predicted_fpr > 0.01
 
 
 @pytest.mark.parametrize("make, detail", [
