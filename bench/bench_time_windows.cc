@@ -175,12 +175,16 @@ int main(int argc, char** argv) {
   // Memory per user who was active (a window plus the store's 15 B), at the last clock.
   std::vector<uint64_t> bytes;
   uint64_t over_target = 0;
+  uint32_t shortest_span = options.window.span;  // what the users who gave up time kept
+  double highest_rate = 0;
   for (uint64_t user = 0; user < users; ++user) {
     const auto sat = store.SaturationOf(user, end);
     if (!sat) continue;
     bytes.push_back(sat->bytes + kPerUserOverhead);
     bands[RankBand(user)].bytes.push_back(sat->bytes + kPerUserOverhead);
     over_target += sat->window.rate > options.window.target_fpr;
+    shortest_span = std::min(shortest_span, sat->window.effective_span);
+    highest_rate = std::max(highest_rate, sat->window.rate);
   }
   std::printf("{\"bench\": \"time_windows_by_rank\", \"bands\": [");
   for (size_t b = 0; b < kRankBands && (b == 0 || kRankBandEnds[b - 1] < users); ++b) {
@@ -208,12 +212,13 @@ int main(int argc, char** argv) {
   std::printf("{\"bench\": \"time_windows_memory\", \"users\": %zu, \"start_bytes\": %llu, \"median_bytes\": %llu, "
               "\"p99_bytes\": %llu, \"max_bytes\": %llu, \"users_grown\": %llu, \"users_span_limited\": %llu, "
               "\"span_drops\": %llu, \"users_above_target\": %llu, \"max_predicted_fpr\": %.5f, "
-              "\"store_mib\": %.1f, \"rss_mib\": %.1f}\n",
+              "\"shortest_effective_span_days\": %.2f, \"store_mib\": %.1f, \"rss_mib\": %.1f}\n",
               bytes.size(), static_cast<unsigned long long>(options.window.state_bytes()),
               static_cast<unsigned long long>(Quantile(bytes, 0.5)), static_cast<unsigned long long>(Quantile(bytes, 0.99)),
               static_cast<unsigned long long>(Quantile(bytes, 1.0)), static_cast<unsigned long long>(stats.users_grown),
               static_cast<unsigned long long>(saturation.span_limited), static_cast<unsigned long long>(stats.span_drops),
-              static_cast<unsigned long long>(over_target), saturation.max_rate, static_cast<double>(stats.bytes) / (1 << 20),
+              static_cast<unsigned long long>(over_target), highest_rate, static_cast<double>(shortest_span) / kDay,
+              static_cast<double>(stats.bytes) / (1 << 20),
               rss_full - rss_start);
   std::fflush(stdout);
 
