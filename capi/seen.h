@@ -380,6 +380,8 @@ typedef struct seen_window_info {
   double predicted_fpr;
   uint64_t seed;
   uint64_t max_bytes;      /* table, growing: the most bytes it may take; else 0 */
+  double target_fpr;       /* the rate it was sized for: opts->fpr, or for a count window
+                              sized by max_bytes, the steady-state rate it reaches */
 } seen_window_info;
 
 /* A new, empty window sized from opts; `now` starts the clock of a time window. */
