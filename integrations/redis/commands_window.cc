@@ -32,7 +32,8 @@ namespace {
 int Reserve(RedisModuleCtx* ctx, RedisModuleString** argv, int argc) {
   if (argc < 4) return RedisModule_WrongArity(ctx);
   seen_window_options opts = ModuleDefaults();
-  opts.expected_items = 0;
+  opts.expected_items = 0;  // the reserve's own, not the module's defaults
+  opts.max_bytes = 0;
   const std::string error = ParseWindowOptions(argv + 2, argc - 2, &opts);
   if (!error.empty()) return RedisModule_ReplyWithError(ctx, ("ERR seen: " + error).c_str());
   OpenKey open(ctx, argv[1], REDISMODULE_READ | REDISMODULE_WRITE);
@@ -75,7 +76,7 @@ int Info(RedisModuleCtx* ctx, RedisModuleString** argv, int argc) {
   sat.size = sizeof sat;
   if (seen_window_get_saturation(w, ServerNow(), &sat) != SEEN_OK) return ReplySeenError(ctx);
   static const char* const kLayouts[] = {"?", "ring", "sliced", "growing", "table"};
-  RedisModule_ReplyWithArray(ctx, 26);
+  RedisModule_ReplyWithArray(ctx, 32);
   RedisModule_ReplyWithSimpleString(ctx, "mode");
   RedisModule_ReplyWithSimpleString(ctx, info.mode == SEEN_WINDOW_TIME ? "time" : "count");
   RedisModule_ReplyWithSimpleString(ctx, "layout");
@@ -102,6 +103,13 @@ int Info(RedisModuleCtx* ctx, RedisModuleString** argv, int argc) {
   RedisModule_ReplyWithDouble(ctx, sat.predicted_fpr);
   RedisModule_ReplyWithSimpleString(ctx, "effective_span");
   RedisModule_ReplyWithLongLong(ctx, sat.effective_span);
+  RedisModule_ReplyWithSimpleString(ctx, "target_fpr");
+  RedisModule_ReplyWithDouble(ctx, info.target_fpr);
+  // capped: it gave up older time to max_bytes; over_target: its rate now passed the target.
+  RedisModule_ReplyWithSimpleString(ctx, "capped");
+  RedisModule_ReplyWithLongLong(ctx, sat.effective_span < info.span);
+  RedisModule_ReplyWithSimpleString(ctx, "over_target");
+  RedisModule_ReplyWithLongLong(ctx, sat.predicted_fpr > info.target_fpr);
   return REDISMODULE_OK;
 }
 

@@ -1,5 +1,5 @@
-// The module's entry point: `--loadmodule seen.so [COUNT n | SECONDS s ITEMS n] [FPR p]
-// [SEED x] [KEYFILE path]` sets the window a write creates when its key has none, and
+// The module's entry point: `--loadmodule seen.so [COUNT n | SECONDS s ITEMS n [MAXBYTES b]]
+// [FPR p] [SEED x] [KEYFILE path]` sets the window a write creates when its key has none, and
 // whether every window is keyed (integrations/redis/module_key.h).
 #include <string>
 #include <vector>

@@ -1,5 +1,5 @@
 // Window options from command arguments: the module's defaults (module arguments) and
-// SEEN.RESERVE's, both "COUNT n | SECONDS s [ITEMS n] [FPR p] [SEED x]".
+// SEEN.RESERVE's, both "COUNT n | SECONDS s [ITEMS n] [MAXBYTES b] [FPR p] [SEED x]".
 #pragma once
 
 #include <string>
@@ -19,7 +19,8 @@ seen_window_options& ModuleDefaults();
 seen_status NewDefaultWindow(uint32_t now, seen_window** out);
 
 // Reads option pairs from argv[0..argc) over *opts; returns "" or what is wrong, naming the
-// argument. A time window (SECONDS) needs ITEMS, the most items expected in its span.
+// argument. A time window (SECONDS) needs ITEMS, the most items expected in its span; without
+// MAXBYTES, the most bytes it may grow to follow from ITEMS (48 per item, at least 1 MiB).
 std::string ParseWindowOptions(RedisModuleString** argv, int argc, seen_window_options* opts);
 
 }  // namespace seen::redis
