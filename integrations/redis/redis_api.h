@@ -15,6 +15,8 @@ struct RedisModuleKey;
 struct RedisModuleType;
 struct RedisModuleIO;
 struct RedisModuleDigest;
+struct RedisModuleInfoCtx;
+struct RedisModuleScanCursor;
 
 constexpr int REDISMODULE_OK = 0;
 constexpr int REDISMODULE_ERR = 1;
@@ -30,6 +32,9 @@ constexpr int REDISMODULE_OPTIONS_HANDLE_IO_ERRORS = 1 << 0;
 constexpr uint64_t REDISMODULE_TYPE_METHOD_VERSION = 3;
 
 typedef int (*RedisModuleCmdFunc)(RedisModuleCtx* ctx, RedisModuleString** argv, int argc);
+typedef void (*RedisModuleInfoFunc)(RedisModuleInfoCtx* ctx, int for_crash_report);
+typedef void (*RedisModuleScanCB)(RedisModuleCtx* ctx, RedisModuleString* keyname,
+                                  RedisModuleKey* key, void* privdata);
 
 struct RedisModuleTypeMethods {
   uint64_t version;
@@ -88,7 +93,16 @@ struct RedisModuleTypeMethods {
   X(void, DigestAddStringBuffer, (RedisModuleDigest*, const char* buf, size_t len))            \
   X(void, DigestEndSequence, (RedisModuleDigest*))                                             \
   X(void*, Alloc, (size_t bytes))                                                              \
-  X(void, Free, (void* ptr))
+  X(void, Free, (void* ptr))                                                                   \
+  X(int, RegisterInfoFunc, (RedisModuleCtx*, RedisModuleInfoFunc))                            \
+  X(int, InfoAddSection, (RedisModuleInfoCtx*, const char* name))                              \
+  X(int, InfoAddFieldULongLong, (RedisModuleInfoCtx*, const char* field,                       \
+                                 unsigned long long value))                                    \
+  X(RedisModuleCtx*, GetDetachedThreadSafeContext, (RedisModuleCtx*))                          \
+  X(int, SelectDb, (RedisModuleCtx*, int id))                                                  \
+  X(RedisModuleScanCursor*, ScanCursorCreate, (void))                                          \
+  X(int, Scan, (RedisModuleCtx*, RedisModuleScanCursor*, RedisModuleScanCB, void* privdata))  \
+  X(void, ScanCursorDestroy, (RedisModuleScanCursor*))
 
 #define SEEN_REDIS_DECLARE(ret, name, params) extern ret(*RedisModule_##name) params;
 SEEN_REDIS_API(SEEN_REDIS_DECLARE)
