@@ -5,6 +5,7 @@
 #include "integrations/redis/commands.h"
 #include "integrations/redis/module_key.h"
 #include "integrations/redis/options.h"
+#include "integrations/redis/refusal_log.h"
 #include "integrations/redis/window_type.h"
 
 namespace seen::redis {
@@ -52,8 +53,15 @@ int Load(RedisModuleCtx* ctx, RedisModuleString** argv, int argc) {
   size_t len = 0;
   const char* blob = RedisModule_StringPtrLen(argv[2], &len);
   seen_window* w = nullptr;
-  if (DeserializeWindow(blob, len, &w) != SEEN_OK)
+  uint64_t unlogged = 0;
+  if (DeserializeWindow(blob, len, &w) != SEEN_OK) {
+    if (TakeRefusalLogTurn(&unlogged)) {
+      RedisModule_Log(ctx, "warning",
+                      "seen: SEEN.LOAD refused a window: %s (and %llu more refused since the "
+                      "last such line)", seen_last_error(), static_cast<unsigned long long>(unlogged));
+    }
     return ReplySeenError(ctx);
+  }
   RedisModule_ModuleTypeSetValue(open.key, WindowType(), w);
   RedisModule_ReplicateVerbatim(ctx);
   return RedisModule_ReplyWithSimpleString(ctx, "OK");

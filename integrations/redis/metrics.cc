@@ -4,6 +4,7 @@
 
 #include "capi/seen.h"
 #include "integrations/redis/commands.h"
+#include "integrations/redis/refusal_log.h"
 #include "integrations/redis/window_type.h"
 
 namespace seen::redis {
@@ -78,6 +79,7 @@ void Info(RedisModuleInfoCtx* ctx, int for_crash_report) {
   RedisModule_InfoAddFieldULongLong(ctx, "filters", counters.filters);
   RedisModule_InfoAddFieldULongLong(ctx, "takes", counters.takes);
   RedisModule_InfoAddFieldULongLong(ctx, "candidates", counters.candidates);
+  RedisModule_InfoAddFieldULongLong(ctx, "refused_windows", Refusals());
 }
 
 }  // namespace

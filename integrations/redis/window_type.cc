@@ -1,6 +1,9 @@
 #include "integrations/redis/window_type.h"
 
+#include <string>
+
 #include "integrations/redis/module_key.h"
+#include "integrations/redis/refusal_log.h"
 
 namespace seen::redis {
 
@@ -10,25 +13,31 @@ RedisModuleType* window_type = nullptr;
 // The layout of the RDB value; bump it if what rdb_save writes ever changes shape.
 constexpr int kEncodingVersion = 0;
 
-void* RdbLoad(RedisModuleIO* rdb, int encver) {
-  if (encver != kEncodingVersion) {
-    RedisModule_LogIOError(rdb, "warning", "seen: unknown encoding version %d", encver);
-    return nullptr;
+// Logs why a window from RESTORE, an RDB file or a replica's sync was refused (rate-limited,
+// integrations/redis/refusal_log.h); returns the null that tells the server.
+void* Refuse(RedisModuleIO* rdb, const std::string& reason) {
+  uint64_t unlogged = 0;
+  if (TakeRefusalLogTurn(&unlogged)) {
+    RedisModule_LogIOError(rdb, "warning",
+                           "seen: refused a window from RESTORE, an RDB file or a sync: %s "
+                           "(and %llu more refused since the last such line)",
+                           reason.c_str(), static_cast<unsigned long long>(unlogged));
   }
+  return nullptr;
+}
+
+void* RdbLoad(RedisModuleIO* rdb, int encver) {
+  if (encver != kEncodingVersion) return Refuse(rdb, "unknown encoding version " + std::to_string(encver));
   size_t len = 0;
   char* bytes = RedisModule_LoadStringBuffer(rdb, &len);
   if (RedisModule_IsIOError(rdb) || bytes == nullptr) {
     if (bytes != nullptr) RedisModule_Free(bytes);
-    return nullptr;
+    return Refuse(rdb, "the value is cut short or unreadable");
   }
   seen_window* w = nullptr;
-  const seen_status status =
-      DeserializeWindow(bytes, len, &w);
+  const seen_status status = DeserializeWindow(bytes, len, &w);
   RedisModule_Free(bytes);
-  if (status != SEEN_OK) {
-    RedisModule_LogIOError(rdb, "warning", "seen: bad window: %s", seen_last_error());
-    return nullptr;
-  }
+  if (status != SEEN_OK) return Refuse(rdb, seen_last_error());
   return w;
 }
 
