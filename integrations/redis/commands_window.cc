@@ -6,6 +6,7 @@
 #include "integrations/redis/module_key.h"
 #include "integrations/redis/options.h"
 #include "integrations/redis/refusal_log.h"
+#include "integrations/redis/window_memory.h"
 #include "integrations/redis/window_type.h"
 
 namespace seen::redis {
@@ -16,7 +17,8 @@ seen_window* CreateWindow(RedisModuleCtx* ctx, RedisModuleKey* key, RedisModuleS
                           const seen_window_options* opts, uint32_t now) {
   seen_window* w = nullptr;
   const seen_status status =
-      opts != nullptr ? seen_window_create(opts, now, &w, nullptr) : NewDefaultWindow(now, &w);
+      opts != nullptr ? seen_window_create_with_allocator(opts, now, RedisMemory(), &w, nullptr)
+                      : NewDefaultWindow(now, &w);
   if (status != SEEN_OK) {
     ReplySeenError(ctx);
     return nullptr;

@@ -8,6 +8,7 @@
 
 #include "integrations/redis/ids.h"
 #include "integrations/redis/module_key.h"
+#include "integrations/redis/window_memory.h"
 
 namespace seen::redis {
 
@@ -25,7 +26,8 @@ seen_window_options& ModuleDefaults() {
 
 seen_status NewDefaultWindow(uint32_t now, seen_window** out) {
   const seen_window_options& defaults = ModuleDefaults();
-  if (defaults.mode != SEEN_WINDOW_COUNT) return seen_window_create(&defaults, now, out, nullptr);
+  if (defaults.mode != SEEN_WINDOW_COUNT)
+    return seen_window_create_with_allocator(&defaults, now, RedisMemory(), out, nullptr);
   // The module's defaults are set once, at load, before any command runs.
   static const std::vector<uint8_t> empty = [&] {
     std::vector<uint8_t> bytes;
@@ -39,7 +41,7 @@ seen_status NewDefaultWindow(uint32_t now, seen_window** out) {
     seen_window_free(w);
     return bytes;
   }();
-  if (empty.empty()) return seen_window_create(&defaults, now, out, nullptr);
+  if (empty.empty()) return seen_window_create_with_allocator(&defaults, now, RedisMemory(), out, nullptr);
   return DeserializeWindow(empty.data(), empty.size(), out);
 }
 

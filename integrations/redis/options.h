@@ -13,7 +13,7 @@ namespace seen::redis {
 // arguments say otherwise.
 seen_window_options& ModuleDefaults();
 
-// A new window with the module's defaults, as seen_window_create. Sizing a window takes
+// A new window with the module's defaults, as seen_window_create, in Redis's memory. Sizing a window takes
 // about 0.4 ms, so a count window is copied from an empty one sized once (microseconds);
 // a time window, whose clock starts at `now`, is sized each time.
 seen_status NewDefaultWindow(uint32_t now, seen_window** out);

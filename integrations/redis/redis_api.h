@@ -94,6 +94,7 @@ struct RedisModuleTypeMethods {
   X(void, DigestEndSequence, (RedisModuleDigest*))                                             \
   X(void*, Alloc, (size_t bytes))                                                              \
   X(void, Free, (void* ptr))                                                                   \
+  X(size_t, MallocSize, (void* ptr))                                                           \
   X(int, RegisterInfoFunc, (RedisModuleCtx*, RedisModuleInfoFunc))                            \
   X(int, InfoAddSection, (RedisModuleInfoCtx*, const char* name))                              \
   X(int, InfoAddFieldULongLong, (RedisModuleInfoCtx*, const char* field,                       \

@@ -51,13 +51,28 @@ void AofRewrite(RedisModuleIO* aof, RedisModuleString* key, void* value) {
   RedisModule_EmitAOF(aof, "SEEN.LOAD", "sb", key, bytes.data(), bytes.size());
 }
 
+// What Redis's allocator hands out for a block of n bytes (its size class).
+size_t AllocatedFor(size_t n) {
+  void* block = RedisModule_Alloc(n);
+  const size_t allocated = RedisModule_MallocSize(block);
+  RedisModule_Free(block);
+  return allocated;
+}
+
+// The window's blocks as Redis's allocator holds them: the handle (allocated as the value
+// itself), the state and a growing or table window's growth, which takes a cache line more
+// from 4 KiB on (core/window_memory.h).
 size_t MemUsage(const void* value) {
-  // Its bytes (state and a growing window's growth) do not depend on the clock.
-  seen_window_saturation sat{};
+  auto* w = static_cast<const seen_window*>(value);
+  seen_window_info info{};
+  info.size = sizeof info;
+  seen_window_saturation sat{};  // its bytes do not depend on the clock
   sat.size = sizeof sat;
-  seen_window_get_saturation(static_cast<const seen_window*>(value), 0, &sat);
-  // The handle (parameters and two vectors) beside them.
-  return sat.bytes + 120;
+  if (seen_window_get_info(w, &info) != SEEN_OK || seen_window_get_saturation(w, 0, &sat) != SEEN_OK)
+    return 0;
+  const size_t growth = sat.bytes - info.state_bytes;
+  return RedisModule_MallocSize(const_cast<void*>(value)) + AllocatedFor(info.state_bytes) +
+         (growth == 0 ? 0 : growth >= 4096 ? growth + 64 : AllocatedFor(growth));
 }
 
 void Digest(RedisModuleDigest* digest, void* value) {
