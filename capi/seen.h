@@ -458,6 +458,11 @@ SEEN_API seen_status seen_window_deserialize_with_allocator(const uint8_t* buf, 
                                                             const uint8_t* key, size_t key_len,
                                                             const seen_allocator* allocator,
                                                             seen_window** out, seen_error* err);
+/* seen_window_get_saturation's effective_span alone, in O(1) (saturation reads the whole
+ * state): cheap enough to ask after every add. SEEN_ERR_INVALID_ARGUMENT for a NULL w or
+ * span, or now past 2^32 - 1. Reads only: may run beside contains. */
+SEEN_API seen_status seen_window_get_effective_span(const seen_window* w, uint64_t now,
+                                                    uint32_t* span);
 #endif
 
 /* ------------------------------------------------------------------------------------------

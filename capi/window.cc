@@ -155,6 +155,14 @@ seen_status seen_window_get_saturation(const seen_window* w, uint64_t now,
   return SEEN_OK;
 }
 
+seen_status seen_window_get_effective_span(const seen_window* w, uint64_t now, uint32_t* span) {
+  const seen::capi::ReportTo report(w);
+  SEEN_REQUIRE(w != nullptr && span != nullptr, "window or span is NULL");
+  SEEN_REQUIRE(now <= UINT32_MAX, "now is past 2^32 - 1 seconds");
+  *span = seen::WindowEffectiveSpan(w->window.params, w->window.state.data(), static_cast<uint32_t>(now));
+  return SEEN_OK;
+}
+
 seen_status seen_window_serialize(const seen_window* w, uint8_t* buf, size_t cap,
                                   size_t* written) {
   const seen::capi::ReportTo report(w);
