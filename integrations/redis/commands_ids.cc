@@ -93,6 +93,7 @@ int Mark(RedisModuleCtx* ctx, RedisModuleString** argv, int argc) {
   if (w == nullptr) return REDISMODULE_OK;
   if (ids.Add(w, tail.now) != SEEN_OK) return ReplySeenError(ctx);
   CountMarks(ids.size());
+  NoteWrite(w, tail.now);
   ids.ReplicateMark(ctx, argv[1], tail.now);
   if (tail.ttl_seconds > 0) {
     const long long ttl_ms = tail.ttl_seconds * 1000;
@@ -149,6 +150,7 @@ int Take(RedisModuleCtx* ctx, RedisModuleString** argv, int argc) {
     if (w == nullptr) w = CreateWindow(ctx, open.key, argv[1], nullptr, now);
     if (w == nullptr) return REDISMODULE_OK;
     if (picked.Add(w, now) != SEEN_OK) return ReplySeenError(ctx);
+    NoteWrite(w, now);
     picked.ReplicateMark(ctx, argv[1], now);
   }
   CountTake(req.ids.size());

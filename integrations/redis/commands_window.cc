@@ -3,6 +3,7 @@
 #include <vector>
 
 #include "integrations/redis/commands.h"
+#include "integrations/redis/metrics.h"
 #include "integrations/redis/module_key.h"
 #include "integrations/redis/options.h"
 #include "integrations/redis/refusal_log.h"
@@ -25,6 +26,7 @@ seen_window* CreateWindow(RedisModuleCtx* ctx, RedisModuleKey* key, RedisModuleS
   }
   const std::vector<char> bytes = Serialize(w);
   RedisModule_ModuleTypeSetValue(key, WindowType(), w);
+  CountWindowHeld(w, now);
   RedisModule_Replicate(ctx, "SEEN.LOAD", "sb", name, bytes.data(), bytes.size());
   return w;
 }
@@ -65,6 +67,7 @@ int Load(RedisModuleCtx* ctx, RedisModuleString** argv, int argc) {
     return ReplySeenError(ctx);
   }
   RedisModule_ModuleTypeSetValue(open.key, WindowType(), w);
+  CountWindowHeld(w, ServerNow());
   RedisModule_ReplicateVerbatim(ctx);
   return RedisModule_ReplyWithSimpleString(ctx, "OK");
 }

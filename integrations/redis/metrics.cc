@@ -1,11 +1,13 @@
 #include "integrations/redis/metrics.h"
 
-#include <cstdint>
+#include <atomic>
+#include <iterator>
+#include <mutex>
+#include <unordered_set>
 
-#include "capi/seen.h"
 #include "integrations/redis/commands.h"
 #include "integrations/redis/refusal_log.h"
-#include "integrations/redis/window_type.h"
+#include "integrations/redis/window_memory.h"
 
 namespace seen::redis {
 
@@ -19,61 +21,58 @@ struct Counters {
   uint64_t candidates = 0;
 } counters;
 
-struct WindowTotals {
-  uint64_t windows = 0;
-  uint64_t bytes = 0;
-  uint64_t capped = 0;
-  uint64_t over_target = 0;
-  uint32_t now = 0;
-};
+// Windows are freed off the main thread by FLUSHALL ASYNC: the count is atomic, the watched
+// set locked.
+std::atomic<uint64_t> windows_held{0};
+std::mutex watched_lock;
+std::unordered_set<const seen_window*> watched;  // may be capped or over target
 
-// A context of the module's own, for walking the keyspace outside any command.
-RedisModuleCtx* walker = nullptr;
-
-void AddWindow(RedisModuleCtx*, RedisModuleString*, RedisModuleKey* key, void* totals_ptr) {
-  if (key == nullptr || RedisModule_ModuleTypeGetType(key) != WindowType()) return;
-  const auto* w = static_cast<const seen_window*>(RedisModule_ModuleTypeGetValue(key));
-  auto* totals = static_cast<WindowTotals*>(totals_ptr);
+// Whether w may be capped or over its target now (see metrics.h).
+bool MayBeShort(const seen_window* w, uint32_t now) {
   seen_window_info info{};
   info.size = sizeof info;
-  if (seen_window_get_info(w, &info) != SEEN_OK) return;
-  totals->windows += 1;
-  // A count window never grows, gives up time or passes its rate (sizing keeps a full one
-  // under it): its info says all, without the read of its state that saturation makes.
-  if (info.mode == SEEN_WINDOW_COUNT) {
-    totals->bytes += info.state_bytes;
-    return;
-  }
-  seen_window_saturation sat{};
-  sat.size = sizeof sat;
-  if (seen_window_get_saturation(w, totals->now, &sat) != SEEN_OK) return;
-  totals->bytes += sat.bytes;
-  totals->capped += sat.effective_span < info.span;
-  totals->over_target += sat.predicted_fpr > info.target_fpr;
+  uint32_t effective_span = 0;
+  if (seen_window_get_info(w, &info) != SEEN_OK || info.mode != SEEN_WINDOW_TIME) return false;
+  if (info.layout == 2) return true;  // sliced: sized for ITEMS, its rate rises past them
+  return seen_window_get_effective_span(w, now, &effective_span) == SEEN_OK &&
+         effective_span < info.span;
 }
 
-// Every database's windows, on the server's clock: a pass over the keyspace, which reads the
-// state of each time window (as SEEN.INFO does).
-WindowTotals CountWindows() {
-  WindowTotals totals;
-  totals.now = ServerNow();
-  for (int db = 0; RedisModule_SelectDb(walker, db) == REDISMODULE_OK; ++db) {
-    RedisModuleScanCursor* cursor = RedisModule_ScanCursorCreate();
-    while (RedisModule_Scan(walker, cursor, AddWindow, &totals)) {
-    }
-    RedisModule_ScanCursorDestroy(cursor);
+struct Short {
+  uint64_t capped = 0;
+  uint64_t over_target = 0;
+};
+
+// The watched windows, measured on the server's clock; those that are neither any more (their
+// given-up time left the span) are watched no longer.
+Short MeasureWatched() {
+  Short counts;
+  const uint32_t now = ServerNow();
+  const std::lock_guard<std::mutex> hold(watched_lock);
+  for (auto it = watched.begin(); it != watched.end();) {
+    seen_window_info info{};
+    info.size = sizeof info;
+    seen_window_saturation sat{};
+    sat.size = sizeof sat;
+    const bool read = seen_window_get_info(*it, &info) == SEEN_OK &&
+                      seen_window_get_saturation(*it, now, &sat) == SEEN_OK;
+    const bool capped = read && sat.effective_span < info.span;
+    const bool over = read && sat.predicted_fpr > info.target_fpr;
+    counts.capped += capped;
+    counts.over_target += over;
+    it = capped || over || (read && info.layout == 2) ? std::next(it) : watched.erase(it);
   }
-  return totals;
+  return counts;
 }
 
 void Info(RedisModuleInfoCtx* ctx, int for_crash_report) {
   RedisModule_InfoAddSection(ctx, "");
-  if (!for_crash_report) {  // a crash report must not touch what may be corrupt
-    const WindowTotals totals = CountWindows();
-    RedisModule_InfoAddFieldULongLong(ctx, "windows", totals.windows);
-    RedisModule_InfoAddFieldULongLong(ctx, "bytes", totals.bytes);
-    RedisModule_InfoAddFieldULongLong(ctx, "capped_windows", totals.capped);
-    RedisModule_InfoAddFieldULongLong(ctx, "over_target_windows", totals.over_target);
+  RedisModule_InfoAddFieldULongLong(ctx, "windows", windows_held.load());
+  RedisModule_InfoAddFieldULongLong(ctx, "bytes", WindowBytesHeld());
+  if (!for_crash_report) {  // a crash report must not read what may be corrupt
+    const Short counts = MeasureWatched();
+    RedisModule_InfoAddFieldULongLong(ctx, "capped_windows", counts.capped);
+    RedisModule_InfoAddFieldULongLong(ctx, "over_target_windows", counts.over_target);
   }
   RedisModule_InfoAddFieldULongLong(ctx, "marks", counters.marks);
   RedisModule_InfoAddFieldULongLong(ctx, "filters", counters.filters);
@@ -84,11 +83,7 @@ void Info(RedisModuleInfoCtx* ctx, int for_crash_report) {
 
 }  // namespace
 
-int RegisterMetrics(RedisModuleCtx* ctx) {
-  walker = RedisModule_GetDetachedThreadSafeContext(ctx);
-  if (walker == nullptr) return REDISMODULE_ERR;
-  return RedisModule_RegisterInfoFunc(ctx, Info);
-}
+int RegisterMetrics(RedisModuleCtx* ctx) { return RedisModule_RegisterInfoFunc(ctx, Info); }
 
 void CountMarks(size_t ids) { counters.marks += ids; }
 
@@ -100,6 +95,23 @@ void CountFilter(size_t candidates) {
 void CountTake(size_t candidates) {
   counters.takes += 1;
   counters.candidates += candidates;
+}
+
+void CountWindowHeld(const seen_window* w, uint32_t now) {
+  windows_held.fetch_add(1);
+  NoteWrite(w, now);
+}
+
+void NoteWrite(const seen_window* w, uint32_t now) {
+  if (!MayBeShort(w, now)) return;
+  const std::lock_guard<std::mutex> hold(watched_lock);
+  watched.insert(w);
+}
+
+void CountWindowFreed(const seen_window* w) {
+  windows_held.fetch_sub(1);
+  const std::lock_guard<std::mutex> hold(watched_lock);
+  watched.erase(w);
 }
 
 }  // namespace seen::redis

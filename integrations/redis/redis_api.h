@@ -16,7 +16,6 @@ struct RedisModuleType;
 struct RedisModuleIO;
 struct RedisModuleDigest;
 struct RedisModuleInfoCtx;
-struct RedisModuleScanCursor;
 
 constexpr int REDISMODULE_OK = 0;
 constexpr int REDISMODULE_ERR = 1;
@@ -33,8 +32,6 @@ constexpr uint64_t REDISMODULE_TYPE_METHOD_VERSION = 3;
 
 typedef int (*RedisModuleCmdFunc)(RedisModuleCtx* ctx, RedisModuleString** argv, int argc);
 typedef void (*RedisModuleInfoFunc)(RedisModuleInfoCtx* ctx, int for_crash_report);
-typedef void (*RedisModuleScanCB)(RedisModuleCtx* ctx, RedisModuleString* keyname,
-                                  RedisModuleKey* key, void* privdata);
 
 struct RedisModuleTypeMethods {
   uint64_t version;
@@ -98,12 +95,7 @@ struct RedisModuleTypeMethods {
   X(int, RegisterInfoFunc, (RedisModuleCtx*, RedisModuleInfoFunc))                            \
   X(int, InfoAddSection, (RedisModuleInfoCtx*, const char* name))                              \
   X(int, InfoAddFieldULongLong, (RedisModuleInfoCtx*, const char* field,                       \
-                                 unsigned long long value))                                    \
-  X(RedisModuleCtx*, GetDetachedThreadSafeContext, (RedisModuleCtx*))                          \
-  X(int, SelectDb, (RedisModuleCtx*, int id))                                                  \
-  X(RedisModuleScanCursor*, ScanCursorCreate, (void))                                          \
-  X(int, Scan, (RedisModuleCtx*, RedisModuleScanCursor*, RedisModuleScanCB, void* privdata))  \
-  X(void, ScanCursorDestroy, (RedisModuleScanCursor*))
+                                 unsigned long long value))
 
 #define SEEN_REDIS_DECLARE(ret, name, params) extern ret(*RedisModule_##name) params;
 SEEN_REDIS_API(SEEN_REDIS_DECLARE)

@@ -3,10 +3,15 @@
 // windows, so maxmemory and eviction see them.
 #pragma once
 
+#include <cstdint>
+
 #include "capi/seen.h"  // seen_allocator: experimental, which meson.build turns on here
 
 namespace seen::redis {
 
 const seen_allocator* RedisMemory();
+
+// The bytes of every block windows hold from it, as Redis's allocator sized them.
+uint64_t WindowBytesHeld();
 
 }  // namespace seen::redis

@@ -2,6 +2,8 @@
 
 #include <string>
 
+#include "integrations/redis/commands.h"
+#include "integrations/redis/metrics.h"
 #include "integrations/redis/module_key.h"
 #include "integrations/redis/refusal_log.h"
 
@@ -38,6 +40,7 @@ void* RdbLoad(RedisModuleIO* rdb, int encver) {
   const seen_status status = DeserializeWindow(bytes, len, &w);
   RedisModule_Free(bytes);
   if (status != SEEN_OK) return Refuse(rdb, seen_last_error());
+  CountWindowHeld(w, ServerNow());
   return w;
 }
 
@@ -81,12 +84,15 @@ void Digest(RedisModuleDigest* digest, void* value) {
   RedisModule_DigestEndSequence(digest);
 }
 
-void Free(void* value) { seen_window_free(static_cast<seen_window*>(value)); }
+void Free(void* value) {
+  CountWindowFreed(static_cast<seen_window*>(value));
+  seen_window_free(static_cast<seen_window*>(value));
+}
 
 void* Copy(RedisModuleString*, RedisModuleString*, const void* value) {
   const std::vector<char> bytes = Serialize(static_cast<const seen_window*>(value));
   seen_window* copy = nullptr;
-  DeserializeWindow(bytes.data(), bytes.size(), &copy);
+  if (DeserializeWindow(bytes.data(), bytes.size(), &copy) == SEEN_OK) CountWindowHeld(copy, ServerNow());
   return copy;  // NULL makes COPY fail cleanly
 }
 

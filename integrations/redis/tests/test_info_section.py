@@ -1,6 +1,9 @@
 """INFO seen: windows, their bytes, capped and over-target windows over the whole keyspace,
 and counters of marks, filters, takes and candidates, each moving as the commands say."""
+import time
 from pathlib import Path
+
+import seen
 
 from seen.redis import RedisWindows, pack_ids
 
@@ -60,15 +63,40 @@ def test_windows_and_bytes_cover_every_database_and_only_windows(r, server):
     r.set("text", "not a window")
     other_db = server.client(db=3)
     RedisWindows(other_db).mark("c", [1, 2, 3])
-    figures = info(r)
-    c_bytes = RedisWindows(other_db).info("c")["bytes"]
-    expected_bytes = windows.info("a")["bytes"] + windows.info("b")["bytes"] + c_bytes
-    assert (figures["seen_windows"], figures["seen_bytes"]) == (3, expected_bytes)
+    asked = {"a": windows.info("a")["bytes"], "b": windows.info("b")["bytes"],
+             "c": RedisWindows(other_db).info("c")["bytes"]}
+    figures, memory = info(r), r.info("memory")
+    assert figures["seen_windows"] == 3
+    # Blocks as the allocator sized them, handles too: more than the windows' own bytes.
+    assert sum(asked.values()) < figures["seen_bytes"]
+    assert figures["seen_bytes"] < memory["used_memory"] - memory["used_memory_startup"]
     other_db.delete("c")
+    after = info(r)
+    assert after["seen_windows"] == 2
+    assert after["seen_bytes"] <= figures["seen_bytes"] - asked["c"]
+    r.execute_command("SEEN.MARKB", "b", pack_ids(range(5000)))
+    grown = windows.info("b")["bytes"] - asked["b"]
+    assert info(r)["seen_bytes"] - after["seen_bytes"] >= grown > 0
+    r.flushall()
+    assert (info(r)["seen_windows"], info(r)["seen_bytes"]) == (0, 0)
+
+
+def test_reload_copy_and_asynchronous_flush_keep_the_count(r):
+    for user in range(50):
+        r.execute_command("SEEN.MARKB", f"u{user}", pack_ids(range(user, user + 100)))
     figures = info(r)
-    assert (figures["seen_windows"], figures["seen_bytes"]) == (2, expected_bytes - c_bytes)
-    r.execute_command("SEEN.MARKB", "b", pack_ids(range(5000)))  # b grows
-    assert info(r)["seen_bytes"] == windows.info("a")["bytes"] + windows.info("b")["bytes"]
+    assert r.execute_command("DEBUG", "RELOAD")
+    assert (info(r)["seen_windows"], info(r)["seen_bytes"]) == (50, figures["seen_bytes"])
+    r.copy("u1", "copied")
+    assert info(r)["seen_windows"] == 51
+    r.execute_command("SEEN.LOAD", "u2", seen.Window.last_items(500).to_bytes())  # replaces u2
+    assert info(r)["seen_windows"] == 51
+    r.flushall(asynchronous=True)
+    for _ in range(200):  # the background thread frees them
+        if (info(r)["seen_windows"], info(r)["seen_bytes"]) == (0, 0):
+            break
+        time.sleep(0.02)
+    assert (info(r)["seen_windows"], info(r)["seen_bytes"]) == (0, 0)
 
 
 def test_capped_and_over_target_windows_are_counted(r):
