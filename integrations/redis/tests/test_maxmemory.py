@@ -62,14 +62,14 @@ def test_without_eviction_a_reserve_past_maxmemory_is_refused(tmp_path):
         server.stop()
 
 
-def test_used_memory_per_window_matches_memory_usage(r):
+def test_dataset_memory_per_window_matches_memory_usage(r):
     r.execute_command("FLUSHALL")
-    before = r.info("memory")["used_memory"]
+    before = r.info("memory")["used_memory_dataset"]  # without client buffers
     users = 2000
     pipe = r.pipeline(transaction=False)
     for user in range(users):
         pipe.execute_command("SEEN.MARKB", f"exp:{{{user}}}", pack_ids(range(user, user + 500)))
     pipe.execute()
-    per_user = (r.info("memory")["used_memory"] - before) / users
+    per_user = (r.info("memory")["used_memory_dataset"] - before) / users
     usage = r.memory_usage("exp:{7}")
     assert usage == pytest.approx(per_user, rel=0.10)
