@@ -396,6 +396,8 @@ typedef struct seen_window_info {
   double predicted_fpr;
   uint64_t seed;
   uint64_t max_bytes;      /* table, growing: the most bytes it may take; else 0 */
+  double target_fpr;       /* the rate it was sized for: opts->fpr, or for a count window
+                              sized by max_bytes, the steady-state rate it reaches */
 } seen_window_info;
 
 /* A new, empty window sized from opts; `now` starts the clock of a time window. */
@@ -454,6 +456,40 @@ SEEN_API seen_status seen_window_deserialize(const uint8_t* buf, size_t len, see
 SEEN_API seen_status seen_window_deserialize_keyed(const uint8_t* buf, size_t len,
                                                    const uint8_t* key, size_t key_len,
                                                    seen_window** out, seen_error* err);
+
+#ifdef SEEN_EXPERIMENTAL
+/* Windows whose every byte comes from the caller's allocator, the way zstd takes
+ * ZSTD_customMem: the handle, the state and all its growth, for a host that must account for
+ * its memory (the Redis module passes RedisModule_Alloc, so that maxmemory and eviction see
+ * windows). alloc(opaque, n) returns n bytes aligned as malloc's, or NULL when out of memory
+ * (the call then returns SEEN_ERR_OUT_OF_MEMORY and the window stays as it was before it);
+ * free(opaque, p) gives back what alloc returned (never NULL). There is no realloc: a window
+ * copies its growth into a new block when it grows. The window keeps a pointer to *allocator,
+ * which must stay valid and unchanged until seen_window_free of every window made with it
+ * (a static, say). NULL allocator: the C library's heap, as the calls without it.
+ * create_with_allocator sizes from opts as seen_window_create does; deserialize_with_allocator
+ * opens bytes as seen_window_deserialize, or with a key (key_len bytes, read during the call)
+ * as seen_window_deserialize_keyed. Thread-safe: alloc and free are called from the thread
+ * that calls into the window. */
+typedef struct seen_allocator {
+  void* (*alloc)(void* opaque, size_t bytes);
+  void (*free)(void* opaque, void* ptr);
+  void* opaque;
+} seen_allocator;
+SEEN_API seen_status seen_window_create_with_allocator(const seen_window_options* opts,
+                                                       uint64_t now,
+                                                       const seen_allocator* allocator,
+                                                       seen_window** out, seen_error* err);
+SEEN_API seen_status seen_window_deserialize_with_allocator(const uint8_t* buf, size_t len,
+                                                            const uint8_t* key, size_t key_len,
+                                                            const seen_allocator* allocator,
+                                                            seen_window** out, seen_error* err);
+/* seen_window_get_saturation's effective_span alone, in O(1) (saturation reads the whole
+ * state): cheap enough to ask after every add. SEEN_ERR_INVALID_ARGUMENT for a NULL w or
+ * span, or now past 2^32 - 1. Reads only: may run beside contains. */
+SEEN_API seen_status seen_window_get_effective_span(const seen_window* w, uint64_t now,
+                                                    uint32_t* span);
+#endif
 
 /* ------------------------------------------------------------------------------------------
  * The exposure store: one window per user id, for millions of users, in one compact arena

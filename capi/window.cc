@@ -1,6 +1,9 @@
 // The C shim of exposure windows: options to core sizing, and calls into core/window.
 #include <algorithm>
+#include <cstddef>
 #include <cstring>
+#include <new>
+#include <optional>
 #include <string>
 
 #include "capi/seen.h"
@@ -17,6 +20,38 @@ using seen::capi::CreateInto;
 using seen::capi::Fail;
 using seen::capi::Guard;
 
+namespace {
+
+// The caller's allocator, as the core takes it: the same three members in the same order.
+const seen::WindowMemory* MemoryOf(const seen_allocator* allocator) {
+  static_assert(sizeof(seen_allocator) == sizeof(seen::WindowMemory) &&
+                offsetof(seen_allocator, free) == offsetof(seen::WindowMemory, free) &&
+                offsetof(seen_allocator, opaque) == offsetof(seen::WindowMemory, opaque),
+                "seen_allocator and seen::WindowMemory must agree");
+  return reinterpret_cast<const seen::WindowMemory*>(allocator);
+}
+
+// CreateInto, with the handle too in the allocator's memory when there is one.
+template <class Make>
+seen_status CreateWindowInto(const seen_allocator* allocator, seen_window** out, Make&& make) {
+  if (allocator == nullptr) return CreateInto<seen_window>(out, [&] { return make(nullptr); });
+  SEEN_REQUIRE(allocator->alloc != nullptr && allocator->free != nullptr, "allocator lacks alloc or free");
+  SEEN_REQUIRE(out != nullptr, "out is NULL");
+  *out = nullptr;
+  return Guard([&] {
+    void* place = allocator->alloc(allocator->opaque, sizeof(seen_window));
+    if (place == nullptr) throw std::bad_alloc();
+    try {
+      *out = new (place) seen_window{make(MemoryOf(allocator))};
+    } catch (...) {
+      allocator->free(allocator->opaque, place);
+      throw;
+    }
+  });
+}
+
+}  // namespace
+
 extern "C" {
 
 seen_status seen_window_create(const seen_window_options* opts, uint64_t now, seen_window** out,
@@ -28,7 +63,38 @@ seen_status seen_window_create(const seen_window_options* opts, uint64_t now, se
   });
 }
 
-void seen_window_free(seen_window* w) { delete w; }
+void seen_window_free(seen_window* w) {
+  if (w == nullptr) return;
+  const seen::WindowMemory* memory = w->window.state.get_allocator().memory();
+  if (memory == nullptr) {
+    delete w;
+    return;
+  }
+  w->~seen_window();
+  memory->free(memory->opaque, w);
+}
+
+seen_status seen_window_create_with_allocator(const seen_window_options* opts, uint64_t now,
+                                              const seen_allocator* allocator, seen_window** out,
+                                              seen_error* err) {
+  const seen::capi::ReportTo report(err);
+  SEEN_REQUIRE(now <= UINT32_MAX, "now is past 2^32 - 1 seconds");
+  return CreateWindowInto(allocator, out, [&](const seen::WindowMemory* memory) {
+    return seen::Window::Create(seen::capi::WindowParamsFrom(opts), static_cast<uint32_t>(now), memory);
+  });
+}
+
+seen_status seen_window_deserialize_with_allocator(const uint8_t* buf, size_t len, const uint8_t* key,
+                                                   size_t key_len, const seen_allocator* allocator,
+                                                   seen_window** out, seen_error* err) {
+  const seen::capi::ReportTo report(err);
+  SEEN_REQUIRE(buf != nullptr || len == 0, "buf is NULL");
+  return CreateWindowInto(allocator, out, [&](const seen::WindowMemory* memory) {
+    std::optional<seen::SecretKey> secret;
+    if (key != nullptr || key_len != 0) secret = seen::SecretKey::FromBytes(key, key_len);
+    return seen::DeserializeWindow(buf, len, secret, memory);
+  });
+}
 
 void seen_window_last_error(const seen_window* w, seen_error* err) { seen::capi::CopyLastError(w, err); }
 
@@ -86,6 +152,14 @@ seen_status seen_window_get_saturation(const seen_window* w, uint64_t now,
   const seen::WindowSaturation measured =
       seen::MeasureWindowSaturation(window.params, window.state.data(), &window.growth, static_cast<uint32_t>(now));
   seen::capi::FillWindowSaturation(window.params, measured, window.state.size() + window.growth.size(), sat);
+  return SEEN_OK;
+}
+
+seen_status seen_window_get_effective_span(const seen_window* w, uint64_t now, uint32_t* span) {
+  const seen::capi::ReportTo report(w);
+  SEEN_REQUIRE(w != nullptr && span != nullptr, "window or span is NULL");
+  SEEN_REQUIRE(now <= UINT32_MAX, "now is past 2^32 - 1 seconds");
+  *span = seen::WindowEffectiveSpan(w->window.params, w->window.state.data(), static_cast<uint32_t>(now));
   return SEEN_OK;
 }
 

@@ -43,7 +43,8 @@ seen_status FillWindowInfo(const WindowParams& p, seen_window_info* info) {
   }
   const seen_window_info full{sizeof(seen_window_info), static_cast<uint32_t>(p.mode),
                               static_cast<uint32_t>(p.layout), p.span, p.segments,
-                              p.state_bytes(), p.slack(), PredictWindowFpr(p), p.seed, p.max_bytes};
+                              p.state_bytes(), p.slack(), PredictWindowFpr(p), p.seed, p.max_bytes,
+                              p.target_fpr};
   const size_t size = std::min(info->size, sizeof full);
   std::memcpy(info, &full, size);
   info->size = size;

@@ -36,37 +36,16 @@
 #include <vector>
 
 #include "core/hash.h"
+#include "core/window_memory.h"
 
 namespace seen {
 
 enum class WindowMode : uint32_t { kCount = 1, kTime = 2 };
 enum class WindowLayout : uint32_t { kRing = 1, kSliced = 2, kGrowing = 3, kTable = 4 };
 
-// Allocates blocks of 4 KiB and more on cache lines, so that each line of a table window's
-// table is one cache line where it matters, in memory. Smaller blocks come from malloc as they
-// are: aligning every one would leave a gap beside each, and a store holds millions.
-template <class T>
-struct CacheLineAllocator {
-  using value_type = T;
-  static constexpr size_t kAlignedFrom = 4096;
-  CacheLineAllocator() = default;
-  template <class U>
-  CacheLineAllocator(const CacheLineAllocator<U>&) {}  // NOLINT: allocators convert implicitly
-  T* allocate(size_t n) {
-    if (n * sizeof(T) < kAlignedFrom) return static_cast<T*>(::operator new(n * sizeof(T)));
-    return static_cast<T*>(::operator new(n * sizeof(T), std::align_val_t{64}));
-  }
-  void deallocate(T* p, size_t n) {
-    if (n * sizeof(T) < kAlignedFrom) return ::operator delete(p);
-    ::operator delete(p, std::align_val_t{64});
-  }
-  bool operator==(const CacheLineAllocator&) const { return true; }
-  bool operator!=(const CacheLineAllocator&) const { return false; }
-};
-
 // What a growing window opened beyond its base state (core/window_growing.h), or a table
 // window's table once it outgrew its state (core/window_table.h).
-using WindowGrowth = std::vector<uint8_t, CacheLineAllocator<uint8_t>>;
+using WindowGrowth = WindowBytes;
 
 constexpr uint32_t kMaxWindowSegments = 16;
 constexpr uint32_t kMaxWindowK = 16;

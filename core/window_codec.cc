@@ -56,14 +56,16 @@ void InChunks(size_t n, HashChunk&& hash_chunk, Use&& use) {
 
 }  // namespace
 
-Window Window::Create(const WindowParams& params, uint32_t now) {
+Window Window::Create(const WindowParams& params, uint32_t now, const WindowMemory* memory) {
   ValidateWindowParams(params, "window options");
-  Window window{params, std::vector<uint8_t>(params.state_bytes()), {}};
+  const CacheLineAllocator<uint8_t> from(memory);
+  Window window{params, WindowBytes(params.state_bytes(), 0, from), WindowGrowth(from)};
   WindowReset(params, window.state.data(), now);
   return window;
 }
 
 void Window::AddU64(const uint64_t* items, size_t n, uint32_t now) {
+  const WindowMemoryScope scope(growth.get_allocator().memory());
   InChunks(n, [&](size_t i, size_t m, uint64_t* h) { HashU64Batch(items + i, m, params.hashing(), h); },
            [&](size_t, size_t m, const uint64_t* h) { WindowAdd(params, state.data(), &growth, h, m, now); });
 }
@@ -74,6 +76,7 @@ void Window::ContainsU64(const uint64_t* items, size_t n, uint32_t now, uint8_t*
 }
 
 void Window::AddKeys(const uint8_t* data, const uint64_t* offsets, size_t n, uint32_t now) {
+  const WindowMemoryScope scope(growth.get_allocator().memory());
   InChunks(n, [&](size_t i, size_t m, uint64_t* h) { HashKeysBatch(data, offsets, i, m, params.hashing(), h); },
            [&](size_t, size_t m, const uint64_t* h) { WindowAdd(params, state.data(), &growth, h, m, now); });
 }
@@ -95,12 +98,14 @@ std::vector<uint8_t> SerializeWindow(const Window& window) {
   return out;
 }
 
-Window DeserializeWindow(const uint8_t* data, uint64_t len, const std::optional<SecretKey>& key) {
+Window DeserializeWindow(const uint8_t* data, uint64_t len, const std::optional<SecretKey>& key,
+                         const WindowMemory* memory) {
   const Container c = ParseContainer(data, len, Kind::kWindow, "buffer", true, key);
   if (c.params_size < kWindowParamsBytes) {
     throw Error(Code::kInconsistent, "buffer: window params need 64 bytes");
   }
-  Window window{DecodeWindowParams(c.params, "buffer"), {}, {}};
+  const CacheLineAllocator<uint8_t> from(memory);
+  Window window{DecodeWindowParams(c.params, "buffer"), WindowBytes(from), WindowGrowth(from)};
   window.params.key = key;
   const uint64_t state_bytes = window.params.state_bytes();
   const bool grows = window.params.grows();

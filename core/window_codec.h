@@ -19,12 +19,15 @@ WindowParams DecodeWindowParams(const uint8_t* in, const std::string& source);
 
 // One window: its parameters, its state bytes and its growth (growing and table layouts).
 // Items are u64 ids or byte keys (data + offsets), hashed with params.seed a chunk at a time.
+// Its bytes come from `memory` (core/window_memory.h; null: the C++ heap), which must
+// outlive it.
 struct Window {
   WindowParams params;
-  std::vector<uint8_t> state;
+  WindowBytes state;
   WindowGrowth growth;
 
-  static Window Create(const WindowParams& params, uint32_t now);
+  static Window Create(const WindowParams& params, uint32_t now,
+                       const WindowMemory* memory = nullptr);
   void AddU64(const uint64_t* items, size_t n, uint32_t now);
   void ContainsU64(const uint64_t* items, size_t n, uint32_t now, uint8_t* out) const;
   void AddKeys(const uint8_t* data, const uint64_t* offsets, size_t n, uint32_t now);
@@ -35,6 +38,7 @@ struct Window {
 std::vector<uint8_t> SerializeWindow(const Window& window);
 // A keyed window's bytes need its key (ParseContainer refuses a missing or wrong one).
 Window DeserializeWindow(const uint8_t* data, uint64_t len,
-                         const std::optional<SecretKey>& key = std::nullopt);
+                         const std::optional<SecretKey>& key = std::nullopt,
+                         const WindowMemory* memory = nullptr);
 
 }  // namespace seen

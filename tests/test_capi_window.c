@@ -1,6 +1,7 @@
 /* The window and store C API, compiled as C: options, info, the span guarantee through the
- * ABI, take, persistence and argument errors. Prints TAP. */
+ * ABI, take, persistence, argument errors and windows in the caller's memory. Prints TAP. */
 #define _POSIX_C_SOURCE 200809L /* mkstemp */
+#define SEEN_EXPERIMENTAL       /* seen_allocator, seen_window_get_effective_span */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -223,8 +224,84 @@ static void test_store_saturation(uint64_t max_bytes) {
   seen_store_free(s);
 }
 
+/* A caller's allocator that counts what it holds. */
+typedef struct {
+  size_t blocks;
+  size_t bytes;
+} held_memory;
+
+static void* held_alloc(void* opaque, size_t bytes) {
+  held_memory* m = (held_memory*)opaque;
+  size_t* block = (size_t*)malloc(bytes + 16);
+  if (block == NULL) return NULL;
+  block[0] = bytes;
+  m->blocks += 1;
+  m->bytes += bytes;
+  return (char*)block + 16;
+}
+
+static void held_free(void* opaque, void* p) {
+  held_memory* m = (held_memory*)opaque;
+  size_t* block = (size_t*)((char*)p - 16);
+  m->blocks -= 1;
+  m->bytes -= block[0];
+  free(block);
+}
+
+static void test_window_in_callers_memory(void) {
+  held_memory held = {0, 0};
+  const seen_allocator allocator = {held_alloc, held_free, &held};
+  seen_window_options o = count_window(500, 0.01);
+  seen_window_options t = count_window(0, 0.01);
+  seen_window *w = NULL, *back = NULL, *timed = NULL;
+  seen_window_saturation sat;
+  uint64_t items[20000];
+  uint8_t out[500];
+  size_t i, found = 0, need = 0;
+  uint8_t* buf;
+  uint32_t span = 0;
+  check(seen_window_create_with_allocator(&o, 0, &allocator, &w, NULL) == SEEN_OK && held.blocks == 2 &&
+            held.bytes > 1000,
+        "a count window in the caller's memory: its handle and state");
+  for (i = 0; i < 20000; ++i) items[i] = i * 7919 + 1;
+  check(seen_window_add_u64(w, items, 2000, 0) == SEEN_OK &&
+            seen_window_contains_u64(w, items + 1500, 500, 0, out) == SEEN_OK,
+        "it adds and answers");
+  for (i = 0; i < 500; ++i) found += out[i];
+  check(found == 500, "the last 500 are found");
+  seen_window_serialize(w, NULL, 0, &need);
+  buf = (uint8_t*)malloc(need);
+  check(seen_window_serialize(w, buf, need, &need) == SEEN_OK &&
+            seen_window_deserialize_with_allocator(buf, need, NULL, 0, &allocator, &back, NULL) == SEEN_OK &&
+            held.blocks == 4,
+        "its bytes open into the caller's memory too");
+  free(buf);
+  seen_window_free(back);
+  seen_window_free(w);
+  check(held.blocks == 0 && held.bytes == 0, "free gives every block back");
+
+  t.mode = SEEN_WINDOW_TIME;
+  t.span = 3600;
+  t.expected_items = 100;
+  t.max_bytes = 8192;
+  check(seen_window_create_with_allocator(&t, 0, &allocator, &timed, NULL) == SEEN_OK, "a time window");
+  need = held.bytes;
+  check(seen_window_add_u64(timed, items, 20000, 1800) == SEEN_OK && held.bytes > need + 4096,
+        "grows in the caller's memory");
+  sat.size = sizeof sat;
+  check(seen_window_get_saturation(timed, 1900, &sat) == SEEN_OK &&
+            seen_window_get_effective_span(timed, 1900, &span) == SEEN_OK && span == sat.effective_span &&
+            span < 3600,
+        "the effective span alone is saturation's, here short of the span");
+  seen_window_free(timed);
+  check(held.blocks == 0, "and gives it all back");
+  check(seen_window_get_effective_span(NULL, 0, &span) == SEEN_ERR_INVALID_ARGUMENT,
+        "effective span of NULL");
+}
+
 int main(void) {
   test_window();
+  test_window_in_callers_memory();
   test_store();
   test_store_saturation(0);
   test_store_saturation(4096);

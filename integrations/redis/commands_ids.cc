@@ -9,6 +9,7 @@
 
 #include "integrations/redis/commands.h"
 #include "integrations/redis/id_lists.h"
+#include "integrations/redis/metrics.h"
 #include "integrations/redis/options.h"
 #include "integrations/redis/window_type.h"
 
@@ -91,6 +92,8 @@ int Mark(RedisModuleCtx* ctx, RedisModuleString** argv, int argc) {
   if (w == nullptr) w = CreateWindow(ctx, open.key, argv[1], nullptr, tail.now);
   if (w == nullptr) return REDISMODULE_OK;
   if (ids.Add(w, tail.now) != SEEN_OK) return ReplySeenError(ctx);
+  CountMarks(ids.size());
+  NoteWrite(w, tail.now);
   ids.ReplicateMark(ctx, argv[1], tail.now);
   if (tail.ttl_seconds > 0) {
     const long long ttl_ms = tail.ttl_seconds * 1000;
@@ -111,6 +114,7 @@ int Filter(RedisModuleCtx* ctx, RedisModuleString** argv, int argc) {
   seen_window* w = nullptr;
   std::vector<uint8_t> seen;
   if (!KeyWindow(ctx, open.key, &w) || !req.Seen(ctx, w, &seen)) return REDISMODULE_OK;
+  CountFilter(req.ids.size());
   req.ids.ReplyUnseen(ctx, seen.data());
   return REDISMODULE_OK;
 }
@@ -146,8 +150,10 @@ int Take(RedisModuleCtx* ctx, RedisModuleString** argv, int argc) {
     if (w == nullptr) w = CreateWindow(ctx, open.key, argv[1], nullptr, now);
     if (w == nullptr) return REDISMODULE_OK;
     if (picked.Add(w, now) != SEEN_OK) return ReplySeenError(ctx);
+    NoteWrite(w, now);
     picked.ReplicateMark(ctx, argv[1], now);
   }
+  CountTake(req.ids.size());
   picked.ReplyAll(ctx);
   return REDISMODULE_OK;
 }

@@ -3,8 +3,11 @@
 #include <vector>
 
 #include "integrations/redis/commands.h"
+#include "integrations/redis/metrics.h"
 #include "integrations/redis/module_key.h"
 #include "integrations/redis/options.h"
+#include "integrations/redis/refusal_log.h"
+#include "integrations/redis/window_memory.h"
 #include "integrations/redis/window_type.h"
 
 namespace seen::redis {
@@ -15,13 +18,15 @@ seen_window* CreateWindow(RedisModuleCtx* ctx, RedisModuleKey* key, RedisModuleS
                           const seen_window_options* opts, uint32_t now) {
   seen_window* w = nullptr;
   const seen_status status =
-      opts != nullptr ? seen_window_create(opts, now, &w, nullptr) : NewDefaultWindow(now, &w);
+      opts != nullptr ? seen_window_create_with_allocator(opts, now, RedisMemory(), &w, nullptr)
+                      : NewDefaultWindow(now, &w);
   if (status != SEEN_OK) {
     ReplySeenError(ctx);
     return nullptr;
   }
   const std::vector<char> bytes = Serialize(w);
   RedisModule_ModuleTypeSetValue(key, WindowType(), w);
+  CountWindowHeld(w, now);
   RedisModule_Replicate(ctx, "SEEN.LOAD", "sb", name, bytes.data(), bytes.size());
   return w;
 }
@@ -32,7 +37,8 @@ namespace {
 int Reserve(RedisModuleCtx* ctx, RedisModuleString** argv, int argc) {
   if (argc < 4) return RedisModule_WrongArity(ctx);
   seen_window_options opts = ModuleDefaults();
-  opts.expected_items = 0;
+  opts.expected_items = 0;  // the reserve's own, not the module's defaults
+  opts.max_bytes = 0;
   const std::string error = ParseWindowOptions(argv + 2, argc - 2, &opts);
   if (!error.empty()) return RedisModule_ReplyWithError(ctx, ("ERR seen: " + error).c_str());
   OpenKey open(ctx, argv[1], REDISMODULE_READ | REDISMODULE_WRITE);
@@ -51,9 +57,17 @@ int Load(RedisModuleCtx* ctx, RedisModuleString** argv, int argc) {
   size_t len = 0;
   const char* blob = RedisModule_StringPtrLen(argv[2], &len);
   seen_window* w = nullptr;
-  if (DeserializeWindow(blob, len, &w) != SEEN_OK)
+  uint64_t unlogged = 0;
+  if (DeserializeWindow(blob, len, &w) != SEEN_OK) {
+    if (TakeRefusalLogTurn(&unlogged)) {
+      RedisModule_Log(ctx, "warning",
+                      "seen: SEEN.LOAD refused a window: %s (and %llu more refused since the "
+                      "last such line)", seen_last_error(), static_cast<unsigned long long>(unlogged));
+    }
     return ReplySeenError(ctx);
+  }
   RedisModule_ModuleTypeSetValue(open.key, WindowType(), w);
+  CountWindowHeld(w, ServerNow());
   RedisModule_ReplicateVerbatim(ctx);
   return RedisModule_ReplyWithSimpleString(ctx, "OK");
 }
@@ -75,7 +89,7 @@ int Info(RedisModuleCtx* ctx, RedisModuleString** argv, int argc) {
   sat.size = sizeof sat;
   if (seen_window_get_saturation(w, ServerNow(), &sat) != SEEN_OK) return ReplySeenError(ctx);
   static const char* const kLayouts[] = {"?", "ring", "sliced", "growing", "table"};
-  RedisModule_ReplyWithArray(ctx, 26);
+  RedisModule_ReplyWithArray(ctx, 32);
   RedisModule_ReplyWithSimpleString(ctx, "mode");
   RedisModule_ReplyWithSimpleString(ctx, info.mode == SEEN_WINDOW_TIME ? "time" : "count");
   RedisModule_ReplyWithSimpleString(ctx, "layout");
@@ -102,6 +116,13 @@ int Info(RedisModuleCtx* ctx, RedisModuleString** argv, int argc) {
   RedisModule_ReplyWithDouble(ctx, sat.predicted_fpr);
   RedisModule_ReplyWithSimpleString(ctx, "effective_span");
   RedisModule_ReplyWithLongLong(ctx, sat.effective_span);
+  RedisModule_ReplyWithSimpleString(ctx, "target_fpr");
+  RedisModule_ReplyWithDouble(ctx, info.target_fpr);
+  // capped: it gave up older time to max_bytes; over_target: its rate now passed the target.
+  RedisModule_ReplyWithSimpleString(ctx, "capped");
+  RedisModule_ReplyWithLongLong(ctx, sat.effective_span < info.span);
+  RedisModule_ReplyWithSimpleString(ctx, "over_target");
+  RedisModule_ReplyWithLongLong(ctx, sat.predicted_fpr > info.target_fpr);
   return REDISMODULE_OK;
 }
 

@@ -1,11 +1,12 @@
-// The module's entry point: `--loadmodule seen.so [COUNT n | SECONDS s ITEMS n] [FPR p]
-// [SEED x] [KEYFILE path]` sets the window a write creates when its key has none, and
+// The module's entry point: `--loadmodule seen.so [COUNT n | SECONDS s ITEMS n [MAXBYTES b]]
+// [FPR p] [SEED x] [KEYFILE path]` sets the window a write creates when its key has none, and
 // whether every window is keyed (integrations/redis/module_key.h).
 #include <string>
 #include <vector>
 
 #include "capi/seen.h"
 #include "integrations/redis/commands.h"
+#include "integrations/redis/metrics.h"
 #include "integrations/redis/module_key.h"
 #include "integrations/redis/options.h"
 #include "integrations/redis/redis_api.h"
@@ -40,7 +41,8 @@ extern "C" __attribute__((visibility("default"))) int RedisModule_OnLoad(
   if (!DefaultsValid(ctx, error)) return REDISMODULE_ERR;
   if (seen::redis::RegisterWindowType(ctx) != REDISMODULE_OK ||
       seen::redis::RegisterWindowCommands(ctx) != REDISMODULE_OK ||
-      seen::redis::RegisterIdCommands(ctx) != REDISMODULE_OK)
+      seen::redis::RegisterIdCommands(ctx) != REDISMODULE_OK ||
+      seen::redis::RegisterMetrics(ctx) != REDISMODULE_OK)
     return REDISMODULE_ERR;
   return REDISMODULE_OK;
 }

@@ -5,6 +5,8 @@
 #include <fstream>
 #include <iterator>
 
+#include "integrations/redis/window_memory.h"
+
 namespace seen::redis {
 
 namespace {
@@ -42,9 +44,9 @@ std::string TakeKeyFile(std::vector<RedisModuleString*>& args) {
 const std::vector<uint8_t>& ModuleKey() { return Key(); }
 
 seen_status DeserializeWindow(const void* bytes, size_t len, seen_window** out) {
-  const auto* data = static_cast<const uint8_t*>(bytes);
-  if (Key().empty()) return seen_window_deserialize(data, len, out, nullptr);
-  return seen_window_deserialize_keyed(data, len, Key().data(), Key().size(), out, nullptr);
+  return seen_window_deserialize_with_allocator(static_cast<const uint8_t*>(bytes), len,
+                                                Key().empty() ? nullptr : Key().data(), Key().size(),
+                                                RedisMemory(), out, nullptr);
 }
 
 }  // namespace seen::redis

@@ -21,7 +21,7 @@ std::string TakeKeyFile(std::vector<RedisModuleString*>& args);
 // The module's key, empty in unkeyed mode.
 const std::vector<uint8_t>& ModuleKey();
 
-// seen_window_deserialize, under the module's key when it has one.
+// seen_window_deserialize, under the module's key when it has one, into Redis's memory.
 seen_status DeserializeWindow(const void* bytes, size_t len, seen_window** out);
 
 }  // namespace seen::redis

@@ -2,11 +2,13 @@
 
 #include <strings.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
 #include "integrations/redis/ids.h"
 #include "integrations/redis/module_key.h"
+#include "integrations/redis/window_memory.h"
 
 namespace seen::redis {
 
@@ -24,7 +26,8 @@ seen_window_options& ModuleDefaults() {
 
 seen_status NewDefaultWindow(uint32_t now, seen_window** out) {
   const seen_window_options& defaults = ModuleDefaults();
-  if (defaults.mode != SEEN_WINDOW_COUNT) return seen_window_create(&defaults, now, out, nullptr);
+  if (defaults.mode != SEEN_WINDOW_COUNT)
+    return seen_window_create_with_allocator(&defaults, now, RedisMemory(), out, nullptr);
   // The module's defaults are set once, at load, before any command runs.
   static const std::vector<uint8_t> empty = [&] {
     std::vector<uint8_t> bytes;
@@ -38,11 +41,24 @@ seen_status NewDefaultWindow(uint32_t now, seen_window** out) {
     seen_window_free(w);
     return bytes;
   }();
-  if (empty.empty()) return seen_window_create(&defaults, now, out, nullptr);
+  if (empty.empty()) return seen_window_create_with_allocator(&defaults, now, RedisMemory(), out, nullptr);
   return DeserializeWindow(empty.data(), empty.size(), out);
 }
 
 namespace {
+
+// A time window without MAXBYTES may grow to 48 bytes per item expected within its span, and
+// at least to 1 MiB (the C API's default, which used to hold for every ITEMS). A table window
+// (layout 4) at its cap gives up time once about 40% of its slots are taken, 10 bytes an item,
+// and holds a span's items plus a segment's (x1.25): 48 bytes keep twice that. A growing
+// window (layout 3) takes about 3 bytes an item when ITEMS is right, so it has room to spare.
+constexpr uint64_t kTimeWindowBytesPerItem = 48;
+constexpr uint64_t kLeastTimeWindowMaxBytes = 1 << 20;
+
+uint64_t TimeWindowMaxBytes(uint32_t expected_items) {
+  return std::min<uint64_t>(UINT32_MAX, std::max(kLeastTimeWindowMaxBytes,
+                                                 kTimeWindowBytesPerItem * expected_items));
+}
 
 bool ReadU32(RedisModuleString* s, uint32_t* out) {
   long long v = 0;
@@ -55,7 +71,8 @@ bool ReadU32(RedisModuleString* s, uint32_t* out) {
 }  // namespace
 
 std::string ParseWindowOptions(RedisModuleString** argv, int argc, seen_window_options* opts) {
-  if (argc % 2 != 0) return "options come in pairs: COUNT n | SECONDS s [ITEMS n] [FPR p] [SEED x]";
+  if (argc % 2 != 0)
+    return "options come in pairs: COUNT n | SECONDS s [ITEMS n] [MAXBYTES b] [FPR p] [SEED x]";
   for (int i = 0; i < argc; i += 2) {
     const char* name = RedisModule_StringPtrLen(argv[i], nullptr);
     RedisModuleString* value = argv[i + 1];
@@ -64,6 +81,11 @@ std::string ParseWindowOptions(RedisModuleString** argv, int argc, seen_window_o
       if (!ReadU32(value, &opts->span)) return std::string(name) + " must be an integer in [1, 2^32)";
     } else if (strcasecmp(name, "ITEMS") == 0) {
       if (!ReadU32(value, &opts->expected_items)) return "ITEMS must be an integer in [1, 2^32)";
+    } else if (strcasecmp(name, "MAXBYTES") == 0) {
+      long long bytes = 0;
+      if (RedisModule_StringToLongLong(value, &bytes) != REDISMODULE_OK || bytes <= 0)
+        return "MAXBYTES must be a positive integer";
+      opts->max_bytes = static_cast<uint64_t>(bytes);
     } else if (strcasecmp(name, "FPR") == 0) {
       if (RedisModule_StringToDouble(value, &opts->fpr) != REDISMODULE_OK || !(opts->fpr > 0) ||
           !(opts->fpr < 1))
@@ -78,6 +100,11 @@ std::string ParseWindowOptions(RedisModuleString** argv, int argc, seen_window_o
   }
   if (opts->mode == SEEN_WINDOW_TIME && opts->expected_items == 0)
     return "SECONDS needs ITEMS, the most items expected within the span";
+  // For a count window the C API reads max_bytes as a size that overrides FPR: not this.
+  if (opts->mode == SEEN_WINDOW_COUNT && opts->max_bytes != 0)
+    return "MAXBYTES bounds a time window (SECONDS); a COUNT window's size follows from COUNT and FPR";
+  if (opts->mode == SEEN_WINDOW_TIME && opts->max_bytes == 0)
+    opts->max_bytes = TimeWindowMaxBytes(opts->expected_items);
   return "";
 }
 

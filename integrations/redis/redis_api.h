@@ -15,6 +15,7 @@ struct RedisModuleKey;
 struct RedisModuleType;
 struct RedisModuleIO;
 struct RedisModuleDigest;
+struct RedisModuleInfoCtx;
 
 constexpr int REDISMODULE_OK = 0;
 constexpr int REDISMODULE_ERR = 1;
@@ -30,6 +31,7 @@ constexpr int REDISMODULE_OPTIONS_HANDLE_IO_ERRORS = 1 << 0;
 constexpr uint64_t REDISMODULE_TYPE_METHOD_VERSION = 3;
 
 typedef int (*RedisModuleCmdFunc)(RedisModuleCtx* ctx, RedisModuleString** argv, int argc);
+typedef void (*RedisModuleInfoFunc)(RedisModuleInfoCtx* ctx, int for_crash_report);
 
 struct RedisModuleTypeMethods {
   uint64_t version;
@@ -88,7 +90,12 @@ struct RedisModuleTypeMethods {
   X(void, DigestAddStringBuffer, (RedisModuleDigest*, const char* buf, size_t len))            \
   X(void, DigestEndSequence, (RedisModuleDigest*))                                             \
   X(void*, Alloc, (size_t bytes))                                                              \
-  X(void, Free, (void* ptr))
+  X(void, Free, (void* ptr))                                                                   \
+  X(size_t, MallocSize, (void* ptr))                                                           \
+  X(int, RegisterInfoFunc, (RedisModuleCtx*, RedisModuleInfoFunc))                            \
+  X(int, InfoAddSection, (RedisModuleInfoCtx*, const char* name))                              \
+  X(int, InfoAddFieldULongLong, (RedisModuleInfoCtx*, const char* field,                       \
+                                 unsigned long long value))
 
 #define SEEN_REDIS_DECLARE(ret, name, params) extern ret(*RedisModule_##name) params;
 SEEN_REDIS_API(SEEN_REDIS_DECLARE)

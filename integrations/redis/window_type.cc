@@ -1,6 +1,11 @@
 #include "integrations/redis/window_type.h"
 
+#include <string>
+
+#include "integrations/redis/commands.h"
+#include "integrations/redis/metrics.h"
 #include "integrations/redis/module_key.h"
+#include "integrations/redis/refusal_log.h"
 
 namespace seen::redis {
 
@@ -10,25 +15,32 @@ RedisModuleType* window_type = nullptr;
 // The layout of the RDB value; bump it if what rdb_save writes ever changes shape.
 constexpr int kEncodingVersion = 0;
 
-void* RdbLoad(RedisModuleIO* rdb, int encver) {
-  if (encver != kEncodingVersion) {
-    RedisModule_LogIOError(rdb, "warning", "seen: unknown encoding version %d", encver);
-    return nullptr;
+// Logs why a window from RESTORE, an RDB file or a replica's sync was refused (rate-limited,
+// integrations/redis/refusal_log.h); returns the null that tells the server.
+void* Refuse(RedisModuleIO* rdb, const std::string& reason) {
+  uint64_t unlogged = 0;
+  if (TakeRefusalLogTurn(&unlogged)) {
+    RedisModule_LogIOError(rdb, "warning",
+                           "seen: refused a window from RESTORE, an RDB file or a sync: %s "
+                           "(and %llu more refused since the last such line)",
+                           reason.c_str(), static_cast<unsigned long long>(unlogged));
   }
+  return nullptr;
+}
+
+void* RdbLoad(RedisModuleIO* rdb, int encver) {
+  if (encver != kEncodingVersion) return Refuse(rdb, "unknown encoding version " + std::to_string(encver));
   size_t len = 0;
   char* bytes = RedisModule_LoadStringBuffer(rdb, &len);
   if (RedisModule_IsIOError(rdb) || bytes == nullptr) {
     if (bytes != nullptr) RedisModule_Free(bytes);
-    return nullptr;
+    return Refuse(rdb, "the value is cut short or unreadable");
   }
   seen_window* w = nullptr;
-  const seen_status status =
-      DeserializeWindow(bytes, len, &w);
+  const seen_status status = DeserializeWindow(bytes, len, &w);
   RedisModule_Free(bytes);
-  if (status != SEEN_OK) {
-    RedisModule_LogIOError(rdb, "warning", "seen: bad window: %s", seen_last_error());
-    return nullptr;
-  }
+  if (status != SEEN_OK) return Refuse(rdb, seen_last_error());
+  CountWindowHeld(w, ServerNow());
   return w;
 }
 
@@ -42,13 +54,28 @@ void AofRewrite(RedisModuleIO* aof, RedisModuleString* key, void* value) {
   RedisModule_EmitAOF(aof, "SEEN.LOAD", "sb", key, bytes.data(), bytes.size());
 }
 
+// What Redis's allocator hands out for a block of n bytes (its size class).
+size_t AllocatedFor(size_t n) {
+  void* block = RedisModule_Alloc(n);
+  const size_t allocated = RedisModule_MallocSize(block);
+  RedisModule_Free(block);
+  return allocated;
+}
+
+// The window's blocks as Redis's allocator holds them: the handle (allocated as the value
+// itself), the state and a growing or table window's growth, which takes a cache line more
+// from 4 KiB on (core/window_memory.h).
 size_t MemUsage(const void* value) {
-  // Its bytes (state and a growing window's growth) do not depend on the clock.
-  seen_window_saturation sat{};
+  auto* w = static_cast<const seen_window*>(value);
+  seen_window_info info{};
+  info.size = sizeof info;
+  seen_window_saturation sat{};  // its bytes do not depend on the clock
   sat.size = sizeof sat;
-  seen_window_get_saturation(static_cast<const seen_window*>(value), 0, &sat);
-  // The handle (parameters and two vectors) beside them.
-  return sat.bytes + 120;
+  if (seen_window_get_info(w, &info) != SEEN_OK || seen_window_get_saturation(w, 0, &sat) != SEEN_OK)
+    return 0;
+  const size_t growth = sat.bytes - info.state_bytes;
+  return RedisModule_MallocSize(const_cast<void*>(value)) + AllocatedFor(info.state_bytes) +
+         (growth == 0 ? 0 : growth >= 4096 ? growth + 64 : AllocatedFor(growth));
 }
 
 void Digest(RedisModuleDigest* digest, void* value) {
@@ -57,12 +84,15 @@ void Digest(RedisModuleDigest* digest, void* value) {
   RedisModule_DigestEndSequence(digest);
 }
 
-void Free(void* value) { seen_window_free(static_cast<seen_window*>(value)); }
+void Free(void* value) {
+  CountWindowFreed(static_cast<seen_window*>(value));
+  seen_window_free(static_cast<seen_window*>(value));
+}
 
 void* Copy(RedisModuleString*, RedisModuleString*, const void* value) {
   const std::vector<char> bytes = Serialize(static_cast<const seen_window*>(value));
   seen_window* copy = nullptr;
-  DeserializeWindow(bytes.data(), bytes.size(), &copy);
+  if (DeserializeWindow(bytes.data(), bytes.size(), &copy) == SEEN_OK) CountWindowHeld(copy, ServerNow());
   return copy;  // NULL makes COPY fail cleanly
 }
 

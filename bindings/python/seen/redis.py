@@ -107,8 +107,9 @@ class RedisWindows:
 
     def info(self, key: str) -> Dict[str, Any]:
         """The window's layout, span, segments, slack, predicted_fpr (at design load), bytes
-        (start_bytes and max_bytes for a growing window) and seed, and its fill, fpr_now (the
-        rate at that fill) and effective_span on the server's clock."""
+        (start_bytes and max_bytes for a growing window), seed and target_fpr, and on the
+        server's clock its fill, fpr_now (the rate at that fill), effective_span, capped (1 if
+        it gave up time to max_bytes) and over_target (1 if fpr_now > target_fpr)."""
         reply = self.client.execute_command("SEEN.INFO", key)
         return {_text(reply[i]): _value(reply[i + 1]) for i in range(0, len(reply), 2)}
 

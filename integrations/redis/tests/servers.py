@@ -23,22 +23,26 @@ class Server:
     """One redis-server; restart() keeps its port, directory and persistence files."""
 
     def __init__(self, directory: Path, module_args: Optional[List[str]] = None,
-                 extra: Optional[List[str]] = None, port: Optional[int] = None) -> None:
+                 extra: Optional[List[str]] = None, port: Optional[int] = None,
+                 module: str = MODULE, wrapper: Optional[List[str]] = None) -> None:
+        """module: the seen.so to load; wrapper: a command that runs redis-server (exec)."""
         self.dir = directory
         self.dir.mkdir(parents=True, exist_ok=True)
         self.port = port or free_port()
         self.module_args = module_args or []
         self.extra = extra or []
+        self.module = module
+        self.wrapper = wrapper or []
         self.proc: Optional[subprocess.Popen] = None
         self.start()
 
     def command_line(self) -> List[str]:
-        return [REDIS_SERVER, "--port", str(self.port), "--bind", "127.0.0.1",
+        return [*self.wrapper, REDIS_SERVER, "--port", str(self.port), "--bind", "127.0.0.1",
                 "--dir", str(self.dir), "--save", "", "--enable-debug-command", "yes",
                 # Uncompressed RDB strings: a DUMP then holds a window's serialized form as is.
                 "--rdbcompression", "no",
                 "--logfile", str(self.dir / "redis.log"),
-                "--loadmodule", MODULE, *self.module_args, *self.extra]
+                "--loadmodule", self.module, *self.module_args, *self.extra]
 
     def start(self) -> None:
         self.proc = subprocess.Popen(self.command_line(), stdout=subprocess.DEVNULL,
