@@ -489,6 +489,11 @@ SEEN_API seen_status seen_window_deserialize_with_allocator(const uint8_t* buf, 
  * span, or now past 2^32 - 1. Reads only: may run beside contains. */
 SEEN_API seen_status seen_window_get_effective_span(const seen_window* w, uint64_t now,
                                                     uint32_t* span);
+/* seen_window_get_saturation's bytes alone (state and growth), in O(1). A table or growing
+ * window can give up time or rate only once its bytes are past half its max_bytes (a table
+ * doubles), so this says cheaply which windows to measure. SEEN_ERR_INVALID_ARGUMENT for a
+ * NULL w or bytes. Reads only. */
+SEEN_API seen_status seen_window_get_bytes(const seen_window* w, uint64_t* bytes);
 #endif
 
 /* ------------------------------------------------------------------------------------------

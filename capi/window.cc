@@ -163,6 +163,13 @@ seen_status seen_window_get_effective_span(const seen_window* w, uint64_t now, u
   return SEEN_OK;
 }
 
+seen_status seen_window_get_bytes(const seen_window* w, uint64_t* bytes) {
+  const seen::capi::ReportTo report(w);
+  SEEN_REQUIRE(w != nullptr && bytes != nullptr, "window or bytes is NULL");
+  *bytes = w->window.state.size() + w->window.growth.size();
+  return SEEN_OK;
+}
+
 seen_status seen_window_serialize(const seen_window* w, uint8_t* buf, size_t cap,
                                   size_t* written) {
   const seen::capi::ReportTo report(w);

@@ -32,8 +32,11 @@ bool MayBeShort(const seen_window* w, uint32_t now) {
   seen_window_info info{};
   info.size = sizeof info;
   uint32_t effective_span = 0;
+  uint64_t bytes = 0;
   if (seen_window_get_info(w, &info) != SEEN_OK || info.mode != SEEN_WINDOW_TIME) return false;
   if (info.layout == 2) return true;  // sliced: sized for ITEMS, its rate rises past them
+  // A current segment that alone outgrew max_bytes gives up rate without giving up time.
+  if (seen_window_get_bytes(w, &bytes) == SEEN_OK && 2 * bytes >= info.max_bytes) return true;
   return seen_window_get_effective_span(w, now, &effective_span) == SEEN_OK &&
          effective_span < info.span;
 }

@@ -2,9 +2,11 @@
 // section (fields seen_*), which `INFO seen`, `INFO modules` and `INFO everything` show.
 // Every figure costs O(1) but the capped and over-target counts, which cost one saturation (a
 // read of the state) per window that may be either: a time window that gave up time at its
-// last write or load, or a sliced time window of an older file. Other windows keep their rate
-// by construction until they give up time (a count window is never over its target full; a
-// table or growing one gives up time before rate), and time alone never makes a window capped.
+// last write or load, one whose bytes passed half its max_bytes (it may have given up rate:
+// its current segment alone outgrew the cap), or a sliced time window of an older file. Other
+// windows keep their rate by construction (a count window is never over its target full; a
+// table or growing one gives up nothing below half its cap), and time alone never makes a
+// window capped.
 //  - windows: held by the keyspace; bytes: their blocks in Redis's memory.
 //  - capped_windows: gave up older time to max_bytes; over_target_windows: rate now over target.
 //  - marks (ids marked by MARK, MARKB), filters and takes (calls, either form), candidates

@@ -69,11 +69,9 @@ size_t MemUsage(const void* value) {
   auto* w = static_cast<const seen_window*>(value);
   seen_window_info info{};
   info.size = sizeof info;
-  seen_window_saturation sat{};  // its bytes do not depend on the clock
-  sat.size = sizeof sat;
-  if (seen_window_get_info(w, &info) != SEEN_OK || seen_window_get_saturation(w, 0, &sat) != SEEN_OK)
-    return 0;
-  const size_t growth = sat.bytes - info.state_bytes;
+  uint64_t bytes = 0;
+  if (seen_window_get_info(w, &info) != SEEN_OK || seen_window_get_bytes(w, &bytes) != SEEN_OK) return 0;
+  const size_t growth = bytes - info.state_bytes;
   return RedisModule_MallocSize(const_cast<void*>(value)) + AllocatedFor(info.state_bytes) +
          (growth == 0 ? 0 : growth >= 4096 ? growth + 64 : AllocatedFor(growth));
 }

@@ -100,14 +100,21 @@ def test_reload_copy_and_asynchronous_flush_keep_the_count(r):
 
 
 def test_capped_and_over_target_windows_are_counted(r):
-    r.execute_command("SEEN.RESERVE", "capped", "SECONDS", 3600, "ITEMS", 1000, "MAXBYTES", 4096)
+    # 16 KiB hold a quarter hour's 900 ids but not the hour's: time is given up.
+    r.execute_command("SEEN.RESERVE", "capped", "SECONDS", 3600, "ITEMS", 1000, "MAXBYTES", 16384)
+    # 4 KiB cannot hold even a quarter hour's 7,500: rate is given up, never an id.
+    r.execute_command("SEEN.RESERVE", "full", "SECONDS", 3600, "ITEMS", 1000, "MAXBYTES", 4096)
     start = int(r.time()[0])
     for second in range(0, 3600, 60):
         r.execute_command("SEEN.MARKB", "capped", "NOW", start + second,
+                          pack_ids(range(second * 1000, second * 1000 + 60)))
+        r.execute_command("SEEN.MARKB", "full", "NOW", start + second,
                           pack_ids(range(second * 1000, second * 1000 + 500)))
     assert RedisWindows(r).info("capped")["capped"] == 1
+    assert RedisWindows(r).info("capped")["over_target"] == 0
+    assert RedisWindows(r).info("full")["over_target"] == 1
     r.execute_command("SEEN.LOAD", "old", OLD_SLICED_WINDOW.read_bytes())
     r.execute_command("SEEN.MARKB", "old", pack_ids(range(5000)))  # 300 expected
     assert RedisWindows(r).info("old")["over_target"] == 1
     figures = info(r)
-    assert (figures["seen_capped_windows"], figures["seen_over_target_windows"]) == (1, 1)
+    assert (figures["seen_capped_windows"], figures["seen_over_target_windows"]) == (1, 2)

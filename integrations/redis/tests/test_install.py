@@ -1,5 +1,6 @@
 """`meson install` puts a self-contained seen.so in <libdir>/redis/modules: it needs only the
-C and C++ run-times, and a server loads it with the host's libhwy hidden."""
+C and C++ run-times and the copy of Highway's library installed beside it, and a server loads
+it with the host's libhwy hidden."""
 import glob
 import os
 import re
@@ -11,6 +12,8 @@ import pytest
 from seen.redis import pack_ids, unpack_bitmap
 from servers import Server
 
+# The Highway library, by its soname.
+HWY = Path(os.environ.get("SEEN_HWY_SONAME", "libhwy.so.1"))
 # The C and C++ run-times, the C library's dynamic loader among them.
 RUNTIMES = re.compile(r"(libc|libm|libgcc_s|libstdc\+\+)\.so\.\d+|ld-linux[-\w.]*\.so\.\d+")
 
@@ -33,9 +36,14 @@ def needed(library: Path):
     return re.findall(r"\(NEEDED\)\s+Shared library: \[(.+)\]", dynamic)
 
 
-def test_installed_module_needs_only_the_c_and_cpp_runtimes(installed):
+def test_installed_module_needs_only_the_runtimes_and_its_own_libhwy(installed):
     libraries = needed(installed)
-    assert libraries and all(RUNTIMES.fullmatch(name) for name in libraries), libraries
+    others = [name for name in libraries if not RUNTIMES.fullmatch(name)]
+    assert others == [HWY.name], libraries
+    assert (installed.parent / HWY.name).is_file(), "libhwy is installed beside seen.so"
+    dynamic = subprocess.run(["readelf", "-d", str(installed)], check=True, capture_output=True,
+                             text=True).stdout
+    assert re.search(r"\((RUNPATH|RPATH)\)\s+Library (runpath|rpath): \[\$ORIGIN\]", dynamic), dynamic
 
 
 def hide_host_libhwy():
@@ -62,6 +70,7 @@ def test_installed_module_loads_with_the_hosts_libhwy_hidden(installed, tmp_path
         bitmap = r.execute_command("SEEN.FILTERB", "k", pack_ids([1, 2, 3, 4]))
         assert unpack_bitmap(bitmap, 4) == [False, False, False, True]
         maps = Path(f"/proc/{server.proc.pid}/maps").read_text()
-        assert str(installed) in maps and "libhwy" not in maps
+        hwy_maps = {line.split()[-1] for line in maps.splitlines() if "libhwy" in line}
+        assert str(installed) in maps and hwy_maps == {str(installed.parent / HWY.name)}, hwy_maps
     finally:
         server.stop()
