@@ -5,17 +5,7 @@ import "runtime"
 // Merge adds every key of other to f (f |= other). Both need the same size, k and seed,
 // else ErrIncompatible naming what differs. Neither may be in use by another goroutine.
 func (f *BloomFilter) Merge(other *BloomFilter) error {
-	dst, err := f.live()
-	if err != nil {
-		return err
-	}
-	src, err := other.live()
-	if err != nil {
-		return err
-	}
-	err = cMerge(dst.c, src.c)
-	runtime.KeepAlive(dst)
-	runtime.KeepAlive(src)
+	_, err := withBoth(f, other, func(dst, src *cFilter) (bool, error) { return false, cMerge(dst, src) })
 	return err
 }
 
@@ -23,23 +13,18 @@ func (f *BloomFilter) Merge(other *BloomFilter) error {
 // added to both still tests present; a key of one alone may too, more often than in a filter
 // built from the common keys (the result is approximate upward).
 func (f *BloomFilter) Intersect(other *BloomFilter) error {
-	dst, err := f.live()
-	if err != nil {
-		return err
-	}
-	src, err := other.live()
-	if err != nil {
-		return err
-	}
-	err = cIntersect(dst.c, src.c)
-	runtime.KeepAlive(dst)
-	runtime.KeepAlive(src)
+	_, err := withBoth(f, other, func(dst, src *cFilter) (bool, error) { return false, cIntersect(dst, src) })
 	return err
 }
 
 // Covers reports whether every bit of other is set in f, so every key other holds tests
 // present in f. False is certain; true may be wrong, as a test may. Merge's shape rules.
 func (f *BloomFilter) Covers(other *BloomFilter) (bool, error) {
+	return withBoth(f, other, cCovers)
+}
+
+// withBoth makes a call on the C filters of f and other, both kept alive through it.
+func withBoth(f, other *BloomFilter, call func(a, b *cFilter) (bool, error)) (bool, error) {
 	a, err := f.live()
 	if err != nil {
 		return false, err
@@ -48,10 +33,10 @@ func (f *BloomFilter) Covers(other *BloomFilter) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	covers, err := cCovers(a.c, b.c)
+	result, err := call(a.c, b.c)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(b)
-	return covers, err
+	return result, err
 }
 
 // Clear removes every key. It needs exclusive access.
