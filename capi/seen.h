@@ -135,7 +135,11 @@ typedef struct seen_bloom seen_bloom;
 #define SEEN_OPEN_READ_ONLY 1u      /* maps PROT_READ, queries in place; a write returns
                                        SEEN_ERR_READ_ONLY */
 #define SEEN_OPEN_WRITE_IN_PLACE 2u /* maps shared and writable; changes reach the file on sync
-                                       and free */
+                                       and free. The file is the filter: a process killed
+                                       between a change and the next sync leaves it with a
+                                       stale payload checksum, so it then opens only with
+                                       NO_VERIFY. To keep a file that always verifies, change
+                                       a copy (deserialize) and save it (crash-safe) */
 #define SEEN_OPEN_NO_VERIFY 4u      /* skip the payload checksum (the header is always verified) */
 #define SEEN_OPEN_PRIVATE_COPY 8u   /* a writable copy in memory; the file changes only on the
                                        next save */
