@@ -1,7 +1,7 @@
 # TAP helpers for the consumer tests, which use seen from projects outside the repository as
 # its users would. Sourced; each script prints its own plan.
 # check "description" COMMAND...: one TAP line; the command's output becomes diagnostics on
-# failure.
+# failure, when check returns 1.
 n=0
 check() {
   local what=$1; shift
@@ -12,6 +12,7 @@ check() {
   else
     echo "not ok $n - $what"
     sed 's/^/# /' <<<"$out"
+    return 1
   fi
 }
 
