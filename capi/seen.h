@@ -387,7 +387,7 @@ typedef struct seen_window_options {
  * reads one cache line. Else it is growing (layout 3): state_bytes are its start, sized for a
  * quarter of expected_items; a segment given more opens sub-filters. Either keeps the rate
  * under fpr for any number of items, up to max_bytes; past max_bytes it gives up its oldest
- * time, never its rate (see effective_span in seen_window_saturation). Set info->size before
+ * time, then its rate, never an item (see seen_window_saturation). Set info->size before
  * the call. */
 typedef struct seen_window_info {
   size_t size;

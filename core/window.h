@@ -15,7 +15,7 @@
 //            expected items; a segment given more opens sub-filters of its own, each 4x the
 //            last and tighter, so the rate stays under the target for any number of items
 //            (core/window_growing.h). Memory follows activity, up to max_bytes; past it the
-//            window gives up its oldest time, never its rate.
+//            window gives up its oldest time, then its rate, never an item.
 //  - table:  time mode: each item a 32-bit fingerprint slot in a table of 64-byte buckets
 //            that doubles as the user's activity grows (core/window_table.h). A query reads
 //            one pair of buckets however many items the window holds; the default for time

@@ -61,7 +61,7 @@ const (
 	SlicedLayout WindowLayout = 2
 	// GrowingLayout is sliced segments in time whose base holds a quarter of ExpectedItems; a
 	// segment given more goes on into growth levels that keep the rate for any number of items, up to
-	// MaxBytes, past which the window gives up its oldest time, never its rate.
+	// MaxBytes, past which the window gives up its oldest time, then its rate, never an item.
 	GrowingLayout WindowLayout = 3
 	// TableLayout (time windows, the default): each item a 32-bit fingerprint in a table whose
 	// every lookup reads one cache line; it doubles as items come, up to MaxBytes.

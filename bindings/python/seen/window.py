@@ -68,8 +68,8 @@ class WindowSpec:
                      max_slack: float = 0.25, max_bytes: int = 0) -> "WindowSpec":
         """The items of the last `seconds` seconds at a total false-positive rate of fpr,
         for any number of them: the window starts sized for expected_items and grows with
-        the items it gets, up to max_bytes; past that it gives up its oldest time, never its
-        rate (see Window.usage)."""
+        the items it gets, up to max_bytes; past that it gives up its oldest time, then its
+        rate, never an item (see Window.usage)."""
         return cls("time", seconds, fpr=fpr, max_slack=max_slack, seed=seed,
                    expected_items=expected_items, max_bytes=max_bytes)
 

@@ -16,13 +16,13 @@ public final class WindowInfo {
     /**
      * Time windows: sliced segments whose base holds a quarter of the expected items; a segment
      * given more opens sub-filters, so the rate holds for any number of items up to the
-     * window's max bytes, past which it gives up its oldest time, never its rate.
+     * window's max bytes, past which it gives up its oldest time, then its rate, never an item.
      */
     GROWING,
     /**
      * Time windows (the default): each item a 32-bit fingerprint in a table whose every lookup
      * reads one cache line; the table doubles as items come, up to the window's max bytes, past
-     * which it gives up its oldest time, never its rate.
+     * which it gives up its oldest time, then its rate, never an item.
      */
     TABLE,
     /** A layout added by a newer native library than this binding knows. */
