@@ -240,6 +240,7 @@ uint32_t TableAdd(const WindowParams& p, uint8_t* state, WindowGrowth& growth, c
   const uint32_t current = LoadLe32(state + 4);
   const uint32_t max_log2 = TableMaxLog2Buckets(p.target_fpr);
   uint32_t given_up = 0;
+  bool only_current = false;
   for (size_t i = 0; i < n; ++i) {
     for (;;) {
       const uint32_t b = Log2Buckets(state);
@@ -256,11 +257,13 @@ uint32_t TableAdd(const WindowParams& p, uint8_t* state, WindowGrowth& growth, c
       }
       if (Put(slots, b, at.home, current, at.fingerprint)) break;
       if (Grow(p, state, growth, max_log2)) continue;
-      // Time before rate, but never the current segment's: past that, the rate.
-      if (GiveUpOldest(p, state, growth)) {
+      // Time before rate, but never the current segment's: past that, the rate. Once no older
+      // segment holds an entry, none will in this call: its later items skip the table scan.
+      if (!only_current && GiveUpOldest(p, state, growth)) {
         ++given_up;
         continue;
       }
+      only_current = true;
       Saturate(slots, at.home, current);
       break;
     }
