@@ -1,5 +1,6 @@
 """seen.spark on a real local[2] Spark (pyspark from PyPI on the JDK): one session for all."""
 import os
+import struct
 import subprocess
 import sys
 
@@ -7,7 +8,7 @@ import pytest
 from pyspark.sql import SparkSession
 
 import seen
-from seen.spark import build_bloom
+from seen.spark import build_bloom, lines
 
 SEEN_CLI = os.environ["SEEN_CLI"]
 
@@ -36,6 +37,63 @@ def test_a_million_keys_equal_seen_build_byte_for_byte(spark, tmp_path):
     df = spark.read.text(str(keys)).repartition(6)  # keys spread over 6 partitions, shuffled
     f = build_bloom(df, "value", expected_items=n, fpr=0.01, seed=5)
     assert f.to_bytes() == out.read_bytes()
+
+
+# Every line rule of `seen build` at once: a BOM, CRLF, a bare CR inside a line, empty lines,
+# a line of only CR, invalid UTF-8, CR CR LF (one CR is dropped) and a last line without LF.
+EDGE_LINES = (b"\xef\xbb\xbfbom-first\nplain\r\ncr\rinside\n\n\r\n\xff\xfe-invalid\n"
+              b"last\r\r\n\x00nul\nx\r")
+
+
+def seen_build(tmp_path, *files, n=100, fpr=0.01, seed=0):
+    out = tmp_path / "cli.seen"
+    subprocess.run([SEEN_CLI, "build", "--capacity", str(n), "--fpr", str(fpr), "--seed",
+                    str(seed), *map(str, files), "-o", str(out)], check=True)
+    return out.read_bytes()
+
+
+def test_lines_read_edge_input_as_seen_build_does(spark, tmp_path):
+    (tmp_path / "edge.txt").write_bytes(EDGE_LINES)
+    (tmp_path / "more.txt").write_bytes(b"no newline at the end")
+    f = build_bloom(lines(spark, str(tmp_path / "*.txt")), "key", 100, 0.01, seed=2)
+    assert f.to_bytes() == seen_build(tmp_path, tmp_path / "edge.txt", tmp_path / "more.txt",
+                                      seed=2)
+
+
+def test_a_string_column_hashes_its_bytes_even_when_they_are_not_utf8(spark, tmp_path):
+    text = tmp_path / "keys.txt"
+    text.write_bytes(b"caf\xc3\xa9\n\xff\xfe\n\xc3(\nplain\n")
+    f = build_bloom(spark.read.text(str(text)), "value", 100, 0.01)  # a string column
+    assert f.to_bytes() == seen_build(tmp_path, text)
+
+
+def spread_longs():
+    """Longs across the whole range, negatives too, whose 8 bytes hold no LF (so that they
+    can be lines of a `seen build` input; a negative long's last byte is never CR)."""
+    values = [-1, -2, 1, -(1 << 63), (1 << 63) - 1] + [i * -7_919_000_003 for i in range(1, 400)]
+    return [v for v in values if b"\n" not in struct.pack("<q", v)]
+
+
+def test_negative_longs_hash_as_their_twos_complement_bytes(spark, tmp_path):
+    values = spread_longs()
+    text = tmp_path / "longs.bin"
+    text.write_bytes(b"".join(struct.pack("<q", v) + b"\n" for v in values))
+    df = spark.createDataFrame([(v,) for v in values], "id long").repartition(2)
+    expected = seen_build(tmp_path, text, n=1000)
+    assert build_bloom(df, "id", 1000, 0.01).to_bytes() == expected
+    assert build_bloom(df, "id", 1000, 0.01, slice_above=0, slice_bytes=128).to_bytes() == expected
+
+
+def test_the_slices_take_bytes_that_are_not_utf8(spark, tmp_path):
+    (tmp_path / "edge.txt").write_bytes(EDGE_LINES)
+    keys = lines(spark, str(tmp_path / "edge.txt"))
+    sliced = build_bloom(keys, "key", 1000, 0.01, slice_above=0, slice_bytes=128)
+    assert sliced.to_bytes() == seen_build(tmp_path, tmp_path / "edge.txt", n=1000)
+
+
+def test_other_column_types_are_refused_in_the_driver(spark):
+    with pytest.raises(TypeError, match="double"):
+        build_bloom(spark.createDataFrame([(1.5,)], "x double"), "x", 100, 0.01)
 
 
 def test_nulls_are_skipped_and_every_key_is_found(spark):
