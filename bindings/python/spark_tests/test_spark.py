@@ -1,55 +1,19 @@
-"""seen.spark on a real local[2] Spark (pyspark from PyPI on the JDK): one session for all."""
-import os
-import struct
-import subprocess
-import sys
-
+"""seen.spark on a real local[2] Spark (pyspark from PyPI on the JDK), the session of conftest.py."""
 import pytest
-from pyspark.sql import SparkSession
 
 import seen
 from seen.spark import build_bloom, lines
 
-SEEN_CLI = os.environ["SEEN_CLI"]
-
-
-@pytest.fixture(scope="module")
-def spark():
-    os.environ["PYSPARK_PYTHON"] = sys.executable  # executors import seen from this env
-    os.environ["SPARK_LOCAL_IP"] = "127.0.0.1"  # blocks move over loopback, not the LAN
-    session = (SparkSession.builder.master("local[2]").appName("seen-tests")
-               .config("spark.ui.enabled", "false")
-               .config("spark.driver.bindAddress", "127.0.0.1")
-               .config("spark.driver.host", "127.0.0.1")
-               .config("spark.sql.shuffle.partitions", "4").getOrCreate())
-    session.sparkContext.setLogLevel("ERROR")
-    yield session
-    session.stop()
+from conftest import EDGE_LINES, seen_build, spread_longs, write_longs
 
 
 def test_a_million_keys_equal_seen_build_byte_for_byte(spark, tmp_path):
     n = 10**6
     keys = tmp_path / "keys.txt"
     keys.write_text("".join(f"user-{i}\n" for i in range(n)))
-    out = tmp_path / "cli.seen"
-    subprocess.run([SEEN_CLI, "build", "--capacity", str(n), "--fpr", "0.01", "--seed", "5",
-                    str(keys), "-o", str(out)], check=True)
     df = spark.read.text(str(keys)).repartition(6)  # keys spread over 6 partitions, shuffled
     f = build_bloom(df, "value", expected_items=n, fpr=0.01, seed=5)
-    assert f.to_bytes() == out.read_bytes()
-
-
-# Every line rule of `seen build` at once: a BOM, CRLF, a bare CR inside a line, empty lines,
-# a line of only CR, invalid UTF-8, CR CR LF (one CR is dropped) and a last line without LF.
-EDGE_LINES = (b"\xef\xbb\xbfbom-first\nplain\r\ncr\rinside\n\n\r\n\xff\xfe-invalid\n"
-              b"last\r\r\n\x00nul\nx\r")
-
-
-def seen_build(tmp_path, *files, n=100, fpr=0.01, seed=0):
-    out = tmp_path / "cli.seen"
-    subprocess.run([SEEN_CLI, "build", "--capacity", str(n), "--fpr", str(fpr), "--seed",
-                    str(seed), *map(str, files), "-o", str(out)], check=True)
-    return out.read_bytes()
+    assert f.to_bytes() == seen_build(tmp_path, keys, n=n, seed=5)
 
 
 def test_lines_read_edge_input_as_seen_build_does(spark, tmp_path):
@@ -67,17 +31,10 @@ def test_a_string_column_hashes_its_bytes_even_when_they_are_not_utf8(spark, tmp
     assert f.to_bytes() == seen_build(tmp_path, text)
 
 
-def spread_longs():
-    """Longs across the whole range, negatives too, whose 8 bytes hold no LF (so that they
-    can be lines of a `seen build` input; a negative long's last byte is never CR)."""
-    values = [-1, -2, 1, -(1 << 63), (1 << 63) - 1] + [i * -7_919_000_003 for i in range(1, 400)]
-    return [v for v in values if b"\n" not in struct.pack("<q", v)]
-
-
 def test_negative_longs_hash_as_their_twos_complement_bytes(spark, tmp_path):
     values = spread_longs()
     text = tmp_path / "longs.bin"
-    text.write_bytes(b"".join(struct.pack("<q", v) + b"\n" for v in values))
+    write_longs(text, values)
     df = spark.createDataFrame([(v,) for v in values], "id long").repartition(2)
     expected = seen_build(tmp_path, text, n=1000)
     assert build_bloom(df, "id", 1000, 0.01).to_bytes() == expected
