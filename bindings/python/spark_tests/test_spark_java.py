@@ -56,9 +56,10 @@ def test_negative_longs_and_ints_hash_as_their_twos_complement_bytes(spark, tmp_
         spark, as_long._jdf, "id", 10, 0.01)
 
 
-def test_many_partitions_and_nulls_give_the_python_builders_bytes(spark):
+def test_many_partitions_nulls_and_the_empty_key_give_the_python_builders_bytes(spark):
     df = spark.range(100_000).selectExpr(
-        "case when id % 10 = 0 then null else concat('k', id) end as key").repartition(3)
+        "case when id % 10 = 0 then null when id = 7 then '' else concat('k', id) end as key"
+    ).repartition(3)
     assert java_build(spark, df._jdf, "key", 100_000, 0.01, seed=3) == build_bloom(
         df, "key", 100_000, 0.01, seed=3).to_bytes()
 
