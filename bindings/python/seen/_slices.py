@@ -1,31 +1,9 @@
-"""Block-range slices of a BloomFilter (seen_bloom_blocks_of_keys, seen_bloom_read_blocks,
-seen_bloom_or_blocks): the pieces seen.spark builds a big filter from. Keys here are bytes,
-so an integer id must come as its 8 little-endian bytes, which is how it hashes."""
-from typing import Any, List, Sequence
-
-from . import _batches
+"""Block-range slices of a BloomFilter (seen_bloom_read_blocks, seen_bloom_or_blocks): the
+pieces seen.spark builds a big filter from, beside _arrow_keys.blocks_of_column, which routes
+keys to their blocks."""
 from .bloom import BloomFilter
 from ._native import ffi, lib
 from .errors import check
-
-
-def key_bytes(key: Any) -> bytes:
-    """A key as the bytes it hashes as: str as UTF-8, int as 8 little-endian bytes."""
-    if isinstance(key, int):
-        return key.to_bytes(8, "little")
-    if isinstance(key, str):
-        return key.encode()
-    return bytes(key)
-
-
-def blocks_of(f: BloomFilter, keys: Sequence[bytes]) -> List[int]:
-    """The block of f each byte key maps to."""
-    b = _batches.batch(keys)
-    if not isinstance(b, _batches.Keys):
-        raise TypeError("blocks_of takes byte keys; pass ids as key_bytes(id)")
-    blocks = ffi.new("uint64_t[]", max(1, b.n))
-    check(lib.seen_bloom_blocks_of_keys(f._h, b.data, b.offsets, b.n, blocks), f._h)
-    return list(blocks[0:b.n])
 
 
 def read_blocks(f: BloomFilter, first: int, count: int) -> bytes:

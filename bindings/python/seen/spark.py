@@ -3,33 +3,52 @@
 Each partition builds its own filter, every one sized from the global expected count, so
 they share one layout; treeReduce ORs them pairwise in the executors, and the driver gets
 one filter back. Filters of 1 GiB and more are assembled from block ranges instead, so that
-no task and no driver holds more than one whole filter (build_bloom says how). The keys of a string column hash as their UTF-8 bytes, like the lines
-that `seen build` reads; integer columns hash as u64 ids. Nulls are skipped. Spark's
-executors must be able to import seen and pyarrow (the same Python environment as the
-driver): the column reaches them as Arrow batches, not as one Python row object per key.
+no task and no driver holds more than one whole filter (build_bloom says how).
 
-    from seen.spark import build_bloom
+Keys follow docs/distributed.md, as in every builder: a string or binary value is its bytes
+(never decoded, so invalid UTF-8 is a key too), an integer is a u64 id (negatives as two's
+complement), a null is no key. `lines` reads text files into keys exactly as `seen build`
+does. Spark's executors must be able to import seen, pyarrow and numpy (the same Python
+environment as the driver): the column reaches them as Arrow batches, and its buffers go to
+the C batch calls as they are, with no Python object per key.
+
+    from seen.spark import build_bloom, lines
     f = build_bloom(spark.read.parquet("crawled/"), "url", expected_items=10**9, fpr=0.001)
     f.save("crawled.seen")
+    g = build_bloom(lines(spark, "emails/*.txt"), "key", 10**8, 0.01)  # == seen build
 """
 import importlib
 from typing import Any, Iterable, Iterator
 
-from . import _slices
+from . import _arrow_keys, _lines, _slices
 from .bloom import BloomFilter
+
+
+def lines(spark: Any, *paths: str) -> Any:
+    """A DataFrame with one binary column, `key`: the keys of the text files at paths (globs
+    as Spark's readers take them), each line as `seen build` reads it. Spark's own text
+    reader would not do: it also ends lines at a bare \r and drops a byte order mark.
+
+    Each file is read whole by one task (Spark's binaryFile), so a file must be below 2 GiB."""
+    files = spark.read.format("binaryFile").load(list(paths)).select("content")
+    return files.mapInArrow(_file_keys, "key binary")
+
+
+def _file_keys(batches: Iterable[Any]) -> Iterator[Any]:
+    pyarrow = importlib.import_module("pyarrow")
+    for batch in batches:
+        for content in batch.column(0):
+            keys = _lines.split(content.as_buffer()).cast(pyarrow.binary())
+            yield pyarrow.RecordBatch.from_arrays([keys], ["key"])
 
 
 def _partition_filter(batches: Iterable[Any], expected_items: int, fpr: float,
                       seed: int) -> Iterator[Any]:
     """One partition's filter, from the Arrow record batches of its one column."""
-    # Imported in the executor, where Spark hands over the column as Arrow batches.
     pyarrow = importlib.import_module("pyarrow")
-
     f = BloomFilter(expected_items, fpr, seed)
     for batch in batches:
-        keys = [k for k in batch.column(0).to_pylist() if k is not None]
-        if keys:
-            f.add_many(keys)
+        _arrow_keys.add_column(f, batch.column(0))
     yield pyarrow.RecordBatch.from_pydict({"filter": [f.to_bytes()]})
 
 
@@ -41,15 +60,19 @@ def _or(a: bytes, b: bytes) -> bytes:
 
 def _route(batches: Iterable[Any], expected_items: int, fpr: float, seed: int,
            per_slice: int) -> Iterator[Any]:
-    """Each key of a partition, as bytes, with the slice its block falls in."""
+    """Each key of a partition with the slice its block falls in: a long key as a long, any
+    other as binary."""
     pyarrow = importlib.import_module("pyarrow")
+    compute = importlib.import_module("pyarrow.compute")
     # Never written: its memory is reserved, not resident, whatever the filter's size.
     router = BloomFilter(expected_items, fpr, seed)
     for batch in batches:
-        keys = [_slices.key_bytes(k) for k in batch.column(0).to_pylist() if k is not None]
-        if keys:
-            slices = [b // per_slice for b in _slices.blocks_of(router, keys)]
-            yield pyarrow.RecordBatch.from_pydict({"slice": slices, "key": keys})
+        keys = batch.column(0).drop_null()
+        keys = keys.cast(pyarrow.int64() if pyarrow.types.is_integer(keys.type) else pyarrow.binary())
+        if len(keys):
+            blocks = _arrow_keys.blocks_of_column(router, keys)
+            slices = compute.divide(blocks, per_slice).cast(pyarrow.int64())
+            yield pyarrow.RecordBatch.from_arrays([slices, keys], ["slice", "key"])
 
 
 def _build_slices(batches: Iterable[Any], expected_items: int, fpr: float, seed: int,
@@ -66,13 +89,13 @@ def _build_slices(batches: Iterable[Any], expected_items: int, fpr: float, seed:
 
     current, f = -1, None
     for batch in batches:
-        slices, keys = batch.column(0).to_pylist(), batch.column(1).to_pylist()
+        slices, keys = batch.column(0).to_pylist(), batch.column(1)
         start = 0
         for i in range(len(slices) + 1):
             if i < len(slices) and slices[i] == current:
                 continue
             if f is not None and start < i:
-                f.add_many(keys[start:i])
+                _arrow_keys.add_column(f, keys.slice(start, i - start))
             if i == len(slices):
                 break
             if f is not None:
@@ -96,9 +119,15 @@ def build_bloom(df: Any, column: str, expected_items: int, fpr: float, seed: int
     probe = BloomFilter(expected_items, fpr, seed)  # bad arguments fail here, not in a task
     size, blocks = probe.size_bytes, probe.size_bytes // 64
     probe.close()
+    key_type = df.schema[column].dataType
+    if key_type.typeName() not in _arrow_keys.BYTE_TYPES + _arrow_keys.INTEGER_TYPES:
+        raise TypeError(f"{column} is {key_type.simpleString()}: keys are strings, binaries "
+                        "or integers")
     keys = df.select(column)
     if size >= slice_above:
-        return _assemble_slices(keys, expected_items, fpr, seed, max(1, slice_bytes // 64), blocks)
+        routed_type = "long" if key_type.typeName() in _arrow_keys.INTEGER_TYPES else "binary"
+        return _assemble_slices(keys, routed_type, expected_items, fpr, seed,
+                                max(1, slice_bytes // 64), blocks)
     filters = keys.mapInArrow(
         lambda batches: _partition_filter(batches, expected_items, fpr, seed),
         "filter binary").rdd.map(lambda row: bytes(row[0]))
@@ -107,12 +136,12 @@ def build_bloom(df: Any, column: str, expected_items: int, fpr: float, seed: int
     return BloomFilter.from_bytes(filters.treeReduce(_or, depth))
 
 
-def _assemble_slices(keys: Any, expected_items: int, fpr: float, seed: int, per_slice: int,
-                     blocks: int) -> BloomFilter:
+def _assemble_slices(keys: Any, routed_type: str, expected_items: int, fpr: float, seed: int,
+                     per_slice: int, blocks: int) -> BloomFilter:
     slices = -(-blocks // per_slice)
     routed = keys.mapInArrow(
         lambda batches: _route(batches, expected_items, fpr, seed, per_slice),
-        "slice long, key binary")
+        f"slice long, key {routed_type}")
     built = routed.repartition(slices, "slice").sortWithinPartitions("slice").mapInArrow(
         lambda batches: _build_slices(batches, expected_items, fpr, seed, per_slice, blocks),
         "slice long, blocks binary")

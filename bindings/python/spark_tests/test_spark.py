@@ -1,41 +1,56 @@
-"""seen.spark on a real local[2] Spark (pyspark from PyPI on the JDK): one session for all."""
-import os
-import subprocess
-import sys
-
+"""seen.spark on a real local[2] Spark (pyspark from PyPI on the JDK), the session of conftest.py."""
 import pytest
-from pyspark.sql import SparkSession
 
 import seen
-from seen.spark import build_bloom
+from seen.spark import build_bloom, lines
 
-SEEN_CLI = os.environ["SEEN_CLI"]
-
-
-@pytest.fixture(scope="module")
-def spark():
-    os.environ["PYSPARK_PYTHON"] = sys.executable  # executors import seen from this env
-    os.environ["SPARK_LOCAL_IP"] = "127.0.0.1"  # blocks move over loopback, not the LAN
-    session = (SparkSession.builder.master("local[2]").appName("seen-tests")
-               .config("spark.ui.enabled", "false")
-               .config("spark.driver.bindAddress", "127.0.0.1")
-               .config("spark.driver.host", "127.0.0.1")
-               .config("spark.sql.shuffle.partitions", "4").getOrCreate())
-    session.sparkContext.setLogLevel("ERROR")
-    yield session
-    session.stop()
+from conftest import EDGE_LINES, seen_build, spread_longs, write_longs
 
 
 def test_a_million_keys_equal_seen_build_byte_for_byte(spark, tmp_path):
     n = 10**6
     keys = tmp_path / "keys.txt"
     keys.write_text("".join(f"user-{i}\n" for i in range(n)))
-    out = tmp_path / "cli.seen"
-    subprocess.run([SEEN_CLI, "build", "--capacity", str(n), "--fpr", "0.01", "--seed", "5",
-                    str(keys), "-o", str(out)], check=True)
     df = spark.read.text(str(keys)).repartition(6)  # keys spread over 6 partitions, shuffled
     f = build_bloom(df, "value", expected_items=n, fpr=0.01, seed=5)
-    assert f.to_bytes() == out.read_bytes()
+    assert f.to_bytes() == seen_build(tmp_path, keys, n=n, seed=5)
+
+
+def test_lines_read_edge_input_as_seen_build_does(spark, tmp_path):
+    (tmp_path / "edge.txt").write_bytes(EDGE_LINES)
+    (tmp_path / "more.txt").write_bytes(b"no newline at the end")
+    f = build_bloom(lines(spark, str(tmp_path / "*.txt")), "key", 100, 0.01, seed=2)
+    assert f.to_bytes() == seen_build(tmp_path, tmp_path / "edge.txt", tmp_path / "more.txt",
+                                      seed=2)
+
+
+def test_a_string_column_hashes_its_bytes_even_when_they_are_not_utf8(spark, tmp_path):
+    text = tmp_path / "keys.txt"
+    text.write_bytes(b"caf\xc3\xa9\n\xff\xfe\n\xc3(\nplain\n")
+    f = build_bloom(spark.read.text(str(text)), "value", 100, 0.01)  # a string column
+    assert f.to_bytes() == seen_build(tmp_path, text)
+
+
+def test_negative_longs_hash_as_their_twos_complement_bytes(spark, tmp_path):
+    values = spread_longs()
+    text = tmp_path / "longs.bin"
+    write_longs(text, values)
+    df = spark.createDataFrame([(v,) for v in values], "id long").repartition(2)
+    expected = seen_build(tmp_path, text, n=1000)
+    assert build_bloom(df, "id", 1000, 0.01).to_bytes() == expected
+    assert build_bloom(df, "id", 1000, 0.01, slice_above=0, slice_bytes=128).to_bytes() == expected
+
+
+def test_the_slices_take_bytes_that_are_not_utf8(spark, tmp_path):
+    (tmp_path / "edge.txt").write_bytes(EDGE_LINES)
+    keys = lines(spark, str(tmp_path / "edge.txt"))
+    sliced = build_bloom(keys, "key", 1000, 0.01, slice_above=0, slice_bytes=128)
+    assert sliced.to_bytes() == seen_build(tmp_path, tmp_path / "edge.txt", n=1000)
+
+
+def test_other_column_types_are_refused_in_the_driver(spark):
+    with pytest.raises(TypeError, match="double"):
+        build_bloom(spark.createDataFrame([(1.5,)], "x double"), "x", 100, 0.01)
 
 
 def test_nulls_are_skipped_and_every_key_is_found(spark):
