@@ -46,12 +46,17 @@ def test_installed_module_needs_only_the_runtimes_and_its_own_libhwy(installed):
     assert re.search(r"\((RUNPATH|RPATH)\)\s+Library (runpath|rpath): \[\$ORIGIN\]", dynamic), dynamic
 
 
+def host_libhwy():
+    """The host's libhwy files, as their real paths."""
+    patterns = ["/usr/lib/libhwy*.so*", "/usr/lib/*/libhwy*.so*", "/usr/local/lib/libhwy*.so*",
+                "/lib/*/libhwy*.so*"]
+    return sorted({os.path.realpath(p) for pattern in patterns for p in glob.glob(pattern)})
+
+
 def hide_host_libhwy():
     """A command that runs the next one in a mount namespace where every libhwy file of the
     host reads as empty, or None where this user cannot make one."""
-    patterns = ["/usr/lib/libhwy*.so*", "/usr/lib/*/libhwy*.so*", "/usr/local/lib/libhwy*.so*",
-                "/lib/*/libhwy*.so*"]
-    files = sorted({os.path.realpath(p) for pattern in patterns for p in glob.glob(pattern)})
+    files = host_libhwy()
     mounts = " && ".join(f"mount --bind /dev/null '{f}'" for f in files) or "true"
     probe = subprocess.run(["unshare", "--mount", "sh", "-c", mounts], capture_output=True)
     if probe.returncode != 0:
@@ -69,8 +74,14 @@ def test_installed_module_loads_with_the_hosts_libhwy_hidden(installed, tmp_path
         r.execute_command("SEEN.MARKB", "k", pack_ids([1, 2, 3]))
         bitmap = r.execute_command("SEEN.FILTERB", "k", pack_ids([1, 2, 3, 4]))
         assert unpack_bitmap(bitmap, 4) == [False, False, False, True]
-        maps = Path(f"/proc/{server.proc.pid}/maps").read_text()
-        hwy_maps = {line.split()[-1] for line in maps.splitlines() if "libhwy" in line}
-        assert str(installed) in maps and hwy_maps == {str(installed.parent / HWY.name)}, hwy_maps
+        # What the server mapped, by inode (a path may read differently in /proc): the module
+        # installed, and no libhwy of the host's.
+        mapped = [line.split() for line in Path(f"/proc/{server.proc.pid}/maps").read_text().splitlines()]
+        files = {(int(f[4]), " ".join(f[5:])) for f in mapped if len(f) >= 6}
+        if os.stat(installed).st_ino not in {inode for inode, _ in files}:
+            pytest.fail(f"{installed} is not mapped: {sorted(path for _, path in files)}")
+        host = {os.stat(path).st_ino for path in host_libhwy()}
+        if any(inode in host for inode, path in files if "libhwy" in path):
+            pytest.fail(f"the host's libhwy is mapped: {sorted(entry for entry in files if 'libhwy' in entry[1])}")
     finally:
         server.stop()
