@@ -20,9 +20,11 @@ uint64_t LowMask(uint32_t bits) { return bits == 0 ? 0 : ~uint64_t{0} >> (64 - b
 // pathological bucket (many equal fingerprints) does not flood the cache before it is read.
 constexpr uint32_t kPrefetchLines = 64;
 
+// An index with nothing built has no payload: its sections are empty, and offsets into
+// nothing are no pointers at all (null plus an offset is undefined).
 template <class T>
 const T* At(const uint8_t* payload, uint64_t offset) {
-  return reinterpret_cast<const T*>(payload + offset);
+  return payload == nullptr ? nullptr : reinterpret_cast<const T*>(payload + offset);
 }
 
 }  // namespace
