@@ -1,20 +1,12 @@
 """The `seen` command through real files: build, query, info, merge, demo, and its errors."""
 import csv as csv_module
 import json
-import os
-import subprocess
 from pathlib import Path
 
 import pytest
 from xml.etree import ElementTree
 
-SEEN = os.environ.get("SEEN_CLI", "build/cli/seen")
-
-
-def run(*args, stdin=None, expect=0):
-    result = subprocess.run([SEEN, *map(str, args)], input=stdin, capture_output=True, timeout=120)
-    assert result.returncode == expect, result.stderr.decode()
-    return result
+from cli_run import SEEN, run
 
 
 @pytest.fixture

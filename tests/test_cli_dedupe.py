@@ -1,9 +1,8 @@
 """`seen dedupe` through real files: lines, whole files, JSONL fields, its output and errors."""
 import json
-import os
 import subprocess
 
-SEEN = os.environ.get("SEEN_CLI", "build/cli/seen")
+from cli_run import SEEN, run as run_seen
 
 ARTICLE = (
     "国家统计局今天发布数据，今年前三季度国内生产总值同比增长百分之五点二，其中第三季度增长百分之四点九。"
@@ -22,9 +21,7 @@ OTHER = (
 
 
 def run(*args, expect=0):
-    result = subprocess.run([SEEN, "dedupe", *map(str, args)], capture_output=True, timeout=120)
-    assert result.returncode == expect, result.stderr.decode()
-    return result.stdout.decode()
+    return run_seen("dedupe", *args, expect=expect).stdout.decode()
 
 
 def groups(out, kind, k=3):

@@ -13,17 +13,11 @@ from pathlib import Path
 
 import pytest
 
-SEEN = os.environ.get("SEEN_CLI", "build/cli/seen")
+from cli_run import SEEN, run
 VECTORS = Path(__file__).parent / "vectors"
 # Offsets of params fields (docs/FORMAT.md): params follow the 64-byte header.
 SIMHASH_MAX_K = 64 + 8
 MINHASH_BINS, MINHASH_THRESHOLD = 64 + 8, 64 + 24
-
-
-def run(*args, expect=0):
-    result = subprocess.run([SEEN, *map(str, args)], capture_output=True, timeout=60)
-    assert result.returncode == expect, result.stderr.decode()
-    return result
 
 
 def info(path):

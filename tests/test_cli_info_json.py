@@ -11,17 +11,10 @@ from pathlib import Path
 
 import pytest
 
-SEEN = os.environ.get("SEEN_CLI", "build/cli/seen")
+from cli_run import SEEN, run
 VECTORS = Path(__file__).parent / "vectors"
 # A quote, a backslash, a tab, a newline and a control character: each must be escaped.
 HOSTILE = 'q"uote \\back\ttab\nline\x01'
-
-
-def run(*args, expect=0):
-    argv = [SEEN, *(a if isinstance(a, bytes) else str(a) for a in args)]
-    result = subprocess.run(argv, capture_output=True, timeout=60)
-    assert result.returncode == expect, result.stderr.decode(errors="replace")
-    return result
 
 
 def strict_json(text):

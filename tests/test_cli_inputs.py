@@ -1,19 +1,11 @@
 """Where the CLI reads and writes: `-` is stdin wherever a file is read (a filter to query,
 inspect or merge, and the keys among query's arguments), stdin is read once, option errors
 name -o as it was typed, and output paths are checked before a long run starts."""
-import os
-import subprocess
 import time
 
 import pytest
 
-SEEN = os.environ.get("SEEN_CLI", "build/cli/seen")
-
-
-def run(*args, stdin=None, expect=0):
-    result = subprocess.run([SEEN, *map(str, args)], input=stdin, capture_output=True, timeout=120)
-    assert result.returncode == expect, result.stderr.decode()
-    return result
+from cli_run import SEEN, run
 
 
 @pytest.fixture
