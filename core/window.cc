@@ -12,6 +12,7 @@
 #include "core/window_cells.h"
 #include "core/window_growing.h"
 #include "core/window_kernels.h"
+#include "core/window_ring.h"
 #include "core/window_table.h"
 #include "core/window_table_slots.h"
 
@@ -20,17 +21,9 @@ using namespace window_cells;
 
 namespace {
 
-// State header. Ring: one little-endian u32, the next position. Sliced: kSlicedHeaderBytes
+// State header. Ring: kRingHeaderBytes (core/window_ring.h). Sliced: kSlicedHeaderBytes
 // (core/window_cells.h). Growing: kGrowingHeaderBytes (core/window_growing.h). Table:
 // kTableHeaderBytes and the first table (core/window_table.h).
-constexpr uint64_t kRingHeaderBytes = 4;
-// Fingerprint 0 marks an empty ring entry.
-constexpr uint32_t kFingerprintSpace = 1u << 16;
-
-uint16_t Fingerprint(uint64_t hash) {
-  const auto fp = static_cast<uint16_t>(hash >> 48);
-  return fp == 0 ? 1 : fp;
-}
 
 // ---- sliced layout -------------------------------------------------------------------------
 
@@ -83,108 +76,7 @@ WindowSaturation window_cells::SegmentsSaturation(const CellShape& p, const uint
   return {live_bits / capacity, 1 - none_match, 0};
 }
 
-namespace {
-
-// ---- ring layout ---------------------------------------------------------------------------
-
-// A fresh item matches an entry when their fingerprints agree, 1 in 2^16 - 1 (0 is unused).
-WindowSaturation RingSaturation(const WindowParams& p, const uint8_t* state) {
-  const uint8_t* entries = state + kRingHeaderBytes;
-  uint32_t used = 0;
-  for (uint32_t e = 0; e < p.span; ++e) {
-    uint16_t entry;
-    std::memcpy(&entry, entries + 2 * e, 2);
-    used += entry != 0;
-  }
-  return {static_cast<double>(used) / p.span,
-          1 - std::pow(1 - 1.0 / (kFingerprintSpace - 1), static_cast<double>(used))};
-}
-
-// Below this many candidates a scan of the ring beats building the fingerprint set.
-constexpr size_t kRingScanLimit = 4;
-
-// The ring's entry equal to fp, as an index, or span if none.
-uint32_t FindEntry(const uint8_t* entries, uint32_t span, uint16_t fp) {
-  for (uint32_t e = 0; e < span; ++e) {
-    if (LoadLe16(entries + 2 * e) == fp) return e;
-  }
-  return span;
-}
-
-// An item whose fingerprint the ring holds moves to its newest entry, the entries after it
-// one step back, rather than taking a new one: a replayed mark (clients retry) then pushes
-// nothing out, and every item among the last `span` marks is still found, since each mark
-// puts at most one entry ahead of an older one. Batches filter through a set of the ring's
-// fingerprints first (a superset: evicted ones stay in it), so most items skip the scan.
-void RingAdd(const WindowParams& p, uint8_t* state, const uint64_t* hashes, size_t n) {
-  uint8_t* entries = state + kRingHeaderBytes;
-  uint32_t next = LoadLe32(state);
-  thread_local std::vector<uint64_t> set(kFingerprintSpace / 64);
-  const bool filtered = n > kRingScanLimit;
-  if (filtered) {
-    for (uint32_t e = 0; e < p.span; ++e) {
-      const uint16_t entry = LoadLe16(entries + 2 * e);
-      set[entry >> 6] |= uint64_t{1} << (entry & 63);
-    }
-  }
-  for (size_t i = 0; i < n; ++i) {
-    const uint16_t fp = Fingerprint(hashes[i]);
-    const bool maybe_held = !filtered || ((set[fp >> 6] >> (fp & 63)) & 1);
-    uint32_t at = maybe_held ? FindEntry(entries, p.span, fp) : p.span;
-    if (at == p.span) {
-      StoreLe16(entries + 2 * static_cast<uint64_t>(next), fp);
-      next = next + 1 == p.span ? 0 : next + 1;
-      if (filtered) set[fp >> 6] |= uint64_t{1} << (fp & 63);
-      continue;
-    }
-    const uint32_t newest = next == 0 ? p.span - 1 : next - 1;
-    for (; at != newest; at = at + 1 == p.span ? 0 : at + 1) {
-      const uint32_t newer = at + 1 == p.span ? 0 : at + 1;
-      StoreLe16(entries + 2 * static_cast<uint64_t>(at), LoadLe16(entries + 2 * static_cast<uint64_t>(newer)));
-    }
-    StoreLe16(entries + 2 * static_cast<uint64_t>(newest), fp);
-  }
-  StoreLe32(state, next);
-  if (filtered) std::fill(set.begin(), set.end(), 0);
-}
-
-void RingContains(const WindowParams& p, const uint8_t* state, const uint64_t* hashes,
-                  size_t n, uint8_t* out) {
-  const uint8_t* entries = state + kRingHeaderBytes;
-  if (n <= kRingScanLimit) {
-    for (size_t i = 0; i < n; ++i) {
-      const uint16_t fp = Fingerprint(hashes[i]);
-      bool found = false;
-      for (uint32_t e = 0; e < p.span && !found; ++e) {
-        found = LoadLe16(entries + 2 * e) == fp;
-      }
-      out[i] = found;
-    }
-    return;
-  }
-  // The ring as a set of 2^16 bits, built once per batch; 8 KiB stays in L1.
-  thread_local std::vector<uint64_t> set(kFingerprintSpace / 64);
-  for (uint32_t e = 0; e < p.span; ++e) {
-    const uint16_t entry = LoadLe16(entries + 2 * e);
-    set[entry >> 6] |= uint64_t{1} << (entry & 63);
-  }
-  set[0] &= ~uint64_t{1};  // fingerprint 0 is an empty entry, never an item
-  for (size_t i = 0; i < n; ++i) {
-    const uint16_t fp = Fingerprint(hashes[i]);
-    out[i] = (set[fp >> 6] >> (fp & 63)) & 1;
-  }
-  // Cleared for the next batch: one pass of wide stores beats a read-modify-write per entry
-  // once the ring is longer than the set has cache lines (128).
-  if (p.span > 128) {
-    std::memset(set.data(), 0, set.size() * sizeof(uint64_t));
-  } else {
-    for (uint32_t e = 0; e < p.span; ++e) set[LoadLe16(entries + 2 * e) >> 6] = 0;
-  }
-}
-
 // ---- sizing --------------------------------------------------------------------------------
-
-}  // namespace
 
 double window_cells::BloomFpr(double c, double m, uint32_t k) {
   return std::pow(1.0 - std::pow(1.0 - 1.0 / m, k * c), k);

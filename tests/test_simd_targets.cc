@@ -18,6 +18,7 @@
 #include "core/simhash_unicode.h"
 #include "core/window.h"
 #include "core/window_kernels.h"
+#include "core/window_ring_kernels.h"
 #include "core/window_table_kernels.h"
 #include "core/window_table_slots.h"
 #include "tests/bloom_vectors.h"
@@ -252,6 +253,25 @@ TEST_P(Target, WindowsKeepEveryCandidateTheyHold) {
       if (in_window.count(batch[i]) != 0) {
         ASSERT_EQ(out[i], 1) << "round " << round << ": an item in the span is missed";
       }
+    }
+  }
+}
+
+// A ring window's scan finds the first entry equal to the fingerprint, as a plain loop does,
+// at every length (whole vectors and a tail) and wherever the entry is, or is not.
+TEST_P(Target, RingScansFindTheFirstEntry) {
+  std::mt19937_64 rng(20261127);
+  for (uint32_t span = 1; span <= 300; ++span) {
+    std::vector<uint8_t> entries(2 * span);
+    for (int round = 0; round < 8; ++round) {
+      // Few distinct values, so that most scans meet repeats and many find none.
+      for (uint8_t& b : entries) b = static_cast<uint8_t>(rng() % 4);
+      const auto fp = static_cast<uint16_t>(rng() % 4 | (rng() % 4) << 8);
+      uint32_t first = span;
+      for (uint32_t e = 0; e < span && first == span; ++e) {
+        if ((entries[2 * e] | entries[2 * e + 1] << 8) == fp) first = e;
+      }
+      ASSERT_EQ(RingFind(entries.data(), span, fp), first) << "span " << span << ", fp " << fp;
     }
   }
 }

@@ -2,6 +2,7 @@
 // the false-positive rate is the target, and time windows follow the clock.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <string>
 #include <utility>
 #include <vector>
@@ -260,6 +261,42 @@ TEST(Window, ReplayedMarksPushNothingOut) {
     size_t found = 0;
     for (uint8_t o : out) found += o;
     EXPECT_EQ(found, items.size()) << "layout " << static_cast<int>(w.params.layout) << ", span " << span;
+  }
+}
+
+// Within one batch too: a new id given many times takes one place, whether the batch is
+// shorter than the ring (its set is built from the batch) or longer (from the ring).
+TEST(Window, AnIdRepeatedInOneBatchTakesOnePlace) {
+  const uint32_t span = 100;
+  for (const size_t repeats : {size_t{5}, size_t{50}, size_t{150}}) {
+    Window w = Window::Create(SizeCountWindow(span, 0.01, 0.25, 4), 0);
+    ASSERT_EQ(w.params.layout, WindowLayout::kRing);
+    const auto items = test::Keys(span + 1, 12);
+    w.AddU64(items.data(), span, 0);
+    const std::vector<uint64_t> batch(repeats, items.back());
+    w.AddU64(batch.data(), batch.size(), 0);
+    std::vector<uint8_t> out(items.size());
+    w.ContainsU64(items.data(), items.size(), 0, out.data());
+    size_t found = 0;
+    for (uint8_t o : out) found += o;
+    EXPECT_EQ(found, span) << repeats << " repeats: only the oldest id makes way";
+    EXPECT_TRUE(out.back());
+  }
+}
+
+// A batch leaves nothing behind in the thread's fingerprint sets: an empty ring asked right
+// after a full one, about the same ids, holds none of them, whichever side built the sets.
+TEST(Window, RingBatchesLeaveNoTrace) {
+  const uint32_t span = 300;
+  for (const size_t n : {size_t{5}, size_t{100}, size_t{300}, size_t{1000}}) {
+    const auto items = test::Keys(n, 13);
+    Window full = Window::Create(SizeCountWindow(span, 0.01, 0.25, 4), 0);
+    Window empty = Window::Create(SizeCountWindow(span, 0.01, 0.25, 4), 0);
+    full.AddU64(items.data(), n, 0);
+    std::vector<uint8_t> out(n);
+    full.ContainsU64(items.data(), n, 0, out.data());
+    empty.ContainsU64(items.data(), n, 0, out.data());
+    EXPECT_EQ(std::count(out.begin(), out.end(), 1), 0) << n << " ids";
   }
 }
 
