@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <mutex>
 
 namespace seen::capi {
 
@@ -16,6 +17,13 @@ struct CallTarget {
   seen_error* err = nullptr;
 };
 thread_local CallTarget current;
+
+// The one lock of every ErrorSlot.
+std::mutex& SlotsLock() {
+  static std::mutex lock;
+  return lock;
+}
+
 }  // namespace
 
 void FillError(seen_error* err, seen_status status, const std::string& message) {
@@ -25,15 +33,22 @@ void FillError(seen_error* err, seen_status status, const std::string& message) 
   err->message[n] = '\0';
 }
 
-void ErrorSlot::Set(seen_status status, const std::string& message) {
-  const std::lock_guard<std::mutex> lock(mutex_);
-  status_ = status;
-  message_ = message;
+ErrorSlot::~ErrorSlot() { delete last_; }
+
+void ErrorSlot::Set(seen_status status, const std::string& message) noexcept {
+  try {
+    const std::lock_guard<std::mutex> lock(SlotsLock());
+    if (last_ == nullptr) last_ = new Failure{status, message};
+    last_->status = status;
+    last_->message = message;
+  } catch (...) {  // std::bad_alloc
+  }
 }
 
 void ErrorSlot::CopyTo(seen_error* err) const {
-  const std::lock_guard<std::mutex> lock(mutex_);
-  FillError(err, status_, message_);
+  const std::lock_guard<std::mutex> lock(SlotsLock());
+  if (last_ == nullptr) return FillError(err, SEEN_OK, "");
+  FillError(err, last_->status, last_->message);
 }
 
 ReportTo::ReportTo(ErrorSlot* slot, seen_error* err) : outer_slot_(current.slot), outer_err_(current.err) {

@@ -4,7 +4,6 @@
 // top, with a ReportTo; Fail (shim.h) writes to whatever target the current call named.
 #pragma once
 
-#include <mutex>
 #include <string>
 
 #include "capi/seen.h"
@@ -14,17 +13,27 @@ namespace seen::capi {
 // Copies status and message into *err, truncating the message to fit (always NUL-ended).
 void FillError(seen_error* err, seen_status status, const std::string& message);
 
-// The last failure of one handle. Locked, since calls on a shared handle may fail on several
-// threads at once.
+// The last failure of one handle: one pointer, null until the handle first fails, since most
+// never do and a window of 500 ids is a kilobyte in all. One lock for every slot, since calls
+// on a shared handle may fail on several threads at once, and failures are rare.
 class ErrorSlot {
  public:
-  void Set(seen_status status, const std::string& message);
+  ErrorSlot() = default;
+  ~ErrorSlot();
+  ErrorSlot(const ErrorSlot&) = delete;
+  ErrorSlot& operator=(const ErrorSlot&) = delete;
+
+  // Never throws: out of memory, the failure goes unrecorded here (the thread's
+  // seen_last_error and the caller's seen_error still have it).
+  void Set(seen_status status, const std::string& message) noexcept;
   void CopyTo(seen_error* err) const;
 
  private:
-  mutable std::mutex mutex_;
-  seen_status status_ = SEEN_OK;
-  std::string message_;
+  struct Failure {
+    seen_status status;
+    std::string message;
+  };
+  Failure* last_ = nullptr;
 };
 
 // For one C call (RAII): its failures are also reported to a handle's slot or to the caller's

@@ -8,15 +8,10 @@
 
 #include "capi/seen.h"
 #include "capi/shim.h"
+#include "capi/window_handle.h"
 #include "capi/window_options.h"
 #include "core/window_codec.h"
 
-struct seen_window {
-  seen::Window window;
-  mutable seen::capi::ErrorSlot error{};  // its last failure (report.h)
-};
-
-using seen::capi::CreateInto;
 using seen::capi::Fail;
 using seen::capi::Guard;
 
@@ -31,23 +26,26 @@ const seen::WindowMemory* MemoryOf(const seen_allocator* allocator) {
   return reinterpret_cast<const seen::WindowMemory*>(allocator);
 }
 
-// CreateInto, with the handle too in the allocator's memory when there is one.
+// *out = a new window from make(memory), a seen::Window, its bytes in the allocator's memory
+// (the C++ heap for a NULL allocator).
 template <class Make>
 seen_status CreateWindowInto(const seen_allocator* allocator, seen_window** out, Make&& make) {
-  if (allocator == nullptr) return CreateInto<seen_window>(out, [&] { return make(nullptr); });
-  SEEN_REQUIRE(allocator->alloc != nullptr && allocator->free != nullptr, "allocator lacks alloc or free");
+  SEEN_REQUIRE(allocator == nullptr || (allocator->alloc != nullptr && allocator->free != nullptr),
+               "allocator lacks alloc or free");
   SEEN_REQUIRE(out != nullptr, "out is NULL");
   *out = nullptr;
+  const seen::WindowMemory* memory = allocator == nullptr ? nullptr : MemoryOf(allocator);
   return Guard([&] {
-    void* place = allocator->alloc(allocator->opaque, sizeof(seen_window));
-    if (place == nullptr) throw std::bad_alloc();
-    try {
-      *out = new (place) seen_window{make(MemoryOf(allocator))};
-    } catch (...) {
-      allocator->free(allocator->opaque, place);
-      throw;
-    }
+    seen::Window made = make(memory);
+    *out = seen::capi::NewWindow(made.params, memory, [&](uint8_t* state, seen::WindowGrowth* growth) {
+      std::memcpy(state, made.state.data(), made.state.size());
+      if (growth != nullptr) *growth = std::move(made.growth);
+    });
   });
+}
+
+seen::Window Fresh(const seen_window_options* opts, uint64_t now, const seen::WindowMemory* memory) {
+  return seen::Window::Create(seen::capi::WindowParamsFrom(opts), static_cast<uint32_t>(now), memory);
 }
 
 }  // namespace
@@ -58,20 +56,11 @@ seen_status seen_window_create(const seen_window_options* opts, uint64_t now, se
                                seen_error* err) {
   const seen::capi::ReportTo report(err);
   SEEN_REQUIRE(now <= UINT32_MAX, "now is past 2^32 - 1 seconds");
-  return CreateInto<seen_window>(out, [&] {
-    return seen::Window::Create(seen::capi::WindowParamsFrom(opts), static_cast<uint32_t>(now));
-  });
+  return CreateWindowInto(nullptr, out, [&](const seen::WindowMemory* memory) { return Fresh(opts, now, memory); });
 }
 
 void seen_window_free(seen_window* w) {
-  if (w == nullptr) return;
-  const seen::WindowMemory* memory = w->window.state.get_allocator().memory();
-  if (memory == nullptr) {
-    delete w;
-    return;
-  }
-  w->~seen_window();
-  memory->free(memory->opaque, w);
+  if (w != nullptr) seen::capi::DeleteWindow(w);
 }
 
 seen_status seen_window_create_with_allocator(const seen_window_options* opts, uint64_t now,
@@ -79,9 +68,7 @@ seen_status seen_window_create_with_allocator(const seen_window_options* opts, u
                                               seen_error* err) {
   const seen::capi::ReportTo report(err);
   SEEN_REQUIRE(now <= UINT32_MAX, "now is past 2^32 - 1 seconds");
-  return CreateWindowInto(allocator, out, [&](const seen::WindowMemory* memory) {
-    return seen::Window::Create(seen::capi::WindowParamsFrom(opts), static_cast<uint32_t>(now), memory);
-  });
+  return CreateWindowInto(allocator, out, [&](const seen::WindowMemory* memory) { return Fresh(opts, now, memory); });
 }
 
 seen_status seen_window_deserialize_with_allocator(const uint8_t* buf, size_t len, const uint8_t* key,
@@ -103,7 +90,7 @@ seen_status seen_window_add_u64(seen_window* w, const uint64_t* items, size_t n,
   SEEN_REQUIRE(w != nullptr, "window is NULL");
   SEEN_REQUIRE(items != nullptr || n == 0, "items is NULL");
   SEEN_REQUIRE(now <= UINT32_MAX, "now is past 2^32 - 1 seconds");
-  return Guard([&] { w->window.AddU64(items, n, static_cast<uint32_t>(now)); });
+  return Guard([&] { seen::WindowAddU64(w->params(), w->state(), w->growth(), items, n, static_cast<uint32_t>(now)); });
 }
 
 seen_status seen_window_contains_u64(const seen_window* w, const uint64_t* items, size_t n,
@@ -112,7 +99,7 @@ seen_status seen_window_contains_u64(const seen_window* w, const uint64_t* items
   SEEN_REQUIRE(w != nullptr, "window is NULL");
   SEEN_REQUIRE((items != nullptr && out != nullptr) || n == 0, "items or out is NULL");
   SEEN_REQUIRE(now <= UINT32_MAX, "now is past 2^32 - 1 seconds");
-  return Guard([&] { w->window.ContainsU64(items, n, static_cast<uint32_t>(now), out); });
+  return Guard([&] { seen::WindowContainsU64(w->params(), w->state(), w->growth(), items, n, static_cast<uint32_t>(now), out); });
 }
 
 seen_status seen_window_add_keys(seen_window* w, const uint8_t* data, const uint64_t* offsets,
@@ -122,7 +109,9 @@ seen_status seen_window_add_keys(seen_window* w, const uint8_t* data, const uint
   SEEN_REQUIRE(offsets != nullptr || n == 0, "offsets is NULL");
   SEEN_REQUIRE(data != nullptr || n == 0 || offsets[n] == offsets[0], "data is NULL");
   SEEN_REQUIRE(now <= UINT32_MAX, "now is past 2^32 - 1 seconds");
-  return Guard([&] { w->window.AddKeys(data, offsets, n, static_cast<uint32_t>(now)); });
+  return Guard([&] {
+    seen::WindowAddKeys(w->params(), w->state(), w->growth(), data, offsets, n, static_cast<uint32_t>(now));
+  });
 }
 
 seen_status seen_window_contains_keys(const seen_window* w, const uint8_t* data,
@@ -133,13 +122,15 @@ seen_status seen_window_contains_keys(const seen_window* w, const uint8_t* data,
   SEEN_REQUIRE((offsets != nullptr && out != nullptr) || n == 0, "offsets or out is NULL");
   SEEN_REQUIRE(data != nullptr || n == 0 || offsets[n] == offsets[0], "data is NULL");
   SEEN_REQUIRE(now <= UINT32_MAX, "now is past 2^32 - 1 seconds");
-  return Guard([&] { w->window.ContainsKeys(data, offsets, n, static_cast<uint32_t>(now), out); });
+  return Guard([&] {
+    seen::WindowContainsKeys(w->params(), w->state(), w->growth(), data, offsets, n, static_cast<uint32_t>(now), out);
+  });
 }
 
 seen_status seen_window_get_info(const seen_window* w, seen_window_info* info) {
   const seen::capi::ReportTo report(w);
   SEEN_REQUIRE(w != nullptr, "window is NULL");
-  return seen::capi::FillWindowInfo(w->window.params, info);
+  return seen::capi::FillWindowInfo(w->params(), info);
 }
 
 seen_status seen_window_get_saturation(const seen_window* w, uint64_t now,
@@ -148,10 +139,9 @@ seen_status seen_window_get_saturation(const seen_window* w, uint64_t now,
   SEEN_REQUIRE(w != nullptr && sat != nullptr, "window or sat is NULL");
   SEEN_REQUIRE(sat->size >= sizeof(size_t), "sat->size is not set");
   SEEN_REQUIRE(now <= UINT32_MAX, "now is past 2^32 - 1 seconds");
-  const seen::Window& window = w->window;
   const seen::WindowSaturation measured =
-      seen::MeasureWindowSaturation(window.params, window.state.data(), &window.growth, static_cast<uint32_t>(now));
-  seen::capi::FillWindowSaturation(window.params, measured, window.state.size() + window.growth.size(), sat);
+      seen::MeasureWindowSaturation(w->params(), w->state(), w->growth(), static_cast<uint32_t>(now));
+  seen::capi::FillWindowSaturation(w->params(), measured, w->bytes(), sat);
   return SEEN_OK;
 }
 
@@ -159,14 +149,14 @@ seen_status seen_window_get_effective_span(const seen_window* w, uint64_t now, u
   const seen::capi::ReportTo report(w);
   SEEN_REQUIRE(w != nullptr && span != nullptr, "window or span is NULL");
   SEEN_REQUIRE(now <= UINT32_MAX, "now is past 2^32 - 1 seconds");
-  *span = seen::WindowEffectiveSpan(w->window.params, w->window.state.data(), static_cast<uint32_t>(now));
+  *span = seen::WindowEffectiveSpan(w->params(), w->state(), static_cast<uint32_t>(now));
   return SEEN_OK;
 }
 
 seen_status seen_window_get_bytes(const seen_window* w, uint64_t* bytes) {
   const seen::capi::ReportTo report(w);
   SEEN_REQUIRE(w != nullptr && bytes != nullptr, "window or bytes is NULL");
-  *bytes = w->window.state.size() + w->window.growth.size();
+  *bytes = w->bytes();
   return SEEN_OK;
 }
 
@@ -175,7 +165,7 @@ seen_status seen_window_serialize(const seen_window* w, uint8_t* buf, size_t cap
   const seen::capi::ReportTo report(w);
   SEEN_REQUIRE(w != nullptr && written != nullptr, "window or written is NULL");
   return Guard([&] {
-    const std::vector<uint8_t> bytes = seen::SerializeWindow(w->window);
+    const std::vector<uint8_t> bytes = seen::SerializeWindow(w->params(), w->state(), w->growth());
     *written = bytes.size();
     if (buf == nullptr) return;
     if (cap < bytes.size()) {
@@ -190,14 +180,14 @@ seen_status seen_window_deserialize(const uint8_t* buf, size_t len, seen_window*
                                     seen_error* err) {
   const seen::capi::ReportTo report(err);
   SEEN_REQUIRE(buf != nullptr || len == 0, "buf is NULL");
-  return CreateInto<seen_window>(out, [&] { return seen::DeserializeWindow(buf, len); });
+  return CreateWindowInto(nullptr, out, [&](const seen::WindowMemory*) { return seen::DeserializeWindow(buf, len); });
 }
 
 seen_status seen_window_deserialize_keyed(const uint8_t* buf, size_t len, const uint8_t* key,
                                           size_t key_len, seen_window** out, seen_error* err) {
   const seen::capi::ReportTo report(err);
   SEEN_REQUIRE(buf != nullptr || len == 0, "buf is NULL");
-  return CreateInto<seen_window>(out, [&] {
+  return CreateWindowInto(nullptr, out, [&](const seen::WindowMemory*) {
     return seen::DeserializeWindow(buf, len, seen::SecretKey::FromBytes(key, key_len));
   });
 }

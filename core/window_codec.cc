@@ -64,38 +64,64 @@ Window Window::Create(const WindowParams& params, uint32_t now, const WindowMemo
   return window;
 }
 
-void Window::AddU64(const uint64_t* items, size_t n, uint32_t now) {
-  const WindowMemoryScope scope(growth.get_allocator().memory());
+void WindowAddU64(const WindowParams& params, uint8_t* state, WindowGrowth* growth,
+                  const uint64_t* items, size_t n, uint32_t now) {
+  const WindowMemoryScope scope(growth == nullptr ? nullptr : growth->get_allocator().memory());
   InChunks(n, [&](size_t i, size_t m, uint64_t* h) { HashU64Batch(items + i, m, params.hashing(), h); },
-           [&](size_t, size_t m, const uint64_t* h) { WindowAdd(params, state.data(), &growth, h, m, now); });
+           [&](size_t, size_t m, const uint64_t* h) { WindowAdd(params, state, growth, h, m, now); });
+}
+
+void WindowContainsU64(const WindowParams& params, const uint8_t* state, const WindowGrowth* growth,
+                       const uint64_t* items, size_t n, uint32_t now, uint8_t* out) {
+  InChunks(n, [&](size_t i, size_t m, uint64_t* h) { HashU64Batch(items + i, m, params.hashing(), h); },
+           [&](size_t i, size_t m, const uint64_t* h) { WindowContains(params, state, growth, h, m, now, out + i); });
+}
+
+void WindowAddKeys(const WindowParams& params, uint8_t* state, WindowGrowth* growth,
+                   const uint8_t* data, const uint64_t* offsets, size_t n, uint32_t now) {
+  const WindowMemoryScope scope(growth == nullptr ? nullptr : growth->get_allocator().memory());
+  InChunks(n, [&](size_t i, size_t m, uint64_t* h) { HashKeysBatch(data, offsets, i, m, params.hashing(), h); },
+           [&](size_t, size_t m, const uint64_t* h) { WindowAdd(params, state, growth, h, m, now); });
+}
+
+void WindowContainsKeys(const WindowParams& params, const uint8_t* state, const WindowGrowth* growth,
+                        const uint8_t* data, const uint64_t* offsets, size_t n, uint32_t now, uint8_t* out) {
+  InChunks(n, [&](size_t i, size_t m, uint64_t* h) { HashKeysBatch(data, offsets, i, m, params.hashing(), h); },
+           [&](size_t i, size_t m, const uint64_t* h) { WindowContains(params, state, growth, h, m, now, out + i); });
+}
+
+void Window::AddU64(const uint64_t* items, size_t n, uint32_t now) {
+  WindowAddU64(params, state.data(), &growth, items, n, now);
 }
 
 void Window::ContainsU64(const uint64_t* items, size_t n, uint32_t now, uint8_t* out) const {
-  InChunks(n, [&](size_t i, size_t m, uint64_t* h) { HashU64Batch(items + i, m, params.hashing(), h); },
-           [&](size_t i, size_t m, const uint64_t* h) { WindowContains(params, state.data(), &growth, h, m, now, out + i); });
+  WindowContainsU64(params, state.data(), &growth, items, n, now, out);
 }
 
 void Window::AddKeys(const uint8_t* data, const uint64_t* offsets, size_t n, uint32_t now) {
-  const WindowMemoryScope scope(growth.get_allocator().memory());
-  InChunks(n, [&](size_t i, size_t m, uint64_t* h) { HashKeysBatch(data, offsets, i, m, params.hashing(), h); },
-           [&](size_t, size_t m, const uint64_t* h) { WindowAdd(params, state.data(), &growth, h, m, now); });
+  WindowAddKeys(params, state.data(), &growth, data, offsets, n, now);
 }
 
 void Window::ContainsKeys(const uint8_t* data, const uint64_t* offsets, size_t n, uint32_t now,
                           uint8_t* out) const {
-  InChunks(n, [&](size_t i, size_t m, uint64_t* h) { HashKeysBatch(data, offsets, i, m, params.hashing(), h); },
-           [&](size_t i, size_t m, const uint64_t* h) { WindowContains(params, state.data(), &growth, h, m, now, out + i); });
+  WindowContainsKeys(params, state.data(), &growth, data, offsets, n, now, out);
 }
 
-std::vector<uint8_t> SerializeWindow(const Window& window) {
-  uint8_t params[kWindowParamsBytes];
-  EncodeWindowParams(window.params, params);
-  const Parts parts{Kind::kWindow, params, kWindowParamsBytes,
-                    {{window.state.data(), window.state.size()}, {window.growth.data(), window.growth.size()}},
-                    KeyFlags(window.params.key)};
+std::vector<uint8_t> SerializeWindow(const WindowParams& params, const uint8_t* state,
+                                     const WindowGrowth* growth) {
+  uint8_t encoded[kWindowParamsBytes];
+  EncodeWindowParams(params, encoded);
+  const Parts parts{Kind::kWindow, encoded, kWindowParamsBytes,
+                    {{state, params.state_bytes()},
+                     {growth == nullptr ? nullptr : growth->data(), growth == nullptr ? 0 : growth->size()}},
+                    KeyFlags(params.key)};
   std::vector<uint8_t> out(ContainerSize(parts));
   WriteContainer(parts, out.data());
   return out;
+}
+
+std::vector<uint8_t> SerializeWindow(const Window& window) {
+  return SerializeWindow(window.params, window.state.data(), &window.growth);
 }
 
 Window DeserializeWindow(const uint8_t* data, uint64_t len, const std::optional<SecretKey>& key,

@@ -17,6 +17,20 @@ void EncodeWindowParams(const WindowParams& params, uint8_t* out);
 // Validates as it decodes; errors name `source`.
 WindowParams DecodeWindowParams(const uint8_t* in, const std::string& source);
 
+// A window's operations on its parts, wherever they live (a C handle keeps its state inline).
+// Items are u64 ids or byte keys (data + offsets), hashed with params' seed or key a chunk at
+// a time. The growth is read only by layouts that grow: others may pass nullptr.
+void WindowAddU64(const WindowParams& params, uint8_t* state, WindowGrowth* growth,
+                  const uint64_t* items, size_t n, uint32_t now);
+void WindowContainsU64(const WindowParams& params, const uint8_t* state, const WindowGrowth* growth,
+                       const uint64_t* items, size_t n, uint32_t now, uint8_t* out);
+void WindowAddKeys(const WindowParams& params, uint8_t* state, WindowGrowth* growth,
+                   const uint8_t* data, const uint64_t* offsets, size_t n, uint32_t now);
+void WindowContainsKeys(const WindowParams& params, const uint8_t* state, const WindowGrowth* growth,
+                        const uint8_t* data, const uint64_t* offsets, size_t n, uint32_t now, uint8_t* out);
+std::vector<uint8_t> SerializeWindow(const WindowParams& params, const uint8_t* state,
+                                     const WindowGrowth* growth);
+
 // One window: its parameters, its state bytes and its growth (growing and table layouts).
 // Items are u64 ids or byte keys (data + offsets), hashed with params.seed a chunk at a time.
 // Its bytes come from `memory` (core/window_memory.h; null: the C++ heap), which must

@@ -260,9 +260,12 @@ static void test_window_in_callers_memory(void) {
   size_t i, found = 0, need = 0;
   uint8_t* buf;
   uint32_t span = 0;
-  check(seen_window_create_with_allocator(&o, 0, &allocator, &w, NULL) == SEEN_OK && held.blocks == 2 &&
-            held.bytes > 1000,
-        "a count window in the caller's memory: its handle and state");
+  /* The last 500 ids at 1%: a ring of 1,004 bytes; with its handle, one block within 1 KiB
+   * (one of jemalloc's size classes, as Redis allocates), where a handle beside its state
+   * took two blocks and 1,248 bytes. */
+  check(seen_window_create_with_allocator(&o, 0, &allocator, &w, NULL) == SEEN_OK && held.blocks == 1 &&
+            held.bytes > 1000 && held.bytes <= 1024,
+        "a count window in the caller's memory: handle and state in one block of at most 1 KiB");
   for (i = 0; i < 20000; ++i) items[i] = i * 7919 + 1;
   check(seen_window_add_u64(w, items, 2000, 0) == SEEN_OK &&
             seen_window_contains_u64(w, items + 1500, 500, 0, out) == SEEN_OK,
@@ -273,7 +276,7 @@ static void test_window_in_callers_memory(void) {
   buf = (uint8_t*)malloc(need);
   check(seen_window_serialize(w, buf, need, &need) == SEEN_OK &&
             seen_window_deserialize_with_allocator(buf, need, NULL, 0, &allocator, &back, NULL) == SEEN_OK &&
-            held.blocks == 4,
+            held.blocks == 2,
         "its bytes open into the caller's memory too");
   free(buf);
   seen_window_free(back);

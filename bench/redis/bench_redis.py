@@ -31,6 +31,8 @@ def dec(ids):
     return [str(i).encode() for i in ids]
 
 
+MODULE = ""  # seen.so, from the command line
+
 # The server on one core, redis-benchmark on the other, as the issue's figures were taken.
 SERVER_CPU, CLIENT_CPU = "0", "1"
 
@@ -115,7 +117,8 @@ def memory_per_user(tmp, module_users, peer_users):
     state = window_blob()
     for kind, users in (("seen window", module_users), ("string of its bytes", module_users),
                         ("set", peer_users), ("sorted set", peer_users)):
-        server = Server(tmp / kind.replace(" ", "-"), module_args=["COUNT", "500", "FPR", "0.01"])
+        server = Server(tmp / kind.replace(" ", "-"), module_args=["COUNT", "500", "FPR", "0.01"],
+                        module=MODULE)
         try:
             r = server.client()
             before = r.info("memory")
@@ -154,7 +157,7 @@ def window_blob():
 def reload_seconds(tmp, users, command):
     """RDB load time of `users` keys, each written by `command` (SEEN.LOAD or SET) with a
     full window's serialized bytes."""
-    server = Server(tmp / command, extra=["--rdbcompression", "yes"])
+    server = Server(tmp / command, extra=["--rdbcompression", "yes"], module=MODULE)
     try:
         r = server.client()
         blob = window_blob()
@@ -184,11 +187,11 @@ def main():
     ap.add_argument("--out", default=str(REPO / "bench" / "results" / "redis.md"))
     a = ap.parse_args()
     a.floor = a.floor or str(Path(a.module).with_name("redis_floor.so"))
-    import servers
-    servers.MODULE = str(Path(a.module).resolve())
+    global MODULE
+    MODULE = str(Path(a.module).resolve())
     with tempfile.TemporaryDirectory() as t:
         tmp = Path(t)
-        server = Server(tmp / "throughput", module_args=["COUNT", "500", "FPR", "0.01"],
+        server = Server(tmp / "throughput", module_args=["COUNT", "500", "FPR", "0.01"], module=MODULE,
                         extra=["--loadmodule", str(Path(a.floor).resolve())],
                         wrapper=["taskset", "-c", SERVER_CPU])
         try:

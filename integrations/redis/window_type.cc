@@ -62,9 +62,9 @@ size_t AllocatedFor(size_t n) {
   return allocated;
 }
 
-// The window's blocks as Redis's allocator holds them: the handle (allocated as the value
-// itself), the state and a growing or table window's growth, which takes a cache line more
-// from 4 KiB on (core/window_memory.h).
+// The window's blocks as Redis's allocator holds them: the value itself, the handle with the
+// state in it, and a growing or table window's growth, which takes a cache line more from
+// 4 KiB on (core/window_memory.h).
 size_t MemUsage(const void* value) {
   auto* w = static_cast<const seen_window*>(value);
   seen_window_info info{};
@@ -72,7 +72,7 @@ size_t MemUsage(const void* value) {
   uint64_t bytes = 0;
   if (seen_window_get_info(w, &info) != SEEN_OK || seen_window_get_bytes(w, &bytes) != SEEN_OK) return 0;
   const size_t growth = bytes - info.state_bytes;
-  return RedisModule_MallocSize(const_cast<void*>(value)) + AllocatedFor(info.state_bytes) +
+  return RedisModule_MallocSize(const_cast<void*>(value)) +
          (growth == 0 ? 0 : growth >= 4096 ? growth + 64 : AllocatedFor(growth));
 }
 
