@@ -40,9 +40,11 @@ void MoveToNewest(uint8_t* entries, uint32_t span, uint32_t at, uint32_t newest)
 
 // A batch meets the ring through this thread's sets, built from the smaller side: from the
 // ring, each item costs one bit read; from the batch, one pass over the ring finds the
-// fingerprints both hold. Either way `held` ends up a superset of the batch's fingerprints
-// that the ring holds, and every set is empty again when the call returns.
+// fingerprints both hold, asking the batch's small filter before its set. Either way `held`
+// ends up a superset of the batch's fingerprints that the ring holds, and every set is empty
+// again when the call returns.
 struct RingScratch {
+  FingerprintFilter near;
   FingerprintSet batch;
   FingerprintSet held;
 };
@@ -61,10 +63,14 @@ void InsertHeld(RingScratch& s, const uint8_t* entries, uint32_t span, const uin
     for (uint32_t e = 0; e < span; ++e) s.held.Insert(EntryAt(entries, e));
     return;
   }
-  for (size_t i = 0; i < n; ++i) s.batch.Insert(Fingerprint(hashes[i]));
+  for (size_t i = 0; i < n; ++i) {
+    const uint16_t fp = Fingerprint(hashes[i]);
+    s.near.Insert(fp);
+    s.batch.Insert(fp);
+  }
   for (uint32_t e = 0; e < span; ++e) {
     const uint16_t entry = EntryAt(entries, e);
-    if (s.batch.Has(entry)) s.held.Insert(entry);
+    if (s.near.Has(entry) && s.batch.Has(entry)) s.held.Insert(entry);
   }
 }
 
@@ -72,12 +78,13 @@ void InsertHeld(RingScratch& s, const uint8_t* entries, uint32_t span, const uin
 // ring as InsertHeld read it.
 void EraseHeld(RingScratch& s, const uint8_t* entries, uint32_t span, const uint64_t* hashes,
                size_t n, bool from_ring) {
-  if (from_ring && span + n > FingerprintSet::kEraseEachUpTo) return s.held.EraseAll();
+  if (from_ring && span + n > kEraseEachUpTo) return s.held.EraseAll();
   if (from_ring) {
     for (uint32_t e = 0; e < span; ++e) s.held.EraseWordOf(EntryAt(entries, e));
   }
   for (size_t i = 0; i < n; ++i) {
     const uint16_t fp = Fingerprint(hashes[i]);
+    s.near.EraseWordOf(fp);
     s.batch.EraseWordOf(fp);
     s.held.EraseWordOf(fp);
   }
