@@ -5,6 +5,8 @@ package io.seen;
  * changes nothing, and says so.
  */
 abstract class AddOnceFilter<T extends AddOnceFilter<T>> extends Filter<T> {
+  private static final long serialVersionUID = 1L;
+
   AddOnceFilter(Kind kind, long handle, byte[] key, Maker<T> maker) {
     super(kind, handle, key, maker);
   }

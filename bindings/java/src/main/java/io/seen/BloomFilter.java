@@ -32,6 +32,8 @@ import java.util.Objects;
  * after close throws {@link IllegalStateException}.
  */
 public final class BloomFilter extends AddOnceFilter<BloomFilter> {
+  private static final long serialVersionUID = 1L;
+
   /** Wraps the handle a native made (a native that failed has thrown already). */
   private BloomFilter(long handle, byte[] key) {
     super(Kind.BLOOM, handle, key, BloomFilter::new);

@@ -38,6 +38,8 @@ import java.util.function.LongToIntFunction;
  * call after close throws {@link IllegalStateException}.
  */
 public final class CountingFilter extends Filter<CountingFilter> {
+  private static final long serialVersionUID = 1L;
+
   /** Wraps the handle a native made (a native that failed has thrown already). */
   private CountingFilter(long handle, byte[] key) {
     super(Kind.COUNTING, handle, key, CountingFilter::new);

@@ -18,6 +18,8 @@ import java.util.function.Predicate;
  * repeated in a batch counts each time).
  */
 abstract class Filter<T extends Filter<T>> extends NativeObject<T> {
+  private static final long serialVersionUID = 1L;
+
   Filter(Kind kind, long handle, byte[] key, Maker<T> maker) {
     super(kind, handle, key, maker);
   }

@@ -2,7 +2,12 @@ package io.seen;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.InvalidObjectException;
+import java.io.NotSerializableException;
+import java.io.ObjectInputStream;
+import java.io.ObjectStreamException;
 import java.io.OutputStream;
+import java.io.Serializable;
 import java.lang.ref.Cleaner;
 import java.lang.ref.Reference;
 import java.nio.file.Path;
@@ -20,17 +25,25 @@ import java.util.Objects;
  * <p>Lifetime: {@link #close()} frees the native memory (or mapping), or a {@link Cleaner} does
  * once the object is unreachable. Closing twice is harmless; any other call after close throws
  * {@link IllegalStateException}.
+ *
+ * <p>Serializable: Java serialization writes the serialized form ({@link SerialForm}), and
+ * reading it back makes an independent, writable copy. A keyed object refuses with
+ * {@link NotSerializableException}: its key never goes into a stream; send {@link
+ * #toByteArray()} and the key apart, and read them with {@code readFrom(in, key)}.
  */
-abstract class NativeObject<T extends NativeObject<T>> implements AutoCloseable {
+abstract class NativeObject<T extends NativeObject<T>> implements AutoCloseable, Serializable {
+  private static final long serialVersionUID = 1L;
+
   /** Makes the public object of a kind around a live handle (its private constructor). */
   interface Maker<T> {
     T make(long handle, byte[] key);
   }
 
   final Kind kind;
-  final NativeHandle handle;
-  private final byte[] key;
-  private final Maker<T> maker;
+  // Never written: writeReplace puts a SerialForm in the stream instead.
+  final transient NativeHandle handle;
+  private final transient byte[] key;
+  private final transient Maker<T> maker;
 
   /** {@code key}: the private copy of a keyed object's key (see {@link #secret}), else null. */
   NativeObject(Kind kind, long handle, byte[] key, Maker<T> maker) {
@@ -117,6 +130,20 @@ abstract class NativeObject<T extends NativeObject<T>> implements AutoCloseable 
   /** From the parameters only, so it stays put while keys go in (equal objects share them). */
   @Override
   public abstract int hashCode();
+
+  /** What Java serialization writes instead of this object (package-private, for subclasses). */
+  final Object writeReplace() throws ObjectStreamException {
+    if (key != null) {
+      throw new NotSerializableException(getClass().getSimpleName()
+          + " is keyed: its key stays out of any stream; send toByteArray() and the key apart");
+    }
+    return new SerialForm(kind, toByteArray());
+  }
+
+  /** A stream naming this class itself was not written by writeReplace: refused. */
+  private void readObject(ObjectInputStream in) throws InvalidObjectException {
+    throw new InvalidObjectException(getClass().getSimpleName() + " is read through its SerialForm");
+  }
 
   /** Releases the native memory (a read-write mapping is synced first). Idempotent. */
   @Override

@@ -30,6 +30,8 @@ import java.util.Objects;
  * call after close throws {@link IllegalStateException}.
  */
 public final class ScalableFilter extends AddOnceFilter<ScalableFilter> {
+  private static final long serialVersionUID = 1L;
+
   /** Wraps the handle a native made (a native that failed has thrown already). */
   private ScalableFilter(long handle, byte[] key) {
     super(Kind.SCALABLE, handle, key, ScalableFilter::new);

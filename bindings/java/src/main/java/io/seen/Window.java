@@ -39,6 +39,8 @@ import java.util.Objects;
  * {@link IllegalStateException}.
  */
 public final class Window extends NativeObject<Window> {
+  private static final long serialVersionUID = 1L;
+
   private final WindowInfo info;
 
   /** Wraps the handle a native made (a native that failed has thrown already). */

@@ -3,7 +3,16 @@ package io.seen;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InvalidObjectException;
+import java.io.NotSerializableException;
+import java.io.ObjectInputStream;
+import java.io.ObjectOutputStream;
 
 import java.util.List;
 import java.util.function.BiConsumer;
@@ -19,7 +28,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * Filters and windows as values, as Guava's filter is: copy, equals and hashCode (of every kind),
- * and predicate views.
+ * Java serialization, and predicate views.
  */
 class ValueTest {
   /** One kind as a value: an empty object of seed s, its put and its query of a key. */
@@ -71,6 +80,48 @@ class ValueTest {
       }
       assertNotEquals(f, "a");
     }
+  }
+
+  static byte[] javaSerialized(Object o) throws IOException {
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    try (ObjectOutputStream out = new ObjectOutputStream(bytes)) {
+      out.writeObject(o);
+    }
+    return bytes.toByteArray();
+  }
+
+  static Object javaDeserialized(byte[] stream) throws IOException, ClassNotFoundException {
+    try (ObjectInputStream in = new ObjectInputStream(new ByteArrayInputStream(stream))) {
+      return in.readObject();
+    }
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("kinds")
+  <T extends NativeObject<T>> void javaSerializationMakesAnEqualIndependentObject(String name, Kind<T> kind)
+      throws Exception {
+    try (T f = kind.make.apply(5)) {
+      kind.put.accept(f, "a");
+      @SuppressWarnings("unchecked")
+      T back = (T) javaDeserialized(javaSerialized(f));
+      try (back) {
+        assertEquals(f.getClass(), back.getClass());
+        assertEquals(f, back);
+        assertTrue(kind.contains.test(back, "a"));
+        kind.put.accept(back, "b");
+        assertFalse(kind.contains.test(f, "b"), "the copy's put does not reach the original");
+      }
+    }
+  }
+
+  @Test
+  void keyedObjectsAndBadFormsAreRefused() throws Exception {
+    byte[] key = new byte[16];
+    try (BloomFilter keyed = BloomFilter.createKeyed(1000, 0.01, key)) {
+      assertThrows(NotSerializableException.class, () -> javaSerialized(keyed));
+    }
+    byte[] garbage = javaSerialized(new SerialForm(io.seen.Kind.BLOOM, new byte[] {1, 2, 3}));
+    assertThrows(InvalidObjectException.class, () -> javaDeserialized(garbage));
   }
 
   @Test
