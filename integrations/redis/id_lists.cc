@@ -1,5 +1,7 @@
 #include "integrations/redis/id_lists.h"
 
+#include <cstring>
+
 namespace seen::redis {
 
 bool ArgumentIds::Parse(RedisModuleString** argv, int argc, ArgumentIds* out,
@@ -86,8 +88,19 @@ PackedIds PackedIds::Pick(const std::vector<size_t>& chosen) const {
 }
 
 void PackedIds::ReplyUnseen(RedisModuleCtx* ctx, const uint8_t* seen) const {
-  std::vector<char> bitmap((size() + 7) / 8, 0);
-  for (size_t i = 0; i < size(); ++i) {
+  std::vector<char> bitmap((size() + 7) / 8);
+  size_t i = 0;
+  if (kLittleEndianHost) {
+    // Eight answers (each 0 or 1) at a time: the multiply gathers byte k's low bit into bit
+    // 56 + k, where a loop of byte updates took an eighth of a FILTERB of 1,000.
+    for (; i + 8 <= size(); i += 8) {
+      uint64_t answers;
+      std::memcpy(&answers, seen + i, 8);
+      const uint64_t unseen = ~answers & 0x0101010101010101ULL;
+      bitmap[i / 8] = static_cast<char>((unseen * 0x0102040810204080ULL) >> 56);
+    }
+  }
+  for (; i < size(); ++i) {
     if (seen[i] == 0) bitmap[i / 8] = static_cast<char>(bitmap[i / 8] | (1u << (i % 8)));
   }
   RedisModule_ReplyWithStringBuffer(ctx, bitmap.data(), bitmap.size());

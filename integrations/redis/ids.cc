@@ -4,10 +4,6 @@
 
 namespace seen::redis {
 
-namespace {
-constexpr bool kLittleEndianHost = __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__;
-}  // namespace
-
 bool ParseDecimalU64(const char* s, size_t len, uint64_t* out) {
   if (len == 0 || len > 20 || (len > 1 && s[0] == '0')) return false;
   uint64_t value = 0;

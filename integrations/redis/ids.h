@@ -14,6 +14,9 @@
 
 namespace seen::redis {
 
+// The packed form is the little-endian layout: such a host copies it as it is.
+constexpr bool kLittleEndianHost = __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__;
+
 // Whether s[0..len) is a canonical decimal u64; if so, its value goes to *out.
 bool ParseDecimalU64(const char* s, size_t len, uint64_t* out);
 
