@@ -1,6 +1,7 @@
 """Redis Cluster: 3 primaries and 3 replicas made by redis-cli --cluster create, driven by
 redis-py's cluster client. After a CLUSTER FAILOVER of one primary, no acknowledged mark is
 lost."""
+import random
 import socket
 import subprocess
 import time
@@ -13,19 +14,27 @@ from seen.redis import RedisWindows
 
 
 def cluster_ports(n):
-    """n ports whose cluster bus ports (port + 10000) are free too."""
+    """n ports whose cluster bus ports (port + 10000) are free too, both below the ephemeral
+    range: a port from it was free when checked and then taken by some connection's local
+    end before the node bound its bus ("Address already in use")."""
+    try:
+        ephemeral = int(open("/proc/sys/net/ipv4/ip_local_port_range").read().split()[0])
+    except (OSError, ValueError, IndexError):
+        ephemeral = 32768
+    # Where the ephemeral range starts too low to leave room, any port: the race stays.
+    high = ephemeral - 10000 if ephemeral > 20000 else 55535
+    rng = random.Random()
     ports = []
     while len(ports) < n:
-        with socket.socket() as s:
-            s.bind(("127.0.0.1", 0))
-            port = s.getsockname()[1]
-        if port + 10000 >= 65536 or port in ports:
+        port = rng.randrange(10000, high)
+        if port in ports:
             continue
-        with socket.socket() as s:
-            try:
-                s.bind(("127.0.0.1", port + 10000))
-            except OSError:
-                continue
+        try:
+            for p in (port, port + 10000):
+                with socket.socket() as s:
+                    s.bind(("127.0.0.1", p))
+        except OSError:
+            continue
         ports.append(port)
     return ports
 
