@@ -15,6 +15,7 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 
+#include "_heap_type.h"
 #include "seen.h"
 
 /* Room for this many matches before a query asks the library how many there are. */
@@ -93,18 +94,10 @@ static PyMethodDef methods[] = {
     {NULL, NULL, 0, NULL},
 };
 
-/* A heap type's instances hold a reference to it, which the base's dealloc gives back. */
-static void dealloc(PyObject* self) {
-  PyTypeObject* type = Py_TYPE(self);
-  freefunc free_self = (freefunc)PyType_GetSlot(type, Py_tp_free);
-  free_self(self);
-  Py_DECREF(type);
-}
-
 static PyType_Slot query_slots[] = {
     {Py_tp_methods, methods},
     {Py_tp_new, (void*)PyType_GenericNew},
-    {Py_tp_dealloc, (void*)dealloc},
+    {Py_tp_dealloc, (void*)heap_type_dealloc},
     {Py_tp_doc, "The C base of MinHashIndex that answers query(text)."},
     {0, NULL},
 };

@@ -16,6 +16,7 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 
+#include "_heap_type.h"
 #include "seen.h"
 
 /* One kind's single-key tests, over its handle. */
@@ -86,20 +87,11 @@ static PyMethodDef methods[] = {
     {NULL, NULL, 0, NULL},
 };
 
-/* A type made from a spec is a heap type, which its instances hold a reference to: the base's
- * dealloc gives it back, as a heap type's subclasses (BloomFilter, CountingFilter) expect. */
-static void dealloc(PyObject* self) {
-  PyTypeObject* type = Py_TYPE(self);
-  freefunc free_self = (freefunc)PyType_GetSlot(type, Py_tp_free);
-  free_self(self);
-  Py_DECREF(type);
-}
-
 static PyType_Slot probe_slots[] = {
     {Py_sq_contains, (void*)contains},
     {Py_tp_methods, methods},
     {Py_tp_new, (void*)PyType_GenericNew},
-    {Py_tp_dealloc, (void*)dealloc},
+    {Py_tp_dealloc, (void*)heap_type_dealloc},
     {Py_tp_doc, "The C base of BloomFilter and CountingFilter that answers `key in filter`."},
     {0, NULL},
 };
