@@ -5,10 +5,7 @@
 # go_consumer DIST VERSION GO CACHE   (GO empty: skipped; CACHE: Go's build cache)
 go_consumer() {
   local dist=$1 version=$2 go=$3 cache=$4 dir="$scratch/go"
-  if [ -z "$go" ]; then
-    n=$((n + 1)); echo "ok $n - a Go module with the README's require and replace # SKIP no Go toolchain"
-    return
-  fi
+  if [ -z "$go" ]; then skip "a Go module with the README's require and replace" "no Go toolchain"; return; fi
   mkdir -p "$dir" && ln -sfn "$dist" "$dir/dist"
   python3 - "$root/docs/go.md" "$dir" <<'PY'
 # The first example of docs/go.md as a program, and the output its // Output: comment states.
