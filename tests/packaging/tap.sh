@@ -1,8 +1,8 @@
 # TAP helpers for the consumer tests, which use seen from projects outside the repository as
 # its users would. Sourced; each script prints its own plan.
 # check "description" COMMAND...: one TAP line; the command's output becomes diagnostics on
-# failure, when check returns 1.
-n=0
+# failure, when check returns 1 and counts it in $failures.
+n=0 failures=0
 check() {
   local what=$1; shift
   n=$((n + 1))
@@ -11,7 +11,9 @@ check() {
     echo "ok $n - $what"
   else
     echo "not ok $n - $what"
-    sed 's/^/# /' <<<"$out"
+    # The first lines say what went wrong; a linker's list of every undefined symbol does not.
+    sed -n '1,40s/^/# /p; 41{s/.*/# (cut: the output has more lines)/p;q}' <<<"$out"
+    failures=$((failures + 1))
     return 1
   fi
 }
@@ -40,4 +42,19 @@ PY
 # Proves that without_libhwy hides it: a plain dlopen of libhwy.so.1 must fail there.
 libhwy_is_hidden() {
   ! without_libhwy python3 -c 'import ctypes; ctypes.CDLL("libhwy.so.1")' 2>/dev/null
+}
+
+# readme_block HEADING [LANGUAGE]: the first fenced block of LANGUAGE (sh unless told) under the
+# README's "### HEADING", which tells users how to install that route. The consumer checks run
+# exactly these commands, so that the README cannot drift from what is checked.
+readme_block() {
+  python3 - "$(dirname "${BASH_SOURCE[0]}")/../../README.md" "$1" "${2:-sh}" <<'PY'
+import re, sys
+text = open(sys.argv[1]).read()
+section = re.search(r"^### " + re.escape(sys.argv[2]) + r"\n(.*?)(?=^##)", text, re.S | re.M)
+block = section and re.search(r"```" + re.escape(sys.argv[3]) + r"\n(.*?)```", section.group(1), re.S)
+if not block:
+    sys.exit(f"README.md has no {sys.argv[3]} block under ### {sys.argv[2]}")
+print(block.group(1), end="")
+PY
 }

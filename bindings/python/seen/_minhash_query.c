@@ -9,10 +9,13 @@
  *
  * A str without a UTF-8 form (lone surrogates), any other kind of text, a closed index and a
  * failed call answer None: MinHashIndex.query then takes its general path, which encodes with
- * surrogatepass and raises the library's error. */
+ * surrogatepass and raises the library's error.
+ *
+ * Only the limited API of Python 3.10, as _probe.c says why. */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 
+#include "_heap_type.h"
 #include "seen.h"
 
 /* Room for this many matches before a query asks the library how many there are. */
@@ -26,8 +29,9 @@ typedef struct {
 /* The text's bytes, or NULL (no error set) for a text the general path takes. */
 static const char* text_bytes(PyObject* text, Py_ssize_t* len) {
   if (PyBytes_CheckExact(text)) {
-    *len = PyBytes_GET_SIZE(text);
-    return PyBytes_AS_STRING(text);
+    char* bytes = NULL;
+    if (PyBytes_AsStringAndSize(text, &bytes, len) < 0) PyErr_Clear(); /* not for exact bytes */
+    return bytes;
   }
   if (!PyUnicode_CheckExact(text)) return NULL;
   const char* utf8 = PyUnicode_AsUTF8AndSize(text, len);
@@ -39,8 +43,7 @@ static PyObject* matches_list(const uint64_t* ids, const double* similarities, s
   PyObject* list = PyList_New((Py_ssize_t)found);
   for (size_t i = 0; list != NULL && i < found; ++i) {
     PyObject* match = Py_BuildValue("(Kd)", (unsigned long long)ids[i], similarities[i]);
-    if (match == NULL) Py_CLEAR(list);
-    else PyList_SET_ITEM(list, (Py_ssize_t)i, match);
+    if (match == NULL || PyList_SetItem(list, (Py_ssize_t)i, match) < 0) Py_CLEAR(list);
   }
   return list;
 }
@@ -91,24 +94,30 @@ static PyMethodDef methods[] = {
     {NULL, NULL, 0, NULL},
 };
 
-static PyTypeObject query_type = {
-    PyVarObject_HEAD_INIT(NULL, 0)
-    .tp_name = "seen._minhash_query.TextQuery",
-    .tp_basicsize = sizeof(TextQuery),
-    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE,
-    .tp_doc = "The C base of MinHashIndex that answers query(text).",
-    .tp_methods = methods,
-    .tp_new = PyType_GenericNew,
+static PyType_Slot query_slots[] = {
+    {Py_tp_methods, methods},
+    {Py_tp_new, (void*)PyType_GenericNew},
+    {Py_tp_dealloc, (void*)heap_type_dealloc},
+    {Py_tp_doc, "The C base of MinHashIndex that answers query(text)."},
+    {0, NULL},
+};
+
+static PyType_Spec query_spec = {
+    .name = "seen._minhash_query.TextQuery",
+    .basicsize = sizeof(TextQuery),
+    .flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE,
+    .slots = query_slots,
 };
 
 static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "seen._minhash_query", NULL, 0, NULL,
                                     NULL, NULL, NULL, NULL};
 
 PyMODINIT_FUNC PyInit__minhash_query(void) {
-  if (PyType_Ready(&query_type) < 0) return NULL;
   PyObject* m = PyModule_Create(&module);
   if (m == NULL) return NULL;
-  if (PyModule_AddObjectRef(m, "TextQuery", (PyObject*)&query_type) < 0) {
+  PyObject* type = PyType_FromSpec(&query_spec);
+  if (type == NULL || PyModule_AddObject(m, "TextQuery", type) < 0) {
+    Py_XDECREF(type);
     Py_DECREF(m);
     return NULL;
   }

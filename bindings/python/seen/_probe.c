@@ -9,10 +9,14 @@
  * handover, and other threads' adds release it and may run beside it, as libseen allows.
  *
  * Keys of type int, str and bytes are probed here; any other key, and any key of a filter
- * not bound (closed), goes to the subclass's _contains_other(key), the general path. */
+ * not bound (closed), goes to the subclass's _contains_other(key), the general path.
+ *
+ * Only the limited API of Python 3.10 (meson.build's limited_api), so that one abi3 wheel serves
+ * every later Python: the type is made from a spec, and bytes are read through functions. */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 
+#include "_heap_type.h"
 #include "seen.h"
 
 /* One kind's single-key tests, over its handle. */
@@ -51,7 +55,10 @@ static int contains(PyObject* self, PyObject* key) {
     if (utf8 == NULL) return -1;
     found = tests->test_key(filter, utf8, (size_t)len);
   } else if (filter != NULL && PyBytes_CheckExact(key)) {
-    found = tests->test_key(filter, PyBytes_AS_STRING(key), (size_t)PyBytes_GET_SIZE(key));
+    char* bytes;
+    Py_ssize_t len;
+    if (PyBytes_AsStringAndSize(key, &bytes, &len) < 0) return -1;
+    found = tests->test_key(filter, bytes, (size_t)len);
   }
   if (found >= 0) return found;
   PyObject* answer = PyObject_CallMethod(self, "_contains_other", "O", key);
@@ -80,27 +87,31 @@ static PyMethodDef methods[] = {
     {NULL, NULL, 0, NULL},
 };
 
-static PySequenceMethods as_sequence = {.sq_contains = contains};
+static PyType_Slot probe_slots[] = {
+    {Py_sq_contains, (void*)contains},
+    {Py_tp_methods, methods},
+    {Py_tp_new, (void*)PyType_GenericNew},
+    {Py_tp_dealloc, (void*)heap_type_dealloc},
+    {Py_tp_doc, "The C base of BloomFilter and CountingFilter that answers `key in filter`."},
+    {0, NULL},
+};
 
-static PyTypeObject probe_type = {
-    PyVarObject_HEAD_INIT(NULL, 0)
-    .tp_name = "seen._probe.SingleKeyProbe",
-    .tp_basicsize = sizeof(SingleKeyProbe),
-    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE,
-    .tp_doc = "The C base of BloomFilter and CountingFilter that answers `key in filter`.",
-    .tp_as_sequence = &as_sequence,
-    .tp_methods = methods,
-    .tp_new = PyType_GenericNew,
+static PyType_Spec probe_spec = {
+    .name = "seen._probe.SingleKeyProbe",
+    .basicsize = sizeof(SingleKeyProbe),
+    .flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE,
+    .slots = probe_slots,
 };
 
 static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "seen._probe", NULL, 0, NULL,
                                     NULL, NULL, NULL, NULL};
 
 PyMODINIT_FUNC PyInit__probe(void) {
-  if (PyType_Ready(&probe_type) < 0) return NULL;
   PyObject* m = PyModule_Create(&module);
   if (m == NULL) return NULL;
-  if (PyModule_AddObjectRef(m, "SingleKeyProbe", (PyObject*)&probe_type) < 0) {
+  PyObject* type = PyType_FromSpec(&probe_spec);
+  if (type == NULL || PyModule_AddObject(m, "SingleKeyProbe", type) < 0) {
+    Py_XDECREF(type);
     Py_DECREF(m);
     return NULL;
   }
