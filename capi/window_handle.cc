@@ -1,5 +1,6 @@
 #include "capi/window_handle.h"
 
+#include <array>
 #include <cstring>
 #include <memory>
 #include <mutex>
@@ -40,10 +41,26 @@ uint64_t BlockBytes(const WindowParams& p) {
   return (end + alignof(WindowGrowth) - 1) / alignof(WindowGrowth) * alignof(WindowGrowth) + sizeof(WindowGrowth);
 }
 
-// The shared parameters, by everything that tells windows apart.
+// What tells windows apart: the encoded parameters, the key and the allocator.
+constexpr size_t kIdBytes = kWindowParamsBytes + 4 * sizeof(uint64_t);
+using Id = std::array<uint8_t, kIdBytes>;
+
+Id IdOf(const WindowParams& p, const WindowMemory* memory) {
+  Id id{};
+  EncodeWindowParams(p, id.data());
+  const SecretKey key = p.key.value_or(SecretKey{});
+  const uint64_t extra[4] = {p.key.has_value(), key.k0, key.k1, reinterpret_cast<uintptr_t>(memory)};
+  std::memcpy(id.data() + kWindowParamsBytes, extra, sizeof extra);
+  return id;
+}
+
+// The shared parameters, by Id. Most windows of a process are made alike (a Redis server's
+// from its module defaults, a million of them at an RDB load): the last one used is tried
+// before the map, without a string or a hash.
 struct Pool {
   std::mutex lock;
   std::unordered_map<std::string, std::unique_ptr<SharedWindowParams>> by_id;
+  SharedWindowParams* last = nullptr;
 };
 
 Pool& ThePool() {
@@ -51,31 +68,27 @@ Pool& ThePool() {
   return *pool;
 }
 
-std::string IdOf(const WindowParams& p, const WindowMemory* memory) {
-  uint8_t encoded[kWindowParamsBytes];
-  EncodeWindowParams(p, encoded);
-  std::string id(reinterpret_cast<const char*>(encoded), sizeof encoded);
-  const SecretKey key = p.key.value_or(SecretKey{});
-  const uint64_t extra[4] = {p.key.has_value(), key.k0, key.k1, reinterpret_cast<uintptr_t>(memory)};
-  id.append(reinterpret_cast<const char*>(extra), sizeof extra);
-  return id;
-}
-
 const SharedWindowParams* Acquire(const WindowParams& p, const WindowMemory* memory) {
-  std::string id = IdOf(p, memory);
+  const Id id = IdOf(p, memory);
   Pool& pool = ThePool();
   const std::lock_guard<std::mutex> hold(pool.lock);
-  auto& slot = pool.by_id[id];
-  if (slot == nullptr) slot.reset(new SharedWindowParams{p, memory, std::move(id), 0});
-  ++slot->windows;
-  return slot.get();
+  if (pool.last == nullptr || std::memcmp(pool.last->id.data(), id.data(), kIdBytes) != 0) {
+    std::string key(reinterpret_cast<const char*>(id.data()), kIdBytes);
+    auto& slot = pool.by_id[key];
+    if (slot == nullptr) slot.reset(new SharedWindowParams{p, memory, std::move(key), 0});
+    pool.last = slot.get();
+  }
+  ++pool.last->windows;
+  return pool.last;
 }
 
 void Release(const SharedWindowParams* shared) {
   Pool& pool = ThePool();
   const std::lock_guard<std::mutex> hold(pool.lock);
-  auto it = pool.by_id.find(shared->id);
-  if (--it->second->windows == 0) pool.by_id.erase(it);
+  auto* counted = const_cast<SharedWindowParams*>(shared);
+  if (--counted->windows != 0) return;
+  if (pool.last == counted) pool.last = nullptr;
+  pool.by_id.erase(pool.by_id.find(counted->id));
 }
 
 void* TakeBlock(const WindowMemory* memory, uint64_t bytes) {
