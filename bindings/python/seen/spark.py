@@ -16,12 +16,19 @@ the C batch calls as they are, with no Python object per key.
     f = build_bloom(spark.read.parquet("crawled/"), "url", expected_items=10**9, fpr=0.001)
     f.save("crawled.seen")
     g = build_bloom(lines(spark, "emails/*.txt"), "key", 10**8, 0.01)  # == seen build
+
+`mark_exposures` writes a stream of exposures into the windows of seen's Redis module:
+
+    stream.writeStream.foreachBatch(mark_exposures(lambda: redis.Redis(host="r1"))).start()
 """
 import importlib
 from typing import Any, Iterable, Iterator
 
 from . import _arrow_keys, _lines, _slices
+from ._exposure_stream import mark_exposures
 from .bloom import BloomFilter
+
+__all__ = ["build_bloom", "lines", "mark_exposures"]
 
 
 def lines(spark: Any, *paths: str) -> Any:

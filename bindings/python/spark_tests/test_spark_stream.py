@@ -1,0 +1,70 @@
+"""seen.spark.mark_exposures: a file stream of exposures through local[2] into a real
+redis-server with seen's module. Every exposure is found afterwards, and a micro-batch
+retried right after it ran leaves every count window byte for byte as it was."""
+import json
+import os
+import sys
+from pathlib import Path
+
+import pytest
+
+redis = pytest.importorskip("redis")
+MODULE = os.environ.get("SEEN_REDIS_MODULE")
+pytestmark = pytest.mark.skipif(not MODULE, reason="the Redis module is not built")
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[3] / "integrations" / "redis" / "tests"))
+from servers import Server  # noqa: E402  (the Redis tests' server runner)
+
+from seen.redis import RedisWindows  # noqa: E402
+from seen.spark import mark_exposures  # noqa: E402
+
+USERS, ITEMS_PER_USER, FILES = 200, 100, 4
+
+
+@pytest.fixture
+def server(tmp_path):
+    s = Server(tmp_path / "redis", module=MODULE, module_args=["COUNT", "500", "FPR", "0.01"])
+    yield s
+    s.stop()
+
+
+def exposures():
+    """(user, item, ts) rows: each user's items spread over the files, times rising."""
+    return [(u, u * 1_000_003 + i, 1_700_000_000 + i) for u in range(USERS) for i in range(ITEMS_PER_USER)]
+
+
+def test_a_stream_marks_every_exposure_and_a_retry_changes_nothing(spark, server, tmp_path):
+    source = tmp_path / "exposures"
+    source.mkdir()
+    rows = exposures()
+    for f in range(FILES):  # one micro-batch a file
+        with open(source / f"part-{f}.json", "w") as out:
+            for user, item, ts in rows[f::FILES]:
+                out.write(json.dumps({"user": user, "item": item, "ts": ts}) + "\n")
+    port = server.port
+    write = mark_exposures(lambda: redis.Redis(host="127.0.0.1", port=port), time="ts")
+    query = (spark.readStream.schema("user LONG, item LONG, ts LONG")
+             .option("maxFilesPerTrigger", 1).json(str(source))
+             .writeStream.foreachBatch(write)
+             .option("checkpointLocation", str(tmp_path / "checkpoint"))
+             .trigger(availableNow=True).start())
+    assert query.awaitTermination(300), "the stream did not finish within 5 minutes"
+    assert query.exception() is None
+    r = server.client()
+    windows = RedisWindows(r)
+    by_user = {}
+    for user, item, _ in rows:
+        by_user.setdefault(user, []).append(item)
+    lost = sum(len(windows.filter(f"exp:{{{u}}}", items)) for u, items in by_user.items())
+    assert lost == 0, f"{lost} of {len(rows)} exposures not found"
+    # Spark retries a failed micro-batch whole, before any later one: the same rows again.
+    batch = spark.read.json(str(source / "part-2.json"), schema="user LONG, item LONG, ts LONG")
+    write(batch, FILES)
+    before = {u: r.dump(f"exp:{{{u}}}") for u in by_user}
+    write(batch, FILES)
+    assert all(r.dump(f"exp:{{{u}}}") == dump for u, dump in before.items())
+
+
+def test_bad_arguments_are_refused():
+    with pytest.raises(ValueError, match="pipeline_users"):
+        mark_exposures(lambda: None, pipeline_users=0)
