@@ -64,18 +64,18 @@ seen_window_options Time(uint32_t seconds) {
   return o;
 }
 
-// Windows of every layout, 200 alike: each is one block of its state and 16 bytes
+// Windows of every layout, 50 alike: each is one block of its state and 16 bytes
 // (a growing one, and its growth vector), whatever the others hold.
 TEST(WindowHandles, EachWindowIsOneBlockOfItsStateAndSixteenBytes) {
   Counted counted;
   const seen_allocator allocator{CountedAlloc, CountedFree, &counted};
-  for (const seen_window_options& o : {Count(500, 1), Count(100000, 2), Time(3600)}) {
-    std::vector<seen_window*> windows(200);
+  for (const seen_window_options& o : {Count(500, 1), Count(20000, 2), Time(3600)}) {
+    std::vector<seen_window*> windows(50);
     for (seen_window*& w : windows) ASSERT_EQ(seen_window_create_with_allocator(&o, 0, &allocator, &w, nullptr), SEEN_OK);
     uint64_t state = 0;
     ASSERT_EQ(seen_window_get_bytes(windows[0], &state), SEEN_OK);
-    EXPECT_EQ(counted.blocks, 200);
-    const int64_t each = counted.bytes / 200;
+    EXPECT_EQ(counted.blocks, 50);
+    const int64_t each = counted.bytes / 50;
     EXPECT_GE(each, static_cast<int64_t>(state) + 16);
     // A state of 4 KiB or more starts on a cache line; a window that grows has its vector.
     EXPECT_LE(each, static_cast<int64_t>(state) + 16 + 64 + 32) << "span " << o.span;
@@ -95,7 +95,7 @@ TEST(WindowHandles, ThreadsMakingAndFreeingWindowsKeepThemApart) {
   std::vector<std::thread> threads;
   for (int t = 0; t < 4; ++t) {
     threads.emplace_back([&, t] {
-      for (int round = 0; round < 100; ++round) {
+      for (int round = 0; round < 10; ++round) {
         seen_window* w[3] = {};
         std::vector<uint64_t> ids[3];
         for (int k = 0; k < 3; ++k) {
@@ -118,9 +118,9 @@ TEST(WindowHandles, ThreadsMakingAndFreeingWindowsKeepThemApart) {
   }
   for (std::thread& t : threads) t.join();
   EXPECT_EQ(lost.load(), 0);
-  // 4 x 100 x 3 x 200 = 240,000 foreign ids asked; each ring of 200 16-bit fingerprints
-  // answers one falsely with probability 0.3%: about 730, and far under 3,000.
-  EXPECT_LT(crossed.load(), 3000);
+  // 4 x 10 x 3 x 200 = 24,000 foreign ids asked; each ring of 200 16-bit fingerprints
+  // answers one falsely with probability 0.3%: about 73, and far under 500.
+  EXPECT_LT(crossed.load(), 500);
   EXPECT_EQ(counted.blocks, 0);
   EXPECT_EQ(counted.bytes, 0);
 }
