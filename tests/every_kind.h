@@ -4,14 +4,14 @@
 // allocation is exercised too. Shared by the fuzz targets and the address-space sweep.
 #pragma once
 
-#include <fcntl.h>
-#include <unistd.h>
-
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
 #include <string>
 
 #include "seen.h"
 #include "tests/flat_kinds.h"
+#include "tests/fuzz_scratch_file.h"
 
 namespace seen::test {
 
@@ -23,11 +23,34 @@ enum class Target { kBloom, kCounting, kScalable, kWindow, kStore, kSimhashIndex
 constexpr Target kTargets[] = {Target::kBloom,  Target::kCounting, Target::kScalable,     Target::kWindow,
                                Target::kStore,  Target::kSimhashIndex, Target::kMinhashIndex};
 
+// Which entry points an input reaches.
+//
+// Every entry point of a kind validates the bytes with the same code, from a buffer or from a
+// mapped file: core/format.cc's ParseContainer, then the kind's decode of its params and
+// payload; SEEN_OPEN_NO_VERIFY skips only the payload checksum, and a mode changes only what
+// is done with bytes that validated. So once one entry point refused the bytes themselves
+// (RefusesBytes below), every later one refuses them by the same check, and a fuzz target can
+// skip those calls with the file writes and exception unwinds they cost. The first call is
+// always an in-memory one where the kind has one (its deserialize): it reads libFuzzer's
+// exactly-sized heap copy, where ASan sees a read past the end that a mapped file would hide
+// up to the end of its page.
+enum class Reach {
+  // Every entry point, whatever the earlier ones answered (the address-space sweep).
+  kEvery,
+  // Only the entry points that could load the bytes after what the earlier ones answered: the
+  // per-kind fuzz targets.
+  kWhereLoadable,
+  // Every entry point, and abort if one loads bytes an earlier one refused, which would mean
+  // kWhereLoadable skips a call that matters: fuzz_container, the CI smoke pass, checks the
+  // premise above on every input.
+  kEveryChecked,
+};
+
 // The first status equal to `watch` any call returned, so a caller can tell a refusal by
 // validation from one by exhaustion; SEEN_OK if none did.
 class Exercise {
  public:
-  explicit Exercise(seen_status watch) : watch_(watch) {}
+  explicit Exercise(seen_status watch, Reach reach = Reach::kEvery) : watch_(watch), reach_(reach) {}
   seen_status seen() const { return seen_; }
   const std::string& message() const { return message_; }
 
@@ -53,12 +76,12 @@ class Exercise {
 
   // Every entry point of a Bloom or counting filter.
   template <class Api>
-  void FlatKind(const uint8_t* data, size_t size, const std::string& path) {
-    Deserialized(data, size, Api::deserialize, &Exercise::Flat<Api>);
-    typename Api::Handle* f = nullptr;
-    (*this)(Api::view(data, size, SEEN_OPEN_NO_VERIFY, &f, nullptr));
-    Flat<Api>(f);
-    EachMode(data, size, path, SEEN_OPEN_WRITE_IN_PLACE, Api::open, &Exercise::Flat<Api>);
+  void FlatKind(const uint8_t* data, size_t size, ScratchFile& file) {
+    Loadable may;
+    Load(may, kVerifies, [&](auto** out) { return Api::deserialize(data, size, out, nullptr); }, &Exercise::Flat<Api>);
+    Load(may, !kVerifies, [&](auto** out) { return Api::view(data, size, SEEN_OPEN_NO_VERIFY, out, nullptr); },
+         &Exercise::Flat<Api>);
+    EachMode(may, data, size, file, SEEN_OPEN_WRITE_IN_PLACE, Api::open, &Exercise::Flat<Api>);
   }
 
   void Scalable(seen_scalable* f) {
@@ -66,12 +89,18 @@ class Exercise {
     uint8_t out[4];
     (*this)(seen_scalable_contains_u64(f, kIds, 4, out));
     // New keys, a batch at a time, until the newest sub-filter fills and the next one is made;
-    // at most kScalableAdds, so a newest sub-filter too large to fill is only added to.
+    // at most kScalableAdds, so a newest sub-filter too large to fill is only added to. Only
+    // the first handle of the bytes that takes adds grows: a later one that takes them is a
+    // private copy built from the same bytes as that first one (deserialize and
+    // SEEN_OPEN_PRIVATE_COPY build alike), so it gets one batch.
     const size_t size = SerializedSize(f);
+    const uint64_t adds = scalable_grown_ ? kScalableBatch : kScalableAdds;
     uint64_t keys[kScalableBatch];
-    for (uint64_t added = 0; added < kScalableAdds; added += kScalableBatch) {
+    for (uint64_t added = 0; added < adds; added += kScalableBatch) {
       for (uint64_t i = 0; i < kScalableBatch; ++i) keys[i] = (added + i) * 0x9E3779B97F4A7C15ULL + 11;
-      if ((*this)(seen_scalable_add_u64(f, keys, kScalableBatch)) != SEEN_OK || SerializedSize(f) != size) break;
+      if ((*this)(seen_scalable_add_u64(f, keys, kScalableBatch)) != SEEN_OK) break;
+      scalable_grown_ = true;
+      if (SerializedSize(f) != size) break;
     }
     seen_scalable_free(f);
   }
@@ -110,47 +139,55 @@ class Exercise {
     seen_store_free(s);
   }
 
-  // Every entry point of one kind: deserialize and view of the bytes, then open of a file of
-  // them at path in every mode the kind has (removed after).
-  void One(Target kind, const uint8_t* data, size_t size, const std::string& path) {
+  // Every entry point of one kind: deserialize and view of the bytes, then open of the bytes
+  // as `file` in every mode the kind has (the file removed after, if it is a named one).
+  void One(Target kind, const uint8_t* data, size_t size, ScratchFile& file) {
+    Loadable may;
     switch (kind) {
       case Target::kBloom:
-        FlatKind<BloomApi>(data, size, path);
+        FlatKind<BloomApi>(data, size, file);
         break;
       case Target::kCounting:
-        FlatKind<CountingApi>(data, size, path);
+        FlatKind<CountingApi>(data, size, file);
         break;
       case Target::kScalable:
-        Deserialized(data, size, seen_scalable_deserialize, &Exercise::Scalable);
-        EachMode(data, size, path, SEEN_OPEN_PRIVATE_COPY, seen_scalable_open, &Exercise::Scalable);
+        Load(may, kVerifies, [&](auto** out) { return seen_scalable_deserialize(data, size, out, nullptr); },
+             &Exercise::Scalable);
+        EachMode(may, data, size, file, SEEN_OPEN_PRIVATE_COPY, seen_scalable_open, &Exercise::Scalable);
         break;
       case Target::kWindow:
-        Deserialized(data, size, seen_window_deserialize, &Exercise::Window);
+        Load(may, kVerifies, [&](auto** out) { return seen_window_deserialize(data, size, out, nullptr); },
+             &Exercise::Window);
         break;
       case Target::kStore:
-        EachMode(data, size, path, SEEN_OPEN_PRIVATE_COPY, seen_store_open, &Exercise::Store);
+        EachMode(may, data, size, file, SEEN_OPEN_PRIVATE_COPY, seen_store_open, &Exercise::Store);
         break;
-      case Target::kSimhashIndex: {
-        Deserialized(data, size, seen_simhash_index_deserialize, &Exercise::Index);
-        seen_simhash_index* index = nullptr;
-        (*this)(seen_simhash_index_view(data, size, SEEN_OPEN_NO_VERIFY, &index, nullptr));
-        Index(index);
-        EachMode(data, size, path, kNoWritableMode, seen_simhash_index_open, &Exercise::Index);
+      case Target::kSimhashIndex:
+        Load(may, kVerifies, [&](auto** out) { return seen_simhash_index_deserialize(data, size, out, nullptr); },
+             &Exercise::Index);
+        Load(may, !kVerifies,
+             [&](auto** out) { return seen_simhash_index_view(data, size, SEEN_OPEN_NO_VERIFY, out, nullptr); },
+             &Exercise::Index);
+        EachMode(may, data, size, file, kNoWritableMode, seen_simhash_index_open, &Exercise::Index);
         break;
-      }
-      case Target::kMinhashIndex: {
-        seen_minhash_index* index = nullptr;
-        (*this)(seen_minhash_index_deserialize(data, size, nullptr, 0, &index, nullptr));
-        Minhash(index);
-        EachMode(data, size, path, SEEN_OPEN_PRIVATE_COPY, &OpenUnkeyedMinhash, &Exercise::Minhash);
+      case Target::kMinhashIndex:
+        Load(may, kVerifies,
+             [&](auto** out) { return seen_minhash_index_deserialize(data, size, nullptr, 0, out, nullptr); },
+             &Exercise::Minhash);
+        EachMode(may, data, size, file, SEEN_OPEN_PRIVATE_COPY, &OpenUnkeyedMinhash, &Exercise::Minhash);
         break;
-      }
     }
   }
 
+  // The same, the file a new one at path.
+  void One(Target kind, const uint8_t* data, size_t size, const std::string& path) {
+    ScratchFile file(path);
+    One(kind, data, size, file);
+  }
+
   // Every kind's entry points.
-  void All(const uint8_t* data, size_t size, const std::string& path) {
-    for (Target kind : kTargets) One(kind, data, size, path);
+  void All(const uint8_t* data, size_t size, ScratchFile& file) {
+    for (Target kind : kTargets) One(kind, data, size, file);
   }
 
  private:
@@ -158,6 +195,60 @@ class Exercise {
   // Enough to fill a small newest sub-filter (the seed's has 60 places left) and make the next.
   static constexpr uint64_t kScalableAdds = 2000;
   static constexpr uint64_t kScalableBatch = 50;
+  static constexpr bool kVerifies = true;
+
+  // What the calls so far tell of the bytes: whether a later call that checks the payload
+  // checksum (verified), and one that does not (unverified), could still load them.
+  struct Loadable {
+    bool verified = true;
+    bool unverified = true;
+  };
+
+  // Whether a call's status refuses the bytes themselves, by a check every entry point of the
+  // kind makes (a bad checksum only when `checksum_counts`: it may be the payload's, which
+  // unverified calls skip). Running out of memory or failing I/O says nothing of the bytes.
+  static bool RefusesBytes(seen_status status, bool checksum_counts) {
+    switch (status) {
+      case SEEN_ERR_BAD_MAGIC:
+      case SEEN_ERR_UNSUPPORTED_VERSION:
+      case SEEN_ERR_TRUNCATED:
+      case SEEN_ERR_INCONSISTENT:
+      case SEEN_ERR_WRONG_KIND:
+      case SEEN_ERR_TOO_LARGE:
+      case SEEN_ERR_INCOMPATIBLE:
+        return true;
+      case SEEN_ERR_BAD_CHECKSUM:
+        return checksum_counts;
+      default:
+        return false;
+    }
+  }
+
+  // Whether a call that does (or does not) verify the payload is to be made. Under
+  // kWhereLoadable it is made only if it could load the bytes; otherwise always.
+  bool Reaches(const Loadable& may, bool verifies) const {
+    return reach_ != Reach::kWhereLoadable || (verifies ? may.verified : may.unverified);
+  }
+
+  // Makes one entry point call, `call(&handle)`, if Reaches says so; hands what loads to `use`
+  // and learns the status into `may`. Under kEveryChecked, a load of bytes an earlier call
+  // refused aborts: the premise of Reach broke.
+  template <class Handle, class Call>
+  void Load(Loadable& may, bool verifies, Call&& call, void (Exercise::*use)(Handle*)) {
+    if (!Reaches(may, verifies)) return;
+    Handle* loaded = nullptr;
+    const seen_status status = (*this)(call(&loaded));
+    if (reach_ == Reach::kEveryChecked && loaded != nullptr && !(verifies ? may.verified : may.unverified)) {
+      std::fprintf(stderr, "every_kind.h: a %s call loaded bytes an earlier call refused as invalid\n",
+                   verifies ? "verifying" : "non-verifying");
+      std::abort();
+    }
+    // A verifying call's bad checksum may be the payload's, which an unverified call skips; an
+    // unverified call's refusal is one a verifying call makes too.
+    may.verified = may.verified && !RefusesBytes(status, true);
+    may.unverified = may.unverified && !RefusesBytes(status, !verifies);
+    (this->*use)(loaded);
+  }
 
   // Grows with each new sub-filter (and costs little, unlike seen_scalable_get_info, which
   // sums each sub-filter's predicted rate).
@@ -172,53 +263,39 @@ class Exercise {
     return seen_minhash_index_open(path, flags, nullptr, 0, out, err);
   }
 
-  // Deserializes the bytes and hands what loads to `use`.
+  // Opens the bytes as `file` read-only and in the kind's writable mode (kNoWritableMode for
+  // none), each with and without SEEN_OPEN_NO_VERIFY, as far as Reaches lets, and hands what
+  // loads to `use`. The file is written before the first open made, and again only after a
+  // write-in-place open loaded: that mode maps it shared and writable, so the adds and the
+  // reseal on free change it. Read-only and private-copy opens map it read-only. A named file
+  // is removed after.
   template <class Handle>
-  void Deserialized(const uint8_t* data, size_t size, seen_status (*deserialize)(const uint8_t*, size_t, Handle**, seen_error*),
-                    void (Exercise::*use)(Handle*)) {
-    Handle* loaded = nullptr;
-    (*this)(deserialize(data, size, &loaded, nullptr));
-    (this->*use)(loaded);
-  }
-
-  // Opens a file of the bytes read-only and in the kind's writable mode (kNoWritableMode for
-  // none), each with and without SEEN_OPEN_NO_VERIFY, and hands what loads to `use`. The file
-  // is written once, and again only after a write-in-place open loaded: that mode maps it
-  // shared and writable, so the adds and the reseal on free change it. Read-only and
-  // private-copy opens map it read-only. The file is removed after.
-  template <class Handle>
-  void EachMode(const uint8_t* data, size_t size, const std::string& path, uint32_t writable,
+  void EachMode(Loadable& may, const uint8_t* data, size_t size, ScratchFile& file, uint32_t writable,
                 seen_status (*open)(const char*, uint32_t, Handle**, seen_error*), void (Exercise::*use)(Handle*)) {
     bool file_holds_data = false;
     for (uint32_t mode : {SEEN_OPEN_READ_ONLY, writable}) {
       if (mode == kNoWritableMode) continue;
       for (uint32_t verify : {0u, SEEN_OPEN_NO_VERIFY}) {
-        if (!file_holds_data && !Write(data, size, path)) return;
+        if (!Reaches(may, verify == 0)) continue;
+        if (!file_holds_data && !file.Write(data, size)) {
+          file.Remove();
+          return;
+        }
         file_holds_data = true;
-        Handle* loaded = nullptr;
-        (*this)(open(path.c_str(), mode | verify, &loaded, nullptr));
-        if (loaded != nullptr && mode == SEEN_OPEN_WRITE_IN_PLACE) file_holds_data = false;
-        (this->*use)(loaded);
+        Load(may, verify == 0, [&](Handle** out) {
+          const seen_status status = open(file.path().c_str(), mode | verify, out, nullptr);
+          if (*out != nullptr && mode == SEEN_OPEN_WRITE_IN_PLACE) file_holds_data = false;
+          return status;
+        }, use);
       }
     }
-    unlink(path.c_str());
-  }
-
-  // The bytes as the whole of the file at path, through plain syscalls: no stdio buffer to
-  // allocate per input.
-  static bool Write(const uint8_t* data, size_t size, const std::string& path) {
-    const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-    if (fd < 0) return false;
-    size_t done = 0;
-    while (done < size) {
-      const ssize_t n = ::write(fd, data + done, size - done);
-      if (n <= 0) break;
-      done += static_cast<size_t>(n);
-    }
-    return ::close(fd) == 0 && done == size;
+    file.Remove();
   }
 
   seen_status watch_;
+  Reach reach_;
+  // Whether a scalable filter of these bytes took the growth adds (Scalable).
+  bool scalable_grown_ = false;
   seen_status seen_ = SEEN_OK;
   std::string message_;
 };
