@@ -7,7 +7,6 @@
 #include <new>
 #include <unordered_map>
 
-#include "core/format.h"
 #include "core/window_codec.h"
 
 namespace seen::capi {

@@ -2,12 +2,15 @@
 each micro-batch's (user, item[, time]) rows into the users' windows in seen's Redis module.
 
 Each partition of a micro-batch goes from its executor straight to Redis: its rows grouped by
-user (and second), one SEEN.MARKB per group, pipelined. A retried micro-batch marks the same
+user, one SEEN.MARKB per user, pipelined. With a time column, a user's mark carries the
+latest of its rows' seconds as NOW: an earlier row then lands in a segment at least as new as
+its own, so it is kept at least as long, never less (a row per MARK would cost a round of
+the pipeline per exposure). A retried micro-batch marks the same
 ids again. That loses nothing, and a count window takes no new place for an id it holds (it
 moves it to its newest one), so the retry pushes no other id out (docs/distributed.md,
-"Streams"). With a time column, each mark carries its rows' own second (NOW), so a replay
-lands where the first attempt did, whatever the clock says then."""
-from typing import Any, Callable, Dict, Iterable, List, Optional, Tuple
+"Streams"). NOW comes from the rows, so a replay lands where the first attempt did, whatever
+the clock says then."""
+from typing import Any, Callable, Dict, Iterable, List, Optional
 
 from .redis import RedisWindows
 
@@ -27,17 +30,19 @@ def mark_exposures(client_factory: Callable[[], Any], *, user: str = "user", ite
     columns = [user, item] + ([time] if time is not None else [])
 
     def write(partition: Iterable[Any]) -> None:
-        groups: Dict[Tuple[Any, Optional[int]], List[int]] = {}
+        ids: Dict[Any, List[int]] = {}
+        latest: Dict[Any, int] = {}
         for row in partition:
-            now = int(row[2]) if time is not None else None
-            groups.setdefault((row[0], now), []).append(int(row[1]))
-        if not groups:
+            ids.setdefault(row[0], []).append(int(row[1]))
+            if time is not None:
+                latest[row[0]] = max(latest.get(row[0], 0), int(row[2]))
+        if not ids:
             return
         client = client_factory()
         pipe = client.pipeline(transaction=False)
         windows = RedisWindows(pipe)
-        for n, ((who, now), ids) in enumerate(groups.items(), start=1):
-            windows.mark(f"{key_prefix}{{{who}}}", ids, now=now)
+        for n, (who, marked) in enumerate(ids.items(), start=1):
+            windows.mark(f"{key_prefix}{{{who}}}", marked, now=latest.get(who))
             if n % pipeline_users == 0:
                 pipe.execute()
         pipe.execute()
