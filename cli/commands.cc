@@ -39,9 +39,9 @@ const std::vector<CommandSpec>& Commands() {
       {"dedupe", "[--method simhash|minhash|auto] [--k K | --threshold T] [--ngram N] [--per-file | --field NAME] INPUT...",
        "Groups exact and near-duplicate documents: one document per line, per file, or per JSONL "
        "field. Every two members of a near group are verified close to each other; the group's first document is its representative.",
-       {{"method", "M", "simhash (default: 8 bytes a document, long texts), minhash (short texts, "
-                        "inserted boilerplate) or auto (minhash when the median document is under 3,000 bytes)"},
-        {"threshold", "T", "minhash: the least estimated Jaccard similarity of near duplicates (default 0.8)"},
+       {{"method", "M", "simhash (8 bytes a document, long texts), minhash (short texts, inserted boilerplate) "
+                        "or auto (the default: minhash when the median document is under 3,000 bytes)"},
+        {"threshold", "T", "minhash: the least estimated Jaccard similarity of near duplicates (default 0.7)"},
         {"k", "K", "simhash: the largest Hamming distance of near duplicates, 0..7 (default 3)"},
         {"ngram", "N", "characters per shingle of CJK text, 1..8 (default 2)"},
         {"per-file", nullptr, "each INPUT file is one document"},

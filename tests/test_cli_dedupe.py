@@ -13,7 +13,7 @@ ARTICLE = (
 EDITED = ARTICLE.replace("今天", "今日") + "（来源：新华社）"
 # The article is 138 characters, short for SimHash's default 2-grams (docs/simhash.md: EDITED
 # is 4 bits away); single characters keep it within k = 3.
-SHORT_TEXTS = ("--ngram", 1)
+SHORT_TEXTS = ("--method", "simhash", "--ngram", 1)
 OTHER = (
     "The city council voted on Tuesday to expand the bus network, adding three routes to the "
     "northern districts and extending evening service until midnight."
@@ -53,7 +53,7 @@ def test_lines_give_exact_and_near_groups(tmp_path):
 def test_k0_keeps_only_identical_fingerprints(tmp_path):
     path = tmp_path / "docs.txt"
     path.write_text(f"{ARTICLE}\n{EDITED}\n", encoding="utf-8")
-    assert groups(run("--k", 0, path), "near") == []
+    assert groups(run("--method", "simhash", "--k", 0, path), "near") == []
 
 
 def test_per_file_documents(tmp_path):
@@ -61,7 +61,7 @@ def test_per_file_documents(tmp_path):
     a.write_text(ARTICLE + "\n第二段。\n", encoding="utf-8")
     b.write_text(ARTICLE + "\r\n第二段\n", encoding="utf-8")
     c.write_text(OTHER, encoding="utf-8")
-    out = run("--per-file", a, b, c)
+    out = run("--method", "simhash", "--per-file", a, b, c)
     assert groups(out, "exact") == [[str(a), str(b)]]
     assert "3 documents" in out
 
@@ -118,7 +118,8 @@ def test_errors(tmp_path):
 def test_minhash_groups_short_copies_that_simhash_misses(tmp_path):
     """Short lines, one with an 8-word header: MinHash groups the three copies around their
     first line, each verified at estimated Jaccard >= 0.7 (j=1.00 for the representative);
-    auto picks MinHash for texts this short; SimHash at k=3 misses the headed copy."""
+    the default, auto at 0.7, picks MinHash for texts this short; SimHash at k=3 misses the
+    headed copy."""
     base = ("the committee met on tuesday to review the annual budget and approved the new library "
             "hours for the summer along with the repaving of elm street and a grant for the youth league")
     header = "please read the notice below before the meeting"
@@ -129,7 +130,9 @@ def test_minhash_groups_short_copies_that_simhash_misses(tmp_path):
     near = [line.split("\t") for line in out.splitlines() if line.startswith("near")]
     assert [n[2].rsplit(":", 1)[1] for n in near] == ["1", "2", "3"]
     assert near[0][3] == "j=1.00" and all(float(n[3][2:]) >= 0.7 for n in near)
-    assert "(minhash)" in run("--method", "auto", "--threshold", "0.7", path)
-    simhash = run(path)
+    # The defaults are auto and 0.7: what bench/results/dedupe_recall.md measures.
+    default = run(path)
+    assert "at Jaccard >= 0.70 (minhash)" in default and ":3\t" in default
+    simhash = run("--method", "simhash", path)
     assert "within k=3" in simhash and ":3\t" not in simhash
     assert "--method" in subprocess.run([SEEN, "dedupe", "--method", "x", path], capture_output=True).stderr.decode()
