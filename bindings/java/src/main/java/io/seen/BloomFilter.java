@@ -112,9 +112,7 @@ public final class BloomFilter extends AddOnceFilter<BloomFilter> {
 
   /** Whether {@link #putAll(BloomFilter)} accepts {@code other}. */
   public boolean isCompatible(BloomFilter other) {
-    long[] mine = params();
-    long[] theirs = other.params();
-    return mine[1] == theirs[1] && mine[2] == theirs[2] && mine[4] == theirs[4];
+    return info().mergesWith(other.info());
   }
 
   /**
@@ -167,36 +165,34 @@ public final class BloomFilter extends AddOnceFilter<BloomFilter> {
 
   /** The false-positive rate asked for at creation. */
   public double targetFpp() {
-    return Double.longBitsToDouble(params()[6]);
+    return info().targetFpr;
   }
 
   public long expectedInsertions() {
-    return params()[5];
+    return info().expectedItems;
   }
 
   /** The size of the bit array in bytes (whole 64-byte blocks). */
   public long sizeInBytes() {
-    return params()[0];
+    return info().bytes;
   }
 
   /** The bits each key sets. */
   public int hashCount() {
-    return (int) params()[2];
+    return info().k;
   }
 
   public long seed() {
-    return params()[4];
+    return info().seed;
   }
 
   /** True for a filter opened with {@link Mode#READ_ONLY}. */
   public boolean isReadOnly() {
-    return params()[3] != 0;
+    return info().readOnly;
   }
 
-  private long[] params() {
-    long[] out = new long[7];
-    handle.run(this, h -> NativeBloom.params(h, out));
-    return out;
+  private FilterInfo info() {
+    return FilterInfo.read(handle, this, false);
   }
 
   private double[] stats() {

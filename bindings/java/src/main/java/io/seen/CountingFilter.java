@@ -298,41 +298,39 @@ public final class CountingFilter extends Filter<CountingFilter> {
 
   /** The false-positive rate asked for at creation. */
   public double targetFpp() {
-    return Double.longBitsToDouble(params()[6]);
+    return info().targetFpr;
   }
 
   public long expectedInsertions() {
-    return params()[5];
+    return info().expectedItems;
   }
 
   /** The payload size in bytes: 320 per 64-byte block (64 of presence, 256 of counters). */
   public long sizeInBytes() {
-    return params()[0];
+    return info().bytes;
   }
 
   /** The counters each key uses. */
   public int hashCount() {
-    return (int) params()[2];
+    return info().k;
   }
 
   /** The bits of each counter (4). */
   public int counterBits() {
-    return (int) params()[7];
+    return info().counterBits;
   }
 
   public long seed() {
-    return params()[4];
+    return info().seed;
   }
 
   /** True for a filter opened with {@link Mode#READ_ONLY}. */
   public boolean isReadOnly() {
-    return params()[3] != 0;
+    return info().readOnly;
   }
 
-  private long[] params() {
-    long[] out = new long[8];
-    handle.run(this, h -> NativeCounting.params(h, out));
-    return out;
+  private FilterInfo info() {
+    return FilterInfo.read(handle, this, true);
   }
 
   private double[] stats() {
