@@ -7,7 +7,10 @@
 #include "capi/shim.h"
 #include "core/bloom.h"
 #include "core/bloom_codec.h"
+#include "core/defaults.h"
 #include "core/sizing.h"
+
+static_assert(SEEN_DEFAULT_FPR == seen::defaults::kFpr, "seen.h and the core default one rate");
 
 struct seen_bloom {
   seen::Bloom bloom;

@@ -156,6 +156,11 @@ SEEN_API seen_status seen_bloom_size_for(uint64_t expected_items, double fpr, ui
 SEEN_API seen_status seen_bloom_predict_fpr(uint64_t expected_items, uint64_t bytes,
                                             double* fpr, uint32_t* k, seen_error* err);
 
+/* The false-positive rate to pass where a caller has no reason to choose: what `seen build`
+ * and every binding's default (Python's fpr argument left out, Java's create(n), Go's
+ * DefaultFPR) use. A zero fpr is an error, not this default. */
+#define SEEN_DEFAULT_FPR 0.01
+
 /* A new, empty filter sized by seen_bloom_size_for. Keys hash with XXH3-64 and the seed,
  * which the file stores: deterministic and mergeable, no protection against chosen keys
  * (docs/SECURITY.md). expected_items 0 is treated as 1. */

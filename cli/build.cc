@@ -10,6 +10,7 @@
 #include "cli/cli.h"
 #include "cli/key_file.h"
 #include "cli/lines.h"
+#include "core/defaults.h"
 #include "cli/progress.h"
 #include "cli/writable.h"
 #include "core/bloom.h"
@@ -51,7 +52,7 @@ int Build(const Args& args) {
   args.exclusive("fpr", "bytes");
   args.exclusive("seed", "key-file");
   const std::optional<SecretKey> key = KeyFile(args);
-  const double fpr = args.get_rate("fpr", 0.01);
+  const double fpr = args.get_rate("fpr", defaults::kFpr);
   const uint64_t seed = args.get_u64("seed", 0);
   const unsigned threads = static_cast<unsigned>(
       std::clamp<uint64_t>(args.get_u64("threads", std::thread::hardware_concurrency()), 1, 256));

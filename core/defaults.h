@@ -8,6 +8,8 @@
 
 namespace seen::defaults {
 
+// Filters: the rate a caller gets without asking (capi/seen.h's SEEN_DEFAULT_FPR).
+constexpr double kFpr = 0.01;
 // Windows: how far past its span an item may still be found, as a fraction of the span.
 constexpr double kWindowMaxSlack = 0.25;
 // Store: a user idle for a day is dropped; the index is sized for 2^20 users up front.

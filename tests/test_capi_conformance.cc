@@ -52,7 +52,7 @@ class Filter {
   seen_status Create(const Words& w, seen_error* err) {
     counting_ = w.at(1) == "counting";
     const uint64_t capacity = std::stoull(w.at(2));
-    const double fpr = std::strtod(w.at(3).c_str(), nullptr);
+    const double fpr = w.at(3) == "default" ? SEEN_DEFAULT_FPR : std::strtod(w.at(3).c_str(), nullptr);
     const uint64_t seed = std::stoull(w.at(4));
     return counting_ ? seen_counting_create(capacity, fpr, seed, &counting_filter_, err)
                      : seen_bloom_create(capacity, fpr, seed, &bloom_, err);

@@ -49,7 +49,10 @@ func readConformanceCases(t *testing.T) []conformanceCase {
 
 func createCaseFilter(w []string) (caseFilter, error) {
 	capacity, _ := strconv.ParseUint(w[2], 10, 64)
-	fpr, _ := strconv.ParseFloat(w[3], 64)
+	fpr := DefaultFPR
+	if w[3] != "default" {
+		fpr, _ = strconv.ParseFloat(w[3], 64)
+	}
 	seed, _ := strconv.ParseUint(w[4], 10, 64)
 	if w[1] == "counting" {
 		return NewCountingWithSeed(capacity, fpr, seed)

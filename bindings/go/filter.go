@@ -75,6 +75,10 @@ func testKeyInGo(h *handle, key unsafe.Pointer, n int) bool {
 // agree byte for byte. Pass a secret seed to NewWithSeed if adversaries choose the keys.
 const DefaultSeed uint64 = 0
 
+// DefaultFPR is the rate to pass where a caller has no reason to choose, seen.New(n,
+// seen.DefaultFPR): the C library's SEEN_DEFAULT_FPR and the seen CLI's default.
+const DefaultFPR = 0.01
+
 // New is an empty filter for n expected items at false-positive rate fpr, in (0, 1).
 func New(n uint64, fpr float64) (*BloomFilter, error) { return NewWithSeed(n, fpr, DefaultSeed) }
 

@@ -27,7 +27,7 @@ from .store import ExposureStore, StoreSaturation, StoreStats
 from .window import Window, WindowInfo, WindowSpec, WindowUsage
 from .counting import CountingFilter
 from .scalable import ScalableFilter, ScalableInfo
-from .sizing import Sizing, predict_fpr, size_for
+from .sizing import DEFAULT_FPR, Sizing, predict_fpr, size_for
 from .errors import (
     BadChecksumError,
     BadMagicError,
@@ -55,6 +55,7 @@ library_version = f"{_number // 10000}.{_number // 100 % 100}.{_number % 100}"
 __all__ = [
     "BloomFilter",
     "Sizing",
+    "DEFAULT_FPR",
     "size_for",
     "predict_fpr",
     "CountingFilter",

@@ -14,6 +14,7 @@ from ._single_key import ProbedKeys
 from ._keys import Key
 from ._native import ffi, lib
 from .errors import check, raise_status
+from .sizing import DEFAULT_FPR
 
 # Bound once: the single-key paths are dominated by attribute lookups otherwise.
 _test_u64 = lib.seen_bloom_contains_one_u64
@@ -42,7 +43,7 @@ class BloomFilter(ProbedKeys, _batches.UpdatesByBatches, _files.KeyedBytes, _fil
     _counting = False
     _tests = (_test_u64, _test_key)
 
-    def __init__(self, expected_items: int, fpr: float, seed: int = 0,
+    def __init__(self, expected_items: int, fpr: float = DEFAULT_FPR, seed: int = 0,
                  key: Optional[bytes] = None) -> None:
         self._own(_handle.create_keyed(lib.seen_bloom_create, lib.seen_bloom_create_keyed, "seen_bloom*",
                                        expected_items, fpr, seed, key))

@@ -17,6 +17,7 @@ from ._single_key import ProbedKeys
 from ._keys import Key
 from ._native import ffi, lib
 from .errors import check, raise_status
+from .sizing import DEFAULT_FPR
 
 _NOT_FOUND = lib.SEEN_ERR_NOT_FOUND
 
@@ -50,7 +51,7 @@ class CountingFilter(ProbedKeys, _batches.UpdatesByBatches, _files.KeyedBytes, _
     _counting = True
     _tests = (_test_u64, _test_key)
 
-    def __init__(self, expected_items: int, fpr: float, seed: int = 0,
+    def __init__(self, expected_items: int, fpr: float = DEFAULT_FPR, seed: int = 0,
                  key: Optional[bytes] = None) -> None:
         """A new, empty filter with the blocks and k of BloomFilter(expected_items, fpr). A
         key (16 to 64 secret bytes) makes it keyed, as BloomFilter's does (docs/SECURITY.md):

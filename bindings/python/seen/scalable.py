@@ -16,6 +16,7 @@ from . import _batches, _files, _handle, _keys
 from ._keys import Key
 from ._native import ffi, lib
 from .errors import call, check, invalid_argument, raise_status
+from .sizing import DEFAULT_FPR
 
 _NO_LOCK = contextlib.nullcontext()
 
@@ -60,7 +61,7 @@ class ScalableFilter(_batches.UpdatesByBatches, _files.KeyedBytes, _files.Opens)
     __slots__ = ("_h", "_lock", "_key")
     _c = _files.CFunctions.of("scalable", lib.SEEN_OPEN_PRIVATE_COPY)
 
-    def __init__(self, initial_capacity: int, fpr: float, growth: float = 2,
+    def __init__(self, initial_capacity: int, fpr: float = DEFAULT_FPR, growth: float = 2,
                  tightening: float = 0.5, seed: int = 0, key: Optional[bytes] = None) -> None:
         """A new filter with one empty sub-filter of initial_capacity keys (>= 1); fpr in
         (0, 1) bounds the total rate; growth in [1, 64]; tightening in (0, 1). A key (16 to

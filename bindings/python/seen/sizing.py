@@ -14,6 +14,10 @@ from ._native import ffi, lib
 from .errors import call
 
 
+# The rate a filter gets when no fpr is given: capi/seen.h's SEEN_DEFAULT_FPR, `seen build`'s.
+DEFAULT_FPR = 0.01
+
+
 class Sizing(NamedTuple):
     """A filter's size in bytes, its bits per key k, and its false-positive rate."""
     bytes: int

@@ -27,6 +27,8 @@ CASES = read_cases()
 
 
 def create(words: List[str]) -> Any:
+    if words[3] == "default":
+        return KINDS[words[1]](int(words[2]), seed=int(words[4]))
     return KINDS[words[1]](int(words[2]), float(words[3]), int(words[4]))
 
 

@@ -45,6 +45,17 @@ public final class BloomFilter extends AddOnceFilter<BloomFilter> {
     return made(key, BloomFilter::new, out -> NativeBloom.create(n, fpp, seed, key, out));
   }
 
+  /**
+   * The rate {@link #create(long)} gives: the C library's SEEN_DEFAULT_FPR and {@code seen
+   * build}'s default (Guava's {@code create(funnel, n)} takes 3%).
+   */
+  public static final double DEFAULT_FPP = 0.01;
+
+  /** An empty filter for {@code expectedInsertions} keys at {@link #DEFAULT_FPP}, seed 0. */
+  public static BloomFilter create(long expectedInsertions) {
+    return create(expectedInsertions, DEFAULT_FPP);
+  }
+
   /** An empty filter for {@code expectedInsertions} keys at false-positive rate {@code fpp}, seed 0. */
   public static BloomFilter create(long expectedInsertions, double fpp) {
     return create(expectedInsertions, fpp, 0);

@@ -49,6 +49,9 @@ class ConformanceTest {
 
   private static Filter<?> create(String[] w) {
     long capacity = Long.parseLong(w[2]);
+    if (w[3].equals("default") && w[4].equals("0")) {
+      return w[1].equals("counting") ? CountingFilter.create(capacity) : BloomFilter.create(capacity);
+    }
     double fpr = Double.parseDouble(w[3]);
     long seed = Long.parseUnsignedLong(w[4]);
     return w[1].equals("counting") ? CountingFilter.create(capacity, fpr, seed) : BloomFilter.create(capacity, fpr, seed);
