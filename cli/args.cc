@@ -1,6 +1,9 @@
 #include <algorithm>
 #include <cstdlib>
+#include <map>
+#include <string>
 #include <utility>
+#include <vector>
 
 #include <CLI/CLI.hpp>
 
@@ -35,15 +38,17 @@ Args::Args(int argc, char** argv, const CommandSpec& command) {
   }
   app.add_option("positional", positional_);
   std::vector<std::string> line(argv, argv + argc);
-  std::reverse(line.begin(), line.end());  // CLI11 takes a vector last argument first
+  std::reverse(line.begin(), line.end());  // CLI11 takes a vector last argument first, and empties it
   try {
     app.parse(line);
   } catch (const CLI::ArgumentMismatch& e) {
     // CLI11 takes whatever follows an option as its value, so only the last argument can
     // lack one.
-    const std::string last = Spelled(line.front());
+    const std::string last = argc > 0 ? Spelled(argv[argc - 1]) : "";
     for (const auto& [option, spec] : specs) {
-      if (option->get_name() == last && spec->value != nullptr) throw UsageError{last + " needs a value (" + spec->value + ")"};
+      if (option->get_name() == last && spec->value != nullptr) {
+        throw UsageError{last + " needs a value (" + spec->value + ")"};
+      }
     }
     throw UsageError{e.what()};
   } catch (const CLI::ParseError& e) {

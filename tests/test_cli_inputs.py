@@ -75,7 +75,8 @@ def test_a_key_file_may_come_from_stdin(tmp_path):
                   ("query", "--key-file", "-", out),  # no keys given: they would come from stdin
                   ("query", "--key-file", "-", "-", "alpha"),
                   ("merge", "--key-file", "-", "-", out, "-o", tmp_path / "m.seen"),
-                  ("info", "--key-file", "-", "-")):
+                  ("info", "--key-file", "-", "-"),
+                  ("dedupe", "-", "-")):
         assert b"stdin can be read once" in run(*twice, stdin=key, expect=2).stderr, twice
 
 
