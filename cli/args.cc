@@ -37,6 +37,13 @@ Args::Args(int argc, char** argv, const CommandSpec& command) {
     }
   }
   app.add_option("positional", positional_);
+  // CLI11 reads --name= as --name alone and would take the next argument as its value.
+  for (int i = 0; i < argc && std::string(argv[i]) != "--"; ++i) {
+    const std::string arg = argv[i];
+    if (arg.size() > 3 && arg.rfind("--", 0) == 0 && arg.back() == '=') {
+      throw UsageError{Spelled(arg) + " needs a value after ="};
+    }
+  }
   std::vector<std::string> line(argv, argv + argc);
   std::reverse(line.begin(), line.end());  // CLI11 takes a vector last argument first, and empties it
   try {

@@ -54,6 +54,13 @@ def test_option_errors_name_o_as_typed(tmp_path):
     assert "-o is given twice" in message and "--output" not in message.splitlines()[0]
 
 
+def test_an_empty_value_never_takes_the_next_argument(tmp_path):
+    keys = tmp_path / "keys.txt"
+    keys.write_text("a\n")
+    message = run("build", "--capacity=", keys, "-o", tmp_path / "f.seen", expect=2).stderr.decode()
+    assert "--capacity needs a value after =" in message
+
+
 def test_switches_take_no_value_and_unknown_options_are_named_as_typed(built):
     assert b"--json takes no value" in run("info", "--json=yes", built, expect=2).stderr
     message = run("info", "--jsn=1", built, expect=2).stderr.decode()
