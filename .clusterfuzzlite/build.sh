@@ -5,8 +5,9 @@
 # corpus (tests/fuzz/corpus/<kind>) and its libFuzzer options.
 
 # Highway and xxHash, static and position-independent (libseen is a shared library), built
-# with the same flags, from the sources the Dockerfile fetched. Without them (a dry run of this
-# script on a development machine) the system's are used.
+# with the same flags, and CLI11's headers (the CLI's argument parser), from the sources the
+# Dockerfile fetched. Without them (a dry run of this script on a development machine) the
+# system's are used.
 if [ -d "$SRC/highway" ]; then
   deps=$WORK/deps
   cmake -S "$SRC/highway" -B "$WORK/highway" -DCMAKE_BUILD_TYPE=Release -DBUILD_SHARED_LIBS=OFF \
@@ -16,7 +17,11 @@ if [ -d "$SRC/highway" ]; then
   cmake --install "$WORK/highway"
   make -C "$SRC/xxhash" -j"$(nproc)" CFLAGS="$CFLAGS -fPIC" libxxhash.a
   make -C "$SRC/xxhash" PREFIX="$deps" install_libxxhash.a install_libxxhash.includes install_libxxhash.pc
-  export PKG_CONFIG_PATH=$deps/lib/pkgconfig
+  cmake -S "$SRC/cli11" -B "$WORK/cli11" -DCMAKE_INSTALL_PREFIX="$deps" \
+    -DCLI11_BUILD_TESTS=OFF -DCLI11_BUILD_EXAMPLES=OFF -DCLI11_BUILD_DOCS=OFF
+  cmake --install "$WORK/cli11"
+  # CLI11, being header-only, installs its CLI11.pc under share/.
+  export PKG_CONFIG_PATH=$deps/lib/pkgconfig:$deps/share/pkgconfig
 fi
 
 # The sanitizers' runtimes (and libc++, where CXXFLAGS ask for it) are linked by the same flags.

@@ -12,12 +12,13 @@
 #define SEEN_EXPERIMENTAL  // seen_bloom_set_exclusive_adds
 #include "seen.h"
 #include "bench/bench_support.h"
+#include "core/splitmix.h"
 
 namespace {
 
 using seen::bench::Floor;
 using seen::bench::MedianNs;
-using seen::bench::Mix;
+using seen::SplitMix64;
 
 void Report(const char* name, uint64_t keys, uint64_t bytes, double ns, double extra = -1) {
   std::printf("{\"bench\": \"%s\", \"keys\": %llu, \"bytes\": %llu, \"ns_per_key\": %.4f", name,
@@ -47,8 +48,8 @@ int main(int argc, char** argv) {
   }
   std::vector<uint64_t> present(n), absent(n);
   for (uint64_t i = 0; i < n; ++i) {
-    present[i] = Mix(2 * i);
-    absent[i] = Mix(2 * i + 1);
+    present[i] = SplitMix64(2 * i);
+    absent[i] = SplitMix64(2 * i + 1);
   }
   std::vector<uint8_t> out(n);
 

@@ -15,22 +15,16 @@
 #include "core/bloom.h"
 #include "core/counting.h"
 #include "core/kernels.h"
+#include "core/splitmix.h"
 #include "core/scalable.h"
 
 namespace {
 
 using namespace seen;
 
-uint64_t Mix(uint64_t x) {
-  x += 0x9e3779b97f4a7c15ULL;
-  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
-  return x ^ (x >> 31);
-}
-
 std::vector<uint64_t> Keys(uint64_t n, uint64_t stream) {
   std::vector<uint64_t> keys(n);
-  for (uint64_t i = 0; i < n; ++i) keys[i] = Mix(2 * i + stream);
+  for (uint64_t i = 0; i < n; ++i) keys[i] = SplitMix64(2 * i + stream);
   return keys;
 }
 

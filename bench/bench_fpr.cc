@@ -8,26 +8,16 @@
 #include <string>
 #include <vector>
 
+#include "core/splitmix.h"
 #include "seen.h"
-
-namespace {
-
-uint64_t Mix(uint64_t x) {
-  x += 0x9e3779b97f4a7c15ULL;
-  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
-  return x ^ (x >> 31);
-}
-
-}  // namespace
 
 int main(int argc, char** argv) {
   uint64_t n = 10000000;
   if (argc == 3 && std::string(argv[1]) == "--keys") n = static_cast<uint64_t>(std::stod(argv[2]));
   std::vector<uint64_t> present(n), absent(n);
   for (uint64_t i = 0; i < n; ++i) {
-    present[i] = Mix(2 * i);
-    absent[i] = Mix(2 * i + 1);
+    present[i] = seen::SplitMix64(2 * i);
+    absent[i] = seen::SplitMix64(2 * i + 1);
   }
   std::vector<uint8_t> out(n);
   for (double target : {0.1, 0.01, 0.001}) {

@@ -20,18 +20,12 @@
 
 #include "core/bloom.h"
 #include "core/hash.h"
+#include "core/splitmix.h"
 
 namespace {
 
 constexpr int kReps = 7;
 const seen::SecretKey kKey{0x0706050403020100ULL, 0x0f0e0d0c0b0a0908ULL};
-
-uint64_t Mix(uint64_t x) {
-  x += 0x9e3779b97f4a7c15ULL;
-  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
-  return x ^ (x >> 31);
-}
 
 // Median ns per item of `reps` runs of body over n items.
 double NsPerItem(size_t n, int reps, const std::function<void()>& body) {
@@ -48,7 +42,7 @@ double NsPerItem(size_t n, int reps, const std::function<void()>& body) {
 void HashingCosts() {
   const size_t n = 1 << 20;
   std::vector<uint64_t> ids(n), out(n);
-  for (size_t i = 0; i < n; ++i) ids[i] = Mix(i);
+  for (size_t i = 0; i < n; ++i) ids[i] = seen::SplitMix64(i);
   const seen::Hashing keyed(0, kKey);
   const uint64_t hh_key[4] = {kKey.k0, kKey.k1, 3, 4};
   const uint64_t sip_key[2] = {kKey.k0, kKey.k1};
@@ -88,8 +82,8 @@ void HashingCosts() {
 void ContainsCosts(uint64_t keys) {
   const size_t probes = std::min<uint64_t>(keys, 10'000'000);
   std::vector<uint64_t> in(keys), probe(probes);
-  for (uint64_t i = 0; i < keys; ++i) in[i] = Mix(i);
-  for (size_t i = 0; i < probes; ++i) probe[i] = i % 2 == 0 ? in[Mix(i) % keys] : Mix(keys + i);
+  for (uint64_t i = 0; i < keys; ++i) in[i] = seen::SplitMix64(i);
+  for (size_t i = 0; i < probes; ++i) probe[i] = i % 2 == 0 ? in[seen::SplitMix64(i) % keys] : seen::SplitMix64(keys + i);
   std::vector<uint8_t> out(probes);
   double ns[2];
   for (int keyed = 0; keyed < 2; ++keyed) {

@@ -17,6 +17,7 @@
 #define SEEN_EXPERIMENTAL  // seen_bloom_set_exclusive_adds
 #include "seen.h"
 #include "bench/bench_support.h"
+#include "core/splitmix.h"
 
 namespace {
 
@@ -65,8 +66,8 @@ int main(int argc, char** argv) {
   calls = std::min(calls, n);
   std::vector<uint64_t> present(n), absent(n);
   for (uint64_t i = 0; i < n; ++i) {
-    present[i] = seen::bench::Mix(2 * i);
-    absent[i] = seen::bench::Mix(2 * i + 1);
+    present[i] = seen::SplitMix64(2 * i);
+    absent[i] = seen::SplitMix64(2 * i + 1);
   }
   std::vector<uint8_t> out(n);
   seen_bloom* f = nullptr;
@@ -115,7 +116,7 @@ int main(int argc, char** argv) {
   // The same absent keys' queries as 16-byte keys (the id, then a second word), in one batch:
   // the byte-key hash path beside the u64 one.
   std::vector<uint64_t> words(2 * n), offsets(n + 1);
-  for (uint64_t i = 0; i < n; ++i) words[2 * i] = absent[i], words[2 * i + 1] = seen::bench::Mix(~i);
+  for (uint64_t i = 0; i < n; ++i) words[2 * i] = absent[i], words[2 * i + 1] = seen::SplitMix64(~i);
   for (uint64_t i = 0; i <= n; ++i) offsets[i] = 16 * i;
   run.Report("contains_batched_16_byte_keys", Measure(reps, n, [&] {
                seen_bloom_contains_keys(f, reinterpret_cast<const uint8_t*>(words.data()), offsets.data(), n, out.data());

@@ -14,16 +14,10 @@
 #include <string>
 #include <vector>
 
+#include "core/splitmix.h"
 #include "core/store.h"
 
 namespace {
-
-uint64_t Mix(uint64_t x) {
-  x += 0x9e3779b97f4a7c15ULL;
-  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
-  return x ^ (x >> 31);
-}
 
 double RssGiB() {
   std::ifstream status("/proc/self/status");
@@ -60,7 +54,7 @@ int main(int argc, char** argv) {
   std::vector<uint64_t> items(marks);
   const double fill_s = Seconds([&] {
     for (uint64_t user = 0; user < users; ++user) {
-      for (uint64_t j = 0; j < marks; ++j) items[j] = Mix(user * marks + j);
+      for (uint64_t j = 0; j < marks; ++j) items[j] = seen::SplitMix64(user * marks + j);
       store.Mark(user, items.data(), marks, 1000);
     }
   });
@@ -79,8 +73,8 @@ int main(int argc, char** argv) {
   std::vector<uint8_t> unseen(kCandidates);
   std::vector<double> micros;
   for (int r = 0; r < 2000; ++r) {
-    const uint64_t user = Mix(r) % users;
-    for (size_t j = 0; j < kCandidates; ++j) candidates[j] = Mix((uint64_t{1} << 62) + r * kCandidates + j);
+    const uint64_t user = seen::SplitMix64(r) % users;
+    for (size_t j = 0; j < kCandidates; ++j) candidates[j] = seen::SplitMix64((uint64_t{1} << 62) + r * kCandidates + j);
     micros.push_back(1e6 * Seconds([&] {
       store.Filter(user, candidates.data(), kCandidates, 1000, unseen.data());
       store.Mark(user, candidates.data(), kShown, 1000);

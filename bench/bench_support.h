@@ -11,16 +11,9 @@
 
 #include "core/block.h"
 #include "core/region.h"
+#include "core/splitmix.h"
 
 namespace seen::bench {
-
-// SplitMix64's finalizer: distinct, well-spread ids from a counter.
-inline uint64_t Mix(uint64_t x) {
-  x += 0x9e3779b97f4a7c15ULL;
-  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
-  return x ^ (x >> 31);
-}
 
 // Nanoseconds per key, the median over reps: elapsed, and CPU time of the whole process (all
 // its threads). On a machine shared with other jobs, CPU time leaves out the time the
@@ -78,7 +71,7 @@ inline Timing Floor(uint64_t bytes, const std::vector<uint64_t>& ids, int reps) 
   const auto* words = reinterpret_cast<const uint64_t*>(buffer.data());
   const uint64_t lines = bytes / 64;
   std::vector<uint64_t> offsets(ids.size());
-  for (size_t i = 0; i < ids.size(); ++i) offsets[i] = BlockIndex(Mix(ids[i]), lines) * 8;
+  for (size_t i = 0; i < ids.size(); ++i) offsets[i] = BlockIndex(SplitMix64(ids[i]), lines) * 8;
   constexpr size_t kAhead = 32;  // the kernels' prefetch distance (core/kernels.cc)
   volatile uint64_t sink = 0;
   const size_t n = ids.size();

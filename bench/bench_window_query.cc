@@ -11,11 +11,12 @@
 #include <vector>
 
 #include "bench/bench_support.h"
+#include "core/splitmix.h"
 #include "core/window.h"
 
 namespace {
 
-using seen::bench::Mix;
+using seen::SplitMix64;
 
 struct Case {
   std::string name;
@@ -31,14 +32,14 @@ void Run(const Case& c, size_t candidates, int reps) {
   // Items arrive evenly over the span (time mode), so every segment holds its share.
   const uint32_t span = p.mode == seen::WindowMode::kTime ? p.span : 0;
   for (uint64_t i = 0; i < c.items; ++i) {
-    const uint64_t hash = Mix(i);
+    const uint64_t hash = SplitMix64(i);
     const auto now = static_cast<uint32_t>(span == 0 ? 0 : i * span / c.items);
     seen::WindowAdd(p, state.data(), &growth, &hash, 1, now);
   }
   // Batches of new candidates, hashed beforehand; many more than the predictor could learn.
   constexpr size_t kBatches = 256;
   std::vector<uint64_t> hashes(candidates * kBatches);
-  for (size_t i = 0; i < hashes.size(); ++i) hashes[i] = Mix((uint64_t{1} << 60) + i);
+  for (size_t i = 0; i < hashes.size(); ++i) hashes[i] = SplitMix64((uint64_t{1} << 60) + i);
   std::vector<uint8_t> out(candidates);
   const uint32_t now = span;
   uint64_t found = 0, batch = 0;

@@ -1,44 +1,82 @@
+#include <algorithm>
 #include <cstdlib>
+#include <map>
+#include <string>
 #include <utility>
+#include <vector>
+
+#include <CLI/CLI.hpp>
 
 #include "cli/cli.h"
 
 namespace seen::cli {
+namespace {
 
+// An argument as typed, without its =VALUE: what messages name.
+std::string Spelled(const std::string& arg) { return arg.substr(0, arg.find('=')); }
+
+}  // namespace
+
+// CLI11 splits the line: --name VALUE, --name=VALUE, switches, positionals anywhere, and "--"
+// ending the options. -o is registered apart from --output, so that CLI11 records which of the
+// two was typed and every message here names the option as the user wrote it.
 Args::Args(int argc, char** argv, const CommandSpec& command) {
-  bool options_end = false;  // after "--" everything is positional, e.g. a key "-x"
-  for (int i = 0; i < argc; ++i) {
+  CLI::App app;
+  app.set_help_flag();  // main prints the help, from the same CommandSpec
+  // Unknown options are collected instead of thrown, so that the message can name them and
+  // an unknown option never takes the argument after it as its value.
+  app.allow_extras();
+  std::map<const CLI::Option*, const OptionSpec*> specs;
+  for (const auto& spec : command.options) {
+    std::vector<std::string> spellings = {std::string("--") + spec.name};
+    if (spellings[0] == "--output") spellings.push_back("-o");
+    for (const std::string& spelling : spellings) {
+      CLI::Option* option = spec.value == nullptr ? app.add_flag(spelling) : app.add_option(spelling);
+      // Every occurrence is kept, so that a repeated option is refused below, by name.
+      specs[option->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)] = &spec;
+    }
+  }
+  app.add_option("positional", positional_);
+  // CLI11 reads --name= as --name alone and would take the next argument as its value.
+  for (int i = 0; i < argc && std::string(argv[i]) != "--"; ++i) {
     const std::string arg = argv[i];
-    if (!options_end && arg == "--") {
-      options_end = true;
-    } else if (options_end || arg.size() < 2 || arg[0] != '-') {
-      positional_.push_back(argv[i]);  // "-" too: standard input
-    } else {
-      // Messages name an option as it was typed: -o (--output's short form) stays -o.
-      const size_t equals = arg.find('=');
-      const std::string spelled = arg.substr(0, equals);
-      const std::string long_form = spelled == "-o" ? "--output" : spelled;
-      const OptionSpec* spec = nullptr;
-      for (const auto& option : command.options) {
-        if (long_form == std::string("--") + option.name) spec = &option;
-      }
-      if (spec == nullptr) {
-        throw UsageError{"unknown option " + spelled + " (seen " + command.name +
-                         " --help lists the options)"};
-      }
-      const std::string name = spec->name;
-      if (options_.count(name)) throw UsageError{spelled + " is given twice"};
-      if (spec->value == nullptr) {
-        if (equals != std::string::npos) throw UsageError{spelled + " takes no value"};
-        options_[name] = "1";
-      } else if (equals != std::string::npos) {
-        options_[name] = arg.substr(equals + 1);
-      } else if (i + 1 < argc) {
-        options_[name] = argv[++i];
-      } else {
-        throw UsageError{spelled + " needs a value (" + spec->value + ")"};
+    if (arg.size() > 3 && arg.rfind("--", 0) == 0 && arg.back() == '=') {
+      throw UsageError{Spelled(arg) + " needs a value after ="};
+    }
+  }
+  std::vector<std::string> line(argv, argv + argc);
+  std::reverse(line.begin(), line.end());  // CLI11 takes a vector last argument first, and empties it
+  try {
+    app.parse(line);
+  } catch (const CLI::ArgumentMismatch& e) {
+    // CLI11 takes whatever follows an option as its value, so only the last argument can
+    // lack one.
+    const std::string last = argc > 0 ? Spelled(argv[argc - 1]) : "";
+    for (const auto& [option, spec] : specs) {
+      if (option->get_name() == last && spec->value != nullptr) {
+        throw UsageError{last + " needs a value (" + spec->value + ")"};
       }
     }
+    throw UsageError{e.what()};
+  } catch (const CLI::ParseError& e) {
+    throw UsageError{e.what()};
+  }
+  for (const std::string& extra : app.remaining()) {
+    if (extra.size() >= 2 && extra[0] == '-' && extra != "--") {
+      throw UsageError{"unknown option " + Spelled(extra) + " (seen " + command.name + " --help lists the options)"};
+    }
+  }
+  // In the order given, so that "given twice" names the second occurrence as it was typed.
+  for (const CLI::Option* option : app.parse_order()) {
+    const auto found = specs.find(option);
+    if (found == specs.end()) continue;  // a positional
+    const OptionSpec& spec = *found->second;
+    const std::string spelled = option->get_name();
+    if (options_.count(spec.name)) throw UsageError{spelled + " is given twice"};
+    const std::string& value = option->results().front();  // the first time it is given
+    // A switch given as --name=VALUE: CLI11 passes VALUE on, where seen has no use for it.
+    if (spec.value == nullptr && value != "true") throw UsageError{spelled + " takes no value"};
+    options_[spec.name] = spec.value == nullptr ? "1" : value;
   }
 }
 

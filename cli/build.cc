@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "cli/cli.h"
+#include "cli/input.h"
 #include "cli/key_file.h"
 #include "cli/lines.h"
 #include "core/defaults.h"
@@ -51,6 +52,7 @@ int Build(const Args& args) {
   if (capacity == 0) throw UsageError{"build needs --capacity N (N > 0)"};
   args.exclusive("fpr", "bytes");
   args.exclusive("seed", "key-file");
+  StdinOnce(args.positional(), args);
   const std::optional<SecretKey> key = KeyFile(args);
   const double fpr = args.get_rate("fpr", defaults::kFpr);
   const uint64_t seed = args.get_u64("seed", 0);

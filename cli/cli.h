@@ -40,8 +40,9 @@ struct CommandSpec {
 const std::vector<CommandSpec>& Commands();
 
 // The options a command declares, given as --name VALUE, --name=VALUE or --name (switches),
-// -o FILE for --output, and positional arguments (- is stdin), in any order. Anything else
-// that starts with - is a UsageError naming it.
+// -o FILE for --output, and positional arguments (- is stdin), in any order; after -- every
+// argument is positional. Split by CLI11 (cli/args.cc). Anything else that starts with - is
+// a UsageError naming it, and every message names an option as it was typed (-o stays -o).
 class Args {
  public:
   Args(int argc, char** argv, const CommandSpec& command);

@@ -13,7 +13,7 @@ const std::vector<CommandSpec>& Commands() {
         {"fpr", "P", "target false-positive rate at capacity (default 0.01)"},
         {"bytes", "SIZE", "a memory budget such as 1GiB or 512M, instead of --fpr"},
         {"seed", "S", "hash seed; filters merge only with the same seed (default 0)"},
-        {"key-file", "PATH", "keyed mode: the secret key, 16 to 64 bytes raw or as hex (docs/SECURITY.md)"},
+        {"key-file", "PATH", "keyed mode: the secret key, 16 to 64 bytes raw or as hex; - reads it from stdin (docs/SECURITY.md)"},
         {"threads", "T", "threads that add keys (default: every core)"},
         {"output", "FILE", "the filter file to write (also -o FILE)"}},
        Build},
@@ -21,7 +21,7 @@ const std::vector<CommandSpec>& Commands() {
        "Prints KEY<TAB>seen|new for each key; reads keys from stdin when none are given, and in "
        "place of a KEY - (use -- before keys that start with -). FILE - reads the filter from stdin.",
        {{"new-only", nullptr, "print only the keys the filter has not seen"},
-        {"key-file", "PATH", "the key of a keyed filter, 16 to 64 bytes raw or as hex (docs/SECURITY.md)"},},
+        {"key-file", "PATH", "the key of a keyed filter, 16 to 64 bytes raw or as hex; - reads it from stdin (docs/SECURITY.md)"},},
        Query},
       {"info", "FILE [--json] [--now T] [--key-file PATH]",
        "Prints the kind, parameters and size of a Bloom, counting or scalable filter, window, store, "
@@ -29,12 +29,12 @@ const std::vector<CommandSpec>& Commands() {
        "and stores, the fill and the false-positive rate at it, and the users above target.",
        {{"json", nullptr, "one JSON object instead of a table"},
         {"now", "T", "the time (Unix seconds) time windows are measured at (default: now)"},
-        {"key-file", "PATH", "the key of a keyed filter or MinHash index, 16 to 64 bytes raw or as hex (docs/SECURITY.md)"},},
+        {"key-file", "PATH", "the key of a keyed filter or MinHash index, 16 to 64 bytes raw or as hex; - reads it from stdin (docs/SECURITY.md)"},},
        Info},
       {"merge", "A B -o C [--key-file PATH]",
        "Writes the union of two filter files of the same shape and seed (or key); A or B may be - (stdin).",
        {{"output", "FILE", "the merged filter file (also -o FILE)"},
-        {"key-file", "PATH", "the key of keyed filters, 16 to 64 bytes raw or as hex (docs/SECURITY.md)"},},
+        {"key-file", "PATH", "the key of keyed filters, 16 to 64 bytes raw or as hex; - reads it from stdin (docs/SECURITY.md)"},},
        Merge},
       {"dedupe", "[--method simhash|minhash|auto] [--k K | --threshold T] [--ngram N] [--per-file | --field NAME] INPUT...",
        "Groups exact and near-duplicate documents: one document per line, per file, or per JSONL "

@@ -18,6 +18,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/cli.h"
+#include "cli/input.h"
 #include "cli/lines.h"
 #include "cli/progress.h"
 #include "core/error.h"
@@ -243,6 +244,7 @@ std::vector<NearGroup> MinhashGroups(const std::vector<Doc>& docs, const std::ve
 
 int Dedupe(const Args& args) {
   if (args.positional().empty()) throw UsageError{"dedupe needs at least one INPUT (- for stdin)"};
+  StdinOnce(args.positional(), args);
   const uint64_t k = args.get_u64("k", 3);
   if (k > kSimhashMaxK) throw UsageError{"--k must be 0..7"};
   Collector collector(args, args.positional());

@@ -7,17 +7,10 @@
 #include "cli/cli.h"
 #include "core/bloom.h"
 #include "core/kernels.h"
+#include "core/splitmix.h"
 
 namespace seen::cli {
 namespace {
-
-// splitmix64: distinct, well-spread ids from a counter.
-uint64_t Mix(uint64_t x) {
-  x += 0x9e3779b97f4a7c15ULL;
-  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
-  return x ^ (x >> 31);
-}
 
 template <class Body>
 double NanosPerKey(size_t keys, Body&& body) {
@@ -35,8 +28,8 @@ int Demo(const Args& args) {
   if (n == 0) throw UsageError{"--keys must be positive"};
   std::vector<uint64_t> present(n), absent(n);
   for (uint64_t i = 0; i < n; ++i) {
-    present[i] = Mix(2 * i);
-    absent[i] = Mix(2 * i + 1);
+    present[i] = SplitMix64(2 * i);
+    absent[i] = SplitMix64(2 * i + 1);
   }
   Bloom filter = Bloom::Create(n, fpr, /*seed=*/2026);
   std::vector<uint8_t> out(n);

@@ -10,22 +10,20 @@
 #include <mutex>
 #include <thread>
 
-#include "bench/baselines/designs.h"
+#include "core/baselines/chain_design.h"
+#include "core/baselines/design.h"
+#include "core/baselines/master_slave_design.h"
+#include "core/baselines/queue_design.h"
+#include "core/baselines/single_design.h"
 #include "core/error.h"
+#include "core/splitmix.h"
 #include "core/store.h"
 
 namespace seen::cli {
 namespace {
 
-uint64_t Mix(uint64_t x) {
-  x += 0x9e3779b97f4a7c15ULL;
-  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
-  return x ^ (x >> 31);
-}
-
 uint32_t StreamLength(uint64_t user) {
-  const uint64_t r = Mix(user ^ 0x5717e4a7ULL);
+  const uint64_t r = SplitMix64(user ^ 0x5717e4a7ULL);
   const double u = static_cast<double>(r >> 11) / 9007199254740992.0;
   if (u < 0.80) return 50 + static_cast<uint32_t>(r % 351);
   if (u < 0.98) return 400 + static_cast<uint32_t>(r % 1601);
@@ -33,8 +31,8 @@ uint32_t StreamLength(uint64_t user) {
 }
 
 // Distinct ids: item i of user u, and never-shown item j of user u.
-uint64_t Shown(uint64_t user, uint32_t i) { return Mix((user << 24) | i); }
-uint64_t NeverShown(uint64_t user, uint32_t j) { return Mix((uint64_t{1} << 63) | (user << 24) | j); }
+uint64_t Shown(uint64_t user, uint32_t i) { return SplitMix64((user << 24) | i); }
+uint64_t NeverShown(uint64_t user, uint32_t j) { return SplitMix64((uint64_t{1} << 63) | (user << 24) | j); }
 
 // The questions every design answers for a steady-state user (one who read at least 2N).
 struct Tally {

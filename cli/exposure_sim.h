@@ -1,5 +1,5 @@
 // The exposure-filtering simulation behind `seen simulate exposure` and the demo: synthetic
-// users read streams of items; each design (the published baselines of bench/baselines and
+// users read streams of items; each design (the published baselines of core/baselines and
 // seen's own windows in a real store) sees the same streams and is measured the same way.
 //
 // Reading volume per user (stated, deterministic from the user id): 80% light readers with

@@ -192,6 +192,7 @@ int Info(const Args& args) {
   const std::string& path = args.positional()[0];
   const uint64_t now = args.get_u64("now", static_cast<uint64_t>(std::time(nullptr)));
   if (now > UINT32_MAX) throw UsageError{"--now is past 2^32 - 1 seconds"};
+  StdinOnce(args.positional(), args);
   const Input in(path);
   const uint32_t kind = ContainerKind(in.data(), in.size(), in.name());
   // Every kind below is opened with its payload checksum checked: a mismatch is an error.

@@ -27,7 +27,8 @@ Input::Input(std::string path) : path_(std::move(path)) {
   }
 }
 
-void StdinOnce(const std::vector<std::string>& inputs) {
+void StdinOnce(std::vector<std::string> inputs, const Args& args) {
+  inputs.push_back(args.get("key-file", ""));
   if (std::count(inputs.begin(), inputs.end(), "-") > 1) throw UsageError{"- (stdin) is given twice: stdin can be read once"};
 }
 

@@ -42,7 +42,10 @@ class Input {
   Region file_;
 };
 
-// Refuses a command line that reads stdin twice (e.g. `seen merge - -`).
-void StdinOnce(const std::vector<std::string>& inputs);
+class Args;
+
+// Refuses a command line that reads stdin twice: two of `inputs` (the files the command reads)
+// are -, as in `seen merge - -`, or one is and so is --key-file.
+void StdinOnce(std::vector<std::string> inputs, const Args& args);
 
 }  // namespace seen::cli

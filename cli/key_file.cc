@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <fstream>
+#include <iostream>
 #include <iterator>
 #include <string>
 #include <vector>
@@ -31,14 +32,17 @@ std::vector<uint8_t> KeyBytes(const std::string& content) {
 std::optional<SecretKey> KeyFile(const Args& args) {
   const std::string path = args.get("key-file", "");
   if (path.empty()) return std::nullopt;
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw Error(Code::kIo, path + ": cannot read the key file");
+  const std::string name = path == "-" ? "stdin" : path;
+  std::ifstream file;
+  if (path != "-") file.open(path, std::ios::binary);
+  std::istream& in = path == "-" ? std::cin : file;
+  if (!in) throw Error(Code::kIo, name + ": cannot read the key file");
   const std::string content{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
   const std::vector<uint8_t> bytes = KeyBytes(content);
   try {
     return SecretKey::FromBytes(bytes.data(), bytes.size());
   } catch (const Error& e) {
-    throw Error(e.code(), path + ": " + e.what() + " (raw, or as hex text)");
+    throw Error(e.code(), name + ": " + e.what() + " (raw, or as hex text)");
   }
 }
 

@@ -9,9 +9,10 @@
 
 namespace seen::cli {
 
-// The key of --key-file PATH, or none without the option. The file holds 16 to 64 bytes,
-// raw or as hex text (such as `openssl rand -hex 32 > key`); anything else is an Error
-// naming the file.
+// The key of --key-file PATH, or none without the option. The file (stdin for -, so that a
+// key can come down a pipe from a secret store and never touch the disk) holds 16 to 64
+// bytes, raw or as hex text (such as `openssl rand -hex 32 > key`); anything else is an
+// Error naming the file.
 std::optional<SecretKey> KeyFile(const Args& args);
 
 }  // namespace seen::cli

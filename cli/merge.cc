@@ -6,6 +6,7 @@
 #include "cli/cli.h"
 #include "cli/input.h"
 #include "cli/key_file.h"
+#include "cli/writable.h"
 #include "core/bloom.h"
 #include "core/bloom_codec.h"
 #include "core/error.h"
@@ -15,7 +16,9 @@ namespace seen::cli {
 int Merge(const Args& args) {
   if (args.positional().size() != 2) throw UsageError{"merge needs two input files: A B -o C"};
   const std::string output = args.require("output");
-  StdinOnce(args.positional());
+  StdinOnce(args.positional(), args);
+  // Two big filters take a while to read: a bad output path fails before that.
+  CheckWritable(output);
   const std::optional<SecretKey> key = KeyFile(args);
   // Each input is a file or - (stdin).
   auto load = [&](const std::string& input) {

@@ -17,10 +17,12 @@ namespace seen::cli {
 int Query(const Args& args) {
   const std::vector<std::string>& inputs = args.positional();
   if (inputs.empty()) throw UsageError{"query needs FILE"};
-  StdinOnce(inputs);
   if (inputs.size() == 1 && inputs[0] == "-") {
     throw UsageError{"query - reads the filter from stdin: give the keys as arguments"};
   }
+  std::vector<std::string> stdin_readers = inputs;
+  if (inputs.size() == 1) stdin_readers.push_back("-");  // no keys given: they come from stdin
+  StdinOnce(stdin_readers, args);
   const std::optional<SecretKey> key = KeyFile(args);
   const Bloom filter = Input(inputs[0]).Load([&](const std::string& path) { return Open(path, false, true, key); },
                                              [&](const uint8_t* data, uint64_t size) { return Deserialize(data, size, key); });

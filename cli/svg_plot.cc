@@ -6,6 +6,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "cli/marker_layout.h"
 #include "core/error.h"
 
 namespace seen::cli {
@@ -13,6 +14,7 @@ namespace {
 
 constexpr double kPanelWidth = 440, kPanelHeight = 300;
 constexpr double kLeft = 78, kRight = 24, kTop = 56, kBottom = 54, kLegendLine = 20;
+constexpr double kMarker = 8;  // a numbered marker's radius
 constexpr const char* kColors[] = {"#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd",
                                    "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf"};
 
@@ -83,6 +85,22 @@ void Check(const SvgPlot& plot) {
   }
 }
 
+// For each marker moved off its point: a line from the marker's edge to a dot on the point.
+// Drawn before (under) every marker, so that a dot never covers another marker's number.
+void DrawLeaders(std::ostringstream& svg, const std::vector<Spot>& points, const std::vector<Spot>& markers) {
+  svg << "<g class=\"leaders\">\n";
+  for (size_t i = 0; i < points.size(); ++i) {
+    const Spot &at = points[i], &marker = markers[i];
+    const double dx = at.x - marker.x, dy = at.y - marker.y, distance = std::hypot(dx, dy);
+    if (distance == 0) continue;
+    const char* color = kColors[i % 10];
+    svg << "<line x1=\"" << marker.x + dx / distance * kMarker << "\" y1=\"" << marker.y + dy / distance * kMarker
+        << "\" x2=\"" << at.x << "\" y2=\"" << at.y << "\" stroke=\"" << color << "\"/><circle data-index=\"" << i + 1
+        << "\" cx=\"" << at.x << "\" cy=\"" << at.y << "\" r=\"2.5\" fill=\"" << color << "\"/>\n";
+  }
+  svg << "</g>\n";
+}
+
 }  // namespace
 
 std::string RenderSvg(const SvgPlot& plot) {
@@ -126,28 +144,32 @@ std::string RenderSvg(const SvgPlot& plot) {
         << "</text>\n<text transform=\"translate(" << left - 58 << "," << kTop + kPanelHeight / 2
         << ") rotate(-90)\" text-anchor=\"middle\">" << Escape(panel.y_label)
         << (panel.log_y ? " (log)" : "") << "</text>\n";
+    std::vector<Spot> points;
+    for (size_t i = 0; i < n; ++i) points.push_back({px(plot.x[i]), py(panel.y[i])});
+    const std::vector<Spot> markers = PlaceMarkers(points, kMarker, {left, kTop, left + kPanelWidth, bottom});
+    DrawLeaders(svg, points, markers);
     for (size_t i = 0; i < n; ++i) {
       const bool zero = panel.log_y && panel.y[i] == 0;
       zero_on_log[i] = zero_on_log[i] || zero;
       const char* color = kColors[i % 10];
       svg << "<g class=\"point\" data-index=\"" << i + 1 << "\" data-value=\"" << Number(panel.y[i])
-          << "\"><circle cx=\"" << px(plot.x[i]) << "\" cy=\"" << py(panel.y[i]) << "\" r=\"8\" fill=\""
-          << (zero ? "white" : color) << "\" fill-opacity=\"0.8\" stroke=\"" << color << "\" stroke-width=\"2\"/>"
-          << "<text x=\"" << px(plot.x[i]) << "\" y=\"" << py(panel.y[i]) + 4
-          << "\" text-anchor=\"middle\" font-size=\"10\" fill=\"" << (zero ? color : "white") << "\">"
-          << i + 1 << "</text></g>\n";
+          << "\"><circle cx=\"" << markers[i].x << "\" cy=\"" << markers[i].y << "\" r=\"" << kMarker
+          << "\" fill=\"" << (zero ? "white" : color) << "\" fill-opacity=\"0.8\" stroke=\"" << color
+          << "\" stroke-width=\"2\"/><text x=\"" << markers[i].x << "\" y=\"" << markers[i].y + 4
+          << "\" text-anchor=\"middle\" font-size=\"10\" fill=\"" << (zero ? color : "white") << "\">" << i + 1
+          << "</text></g>\n";
     }
     svg << "</g>\n";
   }
   svg << "<g class=\"legend\">\n";
   for (size_t i = 0; i < n; ++i) {
     const double y = legend_top + kLegendLine * static_cast<double>(i);
-    svg << "<circle cx=\"" << kLeft << "\" cy=\"" << y - 4 << "\" r=\"8\" fill=\"" << kColors[i % 10]
+    svg << "<circle cx=\"" << kLeft << "\" cy=\"" << y - 4 << "\" r=\"" << kMarker << "\" fill=\"" << kColors[i % 10]
         << "\"/><text x=\"" << kLeft << "\" y=\"" << y << "\" text-anchor=\"middle\" font-size=\"10\" "
         << "fill=\"white\">" << i + 1 << "</text><text x=\"" << kLeft + 16 << "\" y=\"" << y << "\">"
         << Escape(plot.labels[i]) << "</text><text x=\"" << kLeft + 250 << "\" y=\"" << y
         << "\" fill=\"#444\">" << Escape(plot.x_label) << " " << Number(plot.x[i]);
-    // The values too: close points hide each other's markers, never their numbers here.
+    // The values too, exact where the plot shows them only roughly.
     for (const auto& panel : plot.panels) svg << ", " << Escape(panel.y_label) << " " << Number(panel.y[i]);
     svg << (zero_on_log[i] ? " (hollow: exactly 0, drawn at the axis floor)" : "") << "</text>\n";
   }

@@ -1,6 +1,8 @@
 // Scatter plots as SVG: text a browser renders with real fonts, a few kilobytes, no graphics
 // library. Several panels share one x axis and one legend, so every point is a numbered
 // marker and its name is written once, in the legend, where no label can overlap another.
+// Markers of close points do not cover each other either: one that would moves aside and is
+// tied to its point by a line (cli/marker_layout.h).
 #pragma once
 
 #include <string>

@@ -1,4 +1,4 @@
-// Output paths checked before a long run (build, simulate), so that a missing directory or a
+// Output paths checked before a long run (build, merge, simulate), so that a missing directory or a
 // read-only place fails at once, not after minutes of work.
 #pragma once
 

@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "core/splitmix.h"
+
 // SEEN_ASAN: built with AddressSanitizer, whose shadow memory and allocator quarantine make
 // address-space and resident-memory bounds meaningless.
 #if defined(__SANITIZE_ADDRESS__)
@@ -20,14 +22,10 @@
 
 namespace seen::test {
 
-// splitmix64 is a bijection, so Key(i) for distinct i are distinct: stream 0 (even inputs)
-// holds the keys that go in, stream 1 (odd inputs) keys that certainly never did.
-inline uint64_t Mix(uint64_t x) {
-  x += 0x9e3779b97f4a7c15ULL;
-  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
-  return x ^ (x >> 31);
-}
+// The shared key mixer (core/splitmix.h) under the tests' short name. It is a bijection, so
+// Key(i) for distinct i are distinct: stream 0 (even inputs) holds the keys that go in,
+// stream 1 (odd inputs) keys that certainly never did.
+inline constexpr auto& Mix = SplitMix64;
 
 inline std::vector<uint64_t> Keys(uint64_t n, uint64_t stream) {
   std::vector<uint64_t> keys(n);

@@ -1,6 +1,7 @@
 """Where the CLI reads and writes: `-` is stdin wherever a file is read (a filter to query,
-inspect or merge, and the keys among query's arguments), stdin is read once, option errors
-name -o as it was typed, and output paths are checked before a long run starts."""
+inspect or merge, the keys among query's arguments, a key file), stdin is read once, option
+errors name -o as it was typed, and output paths are checked before a long run starts."""
+import json
 import time
 
 import pytest
@@ -46,6 +47,44 @@ def test_option_errors_name_o_as_typed(tmp_path):
     assert "-o is given twice" in message
     message = run("build", "--capacity", 10, "-", "--output", "a", "--output", "b", expect=2).stderr.decode()
     assert "--output is given twice" in message
+    # The second time names the spelling it was given in, whichever that is.
+    message = run("build", "--capacity", 10, "-", "-o", "a", "--output", "b", expect=2).stderr.decode()
+    assert "--output is given twice" in message
+    message = run("build", "--capacity", 10, "-", "--output", "a", "-o", "b", expect=2).stderr.decode()
+    assert "-o is given twice" in message and "--output" not in message.splitlines()[0]
+
+
+def test_an_empty_value_never_takes_the_next_argument(tmp_path):
+    keys = tmp_path / "keys.txt"
+    keys.write_text("a\n")
+    message = run("build", "--capacity=", keys, "-o", tmp_path / "f.seen", expect=2).stderr.decode()
+    assert "--capacity needs a value after =" in message
+
+
+def test_switches_take_no_value_and_unknown_options_are_named_as_typed(built):
+    assert b"--json takes no value" in run("info", "--json=yes", built, expect=2).stderr
+    message = run("info", "--jsn=1", built, expect=2).stderr.decode()
+    assert "unknown option --jsn " in message
+
+
+def test_a_key_file_may_come_from_stdin(tmp_path):
+    """A key piped from a secret store never touches the disk; stdin cannot then also give
+    the keys to add or to query."""
+    key = b"00112233445566778899aabbccddeeff\n"
+    keys = tmp_path / "keys.txt"
+    keys.write_bytes(b"alpha\nbeta\n")
+    out = tmp_path / "keyed.seen"
+    run("build", "--capacity", 100, "--key-file", "-", keys, "-o", out, stdin=key)
+    assert run("query", "--key-file", "-", out, "alpha", "zeta", stdin=key).stdout == b"alpha\tseen\nzeta\tnew\n"
+    assert json.loads(run("info", "--json", "--key-file", "-", out, stdin=key).stdout)["keyed"] is True
+    assert b"stdin: " in run("query", "--key-file", "-", out, "alpha", stdin=b"short\n", expect=1).stderr
+    for twice in (("build", "--capacity", 100, "--key-file", "-", "-", "-o", out),
+                  ("query", "--key-file", "-", out),  # no keys given: they would come from stdin
+                  ("query", "--key-file", "-", "-", "alpha"),
+                  ("merge", "--key-file", "-", "-", out, "-o", tmp_path / "m.seen"),
+                  ("info", "--key-file", "-", "-"),
+                  ("dedupe", "-", "-")):
+        assert b"stdin can be read once" in run(*twice, stdin=key, expect=2).stderr, twice
 
 
 @pytest.mark.parametrize("option", ["--csv", "--svg"])
@@ -57,6 +96,18 @@ def test_simulate_checks_its_outputs_before_the_run(tmp_path, option):
     assert str(missing) in message and "simulating" not in message
     assert time.monotonic() - start < 5
     assert b"is a directory" in run("simulate", "exposure", option, tmp_path, expect=1).stderr
+
+
+def test_merge_checks_its_output_before_reading_its_inputs(tmp_path, built):
+    """Two big filters take a while to read (or come down a pipe): a bad output path is
+    reported first, not after they were read."""
+    bad = tmp_path / "bad.seen"
+    bad.write_bytes(b"not a filter")
+    missing = tmp_path / "no-such-dir" / "merged.seen"
+    message = run("merge", bad, built, "-o", missing, expect=1).stderr.decode()
+    assert str(missing) in message and str(bad) not in message
+    message = run("merge", "-", built, "-o", tmp_path, stdin=built.read_bytes(), expect=1).stderr.decode()
+    assert "is a directory" in message
 
 
 def test_build_checks_its_output_before_reading_the_keys(tmp_path):

@@ -2,6 +2,7 @@
 // the building block of the published exposure designs reproduced as baselines.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
