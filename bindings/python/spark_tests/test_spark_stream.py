@@ -1,12 +1,15 @@
-"""seen.spark.mark_exposures: a file stream of exposures through local[2] into a real
-redis-server with seen's module. Every exposure is found afterwards, and a micro-batch
-retried right after it ran leaves every count window byte for byte as it was."""
+"""The foreachBatch helpers, seen.spark.mark_exposures (Python) and io.seen.spark.ExposureStream
+(Java, driven through Spark's Py4J gateway over the Jedis adapter of seen-spark-tests.jar): a
+file stream of exposures through local[2] into a real redis-server with seen's module. Every
+exposure is found afterwards, and a micro-batch retried right after it ran leaves every count
+window byte for byte as it was. Both helpers are held to the same test, so they cannot drift."""
 import json
 import os
 import sys
 from pathlib import Path
 
 import pytest
+from pyspark.errors import IllegalArgumentException
 
 redis = pytest.importorskip("redis")
 MODULE = os.environ.get("SEEN_REDIS_MODULE")
@@ -17,6 +20,8 @@ from servers import Server  # noqa: E402  (the Redis tests' server runner)
 
 from seen.redis import RedisWindows  # noqa: E402
 from seen.spark import mark_exposures  # noqa: E402
+
+from conftest import SEEN_SPARK_TEST_JARS  # noqa: E402
 
 USERS, ITEMS_PER_USER, FILES = 200, 100, 4
 
@@ -33,7 +38,47 @@ def exposures():
     return [(u, u * 1_000_003 + i, 1_700_000_000 + i) for u in range(USERS) for i in range(ITEMS_PER_USER)]
 
 
-def test_a_stream_marks_every_exposure_and_a_retry_changes_nothing(spark, server, tmp_path):
+class PythonWriter:
+    """mark_exposures, run as a Python job runs it."""
+
+    def __init__(self, spark, port):
+        self.write = mark_exposures(lambda: redis.Redis(host="127.0.0.1", port=port), time="ts")
+
+    def run(self, stream, checkpoint):
+        query = (stream.writeStream.foreachBatch(self.write)
+                 .option("checkpointLocation", checkpoint).trigger(availableNow=True).start())
+        assert query.awaitTermination(300), "the stream did not finish within 5 minutes"
+        assert query.exception() is None
+
+    def retry(self, batch, batch_id):
+        self.write(batch, batch_id)
+
+
+class JavaWriter:
+    """ExposureStream, on the JVM's own DataStreamWriter, as a Java job runs it."""
+
+    def __init__(self, spark, port):
+        self.jvm = spark._jvm
+        connector = self.jvm.io.seen.spark.JedisPipeline.node("127.0.0.1", port)
+        self.write = self.jvm.io.seen.spark.ExposureStream.markExposures(connector).time("ts")
+
+    def run(self, stream, checkpoint):
+        query = (stream._jdf.writeStream().foreachBatch(self.write)
+                 .option("checkpointLocation", checkpoint)
+                 .trigger(self.jvm.org.apache.spark.sql.streaming.Trigger.AvailableNow()).start())
+        assert query.awaitTermination(300_000), "the stream did not finish within 5 minutes"
+        assert query.exception().isEmpty()
+
+    def retry(self, batch, batch_id):
+        self.write.call(batch._jdf, self.jvm.java.lang.Long(batch_id))
+
+
+WRITERS = [PythonWriter, pytest.param(JavaWriter, marks=pytest.mark.skipif(
+    not SEEN_SPARK_TEST_JARS, reason="the Java binding or Jedis is missing"))]
+
+
+@pytest.mark.parametrize("writer", WRITERS)
+def test_a_stream_marks_every_exposure_and_a_retry_changes_nothing(spark, server, tmp_path, writer):
     source = tmp_path / "exposures"
     source.mkdir()
     rows = exposures()
@@ -48,15 +93,9 @@ def test_a_stream_marks_every_exposure_and_a_retry_changes_nothing(spark, server
     timed = range(0, USERS, 4)
     for u in timed:
         windows.reserve(f"exp:{{{u}}}", seconds=3600, items=1000)
-    port = server.port
-    write = mark_exposures(lambda: redis.Redis(host="127.0.0.1", port=port), time="ts")
-    query = (spark.readStream.schema("user LONG, item LONG, ts LONG")
-             .option("maxFilesPerTrigger", 1).json(str(source))
-             .writeStream.foreachBatch(write)
-             .option("checkpointLocation", str(tmp_path / "checkpoint"))
-             .trigger(availableNow=True).start())
-    assert query.awaitTermination(300), "the stream did not finish within 5 minutes"
-    assert query.exception() is None
+    w = writer(spark, server.port)
+    w.run(spark.readStream.schema("user LONG, item LONG, ts LONG")
+          .option("maxFilesPerTrigger", 1).json(str(source)), str(tmp_path / "checkpoint"))
     by_user = {}
     for user, item, _ in rows:
         by_user.setdefault(user, []).append(item)
@@ -68,12 +107,24 @@ def test_a_stream_marks_every_exposure_and_a_retry_changes_nothing(spark, server
     assert marks <= USERS * FILES * 2, f"{marks} SEEN.MARKB calls for {len(rows)} rows"
     # Spark retries a failed micro-batch whole, before any later one: the same rows again.
     batch = spark.read.json(str(source / "part-2.json"), schema="user LONG, item LONG, ts LONG")
-    write(batch, FILES)
+    w.retry(batch, FILES)
     before = {u: r.dump(f"exp:{{{u}}}") for u in by_user if u not in timed}
-    write(batch, FILES)
+    w.retry(batch, FILES)
     assert all(r.dump(f"exp:{{{u}}}") == dump for u, dump in before.items())
 
 
 def test_bad_arguments_are_refused():
     with pytest.raises(ValueError, match="pipeline_users"):
         mark_exposures(lambda: None, pipeline_users=0)
+
+
+@pytest.mark.skipif(not SEEN_SPARK_TEST_JARS, reason="the Java binding or Jedis is missing")
+def test_the_java_helper_refuses_bad_arguments_in_the_driver(spark):
+    jvm = spark._jvm
+    marks = jvm.io.seen.spark.ExposureStream.markExposures(
+        jvm.io.seen.spark.JedisPipeline.node("127.0.0.1", 1))  # refused before any task connects
+    with pytest.raises(IllegalArgumentException, match="pipelineUsers"):
+        marks.pipelineUsers(0)
+    floats = spark.createDataFrame([(1, 1.5)], "user long, item double")
+    with pytest.raises(IllegalArgumentException, match="item is double"):
+        marks.call(floats._jdf, jvm.java.lang.Long(0))
