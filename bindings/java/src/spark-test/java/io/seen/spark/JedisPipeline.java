@@ -6,7 +6,7 @@ import java.util.List;
 import java.util.Set;
 import redis.clients.jedis.AbstractPipeline;
 import redis.clients.jedis.ClusterPipeline;
-import redis.clients.jedis.CommandArguments;
+import redis.clients.jedis.ClusterCommandArguments;
 import redis.clients.jedis.DefaultJedisClientConfig;
 import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.Jedis;
@@ -43,8 +43,10 @@ public final class JedisPipeline implements RedisPipeline {
 
   @Override
   public void send(byte[]... command) {
-    // The key marked as one, so that a ClusterPipeline sends the command to its slot's node.
-    replies.add(pipeline.sendCommand(new CommandArguments(() -> command[0]).key(command[1])
+    // The key marked as one, so that a ClusterPipeline sends the command to its slot's node
+    // (ClusterCommandArguments compute the slot, as a ClusterPipeline needs; a Pipeline to one
+    // node takes them as plain arguments).
+    replies.add(pipeline.sendCommand(new ClusterCommandArguments(() -> command[0]).key(command[1])
         .addObjects((Object[]) Arrays.copyOfRange(command, 2, command.length))));
   }
 

@@ -108,8 +108,9 @@ public final class ExposureStream implements VoidFunction2<Dataset<Row>, Long> {
   }
 
   /**
-   * Marks one micro-batch. Column types are checked here, in the driver; a null user, item or
-   * time fails its task, as it would in Python.
+   * Marks one micro-batch. Column types are checked here, in the driver. A null item or time
+   * fails its task, as in Python; so does a null user, which has no window (Python would mark
+   * the key {@code exp:{None}}).
    */
   @Override
   public void call(Dataset<Row> batch, Long batchId) {
@@ -124,9 +125,7 @@ public final class ExposureStream implements VoidFunction2<Dataset<Row>, Long> {
     while (rows.hasNext()) {
       Row row = rows.next();
       if (row.anyNull()) {
-        throw new IllegalArgumentException("a row with a null " + String.join(", ",
-            time == null ? new String[] {user, item} : new String[] {user, item, time}) + ": "
-            + row);
+        throw new IllegalArgumentException("a null user, item or time in the row " + row);
       }
       Marks marks = byUser.computeIfAbsent(row.get(0).toString(), who -> new Marks());
       marks.add(row.getLong(1), time == null ? 0 : row.getLong(2));
