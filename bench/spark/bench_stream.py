@@ -17,10 +17,11 @@ import time
 from pathlib import Path
 
 import redis
-from pyspark.sql import SparkSession
 
 from seen.redis import pack_ids, unpack_bitmap
 from seen.spark import mark_exposures
+
+from local_spark import session
 
 REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO / "integrations" / "redis" / "tests"))
@@ -113,21 +114,16 @@ def main():
     ap.add_argument("--out", default=str(REPO / "bench" / "results" / "spark_stream.md"))
     a = ap.parse_args()
     load = os.getloadavg()[0]  # the machine is shared: say how busy it was
-    os.environ["PYSPARK_PYTHON"] = sys.executable
-    os.environ["SPARK_LOCAL_IP"] = "127.0.0.1"
     events = pages(a.exposures)
     times = {PLAIN: [], PYTHON: [], JAVA: []}
     marks = {}
     with tempfile.TemporaryDirectory() as t:
-        spark = (SparkSession.builder.master("local[2]").appName("seen-bench-stream")
-                 .config("spark.ui.enabled", "false").config("spark.driver.host", "127.0.0.1")
-                 .config("spark.driver.bindAddress", "127.0.0.1")
-                 .config("spark.jars", a.jars).config("spark.driver.memory", "2g").getOrCreate())
-        spark.sparkContext.setLogLevel("ERROR")
+        spark = session("seen-bench-stream", a.jars)
         source = Path(t) / "exposures"
         write_files(spark, a.exposures, source)
         # Windows of the last 500 marks (the module's default): every user's 20 items fit.
-        server = Server(Path(t) / "redis", module=os.path.abspath(a.module), module_args=["COUNT", "500"])
+        server = Server(Path(t) / "redis", module=os.path.abspath(a.module),
+                        module_args=["COUNT", "500"])
         try:
             r = server.client()
             runs = {PLAIN: lambda: run_plain(events, server.port)}
