@@ -14,9 +14,11 @@ import tempfile
 import time
 from pathlib import Path
 
-from pyspark.sql import SparkSession, functions
+from pyspark.sql import functions
 
 from seen.spark import build_bloom
+
+from local_spark import session
 
 REPO = Path(__file__).resolve().parents[2]
 JVM_FLOOR = "read floor (JVM): the internal rows the Java builder reads, counted"
@@ -74,18 +76,12 @@ def main():
     ap.add_argument("--out", default=str(REPO / "bench" / "results" / "spark.md"))
     a = ap.parse_args()
     load = os.getloadavg()[0]  # the machine is shared: say how busy it was
-    os.environ["PYSPARK_PYTHON"] = sys.executable
-    os.environ["SPARK_LOCAL_IP"] = "127.0.0.1"
     with tempfile.TemporaryDirectory() as t:
         keys = Path(t) / "keys.txt"
         with keys.open("w") as f:
             for start in range(0, a.keys, 1_000_000):
                 f.write("".join(f"user-{i}\n" for i in range(start, min(a.keys, start + 1_000_000))))
-        spark = (SparkSession.builder.master("local[2]").appName("seen-bench")
-                 .config("spark.ui.enabled", "false").config("spark.driver.host", "127.0.0.1")
-                 .config("spark.driver.bindAddress", "127.0.0.1")
-                 .config("spark.jars", a.jar).config("spark.driver.memory", "2g").getOrCreate())
-        spark.sparkContext.setLogLevel("ERROR")
+        spark = session("seen-bench", a.jar)
         out = Path(t) / "cli.seen"
         cli = [a.cli, "build", "--capacity", str(a.keys), "--fpr", "0.01", str(keys), "-o", str(out)]
         subprocess.run(cli, check=True, capture_output=True)

@@ -10,6 +10,9 @@ from pyspark.sql import SparkSession
 
 SEEN_CLI = os.environ["SEEN_CLI"]
 SEEN_SPARK_JAR = os.environ.get("SEEN_SPARK_JAR")  # set when the Java binding is built
+# The Jedis adapter of the Java stream test and the jars of Jedis (comma-separated), set when
+# Jedis is in the local Maven repository.
+SEEN_SPARK_TEST_JARS = os.environ.get("SEEN_SPARK_TEST_JARS")
 
 # Every line rule of `seen build` at once: a BOM, CRLF, a bare CR inside a line, empty lines,
 # a line of only CR, invalid UTF-8, CR CR LF (one CR is dropped), a NUL and a last line
@@ -27,8 +30,9 @@ def spark():
                .config("spark.driver.bindAddress", "127.0.0.1")
                .config("spark.driver.host", "127.0.0.1")
                .config("spark.sql.shuffle.partitions", "4"))
-    if SEEN_SPARK_JAR:
-        builder = builder.config("spark.jars", SEEN_SPARK_JAR)  # as spark-submit --jars
+    if SEEN_SPARK_JAR:  # as spark-submit --jars
+        jars = [SEEN_SPARK_JAR] + ([SEEN_SPARK_TEST_JARS] if SEEN_SPARK_TEST_JARS else [])
+        builder = builder.config("spark.jars", ",".join(jars))
     session = builder.getOrCreate()
     session.sparkContext.setLogLevel("ERROR")
     yield session

@@ -11,9 +11,14 @@ from conftest import EDGE_LINES, SEEN_SPARK_JAR, seen_build, spread_longs, write
 pytestmark = pytest.mark.skipif(not SEEN_SPARK_JAR, reason="the Java binding is not built")
 
 
-def java_build(spark, jdf, column, n, fpp, seed=0):
-    """SeenSpark.buildBloom's filter, as bytes."""
-    f = spark._jvm.io.seen.spark.SeenSpark.buildBloom(jdf, column, n, fpp, seed)
+def java_build(spark, jdf, column, n, fpp, seed=0, slice_bytes=None):
+    """SeenSpark.buildBloom's filter, as bytes; with slice_bytes, assembled from block ranges
+    of that size whatever the filter's size (the path of filters of 1 GiB and more)."""
+    builder = spark._jvm.io.seen.spark.SeenSpark
+    if slice_bytes is None:
+        f = builder.buildBloom(jdf, column, n, fpp, seed)
+    else:
+        f = builder.buildBloom(jdf, column, n, fpp, seed, 0, slice_bytes)
     try:
         return bytes(f.toByteArray())
     finally:
@@ -74,3 +79,28 @@ def test_other_column_types_are_refused_in_the_driver(spark):
     df = spark.createDataFrame([(1.5,)], "x double")
     with pytest.raises(IllegalArgumentException, match="x is double"):
         java_build(spark, df._jdf, "x", 100, 0.01)
+
+
+def test_block_ranges_give_seen_builds_bytes_for_every_key_type(spark, tmp_path):
+    """The path of filters of 1 GiB and more, forced onto small filters of many ranges."""
+    (tmp_path / "edge.txt").write_bytes(EDGE_LINES)
+    edge = java_lines(spark, str(tmp_path / "edge.txt"))
+    assert java_build(spark, edge, "key", 1000, 0.01, slice_bytes=128) == seen_build(
+        tmp_path, tmp_path / "edge.txt", n=1000)
+    values = spread_longs()
+    write_longs(tmp_path / "longs.bin", values)
+    longs = spark.createDataFrame([(v,) for v in values], "id long").repartition(2)
+    assert java_build(spark, longs._jdf, "id", 1000, 0.01, slice_bytes=128) == seen_build(
+        tmp_path, tmp_path / "longs.bin", n=1000)
+    n = 100_000  # 8 ranges of 16 KiB, keys from three partitions, nulls among them
+    strings = spark.range(n).selectExpr(
+        "case when id % 10 = 0 then null else concat('k', id) end as key").repartition(3)
+    sliced = java_build(spark, strings._jdf, "key", n, 0.01, seed=3, slice_bytes=16384)
+    assert len(sliced) > 7 * 16384
+    assert sliced == build_bloom(strings, "key", n, 0.01, seed=3).to_bytes()
+
+
+def test_a_slice_size_below_one_block_is_refused(spark):
+    df = spark.createDataFrame([("a",)], "key string")
+    with pytest.raises(IllegalArgumentException, match="sliceBytes"):
+        java_build(spark, df._jdf, "key", 100, 0.01, slice_bytes=63)

@@ -1,6 +1,9 @@
 """redis-server processes for the tests: Debian's redis-server with the module loaded, on a
-free 127.0.0.1 port, in a temporary directory, stopped by the test that started it."""
+free 127.0.0.1 port, in a temporary directory, stopped by the test that started it; and
+Redis Clusters of them (start_cluster)."""
+import contextlib
 import os
+import random
 import socket
 import subprocess
 import time
@@ -84,3 +87,60 @@ class Server:
     def restart(self) -> None:
         self.stop()
         self.start()
+
+
+def cluster_ports(n):
+    """n ports whose cluster bus ports (port + 10000) are free too, both below the ephemeral
+    range: a port from it was free when checked and then taken by some connection's local
+    end before the node bound its bus ("Address already in use")."""
+    try:
+        ephemeral = int(open("/proc/sys/net/ipv4/ip_local_port_range").read().split()[0])
+    except (OSError, ValueError, IndexError):
+        ephemeral = 32768
+    # Where the ephemeral range starts too low to leave room, any port: the race stays.
+    high = ephemeral - 10000 if ephemeral > 20000 else 55535
+    rng = random.Random()
+    ports = []
+    while len(ports) < n:
+        port = rng.randrange(10000, high)
+        if port in ports:
+            continue
+        try:
+            for p in (port, port + 10000):
+                with socket.socket() as s:
+                    s.bind(("127.0.0.1", p))
+        except OSError:
+            continue
+        ports.append(port)
+    return ports
+
+
+def wait_until(predicate, what, deadline=60):
+    end = time.monotonic() + deadline
+    while not predicate():
+        assert time.monotonic() < end, f"timed out waiting for {what}"
+        time.sleep(0.1)
+
+
+@contextlib.contextmanager
+def start_cluster(directory: Path, primaries: int, replicas: int = 0,
+                  extra: Optional[List[str]] = None, **server_args):
+    """primaries * (1 + replicas) nodes made one Redis Cluster by redis-cli --cluster create,
+    each node's cluster state ok; every node is stopped on the way out."""
+    servers: List[Server] = []
+    try:
+        for port in cluster_ports(primaries * (1 + replicas)):
+            servers.append(Server(directory / str(port), port=port, extra=[
+                "--cluster-enabled", "yes", "--cluster-config-file", "nodes.conf",
+                *(extra or [])], **server_args))
+        subprocess.run(["redis-cli", "--cluster", "create",
+                        *[f"127.0.0.1:{s.port}" for s in servers],
+                        "--cluster-replicas", str(replicas), "--cluster-yes"],
+                       check=True, capture_output=True, timeout=60)
+        for s in servers:
+            wait_until(lambda: s.client().cluster("info")["cluster_state"] == "ok",
+                       f"cluster state on {s.port}")
+        yield servers
+    finally:
+        for s in servers:
+            s.stop()

@@ -1,70 +1,18 @@
 """Redis Cluster: 3 primaries and 3 replicas made by redis-cli --cluster create, driven by
 redis-py's cluster client. After a CLUSTER FAILOVER of one primary, no acknowledged mark is
 lost."""
-import random
-import socket
-import subprocess
-import time
-
 import pytest
 from redis.cluster import RedisCluster
 
-from servers import Server
+from servers import start_cluster, wait_until
 from seen.redis import RedisWindows
-
-
-def cluster_ports(n):
-    """n ports whose cluster bus ports (port + 10000) are free too, both below the ephemeral
-    range: a port from it was free when checked and then taken by some connection's local
-    end before the node bound its bus ("Address already in use")."""
-    try:
-        ephemeral = int(open("/proc/sys/net/ipv4/ip_local_port_range").read().split()[0])
-    except (OSError, ValueError, IndexError):
-        ephemeral = 32768
-    # Where the ephemeral range starts too low to leave room, any port: the race stays.
-    high = ephemeral - 10000 if ephemeral > 20000 else 55535
-    rng = random.Random()
-    ports = []
-    while len(ports) < n:
-        port = rng.randrange(10000, high)
-        if port in ports:
-            continue
-        try:
-            for p in (port, port + 10000):
-                with socket.socket() as s:
-                    s.bind(("127.0.0.1", p))
-        except OSError:
-            continue
-        ports.append(port)
-    return ports
-
-
-def wait_until(predicate, what, deadline=60):
-    end = time.monotonic() + deadline
-    while not predicate():
-        assert time.monotonic() < end, f"timed out waiting for {what}"
-        time.sleep(0.1)
 
 
 @pytest.fixture
 def nodes(tmp_path):
-    servers = []
-    try:
-        for port in cluster_ports(6):
-            servers.append(Server(tmp_path / str(port), port=port, extra=[
-                "--cluster-enabled", "yes", "--cluster-config-file", "nodes.conf",
-                "--cluster-node-timeout", "2000", "--appendonly", "yes"]))
-        subprocess.run(["redis-cli", "--cluster", "create",
-                        *[f"127.0.0.1:{s.port}" for s in servers],
-                        "--cluster-replicas", "1", "--cluster-yes"],
-                       check=True, capture_output=True, timeout=60)
-        for s in servers:
-            wait_until(lambda: s.client().cluster("info")["cluster_state"] == "ok",
-                       f"cluster state on {s.port}")
+    with start_cluster(tmp_path, 3, replicas=1,
+                       extra=["--cluster-node-timeout", "2000", "--appendonly", "yes"]) as servers:
         yield servers
-    finally:
-        for s in servers:
-            s.stop()
 
 
 def test_failover_loses_no_acknowledged_mark(nodes):

@@ -86,3 +86,72 @@ JNI(jint, stats)(JNIEnv* env, jclass cls, jlong h, jdoubleArray out) {
 JNI(jint, sync)(JNIEnv* env, jclass cls, jlong h) {
   return seen_bloom_sync(FILTER(h));
 }
+
+/* Block ranges (io.seen.BloomBlocks): arrays are copied in and out rather than pinned, since
+ * hashing a batch costs far more than copying it, and no critical section is held. */
+#define BLOCKS_OOM "no native memory for a copy of the batch"
+
+/* blocks[0 .. len) = the block each of ids[off .. off+len) maps to. */
+JNI(jint, blocksOfLongs)(JNIEnv* env, jclass cls, jlong h, jlongArray ids, jint off, jint len,
+                         jlongArray blocks) {
+  uint64_t* copy = alloc_or_throw(env, 2 * (size_t)len * sizeof *copy, BLOCKS_OOM);
+  if (copy == NULL) return JAVA_EXCEPTION_PENDING;
+  seen_status s = SEEN_OK;
+  (*env)->GetLongArrayRegion(env, ids, off, len, (jlong*)copy);
+  if (!(*env)->ExceptionCheck(env)) {
+    s = seen_bloom_blocks_of_u64(FILTER(h), copy, (size_t)len, copy + len);
+    if (s == SEEN_OK) (*env)->SetLongArrayRegion(env, blocks, 0, len, (jlong*)(copy + len));
+  }
+  free(copy);
+  return (*env)->ExceptionCheck(env) ? JAVA_EXCEPTION_PENDING : s;
+}
+
+/* blocks[0 .. count) = the block of each key first .. first+count of data and offsets (which
+ * Java checked), with the offsets widened to the uint64 layout seen.h takes. */
+JNI(jint, blocksOfKeys)(JNIEnv* env, jclass cls, jlong h, jbyteArray data, jintArray offsets,
+                        jint first, jint count, jlongArray blocks) {
+  jint* narrow = alloc_or_throw(env, ((size_t)count + 1) * sizeof *narrow, BLOCKS_OOM);
+  if (narrow == NULL) return JAVA_EXCEPTION_PENDING;
+  (*env)->GetIntArrayRegion(env, offsets, first, count + 1, narrow);
+  size_t base = (*env)->ExceptionCheck(env) ? 0 : (size_t)narrow[0];
+  size_t bytes = (*env)->ExceptionCheck(env) ? 0 : (size_t)narrow[count] - base;
+  uint64_t* wide = alloc_or_throw(env, (2 * (size_t)count + 1) * sizeof *wide + bytes,
+                                  BLOCKS_OOM);
+  seen_status s = SEEN_OK;
+  if (wide != NULL && !(*env)->ExceptionCheck(env)) {
+    uint64_t* out = wide + count + 1;
+    uint8_t* keys = (uint8_t*)(out + count);
+    for (jint i = 0; i <= count; i++) wide[i] = (uint64_t)narrow[i] - base;
+    (*env)->GetByteArrayRegion(env, data, (jsize)base, (jsize)bytes, (jbyte*)keys);
+    if (!(*env)->ExceptionCheck(env)) {
+      s = seen_bloom_blocks_of_keys(FILTER(h), keys, wide, (size_t)count, out);
+      if (s == SEEN_OK) (*env)->SetLongArrayRegion(env, blocks, 0, count, (jlong*)out);
+    }
+  }
+  free(wide);
+  free(narrow);
+  return (*env)->ExceptionCheck(env) ? JAVA_EXCEPTION_PENDING : s;
+}
+
+/* out[0 .. 64 * count) = blocks [first, first + count). */
+JNI(jint, readBlocks)(JNIEnv* env, jclass cls, jlong h, jlong first, jint count, jbyteArray out) {
+  uint8_t* copy = alloc_or_throw(env, 64 * (size_t)count, BLOCKS_OOM);
+  if (copy == NULL) return JAVA_EXCEPTION_PENDING;
+  seen_status s = seen_bloom_read_blocks(FILTER(h), (uint64_t)first, (uint64_t)count, copy);
+  if (s == SEEN_OK) (*env)->SetByteArrayRegion(env, out, 0, 64 * count, (jbyte*)copy);
+  free(copy);
+  return (*env)->ExceptionCheck(env) ? JAVA_EXCEPTION_PENDING : s;
+}
+
+/* ORs blocks (64 * count bytes) into the filter's blocks from first on. */
+JNI(jint, orBlocks)(JNIEnv* env, jclass cls, jlong h, jlong first, jint count, jbyteArray blocks) {
+  uint8_t* copy = alloc_or_throw(env, 64 * (size_t)count, BLOCKS_OOM);
+  if (copy == NULL) return JAVA_EXCEPTION_PENDING;
+  seen_status s = SEEN_OK;
+  (*env)->GetByteArrayRegion(env, blocks, 0, 64 * count, (jbyte*)copy);
+  if (!(*env)->ExceptionCheck(env)) {
+    s = seen_bloom_or_blocks(FILTER(h), (uint64_t)first, (uint64_t)count, copy);
+  }
+  free(copy);
+  return (*env)->ExceptionCheck(env) ? JAVA_EXCEPTION_PENDING : s;
+}

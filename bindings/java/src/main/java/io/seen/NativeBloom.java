@@ -39,4 +39,17 @@ final class NativeBloom {
   static native int stats(long h, double[] out);
 
   static native int sync(long h);
+
+  /** blocks[0 .. len) = the block of each of ids[off .. off+len) (BloomBlocks checked them). */
+  static native int blocksOfLongs(long h, long[] ids, int off, int len, long[] blocks);
+
+  /** blocks[0 .. count) = the block of each key first .. first+count (offsets checked). */
+  static native int blocksOfKeys(long h, byte[] data, int[] offsets, int first, int count,
+      long[] blocks);
+
+  /** out[0 .. 64 * count) = blocks [first, first + count). */
+  static native int readBlocks(long h, long first, int count, byte[] out);
+
+  /** ORs blocks (64 * count bytes) into the filter from block first on. */
+  static native int orBlocks(long h, long first, int count, byte[] blocks);
 }

@@ -1,5 +1,6 @@
 package io.seen.spark;
 
+import io.seen.BloomBlocks;
 import io.seen.BloomFilter;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
@@ -23,9 +24,10 @@ import org.apache.spark.sql.SparkSession;
  *
  * <p>Each partition batches its keys into one filter sized from the global expected count, so
  * every partition has the same layout; {@code treeReduce} ORs their serialized forms pairwise
- * in the executors, and the driver gets one filter back. Every task and each reduce step holds
- * one or two whole filters, so keep filters below 1 GiB (Python's builder assembles bigger
- * ones from block ranges).
+ * in the executors, and the driver gets one filter back; every task and each reduce step holds
+ * one or two whole filters. Filters of 1 GiB and more are assembled from block ranges instead
+ * (BlockRanges), so that no task and no driver holds more than one whole filter, as Python's
+ * builder does.
  *
  * <pre>{@code
  * try (BloomFilter f = SeenSpark.buildBloom(spark.read().parquet("urls/"), "url", 1_000_000_000L, 0.001)) {
@@ -38,6 +40,11 @@ import org.apache.spark.sql.SparkSession;
  */
 public final class SeenSpark {
   private SeenSpark() {}
+
+  /** From this filter size on, {@link #buildBloom} assembles the filter from block ranges. */
+  public static final long SLICE_ABOVE = 1L << 30;
+  /** The bytes of each block range that a big filter is assembled from. */
+  public static final long SLICE_BYTES = 64L << 20;
 
   /** As {@link #buildBloom(Dataset, String, long, double, long)} with seed 0. */
   public static BloomFilter buildBloom(Dataset<Row> df, String column, long expectedItems,
@@ -53,17 +60,34 @@ public final class SeenSpark {
    */
   public static BloomFilter buildBloom(Dataset<Row> df, String column, long expectedItems,
       double fpp, long seed) {
-    byte[] empty;
+    return buildBloom(df, column, expectedItems, fpp, seed, SLICE_ABOVE, SLICE_BYTES);
+  }
+
+  /**
+   * As {@link #buildBloom(Dataset, String, long, double, long)}, with the filter assembled
+   * from block ranges of {@code sliceBytes} (rounded down to whole 64-byte blocks, at least
+   * one) when it takes {@code sliceAbove} bytes or more. The bytes are the same either way.
+   */
+  public static BloomFilter buildBloom(Dataset<Row> df, String column, long expectedItems,
+      double fpp, long seed, long sliceAbove, long sliceBytes) {
+    if (sliceBytes < 64 || sliceBytes / 64 > BloomBlocks.MAX_RANGE) {
+      throw new IllegalArgumentException("sliceBytes must be in 64 .. "
+          + 64L * BloomBlocks.MAX_RANGE + ", not " + sliceBytes);
+    }
+    long size;
     try (BloomFilter probe = BloomFilter.create(expectedItems, fpp, seed)) {
-      empty = probe.toByteArray();
+      size = probe.sizeInBytes();
     }
     KeyColumn keys = KeyColumn.of(df, column);
+    if (size >= sliceAbove) {
+      return BlockRanges.build(keys, expectedItems, fpp, seed, (int) (sliceBytes / 64));
+    }
     KeyColumn.Kind kind = keys.kind();  // the tasks take the kind, not the Dataset
     JavaRDD<byte[]> filters = keys.rows().toJavaRDD().mapPartitions(
         rows -> Collections.singletonList(
             PartitionFilter.build(rows, kind, expectedItems, fpp, seed)).iterator());
     if (filters.getNumPartitions() == 0) {  // treeReduce of nothing fails: the empty filter
-      return fromBytes(empty);
+      return BloomFilter.create(expectedItems, fpp, seed);
     }
     return fromBytes(filters.treeReduce(SeenSpark::or, 2));
   }
