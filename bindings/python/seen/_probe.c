@@ -97,7 +97,11 @@ static PyObject* add_one(PyObject* self, PyObject* key) {
     return PyObject_CallMethod(self, "_add_other", "O", key);
   } else if (PyLong_CheckExact(key)) {
     const unsigned long long id = PyLong_AsUnsignedLongLong(key);
-    if (id == (unsigned long long)-1 && PyErr_Occurred()) return NULL; /* OverflowError */
+    if (id == (unsigned long long)-1 && PyErr_Occurred()) {
+      /* Outside u64: cffi raises the OverflowError, worded as for every other call. */
+      PyErr_Clear();
+      return PyObject_CallMethod(self, "_add_other", "O", key);
+    }
     status = tests->put_u64(filter, id, &was_present);
   } else if (PyUnicode_CheckExact(key)) {
     Py_ssize_t len;
