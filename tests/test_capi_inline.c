@@ -72,7 +72,7 @@ static void test_unkeyed_filters(void) {
 static void test_viewed_filter(void) {
   uint64_t ids[N];
   seen_bloom *f = NULL, *view = NULL;
-  seen_bloom_probe probe;
+  seen_bloom_probe probe = {0};
   size_t size = 0, i;
   void* buf = NULL;
   for (i = 0; i < N; ++i) ids[i] = mix(i);
@@ -94,7 +94,7 @@ static void test_keyed_filter(void) {
   static const uint8_t key[16] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16};
   uint64_t ids[N];
   seen_bloom* f = NULL;
-  seen_bloom_probe probe;
+  seen_bloom_probe probe = {0};
   size_t i;
   int all_found = 1;
   for (i = 0; i < N; ++i) ids[i] = mix(i);
@@ -110,7 +110,7 @@ static void test_keyed_filter(void) {
 
 static void test_refusals(void) {
   seen_bloom* f = NULL;
-  seen_bloom_probe probe;
+  seen_bloom_probe probe = {0};
   seen_bloom_create(100, 0.01, 0, &f, NULL);
   check(seen_bloom_probe_init(NULL, &probe) == SEEN_ERR_INVALID_ARGUMENT, "a NULL filter is refused");
   check(seen_bloom_probe_init(f, NULL) == SEEN_ERR_INVALID_ARGUMENT, "a NULL probe is refused");
