@@ -16,8 +16,9 @@
  * The add keeps the GIL too. Its stripe lock may wait for a batch add in another thread, which
  * runs in C without the GIL, so the wait is short and cannot deadlock. A failed add (a
  * read-only filter) raises through the subclass's _raise_status(status), with the handle's
- * message; other keys and an unbound filter go to _add_other(key), the general path. Keyed filters are served
- * too: the library hashes as the handle says. Counting filters define their own add.
+ * message; other keys and an unbound filter go to _add_other(key), the general path. Keyed
+ * filters are served too: the library hashes as the handle says. Counting filters define
+ * their own add.
  *
  * Only the limited API of Python 3.10 (meson.build's limited_api), so that one abi3 wheel serves
  * every later Python: the type is made from a spec, and bytes are read through functions. */

@@ -2,7 +2,7 @@
 it (_probe.c says why): the probe is bound to each handle the filter takes and unbound when it
 closes, and keys the probe does not take (other types, a closed filter) come to
 _contains_other (and _add_other), through cffi."""
-from typing import Any, Tuple
+from typing import Any, NoReturn, Tuple
 
 from . import _keys
 from ._native import ffi, lib
@@ -28,7 +28,7 @@ class ProbedKeys(SingleKeyProbe):
             raise_status(lib.SEEN_ERR_INVALID_ARGUMENT, self._h)
         return found == 1
 
-    def _raise_status(self, status: int) -> None:
+    def _raise_status(self, status: int) -> NoReturn:
         """Raises the failure of a call the C base made on the handle (_probe.c)."""
         raise_status(status, self._h)
 

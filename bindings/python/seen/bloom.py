@@ -3,8 +3,8 @@
 The filter's bits live in C memory (allocated, mapped from a file, or borrowed from a
 buffer); this object holds only the handle. cffi releases the GIL around every C call, so
 threads may add and test one filter at once; close() needs exclusive access, as in C. The
-single-key `in` is answered by the C base class SingleKeyProbe instead, which keeps the GIL
-for its few nanoseconds of work (_single_key.py).
+single-key `in` and `add` are answered by the C base class SingleKeyProbe instead, which keeps
+the GIL for their few nanoseconds of work (_single_key.py).
 """
 from typing import Any, Optional
 
