@@ -7,6 +7,8 @@
 #include <cstdint>
 #include <cstring>
 #include <ctime>
+#include <functional>
+#include <string>
 #include <vector>
 
 #include "core/block.h"
@@ -60,6 +62,41 @@ double MedianNs(int reps, size_t keys, Body&& body, Setup&& setup) {
 template <class Body>
 double MedianNs(int reps, size_t keys, Body&& body) {
   return Measure(reps, keys, body).wall_ns;
+}
+
+// One operation of an interleaved run: body does `keys` keys' work; setup runs before it,
+// untimed (e.g. clearing a filter that body adds to).
+struct Step {
+  std::string name;
+  size_t keys;
+  std::function<void()> body;
+  std::function<void()> setup = [] {};
+};
+
+inline double ThreadCpuNs() {
+  timespec t;
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+  return static_cast<double>(t.tv_sec) * 1e9 + static_cast<double>(t.tv_nsec);
+}
+
+// Runs every step once per round, in turn, for `rounds` rounds, so that a shared machine's
+// drift falls on all of them alike; the median of each step's thread CPU ns per key, in order.
+inline std::vector<double> Interleave(const std::vector<Step>& steps, int rounds) {
+  std::vector<std::vector<double>> ns(steps.size());
+  for (int r = 0; r < rounds; ++r) {
+    for (size_t i = 0; i < steps.size(); ++i) {
+      steps[i].setup();
+      const double start = ThreadCpuNs();
+      steps[i].body();
+      ns[i].push_back((ThreadCpuNs() - start) / static_cast<double>(steps[i].keys));
+    }
+  }
+  std::vector<double> medians;
+  for (auto& times : ns) {
+    std::sort(times.begin(), times.end());
+    medians.push_back(times[times.size() / 2]);
+  }
+  return medians;
 }
 
 // The floor: one random 64-byte read per key over a buffer as big as the filter, batched

@@ -297,8 +297,9 @@ SEEN_API seen_status seen_bloom_get_info(const seen_bloom* f, seen_bloom_info* i
 
 /* The filter's blocks where they are (info.bytes bytes, block scheme 1 of docs/FORMAT.md), for
  * a binding that answers single-key queries in its own language rather than through a foreign
- * call per key (bindings/go). Valid until seen_bloom_free; never write through it. Adds running
- * beside a reader change whole aligned 64-bit words, so read it a word at a time. */
+ * call per key (bindings/go), and for seen_inline.h. Valid until seen_bloom_free; never write
+ * through it. Adds running beside a reader change whole aligned 64-bit words, so read it a word
+ * at a time. */
 SEEN_API seen_status seen_bloom_get_blocks(const seen_bloom* f, const uint8_t** blocks);
 
 /* Fill statistics: O(bytes), reads the whole filter. Same size rule as info. */

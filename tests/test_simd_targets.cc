@@ -21,6 +21,7 @@
 #include "core/window_ring_kernels.h"
 #include "core/window_table_kernels.h"
 #include "core/window_table_slots.h"
+#include "seen_inline.h"
 #include "tests/bloom_vectors.h"
 #include "tests/reference_filter.h"
 #include "tests/support.h"
@@ -122,6 +123,27 @@ TEST_P(Target, MatchesTheFormatSpecification) {
 }
 
 TEST_P(Target, BuildsTheSharedVectors) { EXPECT_GT(test::CheckBloomVectors(), 800); }
+
+// seen_inline.h's probe, plain C, gives libseen's answers on a filter its kernels built under
+// this target (Highway is one shared library, so the forced target is libseen's too): every
+// key added is found, and every query answers as the library's batch call does.
+TEST_P(Target, InlineProbeAnswersAsTheLibrary) {
+  seen_bloom* f = nullptr;
+  ASSERT_EQ(seen_bloom_create(kIn.size(), 0.02, kSeed, &f, nullptr), SEEN_OK);
+  const size_t half = kIn.size() / 2;
+  seen_bloom_add_u64(f, kIn.data(), half);
+  for (size_t i = half; i < kIn.size(); ++i) seen_bloom_add_one_u64(f, kIn[i], nullptr);
+  seen_bloom_probe probe{};
+  ASSERT_EQ(seen_bloom_probe_init(f, &probe), SEEN_OK);
+  size_t missed = 0, differ = 0;
+  for (const uint64_t id : kIn) missed += seen_bloom_probe_contains_u64(&probe, id) != 1;
+  std::vector<uint8_t> answers(kProbe.size());
+  seen_bloom_contains_u64(f, kProbe.data(), kProbe.size(), answers.data());
+  for (size_t i = 0; i < kProbe.size(); ++i) differ += seen_bloom_probe_contains_u64(&probe, kProbe[i]) != answers[i];
+  EXPECT_EQ(missed, 0u);
+  EXPECT_EQ(differ, 0u);
+  seen_bloom_free(f);
+}
 
 // The window kernel answers exactly as the scalar definition of docs/FORMAT.md
 // (window_cells::SegmentsHolding, for any of several arrays), for shapes from one position to

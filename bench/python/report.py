@@ -13,6 +13,7 @@ import matplotlib.pyplot as plt  # noqa: E402 (the backend must be chosen first)
 
 RESULTS = Path(__file__).resolve().parents[1] / "results"
 Row = Tuple[str, str, float]
+ADD = "single `f.add(x)` (int)"
 
 
 def cpu_model() -> str:
@@ -54,9 +55,15 @@ def _ratios(ns: Dict[Tuple[str, str], float]) -> List[str]:
         f"| <= 1x | {verdict(single / rb_int <= 1)} |",
         f"| seen single `in` (str) / rbloom single `in` (str) | {single_str / rb_str:.2f}x | <= 1x "
         f"| {verdict(single_str / rb_str <= 1)} |",
+        _add_ratio("", ns[("seen", ADD)] / ns[("rbloom", ADD)], verdict),
         f"| bare cffi call / rbloom single `in` (int) | {bare / rb_int:.2f}x | | |",
         f"| seen `contains_many` (numpy u64) / random read floor | {batch / floor:.2f}x | | |",
     ] + _big_ratios(ns, verdict) + _real_key_ratio(ns, verdict)
+
+
+def _add_ratio(where: str, ratio: float, verdict: Callable[[bool], str]) -> str:
+    return (f"| {where}seen single `f.add(x)` (int) / rbloom single `f.add(x)` (int) | {ratio:.2f}x "
+            f"| <= 1x | {verdict(ratio <= 1)} |")
 
 
 def _real_key_ratio(ns: Dict[Tuple[str, str], float], verdict: Callable[[bool], str]) -> List[str]:
@@ -82,6 +89,8 @@ def _big_ratios(ns: Dict[Tuple[str, str], float], verdict: Callable[[bool], str]
             f"| >= 10x | {verdict(rb / batch >= 10)} |",
             f"| at {label} keys: seen single `in` (int) / rbloom single `in` (int) | {single / rb:.2f}x "
             f"| <= 1x | {verdict(single / rb <= 1)} |",
+            _add_ratio(f"at {label} keys: ",
+                       ns[(f"seen @ {label}", ADD)] / ns[(f"rbloom @ {label}", ADD)], verdict),
         ]
     return lines
 
@@ -122,7 +131,9 @@ def write(rows: List[Row], notes: List[str], mapped: Dict[str, float], items: in
         f"Filter: {items:,} random u64 ids at fpr {fpr}; seen's filter is {size_bytes / mib:.1f} MiB. "
         "Queries are half present, half absent, in random order. Each figure is the median of 7 "
         "runs, in ns per key: batches over 10^6 ids (2 x 10^5 str), single keys over a loop of "
-        "2 x 10^5 `x in f`. The `@ 10^6` and `@ 10^8` columns repeat the int lookups, with "
+        "2 x 10^5 `x in f` or `f.add(x)` (the adds take ids of their own, new in the first round, "
+        "present in the others; times are the thread's CPU time). The `@ 10^6` and `@ 10^8` "
+        "columns repeat the int lookups and adds, with "
         f"queries drawn alike, on 10^6 keys (about {size_bytes / 10 / mib:.1f} MiB) and 10^8 keys "
         f"(about {size_bytes * 10 / mib:.0f} MiB).",
         "",
@@ -147,6 +158,10 @@ def write(rows: List[Row], notes: List[str], mapped: Dict[str, float], items: in
         "rbloom's whole lookup. For str, rbloom reuses the hash Python caches in every str "
         "object; seen hashes the UTF-8 bytes (which the str caches too) with XXH3, so that "
         "a filter answers the same in every process and language.",
+        "- A single `f.add(x)` is seen's C base type's method (`SingleKeyProbe._add_one`, "
+        "bound as `BloomFilter.add`): no Python frame, the GIL kept, and was_present returned "
+        "as a bool. Through cffi (a Python method, the call, and a per-thread slot to receive "
+        "was_present) it cost about 4x rbloom's add (issue 29).",
         "- rbloom's default hash is Python's `hash()`, randomized per process for str and "
         "bytes, so a saved filter answers wrongly in another process; with the stable "
         "`hash_func` its README suggests for saving, it is the `rbloom (stable hash)` column. "

@@ -1,7 +1,8 @@
-"""`key in filter` for the kinds whose C base SingleKeyProbe answers it (_probe.c says why):
-the probe is bound to each handle the filter takes and unbound when it closes, and keys the
-probe does not take (other types, a closed filter) come to _contains_other, through cffi."""
-from typing import Any, Tuple
+"""`key in filter` (and a Bloom filter's add) for the kinds whose C base SingleKeyProbe answers
+it (_probe.c says why): the probe is bound to each handle the filter takes and unbound when it
+closes, and keys the probe does not take (other types, a closed filter) come to
+_contains_other (and _add_other), through cffi."""
+from typing import Any, NoReturn, Tuple
 
 from . import _keys
 from ._native import ffi, lib
@@ -26,6 +27,10 @@ class ProbedKeys(SingleKeyProbe):
         if found < 0:
             raise_status(lib.SEEN_ERR_INVALID_ARGUMENT, self._h)
         return found == 1
+
+    def _raise_status(self, status: int) -> NoReturn:
+        """Raises the failure of a call the C base made on the handle (_probe.c)."""
+        raise_status(status, self._h)
 
     def close(self) -> None:
         """Unbinds the single-key probe, then closes as every kind does (syncing a writable

@@ -3,8 +3,8 @@
 The filter's bits live in C memory (allocated, mapped from a file, or borrowed from a
 buffer); this object holds only the handle. cffi releases the GIL around every C call, so
 threads may add and test one filter at once; close() needs exclusive access, as in C. The
-single-key `in` is answered by the C base class SingleKeyProbe instead, which keeps the GIL
-for its few nanoseconds of work (_single_key.py).
+single-key `in` and `add` are answered by the C base class SingleKeyProbe instead, which keeps
+the GIL for their few nanoseconds of work (_single_key.py).
 """
 from typing import Any, Optional
 
@@ -55,15 +55,13 @@ class BloomFilter(ProbedKeys, _batches.UpdatesByBatches, _files.KeyedBytes, _fil
 
     # --- single keys ---------------------------------------------------------------------
 
-    def add(self, key: Key) -> bool:
-        """Adds one key; returns True if it looked present already (test-and-add, as
-        pybloom-live's add does): False means certainly new."""
+    # add(key) -> bool: the C base's test-and-add (_probe.c), without a Python frame.
+    add = ProbedKeys._add_one
+
+    def _add_other(self, key: Key) -> bool:
+        """add for the keys the C base leaves to cffi: other key types, a closed filter."""
         was_present = _handle.was_present_slot()
-        # Ints inline, as in __contains__: the path single-key loops take.
-        if isinstance(key, int):
-            status = _put_u64(self._h, key, was_present)
-        else:
-            status = _keys.call(_put_u64, _put_key, self._h, key, was_present)
+        status = _keys.call(_put_u64, _put_key, self._h, key, was_present)
         if status:
             raise_status(status, self._h)
         return bool(was_present[0])

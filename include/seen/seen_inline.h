@@ -1,0 +1,1 @@
+../../capi/seen_inline.h
