@@ -23,12 +23,13 @@
 #include "bench/bench_support.h"
 #include "bench/split_block.h"
 #include "core/kernels.h"
+#include "core/splitmix.h"
 #include "seen.h"
 #include "seen_inline.h"
 
 namespace {
 
-using seen::bench::Mix;
+using seen::SplitMix64;
 using seen::bench::SplitBlockFilter;
 using seen::bench::Step;
 
@@ -44,12 +45,12 @@ seen_bloom* Filter(uint64_t n) {
   return f;
 }
 
-// Key i of the N added: Mix(2 i); absent keys are Mix(2 i + 1).
+// Key i of the N added: SplitMix64(2 i); absent keys are SplitMix64(2 i + 1).
 void Fill(seen_bloom* f, SplitBlockFilter& split, uint64_t n) {
   std::vector<uint64_t> chunk;
   for (uint64_t first = 0; first < n; first += kFillChunk) {
     chunk.clear();
-    for (uint64_t i = first; i < std::min(n, first + kFillChunk); ++i) chunk.push_back(Mix(2 * i));
+    for (uint64_t i = first; i < std::min(n, first + kFillChunk); ++i) chunk.push_back(SplitMix64(2 * i));
     seen_bloom_add_u64(f, chunk.data(), chunk.size());
     for (const uint64_t id : chunk) split.Insert(id);
   }
@@ -73,9 +74,9 @@ void RunAt(uint64_t n, uint64_t q, int rounds) {
 
   std::vector<uint64_t> queries(q), fresh(q), blocks(q);
   for (uint64_t i = 0; i < q; ++i) {
-    const bool present = Mix(~i) & 1;
-    queries[i] = present ? Mix(2 * (Mix(i) % n)) : Mix(2 * (n + i) + 1);
-    fresh[i] = Mix(2 * i);
+    const bool present = SplitMix64(~i) & 1;
+    queries[i] = present ? SplitMix64(2 * (SplitMix64(i) % n)) : SplitMix64(2 * (n + i) + 1);
+    fresh[i] = SplitMix64(2 * i);
   }
   seen_bloom_blocks_of_u64(find, queries.data(), q, blocks.data());
   const uint8_t* bytes = nullptr;
@@ -123,7 +124,7 @@ void RunAt(uint64_t n, uint64_t q, int rounds) {
   // The false-positive rates of the two filters at the same bytes, on Q keys never added.
   uint64_t seen_fp = 0, split_fp = 0;
   for (uint64_t i = 0; i < q; ++i) {
-    const uint64_t id = Mix(2 * (n + i) + 1);
+    const uint64_t id = SplitMix64(2 * (n + i) + 1);
     seen_fp += seen_bloom_probe_contains_u64(&probe, id);
     split_fp += split_find.Find(id);
   }
@@ -152,7 +153,7 @@ int main(int argc, char** argv) {
   if (sizes.empty()) sizes = {1000000, 100000000};
   // The reference's hash is XXH64 itself: checked against libxxhash before anything is timed.
   for (uint64_t i = 0; i < 1000; ++i) {
-    const uint64_t id = Mix(i);
+    const uint64_t id = SplitMix64(i);
     if (SplitBlockFilter::Xxh64OfId(id) != XXH64(&id, sizeof id, 0)) {
       std::fprintf(stderr, "the reference's XXH64 differs from libxxhash's\n");
       return 1;
