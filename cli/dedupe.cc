@@ -2,8 +2,9 @@
 // or one JSONL field per line). Exact groups share the XXH3-128 of the normalized text. Near
 // groups are clusters of exact groups, by --method: simhash (fingerprints within --k bits of
 // each other), minhash (estimated Jaccard >= --threshold with each other), or auto, the
-// default (minhash when the median document is under 3,000 bytes, where SimHash misses edits). Each group's
-// first document is its representative, and the output gives each member's closeness to it.
+// default (minhash when the median document is under 3,000 bytes, where SimHash misses
+// edits). Each group's first document is its representative, and the output gives each
+// member's closeness to it.
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
@@ -58,7 +59,8 @@ constexpr uint64_t kAutoMinhashBelow = 3000;
 // What a user runs, so what the figures in bench/results/dedupe_recall.md are measured at.
 // Not the index's usual 0.8: dedupe's MinHash shingles are token pairs, so 5 words edited in
 // an 80-word passage (500 characters) leave J near 0.78, and 128 bins estimate J to about
-// 0.04 there; at 0.8 a default run found 0.23-0.57 of such copies, at 0.7 0.55-1.00.
+// 0.04 there: on Debian's English passages auto found 0.48-0.57 of 5-edit copies at 0.8,
+// 0.64-0.92 at 0.7, with no false pair at either.
 constexpr const char* kDefaultMethod = "auto";
 constexpr double kDefaultThreshold = 0.7;
 
