@@ -73,7 +73,7 @@ JNI(jint, params)(JNIEnv* env, jclass cls, jlong h, jlongArray out) {
   return SEEN_OK;
 }
 
-/* out: fill_ratio, approx_items, predicted_fpr. */
+/* out: fill_ratio, approx_items, predicted_fpr (FilterStats.java reads them). */
 JNI(jint, stats)(JNIEnv* env, jclass cls, jlong h, jdoubleArray out) {
   seen_bloom_stats st = {.size = sizeof st};
   seen_status s = seen_bloom_get_stats(FILTER(h), &st);
@@ -103,7 +103,7 @@ JNI(jint, blocksOfLongs)(JNIEnv* env, jclass cls, jlong h, jlongArray ids, jint 
     if (s == SEEN_OK) (*env)->SetLongArrayRegion(env, blocks, 0, len, (jlong*)(copy + len));
   }
   free(copy);
-  return (*env)->ExceptionCheck(env) ? JAVA_EXCEPTION_PENDING : s;
+  return (*env)->ExceptionCheck(env) ? JAVA_EXCEPTION_PENDING : (jint)s;
 }
 
 /* blocks[0 .. count) = the block of each key first .. first+count of data and offsets (which
@@ -130,7 +130,7 @@ JNI(jint, blocksOfKeys)(JNIEnv* env, jclass cls, jlong h, jbyteArray data, jintA
   }
   free(wide);
   free(narrow);
-  return (*env)->ExceptionCheck(env) ? JAVA_EXCEPTION_PENDING : s;
+  return (*env)->ExceptionCheck(env) ? JAVA_EXCEPTION_PENDING : (jint)s;
 }
 
 /* out[0 .. 64 * count) = blocks [first, first + count). */
@@ -140,7 +140,7 @@ JNI(jint, readBlocks)(JNIEnv* env, jclass cls, jlong h, jlong first, jint count,
   seen_status s = seen_bloom_read_blocks(FILTER(h), (uint64_t)first, (uint64_t)count, copy);
   if (s == SEEN_OK) (*env)->SetByteArrayRegion(env, out, 0, 64 * count, (jbyte*)copy);
   free(copy);
-  return (*env)->ExceptionCheck(env) ? JAVA_EXCEPTION_PENDING : s;
+  return (*env)->ExceptionCheck(env) ? JAVA_EXCEPTION_PENDING : (jint)s;
 }
 
 /* ORs blocks (64 * count bytes) into the filter's blocks from first on. */
@@ -153,5 +153,5 @@ JNI(jint, orBlocks)(JNIEnv* env, jclass cls, jlong h, jlong first, jint count, j
     s = seen_bloom_or_blocks(FILTER(h), (uint64_t)first, (uint64_t)count, copy);
   }
   free(copy);
-  return (*env)->ExceptionCheck(env) ? JAVA_EXCEPTION_PENDING : s;
+  return (*env)->ExceptionCheck(env) ? JAVA_EXCEPTION_PENDING : (jint)s;
 }
