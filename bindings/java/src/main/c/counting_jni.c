@@ -83,12 +83,13 @@ JNI(jint, params)(JNIEnv* env, jclass cls, jlong h, jlongArray out) {
   return SEEN_OK;
 }
 
-/* out: approx_items, saturated, fill_ratio, predicted_fpr. */
+/* out: fill_ratio, approx_items, predicted_fpr, saturated: a Bloom filter's three, then the
+ * counting filter's own (FilterStats.java reads them). */
 JNI(jint, stats)(JNIEnv* env, jclass cls, jlong h, jdoubleArray out) {
   seen_counting_stats st = {.size = sizeof st};
   seen_status s = seen_counting_get_stats(FILTER(h), &st);
   if (s != SEEN_OK) return s;
-  jdouble v[4] = {st.approx_items, (jdouble)st.saturated, st.fill_ratio, st.predicted_fpr};
+  jdouble v[4] = {st.fill_ratio, st.approx_items, st.predicted_fpr, (jdouble)st.saturated};
   (*env)->SetDoubleArrayRegion(env, out, 0, 4, v);
   return SEEN_OK;
 }

@@ -166,12 +166,12 @@ public final class BloomFilter extends AddOnceFilter<BloomFilter> {
 
   /** The number of distinct keys put so far, estimated from the fill; reads the whole filter. */
   public long approximateElementCount() {
-    return Math.round(stats()[1]);
+    return Math.round(stats().approxItems);
   }
 
   /** The false-positive rate of the filter as it is now; reads the whole filter. */
   public double expectedFpp() {
-    return stats()[2];
+    return stats().predictedFpr;
   }
 
   /** The false-positive rate asked for at creation. */
@@ -206,10 +206,8 @@ public final class BloomFilter extends AddOnceFilter<BloomFilter> {
     return FilterInfo.read(handle, this, false);
   }
 
-  private double[] stats() {
-    double[] out = new double[3];
-    handle.run(this, h -> NativeBloom.stats(h, out));
-    return out;
+  private FilterStats stats() {
+    return FilterStats.read(handle, this, false);
   }
 
   @Override

@@ -294,17 +294,17 @@ public final class CountingFilter extends Filter<CountingFilter> {
    * exact while no counter saturated. Reads every counter.
    */
   public long approximateElementCount() {
-    return Math.round(stats()[0]);
+    return Math.round(stats().approxItems);
   }
 
   /** Counters stuck at 15, which never decrement again; reads every counter. */
   public long saturatedCounters() {
-    return (long) stats()[1];
+    return stats().saturatedCounters;
   }
 
   /** The false-positive rate of the filter as it is now; reads every counter. */
   public double expectedFpp() {
-    return stats()[3];
+    return stats().predictedFpr;
   }
 
   /** The false-positive rate asked for at creation. */
@@ -344,10 +344,8 @@ public final class CountingFilter extends Filter<CountingFilter> {
     return FilterInfo.read(handle, this, true);
   }
 
-  private double[] stats() {
-    double[] out = new double[4];
-    handle.run(this, h -> NativeCounting.stats(h, out));
-    return out;
+  private FilterStats stats() {
+    return FilterStats.read(handle, this, true);
   }
 
   @Override
