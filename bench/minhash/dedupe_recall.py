@@ -10,6 +10,7 @@ pair Jaccard (evaluate.py's shingles) is below 0.5, counted over all pairs of do
 usage: bench/minhash/dedupe_recall.py SEEN_CLI OUT_DIR     writes OUT_DIR/dedupe_recall.md"""
 import json
 import random
+import re
 import subprocess
 import sys
 import tempfile
@@ -31,7 +32,7 @@ def corpus(lang, passages, rng):
         alphabet = sorted({c for p in passages for c in p if evaluate.CJK.match(c)})
         edit = lambda text, n: evaluate.edit_chinese(rng, text, n, alphabet)  # noqa: E731
     else:
-        vocabulary = sorted({w for p in passages for w in evaluate.re.findall(r"[A-Za-z]{2,}", p)})
+        vocabulary = sorted({w for p in passages for w in re.findall(r"[A-Za-z]{2,}", p)})
         edit = lambda text, n: evaluate.edit_english(rng, text, n, vocabulary)  # noqa: E731
     docs = [(None, i, p) for i, p in enumerate(passages)]
     # One copy of a passage: two copies of one passage are further from each other than from it.
