@@ -1,7 +1,8 @@
 // seen dedupe: exact and near-duplicate groups among documents (one per line, one per file,
 // or one JSONL field per line). Exact groups share the XXH3-128 of the normalized text. Near
 // groups are clusters of exact groups, by --method: simhash (fingerprints within --k bits of
-// each other), minhash (estimated Jaccard >= --threshold with each other), or auto, the
+// each other), minhash (shingle sets at Jaccard >= --threshold with each other, computed
+// exactly: cli/minhash_groups.h), or auto, the
 // default (minhash when the median document is under 3,000 bytes, where SimHash misses
 // edits). Each group's first document is its representative, and the output gives each
 // member's closeness to it.
@@ -21,10 +22,10 @@
 #include "cli/cli.h"
 #include "cli/input.h"
 #include "cli/lines.h"
+#include "cli/minhash_groups.h"
 #include "cli/progress.h"
 #include "core/error.h"
 #include "core/minhash.h"
-#include "core/minhash_index.h"
 #include "core/simhash.h"
 #include "core/simhash_index.h"
 
@@ -36,7 +37,7 @@ struct Doc {
   uint64_t line;  // 0 for a whole file
   uint64_t bytes;
   TextFingerprint fp;
-  std::vector<uint32_t> sketch;  // MinHash, when the method may need it
+  ShingledText shingled;  // when the method may be minhash
 };
 
 // The string member `name` of the JSON object on one JSONL line, if it has one. Throws
@@ -57,12 +58,13 @@ std::optional<std::string> JsonStringField(std::string_view line, const std::str
 // Below this median length SimHash loses edited copies (bench/results/minhash.md).
 constexpr uint64_t kAutoMinhashBelow = 3000;
 // What a user runs, so what the figures in bench/results/dedupe_recall.md are measured at.
-// Not the index's usual 0.8: dedupe's MinHash shingles are token pairs, so 5 words edited in
-// an 80-word passage (500 characters) leave J near 0.78, and 128 bins estimate J to about
-// 0.04 there: on Debian's English passages auto found 0.48-0.57 of 5-edit copies at 0.8,
-// 0.64-0.92 at 0.7, with no false pair at either.
+// Not the index's usual 0.8: dedupe's shingles are token pairs, so 5 words edited in an
+// 80-word passage leave J near 0.78, and an edited "word" such as a URL or a dotted name is
+// several tokens (Python documentation's 5-edit copies: 6% under 0.6). Below 0.6 the groups
+// take in license paragraphs that share their wording but not their terms (word-triple
+// Jaccard under 0.5: bench/results/dedupe.md).
 constexpr const char* kDefaultMethod = "auto";
-constexpr double kDefaultThreshold = 0.7;
+constexpr double kDefaultThreshold = 0.6;
 
 class Collector {
  public:
@@ -149,8 +151,9 @@ class Collector {
   }
 
   void Add(uint32_t f, uint64_t line, std::string_view text) {
-    docs_.push_back({f, line, text.size(), FingerprintText(text.data(), text.size(), options_),
-                     sketch_ ? SketchText(text.data(), text.size(), MinhashOptions{}) : std::vector<uint32_t>{}});
+    ShingledText shingled;
+    if (sketch_) shingled.sketch = SketchText(text.data(), text.size(), MinhashOptions{}, &shingled.shingles);
+    docs_.push_back({f, line, text.size(), FingerprintText(text.data(), text.size(), options_), std::move(shingled)});
   }
 
   const std::vector<std::string>& paths_;
@@ -164,7 +167,7 @@ class Collector {
 };
 
 // A near group: its exact groups in order, each with how close it is to the first, the
-// representative ("d=3" bits, or "j=0.91" estimated Jaccard).
+// representative ("d=3" bits, or "j=0.91" Jaccard).
 struct NearGroup {
   std::vector<std::pair<uint32_t, std::string>> members;
 };
@@ -208,36 +211,20 @@ std::vector<NearGroup> SimhashGroups(const std::vector<Doc>& docs, const std::ve
   return out;
 }
 
-// Leader clustering: in input order, an exact group joins the most similar group whose every
-// member it is verified near (estimated Jaccard >= threshold, as every MinHash match), or
-// starts one. So every two members of a group are near each other.
-std::vector<NearGroup> MinhashGroups(const std::vector<Doc>& docs, const std::vector<std::vector<uint32_t>>& exact,
-                                     double threshold) {
-  MinhashIndex leaders(MinhashOptions{}, threshold);
+// One text per exact group, its first document's.
+std::vector<NearGroup> MinhashNearGroups(const std::vector<Doc>& docs, const std::vector<std::vector<uint32_t>>& exact,
+                                         double threshold) {
+  std::vector<const ShingledText*> texts;
+  for (const auto& group : exact) texts.push_back(&docs[group[0]].shingled);
   std::vector<NearGroup> out;
-  std::vector<uint32_t> group_of_leader;
-  auto sketch = [&](uint32_t g) { return docs[exact[g][0]].sketch; };
-  auto near_all = [&](const NearGroup& group, uint32_t g) {
-    return std::all_of(group.members.begin(), group.members.end(), [&](const auto& member) {
-      return EstimateJaccard(sketch(member.first).data(), sketch(g).data(), sketch(g).size()) >= threshold;
-    });
-  };
-  for (uint32_t g = 0; g < exact.size(); ++g) {
-    if (docs[exact[g][0]].fp.features == 0) continue;
-    auto matches = leaders.Query(sketch(g));
-    std::stable_sort(matches.begin(), matches.end(),
-                     [](const MinhashMatch& a, const MinhashMatch& b) { return a.similarity > b.similarity; });
-    const auto fits = std::find_if(matches.begin(), matches.end(),
-                                   [&](const MinhashMatch& m) { return near_all(out[group_of_leader[m.id]], g); });
-    if (fits == matches.end()) {
-      leaders.Add(group_of_leader.size(), sketch(g));
-      group_of_leader.push_back(static_cast<uint32_t>(out.size()));
-      out.push_back({{{g, "j=1.00"}}});
-      continue;
+  for (const auto& group : MinhashGroups(texts, threshold)) {
+    NearGroup near;
+    for (const GroupMember& m : group) {
+      char closeness[16];
+      std::snprintf(closeness, sizeof closeness, "j=%.2f", m.jaccard);
+      near.members.emplace_back(m.text, closeness);
     }
-    char closeness[16];
-    std::snprintf(closeness, sizeof closeness, "j=%.2f", fits->similarity);
-    out[group_of_leader[fits->id]].members.emplace_back(g, closeness);
+    out.push_back(std::move(near));
   }
   return out;
 }
@@ -265,7 +252,7 @@ int Dedupe(const Args& args) {
   const std::string method = args.get("method", kDefaultMethod);
   const double threshold = args.get_rate("threshold", kDefaultThreshold);
   const bool minhash = method == "minhash" || (method == "auto" && MedianBytes(docs) < kAutoMinhashBelow);
-  const std::vector<NearGroup> near = minhash ? MinhashGroups(docs, exact, threshold)
+  const std::vector<NearGroup> near = minhash ? MinhashNearGroups(docs, exact, threshold)
                                               : SimhashGroups(docs, exact, static_cast<uint32_t>(k));
   uint64_t exact_groups = 0, exact_docs = 0, near_groups = 0, near_docs = 0;
   for (uint32_t g = 0; g < exact.size(); ++g) {

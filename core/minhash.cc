@@ -61,8 +61,9 @@ class FirstProbes {
 // hashed again into one shingle hash, which goes to its bin of `bins`.
 class Sketcher {
  public:
-  Sketcher(const MinhashOptions& options, uint32_t* bins)
-      : options_(options), hashing_(options.seed, options.key), bins_(bins) {
+  // shingles, when given, also receives every shingle's hash cut to 32 bits.
+  Sketcher(const MinhashOptions& options, uint32_t* bins, std::vector<uint32_t>* shingles)
+      : options_(options), hashing_(options.seed, options.key), bins_(bins), shingles_(shingles) {
     std::fill(bins_, bins_ + options.bins, kEmptyBin);
     while ((uint32_t{1} << bin_bits_) < options.bins) ++bin_bits_;
   }
@@ -178,6 +179,7 @@ class Sketcher {
     const uint32_t value = std::min(static_cast<uint32_t>(h), kEmptyBin - 1);
     bins_[bin] = std::min(bins_[bin], value);
     filled_[bin / 64] |= uint64_t{1} << (bin % 64);
+    if (shingles_ != nullptr) shingles_->push_back(static_cast<uint32_t>(h));
   }
 
   // Optimal densification: an empty bin takes the value of the first non-empty bin its own
@@ -225,6 +227,7 @@ class Sketcher {
   const MinhashOptions& options_;
   Hashing hashing_;
   uint32_t* bins_;
+  std::vector<uint32_t>* shingles_;
   uint32_t bin_bits_ = 0;
   text::WordBuilder word_;
   uint64_t recent_[2 * kMaxShingle] = {};
@@ -250,9 +253,10 @@ void ValidateMinhashOptions(const MinhashOptions& o) {
   }
 }
 
-void SketchTextInto(const char* text, size_t len, const MinhashOptions& options, uint32_t* bins) {
+void SketchTextInto(const char* text, size_t len, const MinhashOptions& options, uint32_t* bins,
+                    std::vector<uint32_t>* shingles) {
   ValidateMinhashOptions(options);
-  Sketcher sketcher(options, bins);
+  Sketcher sketcher(options, bins, shingles);
   if (len > 0) {
     const auto* p = reinterpret_cast<const uint8_t*>(text);
     sketcher.Feed(p, p + len);
@@ -265,6 +269,32 @@ std::vector<uint32_t> SketchText(const char* text, size_t len, const MinhashOpti
   std::vector<uint32_t> bins(options.bins);
   SketchTextInto(text, len, options, bins.data());
   return bins;
+}
+
+std::vector<uint32_t> SketchText(const char* text, size_t len, const MinhashOptions& options,
+                                 std::vector<uint32_t>* shingles) {
+  ValidateMinhashOptions(options);
+  std::vector<uint32_t> bins(options.bins);
+  shingles->clear();
+  SketchTextInto(text, len, options, bins.data(), shingles);
+  std::sort(shingles->begin(), shingles->end());
+  shingles->erase(std::unique(shingles->begin(), shingles->end()), shingles->end());
+  return bins;
+}
+
+double ShingleJaccard(const std::vector<uint32_t>& a, const std::vector<uint32_t>& b) {
+  if (a.empty() && b.empty()) return 0;
+  size_t common = 0;
+  for (auto i = a.begin(), j = b.begin(); i != a.end() && j != b.end();) {
+    if (*i < *j) {
+      ++i;
+    } else if (*j < *i) {
+      ++j;
+    } else {
+      ++common, ++i, ++j;
+    }
+  }
+  return static_cast<double>(common) / static_cast<double>(a.size() + b.size() - common);
 }
 
 double EstimateJaccard(const uint32_t* a, const uint32_t* b, size_t bins) {

@@ -47,6 +47,34 @@ TEST(Minhash, EstimatesFollowTheExactJaccard) {
   }
 }
 
+// The shingle sets beside a sketch are exact: pairs of tokens, once each, folded as the
+// sketch folds them, with the Jaccard a set model gives.
+TEST(Minhash, ShingleSetsGiveTheExactJaccard) {
+  const MinhashOptions options;
+  std::vector<uint32_t> a, b, none;
+  const std::string text = "w1 w2 w3 w4 w1 w2";  // pairs w1w2 w2w3 w3w4 w4w1 w1w2: 4 distinct
+  const auto sketch = SketchText(text.data(), text.size(), options, &a);
+  EXPECT_EQ(a.size(), 4u);
+  EXPECT_TRUE(std::is_sorted(a.begin(), a.end()));
+  EXPECT_EQ(sketch, SketchText(text.data(), text.size(), options)) << "the same sketch with or without the set";
+  const std::string folded = "W1, w2 W3! w4 w1 W2";
+  SketchText(folded.data(), folded.size(), options, &b);
+  EXPECT_EQ(a, b);
+  EXPECT_EQ(ShingleJaccard(a, a), 1.0);
+  // 99 pairs of 100 distinct tokens; 6 tokens replaced change 12 of them: 87 / 111.
+  std::vector<int> base(100), edited(100);
+  for (int i = 0; i < 100; ++i) base[i] = edited[i] = i;
+  for (int i : {10, 20, 30, 60, 70, 80}) edited[i] = 1000 + i;
+  SketchText(Words(base).c_str(), Words(base).size(), options, &a);
+  SketchText(Words(edited).c_str(), Words(edited).size(), options, &b);
+  EXPECT_EQ(a.size(), 99u);
+  EXPECT_DOUBLE_EQ(ShingleJaccard(a, b), 87.0 / 111.0);
+  SketchText("", 0, options, &none);
+  EXPECT_TRUE(none.empty());
+  EXPECT_EQ(ShingleJaccard(none, none), 0);
+  EXPECT_EQ(ShingleJaccard(a, none), 0);
+}
+
 TEST(Minhash, EmptyShortAndRepeatedTexts) {
   const MinhashOptions options;
   const auto empty = SketchText("", 0, options);
