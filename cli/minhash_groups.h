@@ -20,13 +20,14 @@ struct GroupMember {
 };
 
 // Every text in exactly one group, groups in the order of their first member, members in
-// text order. Candidates come from a MinHash LSH index a little below the threshold, so that
-// a pair at the threshold is rarely lost to its estimate, and are verified exactly. Groups
-// join by complete linkage, the pair of groups whose least similar pair across them is the
-// most similar first: an edited copy joins its original before either joins look-alikes
-// (license boilerplate) the copy is farther from. Joining in input order, each text into the
-// first group it was near, left a third of 5-edit copies of license passages outside their
-// originals' groups (bench/results/dedupe_recall.md).
+// text order. Candidate pairs come from a MinHash LSH index a little below the threshold, so
+// that a pair at the threshold is rarely lost to its estimate, and are verified exactly.
+// Groups join by complete linkage, the two groups whose least similar pair across them is the
+// most similar first, every pair across checked when their turn comes: an edited copy joins
+// its original before either joins look-alikes (license boilerplate) the copy is farther
+// from. Joining in input order, each text into the first group it was near, left a third of
+// 5-edit copies of license passages outside their originals' groups
+// (bench/results/dedupe_recall.md).
 std::vector<std::vector<GroupMember>> MinhashGroups(const std::vector<const ShingledText*>& texts, double threshold);
 
 }  // namespace seen::cli

@@ -284,15 +284,13 @@ std::vector<uint32_t> SketchText(const char* text, size_t len, const MinhashOpti
 
 double ShingleJaccard(const std::vector<uint32_t>& a, const std::vector<uint32_t>& b) {
   if (a.empty() && b.empty()) return 0;
-  size_t common = 0;
-  for (auto i = a.begin(), j = b.begin(); i != a.end() && j != b.end();) {
-    if (*i < *j) {
-      ++i;
-    } else if (*j < *i) {
-      ++j;
-    } else {
-      ++common, ++i, ++j;
-    }
+  size_t common = 0, i = 0, j = 0;
+  // Without a branch on which side is behind: it is taken at random.
+  while (i < a.size() && j < b.size()) {
+    const uint32_t x = a[i], y = b[j];
+    common += x == y;
+    i += x <= y;
+    j += y <= x;
   }
   return static_cast<double>(common) / static_cast<double>(a.size() + b.size() - common);
 }

@@ -206,3 +206,18 @@ def test_every_two_members_of_a_minhash_group_are_near(tmp_path):
                 assert abs(j - pair_jaccard(first, texts[i])) <= 0.005 + 1e-9, (seed, group)
             for (a, _), (b, _) in itertools.combinations(group, 2):
                 assert pair_jaccard(texts[a], texts[b]) >= threshold, (seed, a, b)
+
+
+def test_a_dense_group_of_close_copies_is_one_group(tmp_path):
+    """1,500 copies of one 100-word passage, 2 words edited in each (every pair at J 0.85 or
+    so): one group of all of them, as complete linkage requires, without comparing each copy
+    with every other one through the index."""
+    rng = random.Random(11)
+    base = " ".join(words(rng, 100))
+    texts = [edited(rng, base, rng.sample(range(100), 2)) for _ in range(1500)]
+    path = tmp_path / "copies.txt"
+    path.write_text("\n".join(texts) + "\n")
+    groups = near_groups(subprocess.run([SEEN, "dedupe", path], capture_output=True, check=True,
+                                        timeout=120, text=True).stdout)
+    assert [len(g) for g in groups] == [1500]
+    assert min(j for _, j in groups[0]) >= 0.6
