@@ -6,6 +6,8 @@ threads may add and test one filter at once; close() needs exclusive access, as 
 single-key `in` and `add` are answered by the C base class SingleKeyProbe instead, which keeps
 the GIL for their few nanoseconds of work (_blocked.py).
 """
+import operator
+from functools import reduce
 from typing import Any
 
 from . import _files, _handle, _keys
@@ -68,22 +70,15 @@ class BloomFilter(BlockedFilter):
         """Adds every key of other (same size, k and seed, else IncompatibleError)."""
         if not isinstance(other, BloomFilter):
             return NotImplemented
-        check(lib.seen_bloom_merge(self._h, other._h), self._h)
-        return self
+        return self._combine(other, lib.seen_bloom_merge)
 
     def __or__(self, other: "BloomFilter") -> "BloomFilter":
         """A new filter holding the keys of both."""
-        if not isinstance(other, BloomFilter):
-            return NotImplemented
-        union = self.copy()
-        union |= other
-        return union
+        return self.union(other) if isinstance(other, BloomFilter) else NotImplemented
 
     def union(self, *others: "BloomFilter") -> "BloomFilter":
         """A new filter holding the keys of this one and of every other, as set.union."""
-        result = self.copy()
-        for other in others:
-            result |= other
+        result: BloomFilter = reduce(operator.ior, others, self.copy())
         return result
 
     # Intersection and subset order work on the bits, so they are approximate, each in a
@@ -95,23 +90,21 @@ class BloomFilter(BlockedFilter):
         than a filter built from the common keys would say (len is approximate upward)."""
         if not isinstance(other, BloomFilter):
             return NotImplemented
-        check(lib.seen_bloom_intersect(self._h, other._h), self._h)
-        return self
+        return self._combine(other, lib.seen_bloom_intersect)
 
     def __and__(self, other: "BloomFilter") -> "BloomFilter":
         """A new filter of the bits both have (see &=)."""
-        if not isinstance(other, BloomFilter):
-            return NotImplemented
-        result = self.copy()
-        result &= other
-        return result
+        return self.intersection(other) if isinstance(other, BloomFilter) else NotImplemented
 
     def intersection(self, *others: "BloomFilter") -> "BloomFilter":
         """A new filter of the bits all have (see &=), as set.intersection."""
-        result = self.copy()
-        for other in others:
-            result &= other
+        result: BloomFilter = reduce(operator.iand, others, self.copy())
         return result
+
+    def _combine(self, other: "BloomFilter", merge_or_intersect: Any) -> "BloomFilter":
+        """|= or &= through C: this filter takes other's bits (or keeps the common ones)."""
+        check(merge_or_intersect(self._h, other._h), self._h)
+        return self
 
     def issuperset(self, other: "BloomFilter") -> bool:
         """Whether every bit of other is set here, so every key other holds looks present
