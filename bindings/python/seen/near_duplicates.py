@@ -439,7 +439,7 @@ class SimHashIndex(_files.NativeObject):
         return _handle.serialize(lib.seen_simhash_index_serialize, self._h)
 
     def __reduce__(self) -> Any:
-        return (SimHashIndex.from_bytes, (self.to_bytes(),))
+        return (type(self).from_bytes, (self.to_bytes(),))
 
     def save(self, path: PathLike) -> None:
         """Writes the index to path atomically: a crash leaves the old file or the new one."""
