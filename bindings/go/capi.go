@@ -1,7 +1,7 @@
 package seen
 
-// With capi_counting.go and capi_minhash.go, the only files that speak C. They call seen.h
-// directly: a failed call on a handle is followed by seen_<kind>_last_error on that handle,
+// With capi_counting.go, capi_kinds.go and capi_minhash.go, the only files that speak C. They
+// call seen.h directly: a failed call on a handle is followed by seen_<kind>_last_error on it,
 // and a call without one gets a seen_error to fill (docs/errors.md). Neither depends on the
 // OS thread, so a goroutine that moves between threads, or another goroutine failing on the
 // same thread, cannot mix up messages. Go memory is only lent for the duration of one call.
@@ -106,31 +106,6 @@ func cCreateBytes(n, bytes, seed uint64) (c *cFilter, err error) {
 	return c, err
 }
 
-// cOpen: a nil key is no key (the keyed open without one is the plain open).
-func cOpen(path string, readOnly bool, key []byte) (c *cFilter, err error) {
-	err = madeAt(path, func(p *C.char, e *C.seen_error) C.seen_status {
-		return C.seen_bloom_open_keyed(p, openFlags(readOnly, writeInPlace), cKey(key), C.size_t(len(key)), &c, e)
-	})
-	return c, err
-}
-
-// cDeserialize: a nil key is no key.
-func cDeserialize(b, key []byte) (c *cFilter, err error) {
-	err = made(func(e *C.seen_error) C.seen_status {
-		if key == nil {
-			return C.seen_bloom_deserialize(cBytes(b), C.size_t(len(b)), &c, e)
-		}
-		return C.seen_bloom_deserialize_keyed(cBytes(b), C.size_t(len(b)), cKey(key), C.size_t(len(key)), &c, e)
-	})
-	return c, err
-}
-
-func cMarshal(c *cFilter) ([]byte, error) {
-	return serialized(func(buf *C.uint8_t, n C.size_t, written *C.size_t) error {
-		return checkOn(c, C.seen_bloom_serialize(c, buf, n, written))
-	})
-}
-
 // cSerializedSize and cSerialize stage the serialized filter in C memory (WriteTo).
 func cSerializedSize(c *cFilter) (int, error) {
 	var n C.size_t
@@ -145,10 +120,6 @@ func cSerialize(c *cFilter, buf unsafe.Pointer, n int) error {
 
 func cMalloc(n int) unsafe.Pointer { return C.malloc(C.size_t(n)) }
 func cFreeBytes(p unsafe.Pointer)  { C.free(p) }
-
-func cSave(c *cFilter, path string) error {
-	return withPath(path, func(p *C.char) error { return checkOn(c, C.seen_bloom_save(c, p)) })
-}
 
 func cFree(c *cFilter)               { C.seen_bloom_free(c) }
 func cSync(c *cFilter) error         { return checkOn(c, C.seen_bloom_sync(c)) }
@@ -231,35 +202,6 @@ func cPutKey(c *cFilter, key unsafe.Pointer, n int) (bool, error) {
 	return present != 0, err
 }
 
-// The single-key tests return -1 only for a NULL filter or key, which the callers rule out.
-func cTestU64(c *cFilter, id uint64) bool {
-	return C.seen_bloom_contains_one_u64(c, C.uint64_t(id)) == 1
-}
-func cTestKey(c *cFilter, key unsafe.Pointer, n int) bool {
-	return C.seen_bloom_contains_one_key(c, key, C.size_t(n)) == 1
-}
-
-func cAddU64(c *cFilter, ids []uint64) error {
-	return checkOn(c, C.seen_bloom_add_u64(c, (*C.uint64_t)(u64Ptr(ids)), C.size_t(len(ids))))
-}
-
-// cContainsU64 writes len(ids) answers to out, whose length the caller has checked.
-func cContainsU64(c *cFilter, ids []uint64, out unsafe.Pointer) error {
-	return checkOn(c, C.seen_bloom_contains_u64(c, (*C.uint64_t)(u64Ptr(ids)), C.size_t(len(ids)), (*C.uint8_t)(out)))
-}
-
-// The key batches take at least one key, with offsets already checked against data (see
-// Keys.validate).
-func cAddKeys(c *cFilter, data []byte, offsets []uint64) error {
-	return checkOn(c, C.seen_bloom_add_keys(c, (*C.uint8_t)(keyData(data)), (*C.uint64_t)(u64Ptr(offsets)),
-		C.size_t(len(offsets)-1)))
-}
-
-func cContainsKeys(c *cFilter, data []byte, offsets []uint64, out unsafe.Pointer) error {
-	return checkOn(c, C.seen_bloom_contains_keys(c, (*C.uint8_t)(keyData(data)), (*C.uint64_t)(u64Ptr(offsets)),
-		C.size_t(len(offsets)-1), (*C.uint8_t)(out)))
-}
-
 // Windows. now is a uint32 on the Go side, so the C API's "at most 2^32 - 1" always holds.
 
 func cWindowOptions(o WindowOptions) C.seen_window_options {
@@ -299,17 +241,6 @@ func cWindowCreate(o WindowOptions, now uint32, key []byte) (c *cWindow, err err
 	return c, err
 }
 
-// cWindowDeserialize: a nil key is no key.
-func cWindowDeserialize(b, key []byte) (c *cWindow, err error) {
-	err = made(func(e *C.seen_error) C.seen_status {
-		if key == nil {
-			return C.seen_window_deserialize(cBytes(b), C.size_t(len(b)), &c, e)
-		}
-		return C.seen_window_deserialize_keyed(cBytes(b), C.size_t(len(b)), cKey(key), C.size_t(len(key)), &c, e)
-	})
-	return c, err
-}
-
 func cWindowFree(c *cWindow) { C.seen_window_free(c) }
 
 func cWindowInfo(c *cWindow) (WindowInfo, error) {
@@ -318,12 +249,6 @@ func cWindowInfo(c *cWindow) (WindowInfo, error) {
 		return WindowInfo{}, err
 	}
 	return windowInfoOf(&i), nil
-}
-
-func cWindowMarshal(c *cWindow) ([]byte, error) {
-	return serialized(func(buf *C.uint8_t, n C.size_t, written *C.size_t) error {
-		return checkOn(c, C.seen_window_serialize(c, buf, n, written))
-	})
 }
 
 func cWindowAddOneU64(c *cWindow, id uint64, now uint32) error {

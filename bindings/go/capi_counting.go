@@ -1,8 +1,9 @@
 package seen
 
-// The C calls of the counting and scalable filters (seen_counting_*, seen_scalable_*), kept
-// apart from capi.go so that each family of handles has its own small cgo file, by capi.go's
-// rules (seen_counting_view, which would keep Go memory, is not used).
+// The C calls of the counting and scalable filters (seen_counting_*, seen_scalable_*) that
+// are theirs alone (the ones every filter has are capi_kinds.go's), kept apart from capi.go
+// so that each family of handles has its own small cgo file, by capi.go's rules
+// (seen_counting_view, which would keep Go memory, is not used).
 
 /*
 #include <stdlib.h>
@@ -28,35 +29,6 @@ func cCountingCreate(n uint64, fpr float64, seed uint64, key []byte) (c *cCounti
 		return C.seen_counting_create_keyed(C.uint64_t(n), C.double(fpr), cKey(key), C.size_t(len(key)), &c, e)
 	})
 	return c, err
-}
-
-// cCountingOpen: a nil key is no key.
-func cCountingOpen(path string, readOnly bool, key []byte) (c *cCounting, err error) {
-	err = madeAt(path, func(p *C.char, e *C.seen_error) C.seen_status {
-		return C.seen_counting_open_keyed(p, openFlags(readOnly, writeInPlace), cKey(key), C.size_t(len(key)), &c, e)
-	})
-	return c, err
-}
-
-// cCountingDeserialize: a nil key is no key.
-func cCountingDeserialize(b, key []byte) (c *cCounting, err error) {
-	err = made(func(e *C.seen_error) C.seen_status {
-		if key == nil {
-			return C.seen_counting_deserialize(cBytes(b), C.size_t(len(b)), &c, e)
-		}
-		return C.seen_counting_deserialize_keyed(cBytes(b), C.size_t(len(b)), cKey(key), C.size_t(len(key)), &c, e)
-	})
-	return c, err
-}
-
-func cCountingMarshal(c *cCounting) ([]byte, error) {
-	return serialized(func(buf *C.uint8_t, n C.size_t, written *C.size_t) error {
-		return checkOn(c, C.seen_counting_serialize(c, buf, n, written))
-	})
-}
-
-func cCountingSave(c *cCounting, path string) error {
-	return withPath(path, func(p *C.char) error { return checkOn(c, C.seen_counting_save(c, p)) })
 }
 
 func cCountingFree(c *cCounting)        { C.seen_counting_free(c) }
@@ -119,44 +91,15 @@ func cCountingDeleteKey(c *cCounting, key unsafe.Pointer, n int) error {
 	return checkOn(c, C.seen_counting_remove_one_key(c, key, C.size_t(n)))
 }
 
-// The single-key tests return -1 only for a NULL filter or key, which the callers rule out.
-func cCountingTestU64(c *cCounting, id uint64) bool {
-	return C.seen_counting_contains_one_u64(c, C.uint64_t(id)) == 1
-}
-
-func cCountingTestKey(c *cCounting, key unsafe.Pointer, n int) bool {
-	return C.seen_counting_contains_one_key(c, key, C.size_t(n)) == 1
-}
-
-func cCountingAddU64(c *cCounting, ids []uint64) error {
-	return checkOn(c, C.seen_counting_add_u64(c, (*C.uint64_t)(u64Ptr(ids)), C.size_t(len(ids))))
-}
-
 // cCountingRemoveU64 writes len(ids) flags to removed, or none if removed is nil.
 func cCountingRemoveU64(c *cCounting, ids []uint64, removed unsafe.Pointer) error {
 	return checkOn(c, C.seen_counting_remove_u64(c, (*C.uint64_t)(u64Ptr(ids)), C.size_t(len(ids)),
 		(*C.uint8_t)(removed)))
 }
 
-func cCountingContainsU64(c *cCounting, ids []uint64, out unsafe.Pointer) error {
-	return checkOn(c, C.seen_counting_contains_u64(c, (*C.uint64_t)(u64Ptr(ids)), C.size_t(len(ids)),
-		(*C.uint8_t)(out)))
-}
-
-// The key batches take at least one key, with offsets already checked (Keys.validate).
-func cCountingAddKeys(c *cCounting, data []byte, offsets []uint64) error {
-	return checkOn(c, C.seen_counting_add_keys(c, (*C.uint8_t)(keyData(data)),
-		(*C.uint64_t)(u64Ptr(offsets)), C.size_t(len(offsets)-1)))
-}
-
 func cCountingRemoveKeys(c *cCounting, data []byte, offsets []uint64, removed unsafe.Pointer) error {
 	return checkOn(c, C.seen_counting_remove_keys(c, (*C.uint8_t)(keyData(data)),
 		(*C.uint64_t)(u64Ptr(offsets)), C.size_t(len(offsets)-1), (*C.uint8_t)(removed)))
-}
-
-func cCountingContainsKeys(c *cCounting, data []byte, offsets []uint64, out unsafe.Pointer) error {
-	return checkOn(c, C.seen_counting_contains_keys(c, (*C.uint8_t)(keyData(data)),
-		(*C.uint64_t)(u64Ptr(offsets)), C.size_t(len(offsets)-1), (*C.uint8_t)(out)))
 }
 
 // Scalable filters.
@@ -177,35 +120,6 @@ func cScalableCreate(o ScalableOptions, key []byte) (c *cScalable, err error) {
 	defer free()
 	err = made(func(e *C.seen_error) C.seen_status { return C.seen_scalable_create(&opts, &c, e) })
 	return c, err
-}
-
-// cScalableOpen: a nil key is no key.
-func cScalableOpen(path string, readOnly bool, key []byte) (c *cScalable, err error) {
-	err = madeAt(path, func(p *C.char, e *C.seen_error) C.seen_status {
-		return C.seen_scalable_open_keyed(p, openFlags(readOnly, privateCopy), cKey(key), C.size_t(len(key)), &c, e)
-	})
-	return c, err
-}
-
-// cScalableDeserialize: a nil key is no key.
-func cScalableDeserialize(b, key []byte) (c *cScalable, err error) {
-	err = made(func(e *C.seen_error) C.seen_status {
-		if key == nil {
-			return C.seen_scalable_deserialize(cBytes(b), C.size_t(len(b)), &c, e)
-		}
-		return C.seen_scalable_deserialize_keyed(cBytes(b), C.size_t(len(b)), cKey(key), C.size_t(len(key)), &c, e)
-	})
-	return c, err
-}
-
-func cScalableMarshal(c *cScalable) ([]byte, error) {
-	return serialized(func(buf *C.uint8_t, n C.size_t, written *C.size_t) error {
-		return checkOn(c, C.seen_scalable_serialize(c, buf, n, written))
-	})
-}
-
-func cScalableSave(c *cScalable, path string) error {
-	return withPath(path, func(p *C.char) error { return checkOn(c, C.seen_scalable_save(c, p)) })
 }
 
 func cScalableFree(c *cScalable) { C.seen_scalable_free(c) }
@@ -241,31 +155,4 @@ func cScalablePutKey(c *cScalable, key unsafe.Pointer, n int) (bool, error) {
 	var present C.uint8_t
 	err := checkOn(c, C.seen_scalable_add_one_key(c, key, C.size_t(n), &present))
 	return present != 0, err
-}
-
-func cScalableTestU64(c *cScalable, id uint64) bool {
-	return C.seen_scalable_contains_one_u64(c, C.uint64_t(id)) == 1
-}
-
-func cScalableTestKey(c *cScalable, key unsafe.Pointer, n int) bool {
-	return C.seen_scalable_contains_one_key(c, key, C.size_t(n)) == 1
-}
-
-func cScalableAddU64(c *cScalable, ids []uint64) error {
-	return checkOn(c, C.seen_scalable_add_u64(c, (*C.uint64_t)(u64Ptr(ids)), C.size_t(len(ids))))
-}
-
-func cScalableContainsU64(c *cScalable, ids []uint64, out unsafe.Pointer) error {
-	return checkOn(c, C.seen_scalable_contains_u64(c, (*C.uint64_t)(u64Ptr(ids)), C.size_t(len(ids)),
-		(*C.uint8_t)(out)))
-}
-
-func cScalableAddKeys(c *cScalable, data []byte, offsets []uint64) error {
-	return checkOn(c, C.seen_scalable_add_keys(c, (*C.uint8_t)(keyData(data)),
-		(*C.uint64_t)(u64Ptr(offsets)), C.size_t(len(offsets)-1)))
-}
-
-func cScalableContainsKeys(c *cScalable, data []byte, offsets []uint64, out unsafe.Pointer) error {
-	return checkOn(c, C.seen_scalable_contains_keys(c, (*C.uint8_t)(keyData(data)),
-		(*C.uint64_t)(u64Ptr(offsets)), C.size_t(len(offsets)-1), (*C.uint8_t)(out)))
 }

@@ -43,11 +43,14 @@ type countingFacts struct {
 }
 
 var countingCalls = filterCalls[*cCounting, countingFacts]{cCountingPutU64, cCountingPutKey,
-	func(h *countingHandle, id uint64) bool { return testU64Or(h.meta.probe, h.c, id, cCountingTestU64) },
-	func(h *countingHandle, key unsafe.Pointer, n int) bool {
-		return testKeyOr(h.meta.probe, h.c, key, n, cCountingTestKey)
+	func(h *countingHandle, id uint64) bool {
+		return testU64Or(h.meta.probe, h.c, id, cTestU64Of[*cCounting])
 	},
-	cCountingAddU64, cCountingContainsU64, cCountingAddKeys, cCountingContainsKeys, cCountingMarshal, cCountingSave}
+	func(h *countingHandle, key unsafe.Pointer, n int) bool {
+		return testKeyOr(h.meta.probe, h.c, key, n, cTestKeyOf[*cCounting])
+	},
+	cAddU64sOf[*cCounting], cContainsU64sOf[*cCounting], cAddKeysOf[*cCounting],
+	cContainsKeysOf[*cCounting], cMarshalOf[*cCounting], cSaveOf[*cCounting]}
 
 // CountingParams are a counting filter's fixed parameters, read once when it is made.
 type CountingParams struct {
@@ -86,7 +89,7 @@ func NewCountingWithSeed(n uint64, fpr float64, seed uint64) (*CountingFilter, e
 // Clear then fails with ErrReadOnly. Otherwise the mapping is shared and changes reach the
 // file on Sync and Close.
 func OpenCounting(path string, readOnly bool) (*CountingFilter, error) {
-	return adoptCounting(cCountingOpen(path, readOnly, nil))
+	return adoptCounting(cOpenAs[*cCounting](path, readOnly, nil))
 }
 
 // NewCountingKeyed is an empty keyed counting filter (docs/SECURITY.md), as NewKeyed is for
@@ -100,7 +103,7 @@ func NewCountingKeyed(n uint64, fpr float64, key []byte) (*CountingFilter, error
 
 // OpenCountingKeyed is OpenCounting for a keyed filter's file, with its key.
 func OpenCountingKeyed(path string, readOnly bool, key []byte) (*CountingFilter, error) {
-	return keepKey(key, adoptCounting)(cCountingOpen(path, readOnly, secret(key)))
+	return keepKey(key, adoptCounting)(cOpenAs[*cCounting](path, readOnly, secret(key)))
 }
 
 // UnmarshalCountingKeyed is a keyed counting filter copied from its serialized bytes, with
@@ -111,7 +114,7 @@ func UnmarshalCountingKeyed(data, key []byte) (*CountingFilter, error) {
 
 // unmarshalCounting is a filter copied from data; a nil key is no key.
 func unmarshalCounting(data, key []byte) (*CountingFilter, error) {
-	return keepKey(key, adoptCounting)(cCountingDeserialize(data, key))
+	return keepKey(key, adoptCounting)(cDeserializeAs[*cCounting](data, key))
 }
 
 func adoptCounting(c *cCounting, err error) (*CountingFilter, error) {

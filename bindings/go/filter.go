@@ -29,8 +29,8 @@ type bloomFacts struct {
 	probe *blockProbe
 }
 
-var bloomCalls = filterCalls[*cFilter, bloomFacts]{cPutU64, cPutKey, testU64InGo, testKeyInGo, cAddU64, cContainsU64,
-	cAddKeys, cContainsKeys, cMarshal, cSave}
+var bloomCalls = filterCalls[*cFilter, bloomFacts]{cPutU64, cPutKey, testU64InGo, testKeyInGo, cAddU64sOf[*cFilter], cContainsU64sOf[*cFilter],
+	cAddKeysOf[*cFilter], cContainsKeysOf[*cFilter], cMarshalOf[*cFilter], cSaveOf[*cFilter]}
 
 // TestUint64 is Test for an integer id. The filter's own method, not the shared one: the
 // single-key path users take most goes straight to the Go probe, with no call through the
@@ -65,10 +65,12 @@ func (f *BloomFilter) TestString(key string) bool {
 
 // testU64InGo and testKeyInGo probe an unkeyed filter's blocks from Go, without a cgo call
 // (probe.go).
-func testU64InGo(h *handle, id uint64) bool { return testU64Or(h.meta.probe, h.c, id, cTestU64) }
+func testU64InGo(h *handle, id uint64) bool {
+	return testU64Or(h.meta.probe, h.c, id, cTestU64Of[*cFilter])
+}
 
 func testKeyInGo(h *handle, key unsafe.Pointer, n int) bool {
-	return testKeyOr(h.meta.probe, h.c, key, n, cTestKey)
+	return testKeyOr(h.meta.probe, h.c, key, n, cTestKeyOf[*cFilter])
 }
 
 // DefaultSeed is the seed of New: the same as the seen CLI's, so files built by either
@@ -103,19 +105,19 @@ func NewKeyed(n uint64, fpr float64, key []byte) (*BloomFilter, error) {
 
 // OpenKeyed is Open for a keyed filter's file, with its key.
 func OpenKeyed(path string, readOnly bool, key []byte) (*BloomFilter, error) {
-	return adopt(cOpen(path, readOnly, secret(key)))
+	return adopt(cOpenAs[*cFilter](path, readOnly, secret(key)))
 }
 
 // UnmarshalKeyed is a keyed filter copied from its serialized bytes, with its key.
 func UnmarshalKeyed(data, key []byte) (*BloomFilter, error) {
-	return adopt(cDeserialize(data, secret(key)))
+	return adopt(cDeserializeAs[*cFilter](data, secret(key)))
 }
 
 // Open maps a file written by Save (or the seen CLI). readOnly maps it for queries only:
 // every add then fails with ErrReadOnly. Otherwise the mapping is shared and changes reach
 // the file on Sync and Close.
 func Open(path string, readOnly bool) (*BloomFilter, error) {
-	return adopt(cOpen(path, readOnly, nil))
+	return adopt(cOpenAs[*cFilter](path, readOnly, nil))
 }
 
 // adopt wraps a freshly made C filter (or passes its error on), caching its fixed parameters.

@@ -15,7 +15,7 @@ import (
 // (encoding.BinaryUnmarshaler); a zero BloomFilter may be the receiver. On error the filter
 // is unchanged.
 func (f *BloomFilter) UnmarshalBinary(data []byte) error {
-	g, err := adopt(cDeserialize(data, nil))
+	g, err := adopt(cDeserializeAs[*cFilter](data, nil))
 	return replaceBy(f, g, err)
 }
 

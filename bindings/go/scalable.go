@@ -29,8 +29,9 @@ type ScalableFilter struct {
 type scalableHandle = owned[*cScalable, struct{}]
 
 var scalableCalls = filterCalls[*cScalable, struct{}]{cScalablePutU64, cScalablePutKey,
-	testInC[*cScalable, struct{}](cScalableTestU64), testKeyInC[*cScalable, struct{}](cScalableTestKey),
-	cScalableAddU64, cScalableContainsU64, cScalableAddKeys, cScalableContainsKeys, cScalableMarshal, cScalableSave}
+	testInC[*cScalable, struct{}](cTestU64Of[*cScalable]), testKeyInC[*cScalable, struct{}](cTestKeyOf[*cScalable]),
+	cAddU64sOf[*cScalable], cContainsU64sOf[*cScalable], cAddKeysOf[*cScalable],
+	cContainsKeysOf[*cScalable], cMarshalOf[*cScalable], cSaveOf[*cScalable]}
 
 // ScalableOptions describe a scalable filter; the fields mirror seen_scalable_options.
 type ScalableOptions struct {
@@ -61,7 +62,7 @@ func NewScalable(opts ScalableOptions) (*ScalableFilter, error) {
 // place; every add then fails with ErrReadOnly. Otherwise it reads a private copy that may
 // grow; the file changes only on the next Save.
 func OpenScalable(path string, readOnly bool) (*ScalableFilter, error) {
-	return adoptScalable(cScalableOpen(path, readOnly, nil))
+	return adoptScalable(cOpenAs[*cScalable](path, readOnly, nil))
 }
 
 // NewScalableKeyed is a keyed scalable filter (docs/SECURITY.md), as NewKeyed is for a
@@ -77,7 +78,7 @@ func NewScalableKeyed(opts ScalableOptions, key []byte) (*ScalableFilter, error)
 
 // OpenScalableKeyed is OpenScalable for a keyed filter's file, with its key.
 func OpenScalableKeyed(path string, readOnly bool, key []byte) (*ScalableFilter, error) {
-	return keepKey(key, adoptScalable)(cScalableOpen(path, readOnly, secret(key)))
+	return keepKey(key, adoptScalable)(cOpenAs[*cScalable](path, readOnly, secret(key)))
 }
 
 // UnmarshalScalableKeyed is a keyed scalable filter copied from its serialized bytes, with
@@ -88,7 +89,7 @@ func UnmarshalScalableKeyed(data, key []byte) (*ScalableFilter, error) {
 
 // unmarshalScalable is a filter copied from data; a nil key is no key.
 func unmarshalScalable(data, key []byte) (*ScalableFilter, error) {
-	return keepKey(key, adoptScalable)(cScalableDeserialize(data, key))
+	return keepKey(key, adoptScalable)(cDeserializeAs[*cScalable](data, key))
 }
 
 func adoptScalable(c *cScalable, err error) (*ScalableFilter, error) {

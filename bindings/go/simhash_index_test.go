@@ -60,6 +60,17 @@ func sequentialIDs(n int) []uint64 {
 	return ids
 }
 
+// filledIndex is an index of max distance k holding n nearFingerprints (of the given seed and
+// maxFlip) under sequentialIDs, with those ids and fingerprints.
+func filledIndex(t testing.TB, seed int64, n, maxFlip, k int) (x *SimHashIndex, ids, fps []uint64) {
+	t.Helper()
+	fps = nearFingerprints(rand.New(rand.NewSource(seed)), n, maxFlip)
+	ids = sequentialIDs(len(fps))
+	x = newIndex(t, k)
+	must(t, x.AddMany(ids, fps))
+	return x, ids, fps
+}
+
 // checkAgainstBruteForce queries every fingerprint singly, in one batch and with Any, at
 // every k in ks, and counts the queries whose answer differs from a scan.
 func checkAgainstBruteForce(t *testing.T, x *SimHashIndex, ids, fps, queries []uint64, ks []int) {
@@ -174,11 +185,7 @@ func TestSimHashIndexDuplicateIDs(t *testing.T) {
 }
 
 func TestSimHashIndexRemove(t *testing.T) {
-	r := rand.New(rand.NewSource(21))
-	fps := nearFingerprints(r, 6000, 6)
-	ids := sequentialIDs(len(fps))
-	x := newIndex(t, 3)
-	must(t, x.AddMany(ids, fps))
+	x, ids, fps := filledIndex(t, 21, 6000, 6, 3)
 	if _, err := x.Query(fps[0]); err != nil { // built before the removal
 		t.Fatal(err)
 	}
@@ -281,11 +288,7 @@ func normalized(groups [][]uint64) [][]uint64 {
 }
 
 func TestSimHashIndexRoundTrips(t *testing.T) {
-	r := rand.New(rand.NewSource(41))
-	fps := nearFingerprints(r, 4000, 6)
-	ids := sequentialIDs(len(fps))
-	x := newIndex(t, 4)
-	must(t, x.AddMany(ids, fps))
+	x, ids, fps := filledIndex(t, 41, 4000, 6, 4)
 	y, b := roundTrip[SimHashIndex](t, x) // a zero index can be unmarshaled into
 	if y.K() != 4 || y.Len() != len(ids) {
 		t.Errorf("unmarshaled K %d Len %d", y.K(), y.Len())
@@ -383,11 +386,7 @@ func TestSimHashIndexInvalidArguments(t *testing.T) {
 // Queries right after adds race to build the tables; libseen builds once and every query
 // sees every pair.
 func TestSimHashIndexConcurrentQueries(t *testing.T) {
-	r := rand.New(rand.NewSource(51))
-	fps := nearFingerprints(r, 5000, 5)
-	ids := sequentialIDs(len(fps))
-	x := newIndex(t, 3)
-	must(t, x.AddMany(ids, fps))
+	x, ids, fps := filledIndex(t, 51, 5000, 5, 3)
 	var wg sync.WaitGroup
 	errs := make(chan error, 4)
 	for g := 0; g < 4; g++ {

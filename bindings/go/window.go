@@ -182,7 +182,7 @@ func UnmarshalWindowKeyed(data, key []byte) (*Window, error) {
 
 // unmarshalWindow is a window copied from data; a nil key is no key.
 func unmarshalWindow(data, key []byte) (*Window, error) {
-	return keepKey(key, adoptWindow)(cWindowDeserialize(data, key))
+	return keepKey(key, adoptWindow)(cDeserializeAs[*cWindow](data, key))
 }
 
 func adoptWindow(c *cWindow, err error) (*Window, error) {
@@ -221,7 +221,7 @@ func (w *Window) Close() error {
 // (encoding.BinaryMarshaler): the same bytes in every language.
 func (w *Window) MarshalBinary() ([]byte, error) {
 	return withLiveValue(w.live, func(h *windowHandle) ([]byte, error) {
-		return cWindowMarshal(h.c)
+		return cMarshalOf(h.c)
 	})
 }
 

@@ -145,17 +145,9 @@ def first_ids(ids: Any, count: int) -> Any:
     return ids[:count] if numpy is not None else ids[:count].tolist()
 
 
-class UpdatesByBatches:
-    """set.update for a kind with add_many: each iterable goes in as at most two batches."""
-
-    __slots__ = ()
-
-    def add_many(self, keys: Any) -> None:  # each kind's own, over its C batch functions
-        raise NotImplementedError
-
-    def update(self, *iterables: Iterable[Key]) -> None:
-        """Adds every key of every iterable, like set.update; one iterable may mix ids and
-        str/bytes keys. A single str or bytes is refused: wrap it in a list."""
-        for items in iterables:
-            for batch in split(items):
-                self.add_many(batch)
+def update(add_many: Callable[[Any], None], iterables: Iterable[Iterable[Key]]) -> None:
+    """set.update for a kind's add_many: each iterable goes in as at most two batches, so that
+    one iterable may mix ids and str/bytes keys; a single str or bytes is refused."""
+    for items in iterables:
+        for part in split(items):
+            add_many(part)

@@ -1,10 +1,10 @@
-"""Bytes, files and closing, written once for every kind around its own C functions.
+"""Closing, bytes and files, written once for every kind around its own C functions.
 
-A kind names its C functions once (CFunctions.of: the C API calls them seen_<kind>_<call>)
-and takes the mixins of the calls it has: every kind Closes; Serializes (to_bytes, pickle)
-and KeyedBytes (from_bytes with an optional key), Views, Saves, Opens and Syncs where the kind
-has those calls. The mixins take the kind's lock (`_lock`) around every call that must not
-run beside a writer; a kind without one inherits a lock that does nothing.
+A kind names its C functions once, in a CFunctions table of the cffi functions themselves,
+and derives from NativeObject (close, `with`, repr), adding Serialized (to_bytes, pickle,
+from_bytes with an optional key) and Files (save, open) where it has those calls. The shared
+code takes the kind's lock (`_lock`) around every call that must not run beside a writer; a
+kind without one inherits a lock that does nothing.
 """
 import contextlib
 from dataclasses import dataclass
@@ -13,40 +13,38 @@ from typing import Any, ClassVar, ContextManager, Optional, Type, TypeVar
 from . import _handle
 from ._handle import PathLike, c_path
 from ._native import ffi, lib
-from .errors import check
+from .errors import check, read_errors_with
 
-Kind = TypeVar("Kind", bound="Closes")
-_NO_LOCK = contextlib.nullcontext()
+Kind = TypeVar("Kind", bound="NativeObject")
+NO_LOCK = contextlib.nullcontext()
 
 
 @dataclass(frozen=True)
 class CFunctions:
-    """One kind's C functions for bytes and files; None where the kind has no such call.
-    writable_open is the SEEN_OPEN_* mode of open(read_only=False)."""
+    """One kind's C functions for its lifetime, bytes and files; None where the kind has no
+    such call. writable_open is the SEEN_OPEN_* mode of open(read_only=False). Making one
+    tells errors.py how to read a failed call's message from the kind's handles."""
 
     handle_type: str
-    serialize: Any
-    deserialize: Any
-    deserialize_keyed: Any
-    view: Any
-    save: Any
-    open: Any
-    open_keyed: Any
-    sync: Any
-    writable_open: int
+    free: Any
+    last_error: Any
+    serialize: Any = None
+    deserialize: Any = None
+    deserialize_keyed: Any = None
+    view: Any = None
+    save: Any = None
+    open: Any = None
+    open_keyed: Any = None
+    sync: Any = None
+    writable_open: int = lib.SEEN_OPEN_PRIVATE_COPY
 
-    @classmethod
-    def of(cls, kind: str, writable_open: int = lib.SEEN_OPEN_PRIVATE_COPY) -> "CFunctions":
-        """The functions of seen_<kind>_*, e.g. of("bloom") for seen_bloom_serialize..."""
-        def c(call: str) -> Any:
-            return getattr(lib, f"seen_{kind}_{call}", None)
-        return cls(f"seen_{kind}*", c("serialize"), c("deserialize"), c("deserialize_keyed"),
-                   c("view"), c("save"), c("open"), c("open_keyed"), c("sync"), writable_open)
+    def __post_init__(self) -> None:
+        read_errors_with(self.handle_type, self.last_error)
 
 
-class Closes:
-    """close() once and for all, `with kind(...) as x:` closing x on leaving the block, and
-    the repr of a closed object.
+class NativeObject:
+    """A Python object around one C handle: close() once and for all, `with kind(...) as x:`
+    closing x on leaving the block, and the repr of a closed object.
 
     A closed object has a NULL handle: every call then fails with InvalidArgumentError."""
 
@@ -55,7 +53,7 @@ class Closes:
     _c: ClassVar[CFunctions]
     _h: Any
     # A kind whose C calls need exclusive access holds a threading.Lock here instead.
-    _lock: ContextManager[Any] = _NO_LOCK
+    _lock: ContextManager[Any] = NO_LOCK
     # A view's buffer, which must outlive the handle that reads it (a slot of kinds that view).
     _borrowed: Any = None
     # The secret key it was made with, kept so that a copy is keyed alike (a slot of kinds
@@ -107,8 +105,8 @@ class Closes:
         self.close()
 
 
-class Serializes(Closes):
-    """to_bytes, and pickling as those bytes."""
+class Serialized(NativeObject):
+    """to_bytes, pickling as those bytes, and from_bytes, for a kind that may be keyed."""
 
     __slots__ = ()
 
@@ -117,30 +115,6 @@ class Serializes(Closes):
         number): what from_bytes reads back, and for a kind that saves, what save() writes."""
         with self._lock:
             return _handle.serialize(self._c.serialize, self._h)
-
-    @classmethod
-    def from_bytes(cls: Type[Kind], data: Any) -> Kind:  # each kind's, or KeyedBytes'
-        raise NotImplementedError
-
-    def _is_keyed(self) -> bool:
-        """Whether its bytes open only with a key, which a pickle would have to carry."""
-        return self._key is not None
-
-    def __reduce__(self) -> Any:
-        if self._is_keyed():
-            _handle.refuse_keyed_pickle(type(self).__name__)
-        return (type(self).from_bytes, (self.to_bytes(),))
-
-
-class KeyedBytes(Serializes):
-    """from_bytes for a kind that may be keyed."""
-
-    __slots__ = ()
-
-    @property
-    def keyed(self) -> bool:
-        """Whether its items hash under a secret key (made, read or opened with key=...)."""
-        return self._is_keyed()
 
     @classmethod
     def from_bytes(cls: Type[Kind], data: Any, key: Optional[bytes] = None) -> Kind:
@@ -152,23 +126,20 @@ class KeyedBytes(Serializes):
                                         data, key)
         return cls._adopt(out, key=None if key is None else bytes(key))
 
+    @property
+    def keyed(self) -> bool:
+        """Whether its items hash under a secret key (made, read or opened with key=...)."""
+        return self._key is not None
 
-class Views(Closes):
-    """view: serialized bytes read in place."""
-
-    __slots__ = ()
-
-    @classmethod
-    def view(cls: Type[Kind], buffer: Any, verify: bool = True) -> Kind:
-        """A read-only object that reads serialized bytes in place, without a copy. It keeps
-        buffer alive; do not change its contents while it is open. verify=False skips the
-        payload checksum (the header is always checked)."""
-        out, src = _handle.view(cls._c.view, cls._c.handle_type, buffer, verify)
-        return cls._adopt(out, borrowed=src)
+    def __reduce__(self) -> Any:
+        if self.keyed:
+            _handle.refuse_keyed_pickle(type(self).__name__)
+        return (type(self).from_bytes, (self.to_bytes(),))
 
 
-class Saves(Closes):
-    """save to a file."""
+class Files(NativeObject):
+    """save to a file, and open a saved one, read-only or writable, under its key if it has
+    one."""
 
     __slots__ = ()
 
@@ -176,12 +147,6 @@ class Saves(Closes):
         """Writes it to path atomically: a crash leaves the old file or the new one."""
         with self._lock:
             check(self._c.save(self._h, c_path(path)), self._h)
-
-
-class Opens(Saves):
-    """open a saved file, read-only or writable, under its key if it has one."""
-
-    __slots__ = ()
 
     @classmethod
     def open(cls: Type[Kind], path: PathLike, read_only: bool = True, verify: bool = True,
@@ -194,14 +159,3 @@ class Opens(Saves):
         flags = _handle.open_flags(read_only, verify, c.writable_open)
         out = _handle.open_keyed(c.open, c.open_keyed, c.handle_type, path, flags, key)
         return cls._adopt(out, key=None if key is None else bytes(key))
-
-
-class Syncs(Closes):
-    """sync for a kind that writes a mapped file in place."""
-
-    __slots__ = ()
-
-    def sync(self) -> None:
-        """For one opened with read_only=False: reseals and flushes it to its file."""
-        with self._lock:
-            check(self._c.sync(self._h), self._h)

@@ -94,32 +94,8 @@ static PyMethodDef methods[] = {
     {NULL, NULL, 0, NULL},
 };
 
-static PyType_Slot query_slots[] = {
-    {Py_tp_methods, methods},
-    {Py_tp_new, (void*)PyType_GenericNew},
-    {Py_tp_dealloc, (void*)heap_type_dealloc},
-    {Py_tp_doc, "The C base of MinHashIndex that answers query(text)."},
-    {0, NULL},
-};
-
-static PyType_Spec query_spec = {
-    .name = "seen._minhash_query.TextQuery",
-    .basicsize = sizeof(TextQuery),
-    .flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE,
-    .slots = query_slots,
-};
-
-static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "seen._minhash_query", NULL, 0, NULL,
-                                    NULL, NULL, NULL, NULL};
-
 PyMODINIT_FUNC PyInit__minhash_query(void) {
-  PyObject* m = PyModule_Create(&module);
-  if (m == NULL) return NULL;
-  PyObject* type = PyType_FromSpec(&query_spec);
-  if (type == NULL || PyModule_AddObject(m, "TextQuery", type) < 0) {
-    Py_XDECREF(type);
-    Py_DECREF(m);
-    return NULL;
-  }
-  return m;
+  return module_of_type("seen._minhash_query", "seen._minhash_query.TextQuery", "TextQuery",
+                        sizeof(TextQuery), methods,
+                        "The C base of MinHashIndex that answers query(text).", NULL);
 }

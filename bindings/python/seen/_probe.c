@@ -143,33 +143,10 @@ static PyMethodDef methods[] = {
     {NULL, NULL, 0, NULL},
 };
 
-static PyType_Slot probe_slots[] = {
-    {Py_sq_contains, (void*)contains},
-    {Py_tp_methods, methods},
-    {Py_tp_new, (void*)PyType_GenericNew},
-    {Py_tp_dealloc, (void*)heap_type_dealloc},
-    {Py_tp_doc, "The C base of BloomFilter and CountingFilter: `key in filter`, and BloomFilter.add (_add_one)."},
-    {0, NULL},
-};
-
-static PyType_Spec probe_spec = {
-    .name = "seen._probe.SingleKeyProbe",
-    .basicsize = sizeof(SingleKeyProbe),
-    .flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE,
-    .slots = probe_slots,
-};
-
-static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "seen._probe", NULL, 0, NULL,
-                                    NULL, NULL, NULL, NULL};
-
 PyMODINIT_FUNC PyInit__probe(void) {
-  PyObject* m = PyModule_Create(&module);
-  if (m == NULL) return NULL;
-  PyObject* type = PyType_FromSpec(&probe_spec);
-  if (type == NULL || PyModule_AddObject(m, "SingleKeyProbe", type) < 0) {
-    Py_XDECREF(type);
-    Py_DECREF(m);
-    return NULL;
-  }
-  return m;
+  return module_of_type("seen._probe", "seen._probe.SingleKeyProbe", "SingleKeyProbe",
+                        sizeof(SingleKeyProbe), methods,
+                        "The C base of BloomFilter and CountingFilter: `key in filter`, and "
+                        "BloomFilter.add (_add_one).",
+                        contains);
 }

@@ -4,27 +4,25 @@ The filter's bits live in C memory (allocated, mapped from a file, or borrowed f
 buffer); this object holds only the handle. cffi releases the GIL around every C call, so
 threads may add and test one filter at once; close() needs exclusive access, as in C. The
 single-key `in` and `add` are answered by the C base class SingleKeyProbe instead, which keeps
-the GIL for their few nanoseconds of work (_single_key.py).
+the GIL for their few nanoseconds of work (_blocked.py).
 """
-from typing import Any, Optional
+import operator
+from functools import reduce
+from typing import Any
 
-from . import _batches, _files, _handle, _keys
-from ._counts import rounded_count
-from ._single_key import ProbedKeys
+from . import _files, _handle, _keys
+from ._blocked import BlockedFilter, FilterCalls
 from ._keys import Key
 from ._native import ffi, lib
+from ._probe import SingleKeyProbe
 from .errors import check, raise_status
-from .sizing import DEFAULT_FPR
 
 # Bound once: the single-key paths are dominated by attribute lookups otherwise.
-_test_u64 = lib.seen_bloom_contains_one_u64
-_test_key = lib.seen_bloom_contains_one_key
 _put_u64 = lib.seen_bloom_add_one_u64
 _put_key = lib.seen_bloom_add_one_key
 
 
-class BloomFilter(ProbedKeys, _batches.UpdatesByBatches, _files.KeyedBytes, _files.Views,
-                  _files.Opens, _files.Syncs):
+class BloomFilter(BlockedFilter):
     """A Bloom filter of str (as UTF-8), bytes and int (u64) keys: no false negatives, and
     false positives at about `fpr` once `expected_items` keys are in.
 
@@ -38,25 +36,25 @@ class BloomFilter(ProbedKeys, _batches.UpdatesByBatches, _files.KeyedBytes, _fil
     call then fails with InvalidArgumentError.
     """
 
-    __slots__ = ("_h", "_borrowed")
-    _c = _files.CFunctions.of("bloom", lib.SEEN_OPEN_WRITE_IN_PLACE)
+    __slots__ = ()
+    _c = _files.CFunctions(
+        "seen_bloom*", lib.seen_bloom_free, lib.seen_bloom_last_error, lib.seen_bloom_serialize,
+        lib.seen_bloom_deserialize, lib.seen_bloom_deserialize_keyed, lib.seen_bloom_view,
+        lib.seen_bloom_save, lib.seen_bloom_open, lib.seen_bloom_open_keyed, lib.seen_bloom_sync,
+        lib.SEEN_OPEN_WRITE_IN_PLACE)
+    _calls = FilterCalls(
+        lib.seen_bloom_create, lib.seen_bloom_create_keyed, lib.seen_bloom_contains_one_u64,
+        lib.seen_bloom_contains_one_key, lib.seen_bloom_add_u64, lib.seen_bloom_add_keys,
+        lib.seen_bloom_contains_u64, lib.seen_bloom_contains_keys, lib.seen_bloom_get_info,
+        lib.seen_bloom_get_stats, "seen_bloom_info", "seen_bloom_stats")
     _counting = False
-    _tests = (_test_u64, _test_key)
-
-    def __init__(self, expected_items: int, fpr: float = DEFAULT_FPR, seed: int = 0,
-                 key: Optional[bytes] = None) -> None:
-        self._own(_handle.create_keyed(lib.seen_bloom_create, lib.seen_bloom_create_keyed, "seen_bloom*",
-                                       expected_items, fpr, seed, key))
-
-    def _own(self, handle: Any, borrowed: Any = None, key: Optional[bytes] = None) -> None:
-        self._h = ffi.gc(handle, lib.seen_bloom_free)
-        self._bind(handle)
-        self._borrowed = borrowed  # key: the handle knows it is keyed, and copies in C
+    # Adds from many threads take the library's stripe locks: no lock here.
+    _one_writer = False
 
     # --- single keys ---------------------------------------------------------------------
 
     # add(key) -> bool: the C base's test-and-add (_probe.c), without a Python frame.
-    add = ProbedKeys._add_one
+    add = SingleKeyProbe._add_one
 
     def _add_other(self, key: Key) -> bool:
         """add for the keys the C base leaves to cffi: other key types, a closed filter."""
@@ -66,45 +64,21 @@ class BloomFilter(ProbedKeys, _batches.UpdatesByBatches, _files.KeyedBytes, _fil
             raise_status(status, self._h)
         return bool(was_present[0])
 
-    # --- batches -------------------------------------------------------------------------
-
-    def add_many(self, keys: Any) -> None:
-        """Adds a batch: a uint64 buffer (numpy array, array('Q')) used in place, or a list
-        (or any iterable) of ints, or of str/bytes."""
-        b = _batches.batch(keys)
-        check(_batches.call(b, lib.seen_bloom_add_u64, lib.seen_bloom_add_keys, self._h), self._h)
-
-    def contains_many(self, keys: Any) -> Any:
-        """One answer per key of a batch (as for add_many): a numpy bool array if numpy is
-        installed, else a bytearray of 0/1."""
-        b = _batches.batch(keys)
-        results, out = _batches.new_results(b.n)
-        check(_batches.call(b, lib.seen_bloom_contains_u64, lib.seen_bloom_contains_keys,
-                            self._h, out), self._h)
-        return results
-
     # --- merging -------------------------------------------------------------------------
 
     def __ior__(self, other: "BloomFilter") -> "BloomFilter":
         """Adds every key of other (same size, k and seed, else IncompatibleError)."""
         if not isinstance(other, BloomFilter):
             return NotImplemented
-        check(lib.seen_bloom_merge(self._h, other._h), self._h)
-        return self
+        return self._combine(other, lib.seen_bloom_merge)
 
     def __or__(self, other: "BloomFilter") -> "BloomFilter":
         """A new filter holding the keys of both."""
-        if not isinstance(other, BloomFilter):
-            return NotImplemented
-        union = self.copy()
-        union |= other
-        return union
+        return self.union(other) if isinstance(other, BloomFilter) else NotImplemented
 
     def union(self, *others: "BloomFilter") -> "BloomFilter":
         """A new filter holding the keys of this one and of every other, as set.union."""
-        result = self.copy()
-        for other in others:
-            result |= other
+        result: BloomFilter = reduce(operator.ior, others, self.copy())
         return result
 
     # Intersection and subset order work on the bits, so they are approximate, each in a
@@ -116,23 +90,21 @@ class BloomFilter(ProbedKeys, _batches.UpdatesByBatches, _files.KeyedBytes, _fil
         than a filter built from the common keys would say (len is approximate upward)."""
         if not isinstance(other, BloomFilter):
             return NotImplemented
-        check(lib.seen_bloom_intersect(self._h, other._h), self._h)
-        return self
+        return self._combine(other, lib.seen_bloom_intersect)
 
     def __and__(self, other: "BloomFilter") -> "BloomFilter":
         """A new filter of the bits both have (see &=)."""
-        if not isinstance(other, BloomFilter):
-            return NotImplemented
-        result = self.copy()
-        result &= other
-        return result
+        return self.intersection(other) if isinstance(other, BloomFilter) else NotImplemented
 
     def intersection(self, *others: "BloomFilter") -> "BloomFilter":
         """A new filter of the bits all have (see &=), as set.intersection."""
-        result = self.copy()
-        for other in others:
-            result &= other
+        result: BloomFilter = reduce(operator.iand, others, self.copy())
         return result
+
+    def _combine(self, other: "BloomFilter", merge_or_intersect: Any) -> "BloomFilter":
+        """|= or &= through C: this filter takes other's bits (or keeps the common ones)."""
+        check(merge_or_intersect(self._h, other._h), self._h)
+        return self
 
     def issuperset(self, other: "BloomFilter") -> bool:
         """Whether every bit of other is set here, so every key other holds looks present
@@ -175,70 +147,3 @@ class BloomFilter(ProbedKeys, _batches.UpdatesByBatches, _files.KeyedBytes, _fil
     def clear(self) -> None:
         """Removes every key. Not safe while other threads use the filter."""
         check(lib.seen_bloom_clear(self._h), self._h)
-
-    # --- estimates and parameters --------------------------------------------------------
-
-    def __len__(self) -> int:
-        """The number of distinct keys added, estimated from the fill (reads the filter)."""
-        return rounded_count(self._stats().approx_items)
-
-    def __bool__(self) -> bool:
-        """False only while no bit is set (reads the filter)."""
-        return float(self._stats().fill_ratio) > 0
-
-    @property
-    def fpr(self) -> float:
-        """The target false-positive rate given at creation."""
-        return float(self._params().target_fpr)
-
-    @property
-    def expected_fpr(self) -> float:
-        """The false-positive rate predicted for the filter as it is now (reads the filter)."""
-        return float(self._stats().predicted_fpr)
-
-    @property
-    def expected_items(self) -> int:
-        return int(self._params().expected_items)
-
-    @property
-    def size_bytes(self) -> int:
-        """Bytes of bits: a whole number of 64-byte blocks."""
-        return int(self._params().bytes)
-
-    @property
-    def k(self) -> int:
-        """Bits set per key, all in one 64-byte block."""
-        return int(self._params().k)
-
-    @property
-    def seed(self) -> int:
-        return int(self._params().seed)
-
-    @property
-    def keyed(self) -> bool:
-        """Whether keys hash under a secret key (BloomFilter(..., key=...))."""
-        return bool(self._params().keyed)
-
-    @property
-    def read_only(self) -> bool:
-        """True for BloomFilter.open(read_only=True) and BloomFilter.view: adds then fail."""
-        return bool(self._params().read_only)
-
-    def _params(self) -> Any:
-        params = _handle.sized("seen_bloom_info")
-        check(lib.seen_bloom_get_info(self._h, params), self._h)
-        return params
-
-    def _stats(self) -> Any:
-        stats = _handle.sized("seen_bloom_stats")
-        check(lib.seen_bloom_get_stats(self._h, stats), self._h)
-        return stats
-
-    def _describe(self) -> str:
-        return (f"BloomFilter(expected_items={self.expected_items}, fpr={self.fpr}, "
-                f"seed={self.seed}) with size_bytes={self.size_bytes}, k={self.k}")
-
-    # --- bytes and files (_files.py) -----------------------------------------------------
-
-    def _is_keyed(self) -> bool:
-        return self.keyed

@@ -134,16 +134,26 @@ def error_slot() -> Any:
     return thread_slot("error", "seen_error*")
 
 
+# Each kind's seen_<kind>_last_error, by the C type of its handles: every kind's table of C
+# functions registers its own (_files.CFunctions).
+_LAST_ERROR: Dict[Any, Any] = {}
+
+
+def read_errors_with(handle_type: str, last_error: Any) -> None:
+    """Reads the message of a failed call on a handle of handle_type (e.g. "seen_bloom*")
+    with last_error (seen_bloom_last_error)."""
+    _LAST_ERROR[ffi.typeof(handle_type)] = last_error
+
+
 def _message(source: Any) -> str:
     """The message of a failed call: source is the seen_error it filled, or the handle it was
-    called on (cffi names the handle's C type, struct seen_<kind>, and so its last-error
-    reader); a closed object's handle is NULL, which C refused as such."""
+    called on (whose kind's last-error reader fills one); a closed object's handle is NULL,
+    which C refused as such."""
     if source == ffi.NULL:
         return "the handle is NULL: the object is closed"
     if ffi.typeof(source) is not _ERROR_TYPE:
         handle, source = source, ffi.new("seen_error*")
-        kind = ffi.typeof(handle).item.cname.replace("struct ", "")
-        getattr(lib, kind + "_last_error")(handle, source)
+        _LAST_ERROR[ffi.typeof(handle)](handle, source)
     return str(ffi.string(source.message).decode("utf-8", "replace"))
 
 

@@ -47,7 +47,7 @@ def similarity(a: List[int], b: List[int]) -> float:
     return float(lib.seen_minhash_similarity(ffi.new("uint32_t[]", a), ffi.new("uint32_t[]", b), len(a)))
 
 
-class MinHashIndex(TextQuery, _files.Saves):
+class MinHashIndex(TextQuery, _files.NativeObject):
     """Texts by id, and for a query text every stored one whose estimated Jaccard similarity
     is at least `threshold`, most similar first. Queries may run in several threads at once,
     not beside add or remove.
@@ -62,8 +62,9 @@ class MinHashIndex(TextQuery, _files.Saves):
     """
 
     __slots__ = ("_h",)
-    # save and close; its deserialize and open take the key their own way (below).
-    _c = _files.CFunctions.of("minhash_index")
+    # Its deserialize and open take the key their own way (below).
+    _c = _files.CFunctions("seen_minhash_index*", lib.seen_minhash_index_free,
+                           lib.seen_minhash_index_last_error)
 
     def __init__(self, threshold: float = 0.8, bins: int = 128, shingle: int = 2, seed: int = 0,
                  key: Optional[bytes] = None) -> None:
@@ -74,7 +75,7 @@ class MinHashIndex(TextQuery, _files.Saves):
 
     def _own(self, handle: Any, borrowed: Any = None, key: Optional[bytes] = None) -> None:
         # borrowed, key: it has no view and does not pickle or copy, so it need not keep them
-        self._h = ffi.gc(handle, lib.seen_minhash_index_free)
+        self._h = ffi.gc(handle, self._c.free)
         self._bind_query(int(ffi.cast("uintptr_t", handle)))
 
     def add(self, id: SupportsIndex, text: Text) -> None:
@@ -111,6 +112,10 @@ class MinHashIndex(TextQuery, _files.Saves):
         Closing twice is harmless."""
         self._bind_query(0)
         super().close()
+
+    def save(self, path: PathLike) -> None:
+        """Writes the index to path atomically: a crash leaves the old file or the new one."""
+        check(lib.seen_minhash_index_save(self._h, _handle.c_path(path)), self._h)
 
     def to_bytes(self) -> bytes:
         """The serialized index (kind 7 of docs/FORMAT.md), the same bytes as save() writes."""

@@ -255,7 +255,7 @@ class QueryResults:
         return f"<QueryResults of {len(self)} queries, {int(self.offsets[-1])} matches>"
 
 
-class SimHashIndex(_files.Serializes, _files.Views, _files.Saves):
+class SimHashIndex(_files.NativeObject):
     """Every stored (id, fingerprint) within Hamming distance k of a query, exactly: never a
     miss against brute force. k (0..7) is the largest distance queries may ask for; up to 3
     it costs about 30 bytes per fingerprint (docs/simhash.md gives the cost of each k).
@@ -268,7 +268,8 @@ class SimHashIndex(_files.Serializes, _files.Views, _files.Saves):
     """
 
     __slots__ = ("_h", "_borrowed", "_k")
-    _c = _files.CFunctions.of("simhash_index")
+    _c = _files.CFunctions("seen_simhash_index*", lib.seen_simhash_index_free,
+                           lib.seen_simhash_index_last_error)
 
     def __init__(self, k: int = 3) -> None:
         out = ffi.new("seen_simhash_index**")
@@ -276,7 +277,7 @@ class SimHashIndex(_files.Serializes, _files.Views, _files.Saves):
         self._own(out[0])
 
     def _own(self, handle: Any, borrowed: Any = None, key: Optional[bytes] = None) -> None:
-        self._h = ffi.gc(handle, lib.seen_simhash_index_free)  # key: it never has one
+        self._h = ffi.gc(handle, self._c.free)  # key: it never has one
         self._borrowed = borrowed
         self._k = int(self._info().max_k)
 
@@ -430,7 +431,28 @@ class SimHashIndex(_files.Serializes, _files.Views, _files.Saves):
     def _describe(self) -> str:
         return f"<SimHashIndex of {len(self)} fingerprints, k={self._k}>"
 
-    # --- bytes and files (_files.py) -----------------------------------------------------
+    # --- bytes and files ----------------------------------------------------------------
+
+    def to_bytes(self) -> bytes:
+        """The serialized index (kind 6 of docs/FORMAT.md): what from_bytes reads back and
+        save() writes."""
+        return _handle.serialize(lib.seen_simhash_index_serialize, self._h)
+
+    def __reduce__(self) -> Any:
+        return (type(self).from_bytes, (self.to_bytes(),))
+
+    def save(self, path: PathLike) -> None:
+        """Writes the index to path atomically: a crash leaves the old file or the new one."""
+        check(lib.seen_simhash_index_save(self._h, _handle.c_path(path)), self._h)
+
+    @classmethod
+    def view(cls, buffer: Any, verify: bool = True) -> "SimHashIndex":
+        """A read-only index over serialized bytes in place, without a copy; it keeps buffer
+        alive, whose contents must not change while it is open. verify=False skips the
+        payload checksum."""
+        out, src = _handle.view(lib.seen_simhash_index_view, "seen_simhash_index*", buffer,
+                                verify)
+        return cls._adopt(out, borrowed=src)
 
     @classmethod
     def from_bytes(cls, data: Any) -> "SimHashIndex":

@@ -7,18 +7,15 @@ C memory; this object holds the handle and a lock, because in C an add must not 
 any other call. A read-only filter (open(read_only=True)) cannot change, so its queries run
 without the lock, from any number of threads.
 """
-import contextlib
 import threading
 from dataclasses import dataclass
-from typing import Any, Optional
+from typing import Any, Iterable, Optional
 
 from . import _batches, _files, _handle, _keys
 from ._keys import Key
 from ._native import ffi, lib
 from .errors import call, check, invalid_argument, raise_status
 from .sizing import DEFAULT_FPR
-
-_NO_LOCK = contextlib.nullcontext()
 
 _test_u64 = lib.seen_scalable_contains_one_u64
 _test_key = lib.seen_scalable_contains_one_key
@@ -44,7 +41,7 @@ class ScalableInfo:
     seed: int
 
 
-class ScalableFilter(_batches.UpdatesByBatches, _files.KeyedBytes, _files.Opens):
+class ScalableFilter(_files.Serialized, _files.Files):
     """A Bloom filter of str (as UTF-8), bytes and int (u64) keys that grows as keys come:
     no false negatives, and a total false-positive rate within `fpr` at any size.
 
@@ -59,7 +56,11 @@ class ScalableFilter(_batches.UpdatesByBatches, _files.KeyedBytes, _files.Opens)
     """
 
     __slots__ = ("_h", "_lock", "_key")
-    _c = _files.CFunctions.of("scalable", lib.SEEN_OPEN_PRIVATE_COPY)
+    _c = _files.CFunctions(
+        "seen_scalable*", lib.seen_scalable_free, lib.seen_scalable_last_error,
+        serialize=lib.seen_scalable_serialize, deserialize=lib.seen_scalable_deserialize,
+        deserialize_keyed=lib.seen_scalable_deserialize_keyed, save=lib.seen_scalable_save,
+        open=lib.seen_scalable_open, open_keyed=lib.seen_scalable_open_keyed)
 
     def __init__(self, initial_capacity: int, fpr: float = DEFAULT_FPR, growth: float = 2,
                  tightening: float = 0.5, seed: int = 0, key: Optional[bytes] = None) -> None:
@@ -86,10 +87,10 @@ class ScalableFilter(_batches.UpdatesByBatches, _files.KeyedBytes, _files.Opens)
         self._own(out[0], key=None if key is None else bytes(key))
 
     def _own(self, handle: Any, borrowed: Any = None, key: Optional[bytes] = None) -> None:
-        self._h = ffi.gc(handle, lib.seen_scalable_free)  # borrowed: it has no view
+        self._h = ffi.gc(handle, self._c.free)  # borrowed: it has no view
         self._key = key
-        self._lock = _NO_LOCK  # no other thread has it yet
-        self._lock = _NO_LOCK if self.info.read_only else threading.Lock()
+        self._lock = _files.NO_LOCK  # no other thread has it yet
+        self._lock = _files.NO_LOCK if self.info.read_only else threading.Lock()
 
     # --- single keys ---------------------------------------------------------------------
 
@@ -123,6 +124,10 @@ class ScalableFilter(_batches.UpdatesByBatches, _files.KeyedBytes, _files.Opens)
             status = _batches.call(b, lib.seen_scalable_add_u64, lib.seen_scalable_add_keys,
                                    self._h)
         check(status, self._h)
+
+    def update(self, *iterables: Iterable[Key]) -> None:
+        """Adds every key of every iterable, as set.update does (see BloomFilter.update)."""
+        _batches.update(self.add_many, iterables)
 
     def contains_many(self, keys: Any) -> Any:
         """One answer per key of a batch (as for add_many), over every sub-filter: a numpy

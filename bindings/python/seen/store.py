@@ -48,7 +48,7 @@ class StoreSaturation:
     users_span_limited: int
 
 
-class ExposureStore(_files.Opens):
+class ExposureStore(_files.Files):
     """What each user was already shown: filter a request's candidates down to the unseen,
     mark what was shown, or take a page of unseen candidates in one atomic step.
 
@@ -58,7 +58,9 @@ class ExposureStore(_files.Opens):
     """
 
     __slots__ = ("_h", "_read_only")
-    _c = _files.CFunctions.of("store", lib.SEEN_OPEN_PRIVATE_COPY)
+    _c = _files.CFunctions("seen_store*", lib.seen_store_free, lib.seen_store_last_error,
+                           save=lib.seen_store_save, open=lib.seen_store_open,
+                           open_keyed=lib.seen_store_open_keyed)
 
     def __init__(self, window: WindowSpec, idle_timeout: Optional[int] = 86400,
                  max_bytes: Optional[int] = None, expected_users: int = 2**20) -> None:
@@ -94,7 +96,7 @@ class ExposureStore(_files.Opens):
 
     def _own(self, handle: Any, borrowed: Any = None, key: Optional[bytes] = None) -> None:
         # borrowed, key: it has no view and does not pickle or copy, so it need not keep them
-        self._h = ffi.gc(handle, lib.seen_store_free)
+        self._h = ffi.gc(handle, self._c.free)
         self._read_only = False  # open() says otherwise
 
     # --- requests ------------------------------------------------------------------------

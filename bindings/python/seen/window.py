@@ -158,7 +158,7 @@ class WindowUsage:
                    span_limited=bool(sat.span_limited), over_target=bool(sat.over_target))
 
 
-class Window(_files.KeyedBytes):
+class Window(_files.Serialized):
     """An exposure window of str (as UTF-8), bytes and int (u64) items: everything within its
     span is always found; an item never added is found at about the spec's fpr.
 
@@ -169,7 +169,10 @@ class Window(_files.KeyedBytes):
     """
 
     __slots__ = ("_h", "_key", "_time", "_lock", "_one_id", "_one_offsets", "_one_out")
-    _c = _files.CFunctions.of("window")
+    _c = _files.CFunctions(
+        "seen_window*", lib.seen_window_free, lib.seen_window_last_error,
+        serialize=lib.seen_window_serialize, deserialize=lib.seen_window_deserialize,
+        deserialize_keyed=lib.seen_window_deserialize_keyed)
 
     def __init__(self, spec: WindowSpec, now: Seconds = 0) -> None:
         """A new, empty window sized from spec; `now` starts the clock of a time window."""
@@ -179,7 +182,7 @@ class Window(_files.KeyedBytes):
         self._own(out[0], key=spec.key)
 
     def _own(self, handle: Any, borrowed: Any = None, key: Optional[bytes] = None) -> None:
-        self._h = ffi.gc(handle, lib.seen_window_free)  # borrowed: it has no view
+        self._h = ffi.gc(handle, self._c.free)  # borrowed: it has no view
         self._key = key
         self._time = self.info.mode == "time"
         self._lock = threading.Lock()

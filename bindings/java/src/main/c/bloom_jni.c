@@ -56,36 +56,9 @@ JNI(jint, covers)(JNIEnv* env, jclass cls, jlong a, jlong b) {
   return flag_or_status(s, (uint8_t)covers);
 }
 
-JNI(jint, clear)(JNIEnv* env, jclass cls, jlong h) {
-  return seen_bloom_clear(FILTER(h));
-}
-
-/* out: bytes, blocks, k, read_only, seed, expected_items, raw bits of target_fpr. */
-JNI(jint, params)(JNIEnv* env, jclass cls, jlong h, jlongArray out) {
-  seen_bloom_info p = {.size = sizeof p};
-  seen_status s = seen_bloom_get_info(FILTER(h), &p);
-  if (s != SEEN_OK) return s;
-  jlong fpr_bits;
-  memcpy(&fpr_bits, &p.target_fpr, sizeof fpr_bits);
-  jlong v[7] = {(jlong)p.bytes, (jlong)p.blocks, p.k, p.read_only, (jlong)p.seed,
-                (jlong)p.expected_items, fpr_bits};
-  (*env)->SetLongArrayRegion(env, out, 0, 7, v);
-  return SEEN_OK;
-}
-
-/* out: fill_ratio, approx_items, predicted_fpr (FilterStats.java reads them). */
-JNI(jint, stats)(JNIEnv* env, jclass cls, jlong h, jdoubleArray out) {
-  seen_bloom_stats st = {.size = sizeof st};
-  seen_status s = seen_bloom_get_stats(FILTER(h), &st);
-  if (s != SEEN_OK) return s;
-  jdouble v[3] = {st.fill_ratio, st.approx_items, st.predicted_fpr};
-  (*env)->SetDoubleArrayRegion(env, out, 0, 3, v);
-  return SEEN_OK;
-}
-
-JNI(jint, sync)(JNIEnv* env, jclass cls, jlong h) {
-  return seen_bloom_sync(FILTER(h));
-}
+/* A Bloom filter has no counters. */
+#define NO_COUNTERS(info_or_stats) 0
+JNI_BLOCKED_FIGURES(seen_bloom, NO_COUNTERS, NO_COUNTERS)
 
 /* Block ranges (io.seen.BloomBlocks): arrays are copied in and out rather than pinned, since
  * hashing a batch costs far more than copying it, and no critical section is held. */

@@ -67,33 +67,6 @@ JNI(jint, removeKeysDirect)(JNIEnv* env, jclass cls, jlong h, jobject data, jlon
                      direct(env, removed, removed_pos));
 }
 
-JNI(jint, clear)(JNIEnv* env, jclass cls, jlong h) {
-  return seen_counting_clear(FILTER(h));
-}
-
-/* out: bytes, blocks, k, read_only, seed, expected_items, raw bits of target_fpr,
- * counter_bits. */
-JNI(jint, params)(JNIEnv* env, jclass cls, jlong h, jlongArray out) {
-  seen_counting_info p = {.size = sizeof p};
-  seen_status s = seen_counting_get_info(FILTER(h), &p);
-  if (s != SEEN_OK) return s;
-  jlong v[8] = {(jlong)p.bytes, (jlong)p.blocks, p.k, p.read_only, (jlong)p.seed,
-                (jlong)p.expected_items, double_bits(p.target_fpr), p.counter_bits};
-  (*env)->SetLongArrayRegion(env, out, 0, 8, v);
-  return SEEN_OK;
-}
-
-/* out: fill_ratio, approx_items, predicted_fpr, saturated: a Bloom filter's three, then the
- * counting filter's own (FilterStats.java reads them). */
-JNI(jint, stats)(JNIEnv* env, jclass cls, jlong h, jdoubleArray out) {
-  seen_counting_stats st = {.size = sizeof st};
-  seen_status s = seen_counting_get_stats(FILTER(h), &st);
-  if (s != SEEN_OK) return s;
-  jdouble v[4] = {st.fill_ratio, st.approx_items, st.predicted_fpr, (jdouble)st.saturated};
-  (*env)->SetDoubleArrayRegion(env, out, 0, 4, v);
-  return SEEN_OK;
-}
-
-JNI(jint, sync)(JNIEnv* env, jclass cls, jlong h) {
-  return seen_counting_sync(FILTER(h));
-}
+#define COUNTER_BITS(info) (jlong)(info).counter_bits
+#define SATURATED(stats) (jdouble)(stats).saturated
+JNI_BLOCKED_FIGURES(seen_counting, COUNTER_BITS, SATURATED)

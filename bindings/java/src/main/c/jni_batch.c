@@ -5,16 +5,29 @@
  * store_jni.c). When a JNI call fails it has already raised a Java exception: return at once. */
 #include "jni_batch.h"
 
-/* Pins out when the batch has one; answers then points at the chunk's first answer. jboolean
- * is one byte holding 0 or 1: exactly seen's result layout. */
-static int pin_out(JNIEnv* env, jbooleanArray out, jint at, jboolean** q, uint8_t** answers) {
+/* Pins a chunk's input array, then out when the batch has one, each in a critical section:
+ * answers then points at the chunk's first answer (jboolean is one byte holding 0 or 1:
+ * exactly seen's result layout). Returns the input's elements, or NULL, with nothing left
+ * pinned, when the JVM refused. */
+static void* pin_chunk(JNIEnv* env, jarray in, jbooleanArray out, jint at, jboolean** q,
+                       uint8_t** answers) {
   *q = NULL;
   *answers = NULL;
-  if (out == NULL) return 1;
+  void* p = (*env)->GetPrimitiveArrayCritical(env, in, NULL);
+  if (p == NULL || out == NULL) return p;
   *q = (*env)->GetPrimitiveArrayCritical(env, out, NULL);
-  if (*q == NULL) return 0;
+  if (*q == NULL) {
+    (*env)->ReleasePrimitiveArrayCritical(env, in, p, JNI_ABORT);
+    return NULL;
+  }
   *answers = (uint8_t*)(*q + at);
-  return 1;
+  return p;
+}
+
+/* Ends the critical sections of pin_chunk: out's answers are written back, the input is not. */
+static void unpin_chunk(JNIEnv* env, jarray in, void* p, jbooleanArray out, jboolean* q) {
+  if (q != NULL) (*env)->ReleasePrimitiveArrayCritical(env, out, q, 0);
+  (*env)->ReleasePrimitiveArrayCritical(env, in, p, JNI_ABORT);
 }
 
 /* Whether the batch goes on after a chunk; *batch keeps the status to return. */
@@ -30,17 +43,12 @@ jint ids_batch(JNIEnv* env, jlongArray ids, jint off, jint len, jbooleanArray ou
   seen_status s = SEEN_OK;
   for (jint done = 0; done < len && keep_going(s, tolerated, &batch); done += ID_CHUNK) {
     jint n = len - done < ID_CHUNK ? len - done : ID_CHUNK;
-    jlong* p = (*env)->GetPrimitiveArrayCritical(env, ids, NULL);
-    if (p == NULL) return JAVA_EXCEPTION_PENDING;
     jboolean* q;
     uint8_t* answers;
-    if (!pin_out(env, out, out_off + done, &q, &answers)) {
-      (*env)->ReleasePrimitiveArrayCritical(env, ids, p, JNI_ABORT);
-      return JAVA_EXCEPTION_PENDING;
-    }
+    jlong* p = pin_chunk(env, ids, out, out_off + done, &q, &answers);
+    if (p == NULL) return JAVA_EXCEPTION_PENDING;
     s = run(ctx, (const uint64_t*)(p + off + done), (size_t)n, answers);
-    if (q != NULL) (*env)->ReleasePrimitiveArrayCritical(env, out, q, 0);
-    (*env)->ReleasePrimitiveArrayCritical(env, ids, p, JNI_ABORT);
+    unpin_chunk(env, ids, p, out, q);
   }
   keep_going(s, tolerated, &batch);
   return batch;
@@ -58,17 +66,12 @@ jint keys_batch(JNIEnv* env, jbyteArray data, jintArray offsets, jint first, jin
     (*env)->GetIntArrayRegion(env, offsets, first + done, n + 1, narrow);
     if ((*env)->ExceptionCheck(env)) return JAVA_EXCEPTION_PENDING;
     for (jint i = 0; i <= n; i++) wide[i] = (uint64_t)narrow[i];
-    jbyte* d = (*env)->GetPrimitiveArrayCritical(env, data, NULL);
-    if (d == NULL) return JAVA_EXCEPTION_PENDING;
     jboolean* q;
     uint8_t* answers;
-    if (!pin_out(env, out, out_off + done, &q, &answers)) {
-      (*env)->ReleasePrimitiveArrayCritical(env, data, d, JNI_ABORT);
-      return JAVA_EXCEPTION_PENDING;
-    }
+    jbyte* d = pin_chunk(env, data, out, out_off + done, &q, &answers);
+    if (d == NULL) return JAVA_EXCEPTION_PENDING;
     s = run(ctx, (const uint8_t*)d, wide, (size_t)n, answers);
-    if (q != NULL) (*env)->ReleasePrimitiveArrayCritical(env, out, q, 0);
-    (*env)->ReleasePrimitiveArrayCritical(env, data, d, JNI_ABORT);
+    unpin_chunk(env, data, d, out, q);
   }
   keep_going(s, tolerated, &batch);
   return batch;

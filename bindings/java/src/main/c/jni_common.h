@@ -164,4 +164,36 @@ static inline void window_info_out(JNIEnv* env, const seen_window_info* info, jl
     return handle_out(env, out, s, made, &err);                                                  \
   }
 
+/* params, stats, sync and clear of a blocked filter kind (Bloom, counting), in the layouts
+ * FilterInfo.java and FilterStats.java read: params gets bytes, blocks, k, read_only, seed,
+ * expected_items, the raw bits of target_fpr and the counter bits; stats gets fill_ratio,
+ * approx_items, predicted_fpr and the saturated counters. counter_bits_of(p) and
+ * saturated_of(st) read those two of the kind's info p and stats st (0 for a Bloom filter,
+ * which has no counters). A macro for the reason JNI_BLOCKED_CREATE is one. */
+#define JNI_BLOCKED_FIGURES(kind, counter_bits_of, saturated_of)                                 \
+  JNI(jint, params)(JNIEnv* env, jclass cls, jlong h, jlongArray out) {                          \
+    kind##_info p = {.size = sizeof p};                                                          \
+    seen_status s = kind##_get_info((const kind*)(intptr_t)h, &p);                               \
+    if (s != SEEN_OK) return s;                                                                  \
+    jlong v[8] = {(jlong)p.bytes, (jlong)p.blocks,         p.k,                                  \
+                  p.read_only,    (jlong)p.seed,           (jlong)p.expected_items,              \
+                  double_bits(p.target_fpr), counter_bits_of(p)};                                \
+    (*env)->SetLongArrayRegion(env, out, 0, 8, v);                                               \
+    return SEEN_OK;                                                                              \
+  }                                                                                              \
+  JNI(jint, stats)(JNIEnv* env, jclass cls, jlong h, jdoubleArray out) {                         \
+    kind##_stats st = {.size = sizeof st};                                                       \
+    seen_status s = kind##_get_stats((const kind*)(intptr_t)h, &st);                             \
+    if (s != SEEN_OK) return s;                                                                  \
+    jdouble v[4] = {st.fill_ratio, st.approx_items, st.predicted_fpr, saturated_of(st)};         \
+    (*env)->SetDoubleArrayRegion(env, out, 0, 4, v);                                             \
+    return SEEN_OK;                                                                              \
+  }                                                                                              \
+  JNI(jint, sync)(JNIEnv* env, jclass cls, jlong h) {                                            \
+    return kind##_sync((kind*)(intptr_t)h);                                                      \
+  }                                                                                              \
+  JNI(jint, clear)(JNIEnv* env, jclass cls, jlong h) {                                           \
+    return kind##_clear((kind*)(intptr_t)h);                                                     \
+  }
+
 #endif /* SEEN_JNI_COMMON_H */

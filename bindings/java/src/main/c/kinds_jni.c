@@ -214,41 +214,57 @@ JNI(jint, serialize)(JNIEnv* env, jclass cls, jint kind, jlong h, jbyteArray out
   return s;
 }
 
-/* key null: an unkeyed form. The key is copied (call_key), the bytes pinned. */
-JNI(jint, deserialize)(JNIEnv* env, jclass cls, jint kind, jbyteArray buf, jbyteArray key,
-                       jlongArray out) {
+/* How made_from reaches a kind's deserialize or open with the bytes it was given. */
+typedef seen_status (*make_call)(const kind_calls* calls, const jbyte* bytes, jsize len,
+                                 jint flags, const call_key* k, void** out, seen_error* err);
+
+/* The handle a kind's deserialize or open makes from bytes (a form or a NUL-terminated path)
+ * under key (null: an unkeyed one), put in out. The key is copied (call_key); the bytes are
+ * pinned when pin is set, else copied, as for a call that does I/O. */
+static jint made_from(JNIEnv* env, jint kind, jbyteArray bytes, int pin, jint flags,
+                      jbyteArray key, jlongArray out, make_call make) {
   call_key k = key_open(env, key);
   if (key_failed(&k)) return JAVA_EXCEPTION_PENDING;
-  jsize len = (*env)->GetArrayLength(env, buf);
-  jbyte* p = (*env)->GetPrimitiveArrayCritical(env, buf, NULL);
+  jsize len = (*env)->GetArrayLength(env, bytes);
+  jbyte* p = pin ? (*env)->GetPrimitiveArrayCritical(env, bytes, NULL)
+                 : (*env)->GetByteArrayElements(env, bytes, NULL);
   void* made = NULL;
   seen_error err;
   seen_status s = SEEN_OK;
   if (p != NULL) {
-    s = CALLS(kind)->deserialize((const uint8_t*)p, (size_t)len, (const uint8_t*)k.bytes, k.len,
-                                 &made, &err);
-    (*env)->ReleasePrimitiveArrayCritical(env, buf, p, JNI_ABORT);
+    s = make(CALLS(kind), p, len, flags, &k, &made, &err);
+    if (pin) {
+      (*env)->ReleasePrimitiveArrayCritical(env, bytes, p, JNI_ABORT);
+    } else {
+      (*env)->ReleaseByteArrayElements(env, bytes, p, JNI_ABORT);
+    }
   }
   key_close(env, &k);
   return p == NULL ? JAVA_EXCEPTION_PENDING : handle_out(env, out, s, made, &err);
 }
 
+static seen_status deserialize_call(const kind_calls* calls, const jbyte* bytes, jsize len,
+                                    jint flags, const call_key* k, void** out, seen_error* err) {
+  return calls->deserialize((const uint8_t*)bytes, (size_t)len, (const uint8_t*)k->bytes, k->len,
+                            out, err);
+}
+
+static seen_status open_call(const kind_calls* calls, const jbyte* path, jsize len, jint flags,
+                             const call_key* k, void** out, seen_error* err) {
+  return calls->open((const char*)path, (uint32_t)flags, (const uint8_t*)k->bytes, k->len, out,
+                     err);
+}
+
+/* key null: an unkeyed form. The bytes are pinned: deserializing does no I/O. */
+JNI(jint, deserialize)(JNIEnv* env, jclass cls, jint kind, jbyteArray buf, jbyteArray key,
+                       jlongArray out) {
+  return made_from(env, kind, buf, 1, 0, key, out, deserialize_call);
+}
+
 /* Paths arrive as NUL-terminated UTF-8 bytes: JNI's modified UTF-8 would mangle some names. */
 JNI(jint, open)(JNIEnv* env, jclass cls, jint kind, jbyteArray path, jint flags, jbyteArray key,
                 jlongArray out) {
-  call_key k = key_open(env, key);
-  if (key_failed(&k)) return JAVA_EXCEPTION_PENDING;
-  jbyte* p = (*env)->GetByteArrayElements(env, path, NULL);
-  void* opened = NULL;
-  seen_error err;
-  seen_status s = SEEN_OK;
-  if (p != NULL) {
-    s = CALLS(kind)->open((const char*)p, (uint32_t)flags, (const uint8_t*)k.bytes, k.len,
-                          &opened, &err);
-    (*env)->ReleaseByteArrayElements(env, path, p, JNI_ABORT);
-  }
-  key_close(env, &k);
-  return p == NULL ? JAVA_EXCEPTION_PENDING : handle_out(env, out, s, opened, &err);
+  return made_from(env, kind, path, 0, flags, key, out, open_call);
 }
 
 JNI(jint, save)(JNIEnv* env, jclass cls, jint kind, jlong h, jbyteArray path) {

@@ -8,6 +8,7 @@ import java.lang.ref.Reference;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.Objects;
+import java.util.function.LongBinaryOperator;
 
 /**
  * A blocked Bloom filter held in native memory: every key sets k bits in one 64-byte block,
@@ -113,12 +114,7 @@ public final class BloomFilter extends AddOnceFilter<BloomFilter> {
    * (see {@link #isCompatible}), else INCOMPATIBLE. Needs exclusive access to this filter.
    */
   public void putAll(BloomFilter other) {
-    try {
-      handle.check(NativeBloom.merge(handle.get(), other.handle.get()));
-    } finally {
-      Reference.reachabilityFence(this);
-      Reference.reachabilityFence(other);
-    }
+    withOther(other, (h, o) -> -NativeBloom.merge(h, o));
   }
 
   /** Whether {@link #putAll(BloomFilter)} accepts {@code other}. */
@@ -133,12 +129,7 @@ public final class BloomFilter extends AddOnceFilter<BloomFilter> {
    * exclusive access to this filter.
    */
   public void intersect(BloomFilter other) {
-    try {
-      handle.check(NativeBloom.intersect(handle.get(), other.handle.get()));
-    } finally {
-      Reference.reachabilityFence(this);
-      Reference.reachabilityFence(other);
-    }
+    withOther(other, (h, o) -> -NativeBloom.intersect(h, o));
   }
 
   /**
@@ -147,14 +138,18 @@ public final class BloomFilter extends AddOnceFilter<BloomFilter> {
    * {@link #putAll(BloomFilter)}. Reads both filters.
    */
   public boolean covers(BloomFilter other) {
+    return withOther(other, NativeBloom::covers) == 1;
+  }
+
+  /**
+   * The answer of a native call on this filter's handle and other's, which returns 0 or more,
+   * or below 0 the negated status (then this throws). Both filters stay reachable until it
+   * returns, so that neither Cleaner frees a handle the native code uses.
+   */
+  private int withOther(BloomFilter other, LongBinaryOperator call) {
     try {
-      int result = NativeBloom.covers(handle.get(), other.handle.get());
-      if (result < 0) {
-        handle.check(-result);
-      }
-      return result == 1;
+      return handle.answer(this, h -> (int) call.applyAsLong(h, other.handle.get()));
     } finally {
-      Reference.reachabilityFence(this);
       Reference.reachabilityFence(other);
     }
   }

@@ -2,8 +2,8 @@ package io.seen;
 
 /**
  * What a Bloom or counting filter is (seen_bloom_info, seen_counting_info), by name: the JNI
- * params calls fill a long[] in this order (bloom_jni.c, counting_jni.c), and only this class
- * reads it.
+ * params calls of both kinds fill a long[8] in this order (jni_common.h, JNI_BLOCKED_FIGURES),
+ * and only this class reads it.
  */
 final class FilterInfo {
   final long bytes;
@@ -24,12 +24,12 @@ final class FilterInfo {
     seed = raw[4];
     expectedItems = raw[5];
     targetFpr = Double.longBitsToDouble(raw[6]);
-    counterBits = raw.length > 7 ? (int) raw[7] : 0;
+    counterBits = (int) raw[7];
   }
 
-  /** Reads a Bloom filter's info (7 values) or a counting filter's (8). */
+  /** Reads a Bloom filter's info or a counting filter's. */
   static FilterInfo read(NativeHandle handle, Object owner, boolean counting) {
-    long[] raw = new long[counting ? 8 : 7];
+    long[] raw = new long[8];
     handle.run(owner, h -> counting ? NativeCounting.params(h, raw) : NativeBloom.params(h, raw));
     return new FilterInfo(raw);
   }

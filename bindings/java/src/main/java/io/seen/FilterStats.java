@@ -2,8 +2,8 @@ package io.seen;
 
 /**
  * What a Bloom or counting filter holds now (seen_bloom_stats, seen_counting_stats), by name:
- * the JNI stats calls fill a double[] in this order (bloom_jni.c, counting_jni.c, the same for
- * both kinds, a counting filter's saturated counters last), and only this class reads it.
+ * the JNI stats calls of both kinds fill a double[4] in this order (jni_common.h,
+ * JNI_BLOCKED_FIGURES), and only this class reads it.
  */
 final class FilterStats {
   final double fillRatio;
@@ -16,12 +16,12 @@ final class FilterStats {
     fillRatio = raw[0];
     approxItems = raw[1];
     predictedFpr = raw[2];
-    saturatedCounters = raw.length > 3 ? (long) raw[3] : 0;
+    saturatedCounters = (long) raw[3];
   }
 
-  /** Reads a Bloom filter's stats (3 values) or a counting filter's (4). */
+  /** Reads a Bloom filter's stats or a counting filter's. */
   static FilterStats read(NativeHandle handle, Object owner, boolean counting) {
-    double[] raw = new double[counting ? 4 : 3];
+    double[] raw = new double[4];
     handle.run(owner, h -> counting ? NativeCounting.stats(h, raw) : NativeBloom.stats(h, raw));
     return new FilterStats(raw);
   }

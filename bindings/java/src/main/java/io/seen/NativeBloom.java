@@ -32,10 +32,10 @@ final class NativeBloom {
 
   static native int clear(long h);
 
-  /** out: bytes, blocks, k, read_only, seed, expected_items, raw bits of target_fpr. */
+  /** out: 8 values in FilterInfo's order (jni_common.h, JNI_BLOCKED_FIGURES). */
   static native int params(long h, long[] out);
 
-  /** out: fill_ratio, approx_items, predicted_fpr. */
+  /** out: 4 values in FilterStats' order (jni_common.h, JNI_BLOCKED_FIGURES). */
   static native int stats(long h, double[] out);
 
   static native int sync(long h);
