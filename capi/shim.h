@@ -5,6 +5,7 @@
 #include <new>
 #include <optional>
 #include <string>
+#include <type_traits>
 #include <utility>
 
 #include "capi/report.h"
@@ -17,13 +18,22 @@ namespace seen::capi {
 // Records the message for this thread's seen_last_error() and for the current call's
 // ReportTo target (report.h), and returns status.
 seen_status Fail(seen_status status, std::string message);
+// The same for a refusal the core returned instead of throwing (core/error.h's Status).
+inline seen_status Fail(const Status& refusal) {
+  return Fail(static_cast<seen_status>(refusal.code), refusal.message);
+}
 
-// Runs body, mapping every exception to a status; nothing escapes into C.
+// Runs body, mapping every exception to a status; nothing escapes into C. The call's status
+// is SEEN_OK, or what body returns if it returns one (a refusal it failed with, unthrown).
 template <class Body>
 seen_status Guard(Body&& body) {
   try {
-    body();
-    return SEEN_OK;
+    if constexpr (std::is_same_v<std::invoke_result_t<Body&>, seen_status>) {
+      return body();
+    } else {
+      body();
+      return SEEN_OK;
+    }
   } catch (const seen::Error& e) {
     return Fail(static_cast<seen_status>(e.code()), e.what());
   } catch (const std::bad_alloc&) {

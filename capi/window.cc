@@ -26,8 +26,8 @@ const seen::WindowMemory* MemoryOf(const seen_allocator* allocator) {
   return reinterpret_cast<const seen::WindowMemory*>(allocator);
 }
 
-// *out = a new window from make(memory), a seen::Window, its bytes in the allocator's memory
-// (the C++ heap for a NULL allocator).
+// Checks the allocator and out, then returns make(memory, out), which sets *out to a new
+// window in the allocator's memory (the C++ heap for a NULL allocator) or fails.
 template <class Make>
 seen_status CreateWindowInto(const seen_allocator* allocator, seen_window** out, Make&& make) {
   SEEN_REQUIRE(allocator == nullptr || (allocator->alloc != nullptr && allocator->free != nullptr),
@@ -35,17 +35,32 @@ seen_status CreateWindowInto(const seen_allocator* allocator, seen_window** out,
   SEEN_REQUIRE(out != nullptr, "out is NULL");
   *out = nullptr;
   const seen::WindowMemory* memory = allocator == nullptr ? nullptr : MemoryOf(allocator);
-  return Guard([&] {
-    seen::Window made = make(memory);
-    *out = seen::capi::NewWindow(made.params, memory, [&](uint8_t* state, seen::WindowGrowth* growth) {
-      std::memcpy(state, made.state.data(), made.state.size());
-      if (growth != nullptr) *growth = std::move(made.growth);
-    });
-  });
+  return Guard([&] { return make(memory, out); });
 }
 
-seen::Window Fresh(const seen_window_options* opts, uint64_t now, const seen::WindowMemory* memory) {
-  return seen::Window::Create(seen::capi::WindowParamsFrom(opts), static_cast<uint32_t>(now), memory);
+// A new window of opts at now (it has no growth yet).
+seen_status Fresh(const seen_window_options* opts, uint64_t now, const seen::WindowMemory* memory,
+                  seen_window** out) {
+  const seen::Window made =
+      seen::Window::Create(seen::capi::WindowParamsFrom(opts), static_cast<uint32_t>(now), memory);
+  *out = seen::capi::NewWindow(made.params, memory, [&](uint8_t* state, seen::WindowGrowth*) {
+    std::memcpy(state, made.state.data(), made.state.size());
+  });
+  return SEEN_OK;
+}
+
+// The window in buf, checked where it lies and copied once, into its handle. Bad bytes are
+// refused with the status and message DeserializeWindow would throw, but without the throw:
+// loading blobs it did not write, a caller meets refusals often (core/error.h).
+seen_status Stored(const uint8_t* buf, size_t len, const std::optional<seen::SecretKey>& key,
+                   const seen::WindowMemory* memory, seen_window** out) {
+  seen::StoredWindow stored;
+  if (const seen::Status found = seen::FindWindow(buf, len, key, &stored); !found.ok()) return Fail(found);
+  *out = seen::capi::NewWindow(stored.params, memory, [&](uint8_t* state, seen::WindowGrowth* growth) {
+    std::memcpy(state, stored.state, stored.params.state_bytes());
+    if (growth != nullptr) growth->assign(stored.growth, stored.growth + stored.growth_size);
+  });
+  return SEEN_OK;
 }
 
 }  // namespace
@@ -56,7 +71,9 @@ seen_status seen_window_create(const seen_window_options* opts, uint64_t now, se
                                seen_error* err) {
   const seen::capi::ReportTo report(err);
   SEEN_REQUIRE(now <= UINT32_MAX, "now is past 2^32 - 1 seconds");
-  return CreateWindowInto(nullptr, out, [&](const seen::WindowMemory* memory) { return Fresh(opts, now, memory); });
+  return CreateWindowInto(nullptr, out, [&](const seen::WindowMemory* memory, seen_window** made) {
+    return Fresh(opts, now, memory, made);
+  });
 }
 
 void seen_window_free(seen_window* w) {
@@ -68,7 +85,9 @@ seen_status seen_window_create_with_allocator(const seen_window_options* opts, u
                                               seen_error* err) {
   const seen::capi::ReportTo report(err);
   SEEN_REQUIRE(now <= UINT32_MAX, "now is past 2^32 - 1 seconds");
-  return CreateWindowInto(allocator, out, [&](const seen::WindowMemory* memory) { return Fresh(opts, now, memory); });
+  return CreateWindowInto(allocator, out, [&](const seen::WindowMemory* memory, seen_window** made) {
+    return Fresh(opts, now, memory, made);
+  });
 }
 
 seen_status seen_window_deserialize_with_allocator(const uint8_t* buf, size_t len, const uint8_t* key,
@@ -76,10 +95,10 @@ seen_status seen_window_deserialize_with_allocator(const uint8_t* buf, size_t le
                                                    seen_window** out, seen_error* err) {
   const seen::capi::ReportTo report(err);
   SEEN_REQUIRE(buf != nullptr || len == 0, "buf is NULL");
-  return CreateWindowInto(allocator, out, [&](const seen::WindowMemory* memory) {
+  return CreateWindowInto(allocator, out, [&](const seen::WindowMemory* memory, seen_window** made) {
     std::optional<seen::SecretKey> secret;
     if (key != nullptr || key_len != 0) secret = seen::SecretKey::FromBytes(key, key_len);
-    return seen::DeserializeWindow(buf, len, secret, memory);
+    return Stored(buf, len, secret, memory, made);
   });
 }
 
@@ -180,15 +199,17 @@ seen_status seen_window_deserialize(const uint8_t* buf, size_t len, seen_window*
                                     seen_error* err) {
   const seen::capi::ReportTo report(err);
   SEEN_REQUIRE(buf != nullptr || len == 0, "buf is NULL");
-  return CreateWindowInto(nullptr, out, [&](const seen::WindowMemory*) { return seen::DeserializeWindow(buf, len); });
+  return CreateWindowInto(nullptr, out, [&](const seen::WindowMemory*, seen_window** made) {
+    return Stored(buf, len, std::nullopt, nullptr, made);
+  });
 }
 
 seen_status seen_window_deserialize_keyed(const uint8_t* buf, size_t len, const uint8_t* key,
                                           size_t key_len, seen_window** out, seen_error* err) {
   const seen::capi::ReportTo report(err);
   SEEN_REQUIRE(buf != nullptr || len == 0, "buf is NULL");
-  return CreateWindowInto(nullptr, out, [&](const seen::WindowMemory*) {
-    return seen::DeserializeWindow(buf, len, seen::SecretKey::FromBytes(key, key_len));
+  return CreateWindowInto(nullptr, out, [&](const seen::WindowMemory*, seen_window** made) {
+    return Stored(buf, len, seen::SecretKey::FromBytes(key, key_len), nullptr, made);
   });
 }
 

@@ -26,8 +26,8 @@ uint64_t PayloadChecksum(const uint8_t* payload, uint64_t size) {
   return XXH3_64bits(payload, size);
 }
 
-[[noreturn]] void Fail(Code code, const std::string& source, const std::string& what) {
-  throw Error(code, source + ": " + what);
+Status Refuse(Code code, const std::string& source, const std::string& what) {
+  return Status::Refused(code, source + ": " + what);
 }
 
 // The flags of a keyed file written before issue 33, whose check value was SipHash-1-3 of the
@@ -91,81 +91,102 @@ void WriteContainer(const Parts& parts, uint8_t* out) {
   EncodeHead(parts.kind, parts.params, parts.params_size, size, PayloadChecksum(payload, size), parts.flags, out);
 }
 
-uint32_t ContainerKind(const uint8_t* data, uint64_t len, const std::string& source) {
-  if (data == nullptr && len > 0) Fail(Code::kInvalidArgument, source, "NULL data");
+namespace {
+
+// The header's checks (magic, version, sizes, header checksum); *kind is what it names.
+Status CheckHeader(const uint8_t* data, uint64_t len, const std::string& source, uint32_t* kind) {
+  if (data == nullptr && len > 0) return Refuse(Code::kInvalidArgument, source, "NULL data");
   if (len < kHeaderBytes) {
-    Fail(Code::kTruncated, source, "has " + std::to_string(len) + " bytes, the header alone needs " +
-                                       std::to_string(kHeaderBytes));
+    return Refuse(Code::kTruncated, source, "has " + std::to_string(len) + " bytes, the header alone needs " +
+                                                std::to_string(kHeaderBytes));
   }
   if (std::memcmp(data, kMagic, sizeof kMagic) != 0) {
-    Fail(Code::kBadMagic, source, "not a seen file (bad magic in bytes 0..7)");
+    return Refuse(Code::kBadMagic, source, "not a seen file (bad magic in bytes 0..7)");
   }
   const uint16_t major = LoadLe16(data + kOffMajor);
   if (major != kFormatMajor) {
-    Fail(Code::kUnsupportedVersion, source, "format major version " + std::to_string(major) +
-                                                ", this build reads " + std::to_string(kFormatMajor));
+    return Refuse(Code::kUnsupportedVersion, source, "format major version " + std::to_string(major) +
+                                                         ", this build reads " + std::to_string(kFormatMajor));
   }
   const uint64_t params_size = LoadLe64(data + kOffParamsSize);
   if (params_size > kMaxParamsBytes) {
-    Fail(Code::kTooLarge, source, "params_size " + std::to_string(params_size) + " is over " +
-                                      std::to_string(kMaxParamsBytes));
+    return Refuse(Code::kTooLarge, source, "params_size " + std::to_string(params_size) + " is over " +
+                                               std::to_string(kMaxParamsBytes));
   }
   if (len < kHeaderBytes + params_size) {
-    Fail(Code::kTruncated, source, "ends at byte " + std::to_string(len) + ", inside the " +
-                                       std::to_string(params_size) + "-byte params");
+    return Refuse(Code::kTruncated, source, "ends at byte " + std::to_string(len) + ", inside the " +
+                                                std::to_string(params_size) + "-byte params");
   }
   if (LoadLe64(data + kOffHeaderChecksum) != HeaderChecksum(data, params_size)) {
-    Fail(Code::kBadChecksum, source, "header checksum mismatch (header or params corrupt)");
+    return Refuse(Code::kBadChecksum, source, "header checksum mismatch (header or params corrupt)");
   }
-  return LoadLe32(data + kOffKind);
+  *kind = LoadLe32(data + kOffKind);
+  return {};
+}
+
+}  // namespace
+
+uint32_t ContainerKind(const uint8_t* data, uint64_t len, const std::string& source) {
+  uint32_t kind = 0;
+  ThrowIfRefused(CheckHeader(data, len, source, &kind));
+  return kind;
 }
 
 uint64_t KeyFlags(const std::optional<SecretKey>& key) {
   return key ? 1 | (key->CheckValue() << 8) : 0;
 }
 
-Container ParseContainer(const uint8_t* data, uint64_t len, Kind expected,
-                         const std::string& source, bool verify_payload,
-                         const std::optional<SecretKey>& key) {
-  const uint32_t kind = ContainerKind(data, len, source);
+Status CheckContainer(const uint8_t* data, uint64_t len, Kind expected, const std::string& source,
+                      bool verify_payload, const std::optional<SecretKey>& key, Container* out) {
+  uint32_t kind = 0;
+  if (Status header = CheckHeader(data, len, source, &kind); !header.ok()) return header;
   const uint64_t params_size = LoadLe64(data + kOffParamsSize);
   if (kind != static_cast<uint32_t>(expected)) {
-    Fail(Code::kWrongKind, source, std::string("holds a ") + KindName(kind) + " (kind " +
-                                       std::to_string(kind) + "), expected a " +
-                                       KindName(static_cast<uint32_t>(expected)));
+    return Refuse(Code::kWrongKind, source, std::string("holds a ") + KindName(kind) + " (kind " +
+                                                std::to_string(kind) + "), expected a " +
+                                                KindName(static_cast<uint32_t>(expected)));
   }
   const uint64_t offset = LoadLe64(data + kOffPayloadOffset);
   const uint64_t payload_size = LoadLe64(data + kOffPayloadSize);
   if (offset % 64 != 0 || offset < kHeaderBytes + params_size) {
-    Fail(Code::kInconsistent, source, "payload_offset " + std::to_string(offset) +
-                                          " is not a multiple of 64 past the params");
+    return Refuse(Code::kInconsistent, source, "payload_offset " + std::to_string(offset) +
+                                                   " is not a multiple of 64 past the params");
   }
   if (payload_size > UINT64_MAX - offset) {
-    Fail(Code::kTooLarge, source, "payload_size " + std::to_string(payload_size) + " overflows");
+    return Refuse(Code::kTooLarge, source, "payload_size " + std::to_string(payload_size) + " overflows");
   }
   const uint64_t total = offset + payload_size;
   if (len < total) {
-    Fail(Code::kTruncated, source, "has " + std::to_string(len) + " bytes, the header declares " +
-                                       std::to_string(total));
+    return Refuse(Code::kTruncated, source, "has " + std::to_string(len) + " bytes, the header declares " +
+                                                std::to_string(total));
   }
   if (len > total) {
-    Fail(Code::kInconsistent, source, "has " + std::to_string(len - total) +
-                                          " bytes after the declared end at " + std::to_string(total));
+    return Refuse(Code::kInconsistent, source, "has " + std::to_string(len - total) +
+                                                   " bytes after the declared end at " + std::to_string(total));
   }
   const uint64_t flags = LoadLe64(data + kOffFlags);
   if (flags != 0 && (flags & 0xff) != 1) {
-    Fail(Code::kInconsistent, source, "flags field has unknown bits set");
+    return Refuse(Code::kInconsistent, source, "flags field has unknown bits set");
   }
   if (flags != KeyFlags(key) && !(key && flags == OldKeyFlags(*key))) {
-    if (flags == 0) Fail(Code::kIncompatible, source, "was written without a secret key: open it without one");
-    if (!key) Fail(Code::kIncompatible, source, "was written with a secret key (keyed mode): open it with that key");
-    Fail(Code::kIncompatible, source, "was written with another secret key (its check value differs)");
+    if (flags == 0) return Refuse(Code::kIncompatible, source, "was written without a secret key: open it without one");
+    if (!key) return Refuse(Code::kIncompatible, source, "was written with a secret key (keyed mode): open it with that key");
+    return Refuse(Code::kIncompatible, source, "was written with another secret key (its check value differs)");
   }
   if (verify_payload &&
       LoadLe64(data + kOffPayloadChecksum) != PayloadChecksum(data + offset, payload_size)) {
-    Fail(Code::kBadChecksum, source, "payload checksum mismatch (payload corrupt)");
+    return Refuse(Code::kBadChecksum, source, "payload checksum mismatch (payload corrupt)");
   }
-  return {data + kHeaderBytes, params_size, data + offset, payload_size};
+  *out = {data + kHeaderBytes, params_size, data + offset, payload_size};
+  return {};
+}
+
+Container ParseContainer(const uint8_t* data, uint64_t len, Kind expected,
+                         const std::string& source, bool verify_payload,
+                         const std::optional<SecretKey>& key) {
+  Container c{};
+  ThrowIfRefused(CheckContainer(data, len, expected, source, verify_payload, key, &c));
+  return c;
 }
 
 void ResealContainer(uint8_t* data, uint64_t len) {

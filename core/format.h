@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "core/error.h"
 #include "core/hash.h"
 
 namespace seen {
@@ -88,6 +89,10 @@ uint32_t ContainerKind(const uint8_t* data, uint64_t len, const std::string& sou
 Container ParseContainer(const uint8_t* data, uint64_t len, Kind expected,
                          const std::string& source, bool verify_payload,
                          const std::optional<SecretKey>& key = std::nullopt);
+// The same checks, returning the refusal (the same code and message) instead of throwing it;
+// *out is set only when the bytes pass.
+Status CheckContainer(const uint8_t* data, uint64_t len, Kind expected, const std::string& source,
+                      bool verify_payload, const std::optional<SecretKey>& key, Container* out);
 
 // Recomputes the payload checksum and the header checksum of a container in place (after a
 // writable mapping changed its payload).

@@ -344,39 +344,49 @@ WindowParams SizeCountWindowForBytes(uint32_t items, uint64_t bytes, double max_
   return best;
 }
 
-void ValidateWindowParams(const WindowParams& p, const std::string& source) {
-  auto bad = [&](const std::string& what) { throw Error(Code::kInconsistent, source + ": " + what); };
-  if (p.mode != WindowMode::kCount && p.mode != WindowMode::kTime) bad("unknown window mode");
+Status CheckWindowParams(const WindowParams& p, const std::string& source) {
+  auto bad = [&](const std::string& what) { return Status::Refused(Code::kInconsistent, source + ": " + what); };
+  if (p.mode != WindowMode::kCount && p.mode != WindowMode::kTime) return bad("unknown window mode");
   if (p.layout == WindowLayout::kRing) {
-    if (p.mode != WindowMode::kCount) bad("a ring window counts items");
-    if (p.span == 0 || p.span > (1u << 24)) bad("ring span outside 1..2^24");
-    return;
+    if (p.mode != WindowMode::kCount) return bad("a ring window counts items");
+    if (p.span == 0 || p.span > (1u << 24)) return bad("ring span outside 1..2^24");
+    return {};
   }
-  if (p.layout != WindowLayout::kSliced && !p.grows()) bad("unknown window layout");
-  if (p.grows() && p.mode != WindowMode::kTime) bad("a growing or table window keeps time");
-  if (p.segments < 2 || p.segments > kMaxWindowSegments) bad("segments outside 2..16");
+  if (p.layout != WindowLayout::kSliced && !p.grows()) return bad("unknown window layout");
+  if (p.grows() && p.mode != WindowMode::kTime) return bad("a growing or table window keeps time");
+  if (p.segments < 2 || p.segments > kMaxWindowSegments) return bad("segments outside 2..16");
   if (p.layout == WindowLayout::kTable) {
-    if (p.bits != 0 || p.k != 0) bad("bits and k are set on a table window");
-    if (p.segment_span == 0) bad("segment span is 0");
-    if (static_cast<uint64_t>(p.segment_span) * (p.segments - 1) != p.span) bad("span != segment span * (segments - 1)");
-    if (p.max_bytes < p.state_bytes() + 2 * kTableStartBuckets * kTableBucketBytes) bad("max_bytes is under a doubled first table");
-    if (!FprValid(p.mode, p.target_fpr)) bad("target fpr outside [1e-09, 1)");
-    return;
+    if (p.bits != 0 || p.k != 0) return bad("bits and k are set on a table window");
+    if (p.segment_span == 0) return bad("segment span is 0");
+    if (static_cast<uint64_t>(p.segment_span) * (p.segments - 1) != p.span) return bad("span != segment span * (segments - 1)");
+    if (p.max_bytes < p.state_bytes() + 2 * kTableStartBuckets * kTableBucketBytes) return bad("max_bytes is under a doubled first table");
+    if (!FprValid(p.mode, p.target_fpr)) return bad("target fpr outside [1e-09, 1)");
+    return {};
   }
-  if (p.k < 1 || p.k > kMaxWindowK) bad("k outside 1..16");
-  if (p.bits == 0 || p.bits > (1u << 28)) bad("bits per segment outside 1..2^28");
-  if (p.segment_span == 0) bad("segment span is 0");
-  if (p.segment_items == 0) bad("segment items is 0");
-  if (static_cast<uint64_t>(p.segment_span) * (p.segments - 1) != p.span) bad("span != segment span * (segments - 1)");
-  if (p.layout == WindowLayout::kGrowing && p.max_bytes < 2 * p.state_bytes()) bad("max_bytes is under twice the state bytes");
-  if (p.layout != WindowLayout::kGrowing && p.max_bytes != 0) bad("max_bytes is set on a window that cannot grow");
-  if (!FprValid(p.mode, p.target_fpr)) bad(p.mode == WindowMode::kTime ? "target fpr outside [1e-09, 1)" : "target fpr outside (0, 1)");
+  if (p.k < 1 || p.k > kMaxWindowK) return bad("k outside 1..16");
+  if (p.bits == 0 || p.bits > (1u << 28)) return bad("bits per segment outside 1..2^28");
+  if (p.segment_span == 0) return bad("segment span is 0");
+  if (p.segment_items == 0) return bad("segment items is 0");
+  if (static_cast<uint64_t>(p.segment_span) * (p.segments - 1) != p.span) return bad("span != segment span * (segments - 1)");
+  if (p.layout == WindowLayout::kGrowing && p.max_bytes < 2 * p.state_bytes()) return bad("max_bytes is under twice the state bytes");
+  if (p.layout != WindowLayout::kGrowing && p.max_bytes != 0) return bad("max_bytes is set on a window that cannot grow");
+  if (!FprValid(p.mode, p.target_fpr)) return bad(p.mode == WindowMode::kTime ? "target fpr outside [1e-09, 1)" : "target fpr outside (0, 1)");
+  return {};
+}
+
+void ValidateWindowParams(const WindowParams& p, const std::string& source) {
+  ThrowIfRefused(CheckWindowParams(p, source));
+}
+
+Status CheckWindowGrowth(const WindowParams& p, const uint8_t* state, const uint8_t* growth, uint64_t growth_size,
+                         const std::string& source) {
+  if (p.layout == WindowLayout::kTable) return CheckTable(p, state, growth, growth_size, source);
+  return CheckGrowth(p, growth, growth_size, source);
 }
 
 void ValidateWindowGrowth(const WindowParams& p, const uint8_t* state, const WindowGrowth& growth,
                           const std::string& source) {
-  if (p.layout == WindowLayout::kTable) return ValidateTable(p, state, growth, source);
-  ValidateGrowth(p, growth, source);
+  ThrowIfRefused(CheckWindowGrowth(p, state, growth.data(), growth.size(), source));
 }
 
 WindowSaturation MeasureWindowSaturation(const WindowParams& p, const uint8_t* state,

@@ -35,6 +35,7 @@
 #include <optional>
 #include <vector>
 
+#include "core/error.h"
 #include "core/hash.h"
 #include "core/window_memory.h"
 
@@ -115,6 +116,11 @@ void ValidateWindowParams(const WindowParams& params, const std::string& source)
 // empty), before either is read.
 void ValidateWindowGrowth(const WindowParams& params, const uint8_t* state, const WindowGrowth& growth,
                           const std::string& source);
+// The two checks above, returning the refusal instead of throwing it (core/error.h); the
+// growth's bytes may lie anywhere, still in the input they are loaded from.
+Status CheckWindowParams(const WindowParams& params, const std::string& source);
+Status CheckWindowGrowth(const WindowParams& params, const uint8_t* state, const uint8_t* growth,
+                         uint64_t growth_size, const std::string& source);
 
 // Whether a state's header can belong to params (its positions and counters in range), so
 // a corrupt state is refused before it is written through.

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <utility>
 
 #include "core/error.h"
 #include "core/format.h"
@@ -22,8 +23,8 @@ void EncodeWindowParams(const WindowParams& p, uint8_t* out) {
   StoreLe32(out + 48, p.max_bytes);
 }
 
-WindowParams DecodeWindowParams(const uint8_t* in, const std::string& source) {
-  WindowParams p;
+Status DecodeWindowParams(const uint8_t* in, const std::string& source, WindowParams* out) {
+  WindowParams& p = *out;
   p.mode = static_cast<WindowMode>(LoadLe32(in + 0));
   p.layout = static_cast<WindowLayout>(LoadLe32(in + 4));
   p.span = LoadLe32(in + 8);
@@ -35,7 +36,12 @@ WindowParams DecodeWindowParams(const uint8_t* in, const std::string& source) {
   p.seed = LoadLe64(in + 32);
   p.target_fpr = LoadLeF64(in + 40);
   p.max_bytes = LoadLe32(in + 48);
-  ValidateWindowParams(p, source);
+  return CheckWindowParams(p, source);
+}
+
+WindowParams DecodeWindowParams(const uint8_t* in, const std::string& source) {
+  WindowParams p;
+  ThrowIfRefused(DecodeWindowParams(in, source, &p));
   return p;
 }
 
@@ -124,28 +130,43 @@ std::vector<uint8_t> SerializeWindow(const Window& window) {
   return SerializeWindow(window.params, window.state.data(), &window.growth);
 }
 
+Status FindWindow(const uint8_t* data, uint64_t len, const std::optional<SecretKey>& key, StoredWindow* out) {
+  Container c{};
+  if (Status parsed = CheckContainer(data, len, Kind::kWindow, "buffer", true, key, &c); !parsed.ok()) return parsed;
+  if (c.params_size < kWindowParamsBytes) {
+    return Status::Refused(Code::kInconsistent, "buffer: window params need 64 bytes");
+  }
+  StoredWindow found;
+  if (Status decoded = DecodeWindowParams(c.params, "buffer", &found.params); !decoded.ok()) return decoded;
+  found.params.key = key;
+  const uint64_t state_bytes = found.params.state_bytes();
+  const bool grows = found.params.grows();
+  if (grows ? c.payload_size < state_bytes : c.payload_size != state_bytes) {
+    return Status::Refused(Code::kInconsistent, "buffer: window state is " + std::to_string(c.payload_size) +
+                                                    " bytes, its params need " + std::to_string(state_bytes));
+  }
+  if (!WindowStateValid(found.params, c.payload)) {
+    return Status::Refused(Code::kInconsistent, "buffer: window state header out of range");
+  }
+  found.state = c.payload;
+  found.growth = c.payload + state_bytes;
+  found.growth_size = c.payload_size - state_bytes;
+  if (grows) {
+    Status checked = CheckWindowGrowth(found.params, found.state, found.growth, found.growth_size, "buffer");
+    if (!checked.ok()) return checked;
+  }
+  *out = std::move(found);
+  return {};
+}
+
 Window DeserializeWindow(const uint8_t* data, uint64_t len, const std::optional<SecretKey>& key,
                          const WindowMemory* memory) {
-  const Container c = ParseContainer(data, len, Kind::kWindow, "buffer", true, key);
-  if (c.params_size < kWindowParamsBytes) {
-    throw Error(Code::kInconsistent, "buffer: window params need 64 bytes");
-  }
+  StoredWindow stored;
+  ThrowIfRefused(FindWindow(data, len, key, &stored));
   const CacheLineAllocator<uint8_t> from(memory);
-  Window window{DecodeWindowParams(c.params, "buffer"), WindowBytes(from), WindowGrowth(from)};
-  window.params.key = key;
-  const uint64_t state_bytes = window.params.state_bytes();
-  const bool grows = window.params.grows();
-  if (grows ? c.payload_size < state_bytes : c.payload_size != state_bytes) {
-    throw Error(Code::kInconsistent, "buffer: window state is " + std::to_string(c.payload_size) +
-                                         " bytes, its params need " + std::to_string(state_bytes));
-  }
-  if (!WindowStateValid(window.params, c.payload)) {
-    throw Error(Code::kInconsistent, "buffer: window state header out of range");
-  }
-  window.state.assign(c.payload, c.payload + state_bytes);
-  window.growth.assign(c.payload + state_bytes, c.payload + c.payload_size);
-  if (grows) ValidateWindowGrowth(window.params, window.state.data(), window.growth, "buffer");
-  return window;
+  const uint8_t* state_end = stored.state + stored.params.state_bytes();
+  return {stored.params, WindowBytes(stored.state, state_end, from),
+          WindowBytes(stored.growth, stored.growth + stored.growth_size, from)};
 }
 
 }  // namespace seen

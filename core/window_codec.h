@@ -14,8 +14,10 @@ namespace seen {
 constexpr uint64_t kWindowParamsBytes = 64;
 
 void EncodeWindowParams(const WindowParams& params, uint8_t* out);
-// Validates as it decodes; errors name `source`.
+// Validates as it decodes; errors name `source`. The first form throws them, the second
+// returns them (core/error.h), *out holding the fields as read.
 WindowParams DecodeWindowParams(const uint8_t* in, const std::string& source);
+Status DecodeWindowParams(const uint8_t* in, const std::string& source, WindowParams* out);
 
 // A window's operations on its parts, wherever they live (a C handle keeps its state inline).
 // Items are u64 ids or byte keys (data + offsets), hashed with params' seed or key a chunk at
@@ -54,5 +56,19 @@ std::vector<uint8_t> SerializeWindow(const Window& window);
 Window DeserializeWindow(const uint8_t* data, uint64_t len,
                          const std::optional<SecretKey>& key = std::nullopt,
                          const WindowMemory* memory = nullptr);
+
+// A window in a container's bytes, checked whole: its parameters (with the key it was opened
+// with) and where its state and growth lie in those bytes.
+struct StoredWindow {
+  WindowParams params;
+  const uint8_t* state = nullptr;  // params.state_bytes() of them
+  const uint8_t* growth = nullptr;
+  uint64_t growth_size = 0;
+};
+// Every check of DeserializeWindow, with its codes and messages, returned instead of thrown,
+// and nothing copied or allocated: a caller that keeps the window in memory of its own (the
+// C API's handle: one block, state inline) copies it once, and bad bytes cost no unwinding.
+// *out is set only when the bytes pass.
+Status FindWindow(const uint8_t* data, uint64_t len, const std::optional<SecretKey>& key, StoredWindow* out);
 
 }  // namespace seen

@@ -43,8 +43,8 @@ uint64_t LevelBytes(const CellShape& shape) {
 // At most what one more slot adds to a level of `bits` positions.
 uint64_t SlotBytes(uint32_t bits) { return (uint64_t{bits} + 7) / 8 + 4; }
 
-Level ReadLevel(const WindowGrowth& g, uint64_t at) {
-  const uint8_t* head = g.data() + at;
+Level ReadLevel(const uint8_t* growth, uint64_t at) {
+  const uint8_t* head = growth + at;
   const uint32_t segments = LoadLe32(head + 12);
   return {LoadLe32(head), segments,
           {LoadLe32(head + 4), static_cast<uint32_t>(__builtin_popcount(segments)), LoadLe32(head + 8)}, at};
@@ -62,7 +62,7 @@ struct LevelList {
 LevelList Levels(const WindowGrowth& g) {
   LevelList levels;
   for (uint64_t at = 0; at < g.size() && levels.size < kMaxGeneration; at += LevelBytes(levels.items[levels.size++].shape)) {
-    levels.items[levels.size] = ReadLevel(g, at);
+    levels.items[levels.size] = ReadLevel(g.data(), at);
   }
   return levels;
 }
@@ -379,22 +379,23 @@ uint32_t GrowingEffectiveSpan(const WindowParams& p, const uint8_t* state, uint3
   return static_cast<uint32_t>(std::min<int64_t>(p.span, std::max<int64_t>(0, int64_t{now} - kept_since)));
 }
 
-void ValidateGrowth(const WindowParams& p, const WindowGrowth& growth, const std::string& source) {
-  auto bad = [&](const std::string& what) { throw Error(Code::kInconsistent, source + ": window growth " + what); };
-  if (p.state_bytes() + growth.size() > p.max_bytes) bad("is past max_bytes");
+Status CheckGrowth(const WindowParams& p, const uint8_t* growth, uint64_t size, const std::string& source) {
+  auto bad = [&](const std::string& what) { return Status::Refused(Code::kInconsistent, source + ": window growth " + what); };
+  if (p.state_bytes() + size > p.max_bytes) return bad("is past max_bytes");
   uint32_t previous = 0;
-  for (uint64_t at = 0; at < growth.size();) {
-    if (growth.size() - at < kLevelHeadBytes) bad("ends inside a level head");
+  for (uint64_t at = 0; at < size;) {
+    if (size - at < kLevelHeadBytes) return bad("ends inside a level head");
     const Level level = ReadLevel(growth, at);
-    if (level.generation < 1 || level.generation > kMaxGeneration) bad("has a generation outside 1..15");
-    if (level.generation <= previous) bad("levels are out of order");
-    if (level.shape.k < 1 || level.shape.k > kMaxWindowK) bad("has k outside 1..16");
-    if (level.shape.bits < 1 || level.shape.bits > (1u << 28)) bad("has bits outside 1..2^28");
-    if (LevelBytes(level.shape) > growth.size() - at) bad("level runs past its end");
-    if (level.segments == 0 || level.segments >> p.segments != 0) bad("level has slots for no segment, or for one past S");
+    if (level.generation < 1 || level.generation > kMaxGeneration) return bad("has a generation outside 1..15");
+    if (level.generation <= previous) return bad("levels are out of order");
+    if (level.shape.k < 1 || level.shape.k > kMaxWindowK) return bad("has k outside 1..16");
+    if (level.shape.bits < 1 || level.shape.bits > (1u << 28)) return bad("has bits outside 1..2^28");
+    if (LevelBytes(level.shape) > size - at) return bad("level runs past its end");
+    if (level.segments == 0 || level.segments >> p.segments != 0) return bad("level has slots for no segment, or for one past S");
     previous = level.generation;
     at += LevelBytes(level.shape);
   }
+  return {};
 }
 
 }  // namespace seen

@@ -50,8 +50,8 @@ void GrowingContains(const WindowParams& p, const uint8_t* state, const WindowGr
 WindowSaturation GrowingSaturation(const WindowParams& p, const uint8_t* state,
                                    const WindowGrowth* growth, uint32_t now);
 uint32_t GrowingEffectiveSpan(const WindowParams& p, const uint8_t* state, uint32_t now);
-// Throws Error(kInconsistent) naming `source` unless the growth's levels are well formed, in
-// order, and fit in max_bytes with the state.
-void ValidateGrowth(const WindowParams& p, const WindowGrowth& growth, const std::string& source);
+// Refuses (kInconsistent, naming `source`) a growth of `size` bytes unless its levels are well
+// formed, in order, and fit in max_bytes with the state.
+Status CheckGrowth(const WindowParams& p, const uint8_t* growth, uint64_t size, const std::string& source);
 
 }  // namespace seen

@@ -305,31 +305,35 @@ WindowSaturation TableSaturation(const WindowParams& p, const uint8_t* state, co
   return {static_cast<double>(entries) / static_cast<double>(capacity), rate, GrowingEffectiveSpan(p, state, now)};
 }
 
-void ValidateTable(const WindowParams& p, const uint8_t* state, const WindowGrowth& growth,
-                   const std::string& source) {
-  auto bad = [&](const std::string& what) { throw Error(Code::kInconsistent, source + ": window table " + what); };
+Status CheckTable(const WindowParams& p, const uint8_t* state, const uint8_t* growth, uint64_t growth_size,
+                  const std::string& source) {
+  auto bad = [&](const std::string& what) { return Status::Refused(Code::kInconsistent, source + ": window table " + what); };
   const uint32_t b = Log2Buckets(state);
-  if (!TableLog2BucketsValid(p, state)) bad("has a bucket count outside what its rate allows");
-  if (growth.size() != (b == 1 ? 0 : TableBytes(b))) bad("size does not match its bucket count");
-  if (p.state_bytes() + growth.size() > p.max_bytes) bad("is past max_bytes");
-  const uint32_t* slots = Slots(state, &growth);
+  if (!TableLog2BucketsValid(p, state)) return bad("has a bucket count outside what its rate allows");
+  if (growth_size != (b == 1 ? 0 : TableBytes(b))) return bad("size does not match its bucket count");
+  if (p.state_bytes() + growth_size > p.max_bytes) return bad("is past max_bytes");
+  // Read as little-endian words, not through a uint32_t pointer: the bytes may still be the
+  // caller's buffer, at any alignment.
+  const uint8_t* slots = growth_size != 0 ? growth : state + kTableHeaderBytes;
   const uint32_t fingerprint_bits = kKeyBits - b;
   for (uint64_t i = 0; i < (uint64_t{kSlotsPerBucket} << b); ++i) {
-    if (slots[i] == kOverflowMarker) {
-      if (b < 2 || i % kSlotsPerLine != 0) bad("has an overflow marker outside a line's first slot, or in a table of one line");
+    const uint32_t slot = LoadLe32(slots + 4 * i);
+    if (slot == kOverflowMarker) {
+      if (b < 2 || i % kSlotsPerLine != 0) return bad("has an overflow marker outside a line's first slot, or in a table of one line");
       continue;
     }
-    const uint32_t segment = slots[i] >> kSegmentShift;
-    if (slots[i] != 0 && (segment == 0 || segment > p.segments)) bad("slot names no segment of the window");
-    if (IsSaturation(slots[i])) continue;
-    if (((slots[i] & (kAway - 1)) >> fingerprint_bits) != 0) bad("slot has a fingerprint wider than its table allows");
+    const uint32_t segment = slot >> kSegmentShift;
+    if (slot != 0 && (segment == 0 || segment > p.segments)) return bad("slot names no segment of the window");
+    if (IsSaturation(slot)) continue;
+    if (((slot & (kAway - 1)) >> fingerprint_bits) != 0) return bad("slot has a fingerprint wider than its table allows");
   }
   if (b > 1) {
     const uint8_t* start = state + kTableHeaderBytes;
     if (std::any_of(start, start + kTableStartBuckets * kTableBucketBytes, [](uint8_t x) { return x != 0; })) {
-      bad("keeps slots in the state after it moved to the growth");
+      return bad("keeps slots in the state after it moved to the growth");
     }
   }
+  return {};
 }
 
 }  // namespace seen

@@ -48,10 +48,10 @@ void TableContains(const WindowParams& p, const uint8_t* state, const WindowGrow
                    const uint64_t* hashes, size_t n, uint32_t now, uint8_t* out);
 WindowSaturation TableSaturation(const WindowParams& p, const uint8_t* state,
                                  const WindowGrowth* growth, uint32_t now);
-// Throws Error(kInconsistent) naming `source` unless the state's table size agrees with the
-// growth, fits max_bytes, and every slot names a segment of the window and a fingerprint
-// that fits its table.
-void ValidateTable(const WindowParams& p, const uint8_t* state, const WindowGrowth& growth,
-                   const std::string& source);
+// Refuses (kInconsistent, naming `source`) unless the state's table size agrees with the
+// growth of `growth_size` bytes, fits max_bytes, and every slot names a segment of the window
+// and a fingerprint that fits its table.
+Status CheckTable(const WindowParams& p, const uint8_t* state, const uint8_t* growth, uint64_t growth_size,
+                  const std::string& source);
 
 }  // namespace seen

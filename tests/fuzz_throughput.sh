@@ -8,6 +8,7 @@
 # docs/FUZZING.md's long run did). A build is a directory holding
 # its fuzz_<target> binaries and the libseen.so they load. Prints one line per target and
 # round: target, round, exec/s before, exec/s after, their ratio, peak RSS MB before and after.
+# TARGETS (space-separated, e.g. TARGETS=window) measures only those targets, every round.
 #
 # usage: tests/fuzz_throughput.sh BEFORE_DIR AFTER_DIR SECONDS ROUNDS SEED_DIR... (bench/results/fuzzing.md)
 set -euo pipefail
@@ -37,7 +38,7 @@ run() {
 
 printf '%-14s %5s %10s %10s %6s %9s %9s\n' target round before after ratio rss_before rss_after
 for round in $(seq "$rounds"); do
-  for target in bloom counting scalable window store simhash_index minhash_index; do
+  for target in ${TARGETS:-bloom counting scalable window store simhash_index minhash_index}; do
     read -r b_rate b_rss < <(run "$before" "$target" "$round")
     read -r a_rate a_rss < <(run "$after" "$target" "$round")
     printf '%-14s %5s %10s %10s %6s %9s %9s\n' "$target" "$round" "$b_rate" "$a_rate" \
