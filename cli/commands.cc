@@ -41,7 +41,7 @@ const std::vector<CommandSpec>& Commands() {
        "field. Every two members of a near group are verified close to each other; the group's first document is its representative.",
        {{"method", "M", "simhash (8 bytes a document, long texts), minhash (short texts, inserted boilerplate) "
                         "or auto (the default: minhash when the median document is under 3,000 bytes)"},
-        {"threshold", "T", "minhash: the least estimated Jaccard similarity of near duplicates (default 0.7)"},
+        {"threshold", "T", "minhash: the least Jaccard similarity of the shingle sets of near duplicates, computed exactly (default 0.6)"},
         {"k", "K", "simhash: the largest Hamming distance of near duplicates, 0..7 (default 3)"},
         {"ngram", "N", "characters per shingle of CJK text, 1..8 (default 2)"},
         {"per-file", nullptr, "each INPUT file is one document"},

@@ -119,9 +119,8 @@ def test_errors(tmp_path):
 
 def test_minhash_groups_short_copies_that_simhash_misses(tmp_path):
     """Short lines, one with an 8-word header: MinHash groups the three copies around their
-    first line, each verified at estimated Jaccard >= 0.7 (j=1.00 for the representative);
-    the default, auto at 0.7, picks MinHash for texts this short; SimHash at k=3 misses the
-    headed copy."""
+    first line, each at Jaccard >= 0.7 (j=1.00 for the representative); the default, auto at
+    0.6, picks MinHash for texts this short; SimHash at k=3 misses the headed copy."""
     base = ("the committee met on tuesday to review the annual budget and approved the new library "
             "hours for the summer along with the repaving of elm street and a grant for the youth league")
     header = "please read the notice below before the meeting"
@@ -135,6 +134,7 @@ def test_minhash_groups_short_copies_that_simhash_misses(tmp_path):
     # The defaults are auto and 0.6: what bench/results/dedupe_recall.md measures.
     default = run(path)
     assert "at Jaccard >= 0.60 (minhash)" in default and ":3\t" in default
+    assert "(default 0.6)" in run("--help"), "the help states the default the summary reports"
     simhash = run("--method", "simhash", path)
     assert "within k=3" in simhash and ":3\t" not in simhash
     assert "--method" in subprocess.run([SEEN, "dedupe", "--method", "x", path], capture_output=True).stderr.decode()
