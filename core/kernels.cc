@@ -149,10 +149,10 @@ HWY_INLINE void SetExclusive(uint64_t* HWY_RESTRICT block, uint32_t h32, uint32_
 // How many keys ahead a batch prefetches: enough to cover DRAM latency with the line fill
 // buffers a core has (measured in bench/).
 constexpr size_t kPrefetchAhead = 32;
-// Keys are hashed and placed kChunk at a time, a chunk ahead of the probe, so that the
-// vector iterations of a chunk overlap each other and the memory reads in flight.
-constexpr size_t kChunk = 64;
-static_assert(kPrefetchAhead <= kChunk, "a prefetch reaches at most into the next chunk");
+// Keys are hashed and placed kStageAhead keys ahead of the probe, a step at a time, into a
+// ring of kRing slots (a key's block address and hash), from which the probe prefetches.
+constexpr size_t kStageAhead = 64;
+constexpr size_t kRing = 128;
 static_assert(sizeof(uintptr_t) == sizeof(uint64_t), "block addresses are held in u64 lanes");
 
 // BlockIndex lane by lane, exactly, for fewer than 2^32 blocks: the high 64 bits of
@@ -180,9 +180,10 @@ void BlockIndexBatchImpl(const uint64_t* hashes, size_t n, uint64_t blocks,
   for (; i < n; ++i) out[i] = BlockIndex(hashes[i], blocks);
 }
 
-// Hashes keys [begin, begin + count), count <= kChunk, into hash[0, count) and their blocks'
-// addresses into address[0, count); the addresses past count are the first block's, so that
-// prefetching them is harmless.
+// Hashes keys [begin, begin + count), count <= kStep, into hash[0, count) and their blocks'
+// addresses into address[0, count); the addresses past count, up to kStep, are the first
+// block's, so that prefetching them is harmless.
+template <size_t kStep>
 HWY_INLINE void Stage(const Blocks& b, const KeySource& keys, size_t begin, size_t count,
                       uint64_t* HWY_RESTRICT address, uint64_t* HWY_RESTRICT hash) {
   const D64 d;
@@ -213,31 +214,44 @@ HWY_INLINE void Stage(const Blocks& b, const KeySource& keys, size_t begin, size
     hash[i] = h;
     address[i] = reinterpret_cast<uintptr_t>(BlockAt(b, h));
   }
-  for (; i < kChunk; ++i) address[i] = reinterpret_cast<uintptr_t>(b.words);
+  for (; i < kStep; ++i) address[i] = reinterpret_cast<uintptr_t>(b.words);
 }
 
-// Visits every key with its block: hash and place a chunk ahead, prefetch kPrefetchAhead
-// keys ahead, probe. The ring holds two chunks: the one probed and the next. The pipeline
-// never drains until the batch ends.
-template <class Visit>
+// Visits every key with its block: hash and place kStageAhead keys ahead, kStep keys at a
+// time; prefetch kPrefetchAhead keys ahead; probe. The pipeline never drains until the batch
+// ends, and the probe loop has no branch but its end.
+template <size_t kStep, class Visit>
 HWY_INLINE void Pipeline(const Blocks& b, const KeySource& keys, const Visit& visit) {
-  alignas(64) uint64_t address[2 * kChunk];
-  alignas(64) uint64_t hash[2 * kChunk];
+  static_assert(kRing % kStep == 0 && kStageAhead % kStep == 0, "a step fills whole ring slots");
+  static_assert(kStageAhead >= kPrefetchAhead, "a key is placed before it is prefetched");
+  static_assert(kRing >= kStageAhead + kStep, "no slot is reused while live");
+  alignas(64) uint64_t address[kRing];
+  alignas(64) uint64_t hash[kRing];
   const size_t n = keys.size;
-  Stage(b, keys, 0, HWY_MIN(n, kChunk), address, hash);
+  for (size_t begin = 0; begin < kStageAhead; begin += kStep) {
+    Stage<kStep>(b, keys, begin, begin < n ? HWY_MIN(n - begin, kStep) : 0, address + begin, hash + begin);
+  }
   for (size_t i = 0; i < kPrefetchAhead; ++i) hwy::Prefetch(reinterpret_cast<const uint64_t*>(address[i]));
-  for (size_t begin = 0; begin < n; begin += kChunk) {
-    const size_t half = (begin / kChunk) % 2 * kChunk;
-    const size_t next = begin + kChunk;
-    Stage(b, keys, next, next < n ? HWY_MIN(n - next, kChunk) : 0, address + kChunk - half,
-          hash + kChunk - half);
-    const size_t count = HWY_MIN(n - begin, kChunk);
-    for (size_t j = 0; j < count; ++j) {
-      const size_t slot = half + j;
-      hwy::Prefetch(reinterpret_cast<const uint64_t*>(address[(slot + kPrefetchAhead) % (2 * kChunk)]));
-      visit(begin + j, reinterpret_cast<uint64_t*>(address[slot]), static_cast<uint32_t>(hash[slot]));
+  for (size_t begin = 0; begin < n; begin += kStep) {
+    const size_t ahead = begin + kStageAhead;
+    const size_t slot = ahead % kRing;
+    Stage<kStep>(b, keys, ahead, ahead < n ? HWY_MIN(n - ahead, kStep) : 0, address + slot, hash + slot);
+    const size_t first = begin % kRing;
+    const size_t count = HWY_MIN(n - begin, kStep);
+    for (size_t j = first; j < first + count; ++j) {
+      hwy::Prefetch(reinterpret_cast<const uint64_t*>(address[(j + kPrefetchAhead) % kRing]));
+      visit(begin + j - first, reinterpret_cast<uint64_t*>(address[j]), static_cast<uint32_t>(hash[j]));
     }
   }
+}
+
+// Ids and hashes already computed are placed a vector at a time, 64 keys a step, so that the
+// vector iterations overlap; keys hashed by a call go 16 a step, so that the call's scalar
+// hashing is spread among the probes instead of stalling the prefetches.
+template <class Visit>
+HWY_INLINE void Pipeline(const Blocks& b, const KeySource& keys, const Visit& visit) {
+  if (keys.ids || keys.hashes) return Pipeline<64>(b, keys, visit);
+  Pipeline<16>(b, keys, visit);
 }
 
 void ContainsImpl(const Blocks& b, const KeySource& keys, uint8_t* HWY_RESTRICT out) {
