@@ -126,7 +126,7 @@ def main():
         "floor. The floors take no hash and no prefetch: their loops are so short that the core's "
         "window alone keeps many reads in flight. On this shared machine these ratios move by "
         "about 0.1 from run to run (the batched find's, with one build, from 1.16x to 1.34x over "
-        "six runs on 2026-11-27), so a target within that band of 1.2x is met in some runs only.",
+        "eight runs on 2026-11-27), so a target within that band of 1.2x is met in some runs only.",
         f"- At {small:,} keys the filter is larger than this CPU's L2 (AMD Zen 3: 512 KiB), so it "
         "is read from L3; the 16-byte keys' batches are bound by their scalar XXH3 hash there "
         "(about half of a 16-byte find's time), where ids are hashed eight or four to a vector.",
