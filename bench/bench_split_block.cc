@@ -7,9 +7,13 @@
 // For each --keys N: seen's filter is sized for N keys at 1%; the split-block filter gets the
 // same bytes. Both hold N keys for the finds; inserts go into twins of them, emptied before
 // each round. Finds and inserts take Q = min(N, --queries) keys: half of the finds present,
-// half absent, in random order. The floor reads one word of each find's own 64-byte block of
-// seen's filter, from offsets computed beforehand: one random read per key, none depending on
-// another, no hash, no prefetch. Prints one JSON object per line.
+// half absent, in random order. The read floor reads one word of each find's own 64-byte block
+// of seen's filter, from offsets computed beforehand: one random read per key, none depending
+// on another, no hash, no prefetch. The read-modify-write floor does the same for each
+// insert's block, ORing a bit into one of its words, in a buffer as big as the filter. The
+// reference also probes with its hashes computed beforehand (its probe loop alone), and seen's
+// batches also take the keys as 16-byte keys (the id, then a second word; data + offsets), all
+// absent from the find filter. Prints one JSON object per line.
 //
 //   bench_split_block [--keys N]... [--queries Q] [--rounds R]
 #include <xxhash.h>
@@ -17,12 +21,14 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <string>
 #include <vector>
 
 #include "bench/bench_support.h"
 #include "bench/split_block.h"
 #include "core/kernels.h"
+#include "core/region.h"
 #include "core/splitmix.h"
 #include "seen.h"
 #include "seen_inline.h"
@@ -72,16 +78,30 @@ void RunAt(uint64_t n, uint64_t q, int rounds) {
   SplitBlockFilter split_find(info.bytes), split_insert(info.bytes);
   Fill(find, split_find, n);
 
-  std::vector<uint64_t> queries(q), fresh(q), blocks(q);
+  std::vector<uint64_t> queries(q), fresh(q), blocks(q), fresh_blocks(q), split_hashes(q);
   for (uint64_t i = 0; i < q; ++i) {
     const bool present = SplitMix64(~i) & 1;
     queries[i] = present ? SplitMix64(2 * (SplitMix64(i) % n)) : SplitMix64(2 * (n + i) + 1);
     fresh[i] = SplitMix64(2 * i);
+    split_hashes[i] = SplitBlockFilter::Xxh64OfId(queries[i]);
   }
   seen_bloom_blocks_of_u64(find, queries.data(), q, blocks.data());
+  seen_bloom_blocks_of_u64(insert, fresh.data(), q, fresh_blocks.data());
   const uint8_t* bytes = nullptr;
   seen_bloom_get_blocks(find, &bytes);
   const auto* words = reinterpret_cast<const uint64_t*>(bytes);
+  seen::Region rmw = seen::Region::Allocate(info.bytes);
+  std::memset(rmw.data(), 0, info.bytes);  // commit every page, as a cleared filter has
+  auto* rmw_words = reinterpret_cast<uint64_t*>(rmw.data());
+  // The same keys as 16-byte keys: the id, then a second word.
+  std::vector<uint64_t> query_words(2 * q), fresh_words(2 * q), offsets(q + 1);
+  for (uint64_t i = 0; i < q; ++i) {
+    query_words[2 * i] = queries[i], query_words[2 * i + 1] = SplitMix64(~i);
+    fresh_words[2 * i] = fresh[i], fresh_words[2 * i + 1] = SplitMix64(~i);
+  }
+  for (uint64_t i = 0; i <= q; ++i) offsets[i] = 16 * i;
+  const auto* query_bytes = reinterpret_cast<const uint8_t*>(query_words.data());
+  const auto* fresh_bytes = reinterpret_cast<const uint8_t*>(fresh_words.data());
   seen_bloom_probe probe{};
   seen_bloom_probe_init(find, &probe);
   std::vector<uint8_t> out(q);
@@ -93,8 +113,16 @@ void RunAt(uint64_t n, uint64_t q, int rounds) {
          for (uint64_t i = 0; i < q; ++i) acc ^= words[blocks[i] * 8];
          sink = acc;
        }},
+      {"floor_rmw", q, [&] {
+         for (uint64_t i = 0; i < q; ++i) rmw_words[fresh_blocks[i] * 8] |= uint64_t{1} << (i & 63);
+       }},
       {"seen_find_batched", q, [&] { seen_bloom_contains_u64(find, queries.data(), q, out.data()); }},
       {"seen_insert_batched", q, [&] { seen_bloom_add_u64(insert, fresh.data(), q); },
+       [&] { seen_bloom_clear(insert); }},
+      {"seen_find_batched_16_byte", q, [&] {
+         seen_bloom_contains_keys(find, query_bytes, offsets.data(), q, out.data());
+       }},
+      {"seen_insert_batched_16_byte", q, [&] { seen_bloom_add_keys(insert, fresh_bytes, offsets.data(), q); },
        [&] { seen_bloom_clear(insert); }},
       {"seen_find_single_exported", q, [&] {
          uint64_t hits = 0;
@@ -112,6 +140,11 @@ void RunAt(uint64_t n, uint64_t q, int rounds) {
       {"split_block_find", q, [&] {
          uint64_t hits = 0;
          for (const uint64_t id : queries) hits += split_find.Find(id);
+         sink = hits;
+       }},
+      {"split_block_find_prehashed", q, [&] {
+         uint64_t hits = 0;
+         for (const uint64_t h : split_hashes) hits += split_find.FindHash(h);
          sink = hits;
        }},
       {"split_block_insert", q, [&] {

@@ -32,8 +32,10 @@ class SplitBlockFilter {
     for (int i = 0; i < 8; ++i) block[i] |= Mask(static_cast<uint32_t>(h), i);
   }
 
-  bool Find(uint64_t id) const {
-    const uint64_t h = Xxh64OfId(id);
+  bool Find(uint64_t id) const { return FindHash(Xxh64OfId(id)); }
+
+  // A find given the key's hash, computed beforehand: the probe loop alone.
+  bool FindHash(uint64_t h) const {
     const uint32_t* block = Block(h);
     uint32_t missing = 0;
     for (int i = 0; i < 8; ++i) missing |= ~block[i] & Mask(static_cast<uint32_t>(h), i);

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Writes bench/results/split_block.md and .png from bench_split_block's split_block.jsonl:
-seen's single-key finds (exported and inline) against the split-block reference loop and the
-read floor, with seen's batches, beside the targets of issue 29.
+seen's single-key finds (exported and inline) and batches (u64 ids and 16-byte keys) against
+the split-block reference loop (hash inline, or given) and the read and read-modify-write
+floors, beside the targets of issue 29.
 
 usage: bench/split_block_report.py bench/results"""
 import datetime
@@ -13,16 +14,31 @@ from page import machine, verdict
 
 STEPS = [
     ("floor_read", "read floor: one random 64-byte read per key, no hash"),
+    ("floor_rmw", "read-modify-write floor: one random 64-byte read and write per key, no hash"),
     ("seen_find_batched", "seen find, batched (seen_bloom_contains_u64)"),
     ("seen_insert_batched", "seen insert, batched (seen_bloom_add_u64)"),
+    ("seen_find_batched_16_byte", "seen find, batched, 16-byte keys (seen_bloom_contains_keys)"),
+    ("seen_insert_batched_16_byte", "seen insert, batched, 16-byte keys (seen_bloom_add_keys)"),
     ("seen_find_single_exported", "seen find, single key, exported (seen_bloom_contains_one_u64)"),
     ("seen_find_single_inline", "seen find, single key, inline (seen_inline.h)"),
     ("seen_insert_single_exported", "seen insert, single key, exported (seen_bloom_add_one_u64)"),
     ("split_block_find", "split-block reference find, single key"),
+    ("split_block_find_prehashed", "split-block reference find, single key, hashes computed beforehand"),
     ("split_block_insert", "split-block reference insert, single key"),
 ]
-# Issue 29's targets: single-key finds against the reference's find.
-TARGETS = [("seen_find_single_inline", 1.3), ("seen_find_single_exported", 2.0)]
+# Issue 29's targets: (what, step, the step it is divided by, limit, the sizes it is stated for:
+# "small" is in cache, 10^6 keys; "big" is beyond it, 10^8).
+TARGETS = [
+    ("seen find, single key, inline / reference find", "seen_find_single_inline", "split_block_find", 1.3, "all"),
+    ("seen find, single key, exported / reference find", "seen_find_single_exported", "split_block_find", 2.0, "all"),
+    ("seen find, batched / reference find", "seen_find_batched", "split_block_find", 1.0, "small"),
+    ("seen insert, batched / reference insert", "seen_insert_batched", "split_block_insert", 1.0, "small"),
+    ("seen find, batched / read floor", "seen_find_batched", "floor_read", 1.2, "big"),
+    ("seen find, batched / reference find given its hashes", "seen_find_batched", "split_block_find_prehashed", 1.0, "big"),
+    ("seen insert, batched / read-modify-write floor", "seen_insert_batched", "floor_rmw", 1.15, "big"),
+    ("16-byte keys / u64 ids, find, batched", "seen_find_batched_16_byte", "seen_find_batched", 1.2, "all"),
+    ("16-byte keys / u64 ids, insert, batched", "seen_insert_batched_16_byte", "seen_insert_batched", 1.2, "all"),
+]
 
 
 def plot(ns, sizes, path):
@@ -39,7 +55,7 @@ def plot(ns, sizes, path):
     ax.invert_yaxis()
     ax.set_xscale("log")
     ax.set_xlabel("CPU ns per key (median of the rounds, log scale; lower is better)")
-    ax.set_title("Single keys: seen, a split-block reference loop, the read floor")
+    ax.set_title("seen, a split-block reference loop and the floors")
     ax.grid(True, axis="x", alpha=0.3)
     ax.legend()
     fig.tight_layout()
@@ -67,10 +83,14 @@ def main():
         "Parquet's split-block Bloom filter specification: 256-bit blocks, eight salts, XXH64 "
         "inline, one key at a time, no prefetch) gets the same bytes. Both hold N keys for the "
         "finds, half of which are present, in random order; inserts go into empty twins. The "
-        "floor reads one word of each find's own block of seen's filter, the offsets computed "
-        "beforehand: one random read per key, none waiting for another.",
+        "read floor reads one word of each find's own block of seen's filter, the offsets computed "
+        "beforehand: one random read per key, none waiting for another. The read-modify-write "
+        "floor ORs a bit into one word of each insert's block, in a buffer as big as the filter, "
+        "offsets computed beforehand. The reference also runs given its keys' hashes (its probe "
+        "loop alone). The 16-byte keys are the same ids followed by a second word (data + "
+        "offsets); for the finds they are all absent.",
         "",
-        "| CPU ns per key (x floor) | " + " | ".join(
+        "| CPU ns per key (x read floor) | " + " | ".join(
             f"{keys:,} keys, {first[keys]['bytes'] / 2**20:.1f} MiB, {first[keys]['queries']:,} keys timed"
             for keys in sizes) + " |",
         "|---" + "|--:" * len(sizes) + "|",
@@ -82,14 +102,14 @@ def main():
         f"{fpr[(keys, 'seen_fpr')]:.4f} / {fpr[(keys, 'split_block_fpr')]:.4f}" for keys in sizes) + " |")
     lines += ["", "| target (issue 29) | " + " | ".join(f"{keys:,} keys" for keys in sizes) + " |",
               "|---" + "|---" * len(sizes) + "|"]
-    for step, limit in TARGETS:
-        label = dict(STEPS)[step].split(" (")[0]
+    small, big = sizes[0], sizes[-1]
+    for label, step, base, limit, stated in TARGETS:
         cells = []
         for keys in sizes:
-            ratio = ns[(keys, step)] / ns[(keys, "split_block_find")]
-            cells.append(f"{ratio:.2f}x, {verdict(ratio <= limit)}")
-        lines.append(f"| {label} / reference find ≤ {limit}x | " + " | ".join(cells) + " |")
-    big = sizes[-1]
+            ratio = ns[(keys, step)] / ns[(keys, base)]
+            applies = stated == "all" or keys == (small if stated == "small" else big)
+            cells.append(f"{ratio:.2f}x, {verdict(ratio <= limit)}" if applies else f"{ratio:.2f}x (no target)")
+        lines.append(f"| {label} ≤ {limit}x | " + " | ".join(cells) + " |")
     lines += [
         "",
         "Reading the numbers:",
@@ -99,6 +119,21 @@ def main():
         f"batch {ns[(big, 'seen_find_batched')] / ns[(big, 'floor_read')]:.1f}x, because a batch "
         "hashes ahead and prefetches, so many blocks are on their way at once. Batches remain "
         "the way to query many keys.",
+        f"- Batches are placed and hashed in the same vectors, 64 ids a step (16 for byte keys, "
+        f"whose hash is scalar XXH3): at {big:,} keys a batched find costs "
+        f"{ns[(big, 'seen_find_batched')] / ns[(big, 'floor_read')]:.2f}x the read floor and a batched "
+        f"insert {ns[(big, 'seen_insert_batched')] / ns[(big, 'floor_rmw')]:.2f}x the read-modify-write "
+        "floor. The floors take no hash and no prefetch: their loops are so short that the core's "
+        "window alone keeps many reads in flight. On this shared machine these ratios move by "
+        "about 0.1 from run to run (the batched find's, with one build, from 1.16x to 1.34x over "
+        "eight runs on 2026-11-27), so a target within that band of 1.2x is met in some runs only.",
+        f"- At {small:,} keys the filter is larger than this CPU's L2 (AMD Zen 3: 512 KiB), so it "
+        "is read from L3; the 16-byte keys' batches are bound by their scalar XXH3 hash there "
+        "(about half of a 16-byte find's time), where ids are hashed eight or four to a vector.",
+        "- The reference loop given its hashes is the same scalar probe, about 75 instructions a key "
+        "with no prefetch: few keys' reads fit in the core's window at once, so beyond the caches it "
+        "waits on memory nearly key by key, and that target is met by a wide margin. It is not a "
+        "tuned peer: the issue's libfilter figures came from another machine.",
         "- The inline probe is plain C, the same on every CPU, and tests the key's k words one by "
         "one; the exported call tests the block with the library's SIMD kernel, with fewer "
         "instructions per key, so more keys' reads fit in the core's window at once. The inline "

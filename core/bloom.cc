@@ -111,7 +111,10 @@ void Bloom::AddLocked(const KeySource& keys) {
       // Unlocked on every way out: hashing byte keys throws on decreasing offsets.
       const std::unique_ptr<Bloom, void (*)(Bloom*)> unlock(this, [](Bloom* f) { f->UnlockAllStripes(); });
       const KeyRange range{&keys, begin};
-      kernels_.add(blocks_, KeySource{&KeyRange::Hash, &range, n});
+      KeySource chunk{&KeyRange::Hash, &range, n};
+      if (keys.ids) chunk.ids = keys.ids + begin, chunk.seed = keys.seed;
+      if (keys.hashes) chunk.hashes = keys.hashes + begin;
+      kernels_.add(blocks_, chunk);
       continue;
     }
     keys.hash(keys.context, begin, n, hashes.data());
@@ -140,7 +143,9 @@ void Bloom::AddByStripe(const uint64_t* sorted, const size_t* start, uint64_t fi
         continue;
       }
       const std::lock_guard<std::mutex> unlock(stripes_[s], std::adopt_lock);
-      kernels_.add(blocks_, KeySource{&CopyHashes, sorted + start[s], count});
+      KeySource hashes{&CopyHashes, sorted + start[s], count};
+      hashes.hashes = sorted + start[s];
+      kernels_.add(blocks_, hashes);
       done[s] = true;
     }
   }
@@ -207,13 +212,13 @@ bool Bloom::PutKey(const void* key, size_t len) { return PutHash(HashBytes(key, 
 
 void Bloom::BlocksOfU64(const uint64_t* ids, size_t n, uint64_t* out) const {
   HashU64Batch(ids, n, params_.hashing(), out);
-  for (size_t i = 0; i < n; ++i) out[i] = BlockIndex(out[i], params_.blocks);
+  BlockIndexBatch(out, n, params_.blocks, out);
 }
 
 void Bloom::BlocksOfKeys(const uint8_t* data, const uint64_t* offsets, size_t n,
                          uint64_t* out) const {
   HashKeysBatch(data, offsets, 0, n, params_.hashing(), out);
-  for (size_t i = 0; i < n; ++i) out[i] = BlockIndex(out[i], params_.blocks);
+  BlockIndexBatch(out, n, params_.blocks, out);
 }
 
 void Bloom::OrBlocks(uint64_t first, uint64_t count, const uint8_t* blocks) {

@@ -32,29 +32,34 @@ HWY_INLINE V64 Rotl64(V64 v) {
   return hn::RotateRight<64 - kBits>(v);  // one instruction where the target has it (AVX-512)
 }
 
-// XXH3_64bits_withSeed for exactly 8 input bytes (XXH3_len_4to8_64b), lane-parallel.
-void HashU64BatchImpl(const uint64_t* HWY_RESTRICT ids, size_t n, uint64_t seed,
-                      uint64_t* HWY_RESTRICT hashes) {
-  const D64 d;
-  const size_t lanes = hn::Lanes(d);
+// XXH3_64bits_withSeed for exactly 8 input bytes (XXH3_len_4to8_64b), lane-parallel. The
+// seed enters only through bitflip (Xxh3Bitflip).
+HWY_INLINE V64 Xxh3Bitflip(D64 d, uint64_t seed) {
   const uint64_t folded_seed = seed ^ (uint64_t{__builtin_bswap32(static_cast<uint32_t>(seed))} << 32);
   uint64_t secret8, secret16;
   memcpy(&secret8, XXH3_kSecret + 8, 8);
   memcpy(&secret16, XXH3_kSecret + 16, 8);
-  const V64 bitflip = hn::Set(d, (secret8 ^ secret16) - folded_seed);
+  return hn::Set(d, (secret8 ^ secret16) - folded_seed);
+}
+
+HWY_INLINE V64 Xxh3Lanes(D64 d, V64 ids, V64 bitflip) {
   const V64 prime = hn::Set(d, 0x9FB21C651E98DF25ULL);
-  const V64 len = hn::Set(d, 8);
+  // input64 = high half + (low half << 32): the id rotated by 32.
+  V64 h = hn::Xor(Rotl64<32>(ids), bitflip);
+  h = hn::Xor(h, hn::Xor(Rotl64<49>(h), Rotl64<24>(h)));
+  h = Mul64(h, prime);
+  h = hn::Xor(h, hn::Add(hn::ShiftRight<35>(h), hn::Set(d, 8)));
+  h = Mul64(h, prime);
+  return hn::Xor(h, hn::ShiftRight<28>(h));
+}
+
+void HashU64BatchImpl(const uint64_t* HWY_RESTRICT ids, size_t n, uint64_t seed,
+                      uint64_t* HWY_RESTRICT hashes) {
+  const D64 d;
+  const size_t lanes = hn::Lanes(d);
+  const V64 bitflip = Xxh3Bitflip(d, seed);
   size_t i = 0;
-  for (; i + lanes <= n; i += lanes) {
-    // input64 = high half + (low half << 32): the id rotated by 32.
-    V64 h = hn::Xor(Rotl64<32>(hn::LoadU(d, ids + i)), bitflip);
-    h = hn::Xor(h, hn::Xor(Rotl64<49>(h), Rotl64<24>(h)));
-    h = Mul64(h, prime);
-    h = hn::Xor(h, hn::Add(hn::ShiftRight<35>(h), len));
-    h = Mul64(h, prime);
-    h = hn::Xor(h, hn::ShiftRight<28>(h));
-    hn::StoreU(h, d, hashes + i);
-  }
+  for (; i + lanes <= n; i += lanes) hn::StoreU(Xxh3Lanes(d, hn::LoadU(d, ids + i), bitflip), d, hashes + i);
   for (; i < n; ++i) hashes[i] = HashU64(ids[i], seed);
 }
 
@@ -144,41 +149,109 @@ HWY_INLINE void SetExclusive(uint64_t* HWY_RESTRICT block, uint32_t h32, uint32_
 // How many keys ahead a batch prefetches: enough to cover DRAM latency with the line fill
 // buffers a core has (measured in bench/).
 constexpr size_t kPrefetchAhead = 32;
-// Keys are hashed kHashStep at a time, 2 steps ahead of the probe, so hashing overlaps the
-// memory reads in flight instead of stalling them.
-constexpr size_t kHashStep = 16;
-constexpr size_t kRing = 128;  // >= kPrefetchAhead + 3 steps: no slot is reused while live
+// Keys are hashed and placed kStageAhead keys ahead of the probe, a step at a time, into a
+// ring of kRing slots (a key's block address and hash), from which the probe prefetches.
+constexpr size_t kStageAhead = 64;
+constexpr size_t kRing = 128;
+static_assert(sizeof(uintptr_t) == sizeof(uint64_t), "block addresses are held in u64 lanes");
 
-struct Slot {
-  uint64_t* block;
-  uint32_t h32;
-};
+// BlockIndex lane by lane, exactly, for fewer than 2^32 blocks: the high 64 bits of
+// hash * blocks, from two 32x32->64-bit products. With hash = hi * 2^32 + lo, the product is
+// hi * blocks * 2^32 + lo * blocks, and hi * blocks + (lo * blocks >> 32) < 2^64.
+HWY_INLINE V64 BlockIndexLanes(V64 hash, V64 blocks) {
+  const V64 low = MulLow32(hash, blocks);
+  const V64 high = MulLow32(hn::ShiftRight<32>(hash), blocks);
+  return hn::ShiftRight<32>(hn::Add(high, hn::ShiftRight<32>(low)));
+}
 
-void Fill(const Blocks& b, const KeySource& keys, size_t begin, Slot* ring) {
-  if (begin >= keys.size) return;
-  const size_t count = HWY_MIN(kHashStep, keys.size - begin);
-  uint64_t hashes[kHashStep];
-  keys.hash(keys.context, begin, count, hashes);
-  for (size_t j = 0; j < count; ++j) {
-    ring[(begin + j) % kRing] = {BlockAt(b, hashes[j]), static_cast<uint32_t>(hashes[j])};
+HWY_INLINE V64 BlockAddresses(V64 hash, V64 blocks, V64 base) {
+  return hn::Add(base, hn::ShiftLeft<6>(BlockIndexLanes(hash, blocks)));
+}
+
+void BlockIndexBatchImpl(const uint64_t* hashes, size_t n, uint64_t blocks,
+                         uint64_t* out) {  // out may be hashes
+  const D64 d;
+  const size_t lanes = hn::Lanes(d);
+  size_t i = 0;
+  if (blocks <= 0xFFFFFFFFu) {
+    const V64 count = hn::Set(d, blocks);
+    for (; i + lanes <= n; i += lanes) hn::StoreU(BlockIndexLanes(hn::LoadU(d, hashes + i), count), d, out + i);
+  }
+  for (; i < n; ++i) out[i] = BlockIndex(hashes[i], blocks);
+}
+
+// Hashes keys [begin, begin + count), count <= kStep, into hash[0, count) and their blocks'
+// addresses into address[0, count); the addresses past count, up to kStep, are the first
+// block's, so that prefetching them is harmless.
+template <size_t kStep>
+HWY_INLINE void Stage(const Blocks& b, const KeySource& keys, size_t begin, size_t count,
+                      uint64_t* HWY_RESTRICT address, uint64_t* HWY_RESTRICT hash) {
+  const D64 d;
+  const size_t lanes = hn::Lanes(d);
+  const uint64_t* hashes = keys.hashes ? keys.hashes + begin : hash;
+  if (count > 0 && !keys.ids && !keys.hashes) keys.hash(keys.context, begin, count, hash);
+  size_t i = 0;
+  if (b.count <= 0xFFFFFFFFu) {
+    const V64 blocks = hn::Set(d, b.count);
+    const V64 base = hn::Set(d, static_cast<uint64_t>(reinterpret_cast<uintptr_t>(b.words)));
+    if (keys.ids) {
+      const V64 bitflip = Xxh3Bitflip(d, keys.seed);
+      for (; i + lanes <= count; i += lanes) {
+        const V64 h = Xxh3Lanes(d, hn::LoadU(d, keys.ids + begin + i), bitflip);
+        hn::StoreU(h, d, hash + i);
+        hn::StoreU(BlockAddresses(h, blocks, base), d, address + i);
+      }
+    } else {
+      for (; i + lanes <= count; i += lanes) {
+        const V64 h = hn::LoadU(d, hashes + i);
+        hn::StoreU(h, d, hash + i);
+        hn::StoreU(BlockAddresses(h, blocks, base), d, address + i);
+      }
+    }
+  }
+  for (; i < count; ++i) {
+    const uint64_t h = keys.ids ? HashU64(keys.ids[begin + i], keys.seed) : hashes[i];
+    hash[i] = h;
+    address[i] = reinterpret_cast<uintptr_t>(BlockAt(b, h));
+  }
+  for (; i < kStep; ++i) address[i] = reinterpret_cast<uintptr_t>(b.words);
+}
+
+// Visits every key with its block: hash and place kStageAhead keys ahead, kStep keys at a
+// time; prefetch kPrefetchAhead keys ahead; probe. The pipeline never drains until the batch
+// ends, and the probe loop has no branch but its end.
+template <size_t kStep, class Visit>
+HWY_INLINE void Pipeline(const Blocks& b, const KeySource& keys, const Visit& visit) {
+  static_assert(kRing % kStep == 0 && kStageAhead % kStep == 0, "a step fills whole ring slots");
+  static_assert(kStageAhead >= kPrefetchAhead, "a key is placed before it is prefetched");
+  static_assert(kRing >= kStageAhead + kStep, "no slot is reused while live");
+  alignas(64) uint64_t address[kRing];
+  alignas(64) uint64_t hash[kRing];
+  const size_t n = keys.size;
+  for (size_t begin = 0; begin < kStageAhead; begin += kStep) {
+    Stage<kStep>(b, keys, begin, begin < n ? HWY_MIN(n - begin, kStep) : 0, address + begin, hash + begin);
+  }
+  for (size_t i = 0; i < kPrefetchAhead; ++i) hwy::Prefetch(reinterpret_cast<const uint64_t*>(address[i]));
+  for (size_t begin = 0; begin < n; begin += kStep) {
+    const size_t ahead = begin + kStageAhead;
+    const size_t slot = ahead % kRing;
+    Stage<kStep>(b, keys, ahead, ahead < n ? HWY_MIN(n - ahead, kStep) : 0, address + slot, hash + slot);
+    const size_t first = begin % kRing;
+    const size_t count = HWY_MIN(n - begin, kStep);
+    for (size_t j = first; j < first + count; ++j) {
+      hwy::Prefetch(reinterpret_cast<const uint64_t*>(address[(j + kPrefetchAhead) % kRing]));
+      visit(begin + j - first, reinterpret_cast<uint64_t*>(address[j]), static_cast<uint32_t>(hash[j]));
+    }
   }
 }
 
-// Visits every key with its block: hash two steps ahead, prefetch kPrefetchAhead keys ahead,
-// probe. The pipeline never drains until the batch ends.
+// Ids and hashes already computed are placed a vector at a time, 64 keys a step, so that the
+// vector iterations overlap; keys hashed by a call go 16 a step, so that the call's scalar
+// hashing is spread among the probes instead of stalling the prefetches.
 template <class Visit>
 HWY_INLINE void Pipeline(const Blocks& b, const KeySource& keys, const Visit& visit) {
-  Slot ring[kRing];
-  Fill(b, keys, 0, ring);
-  Fill(b, keys, kHashStep, ring);
-  const size_t n = keys.size;
-  for (size_t i = 0; i < n && i < kPrefetchAhead; ++i) hwy::Prefetch(ring[i].block);
-  for (size_t i = 0; i < n; ++i) {
-    if (i % kHashStep == 0) Fill(b, keys, i + 2 * kHashStep, ring);
-    if (i + kPrefetchAhead < n) hwy::Prefetch(ring[(i + kPrefetchAhead) % kRing].block);
-    const Slot& slot = ring[i % kRing];
-    visit(i, slot.block, slot.h32);
-  }
+  if (keys.ids || keys.hashes) return Pipeline<64>(b, keys, visit);
+  Pipeline<16>(b, keys, visit);
 }
 
 void ContainsImpl(const Blocks& b, const KeySource& keys, uint8_t* HWY_RESTRICT out) {
@@ -235,6 +308,11 @@ namespace seen {
 HWY_EXPORT(HashU64BatchImpl);
 HWY_EXPORT(SipHashU64BatchImpl);
 HWY_EXPORT(KernelsImpl);
+HWY_EXPORT(BlockIndexBatchImpl);
+
+void BlockIndexBatch(const uint64_t* hashes, size_t n, uint64_t blocks, uint64_t* out) {
+  HWY_DYNAMIC_DISPATCH(BlockIndexBatchImpl)(hashes, n, blocks, out);
+}
 
 void HashU64Batch(const uint64_t* ids, size_t n, const Hashing& h, uint64_t* hashes) {
   if (h.key) HWY_DYNAMIC_DISPATCH(SipHashU64BatchImpl)(ids, n, h.key->k0 ^ h.seed, h.key->k1, hashes);

@@ -12,11 +12,17 @@
 namespace seen {
 
 // Where a batch's key hashes come from: hash(context, begin, count, hashes) writes the
-// hashes of keys [begin, begin + count). Kernels ask for them a chunk at a time.
+// hashes of keys [begin, begin + count). Kernels ask for them a chunk at a time. Two kinds
+// need no call: when `ids` is set the keys are u64 ids under XXH3 with `seed`, which the
+// filter kernels hash themselves, in the same vectors that place their blocks; when `hashes`
+// is set they are hashes already computed. `hash` answers for every kind.
 struct KeySource {
   void (*hash)(const void* context, size_t begin, size_t count, uint64_t* hashes);
   const void* context;
   size_t size;
+  const uint64_t* ids = nullptr;
+  uint64_t seed = 0;
+  const uint64_t* hashes = nullptr;
 };
 
 // The two kinds of key a batch holds, as KeySources: u64 ids (SIMD-hashed) and byte keys
@@ -24,7 +30,11 @@ struct KeySource {
 struct U64Keys {
   const uint64_t* ids;
   Hashing hashing;
-  KeySource source(size_t n) const { return {&Hash, this, n}; }
+  KeySource source(size_t n) const {
+    KeySource keys{&Hash, this, n};
+    if (!hashing.key) keys.ids = ids, keys.seed = hashing.seed;
+    return keys;
+  }
   static void Hash(const void* context, size_t begin, size_t count, uint64_t* hashes);
 };
 
@@ -83,6 +93,10 @@ inline void ContainsKeys(const Kernels& kernels, const Blocks& blocks, const Has
   const ByteKeys keys{data, offsets, hashing};
   kernels.contains(blocks, keys.source(n), out);
 }
+
+// out[i] = BlockIndex(hashes[i], blocks), SIMD where blocks < 2^32, as the batch kernels
+// place keys (out may be hashes).
+void BlockIndexBatch(const uint64_t* hashes, size_t n, uint64_t blocks, uint64_t* out);
 
 // The name of the SIMD target the dispatcher chose, e.g. "AVX2".
 const char* ChosenTargetName();

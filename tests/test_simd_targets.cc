@@ -145,6 +145,28 @@ TEST_P(Target, InlineProbeAnswersAsTheLibrary) {
   seen_bloom_free(f);
 }
 
+// The batch kernels place keys with 32x32-bit products where a filter has fewer than 2^32
+// blocks: the block of every hash is still step 2 of block scheme 1 (the high 64 bits of
+// the 128-bit product), at the edges of the hash and of the block count, and past 2^32.
+TEST_P(Target, PlacesKeysAsTheBlockScheme) {
+  std::mt19937_64 rng(20261127);
+  std::vector<uint64_t> hashes = {0, 1, 0xFFFFFFFFu, uint64_t{1} << 32, ~uint64_t{0}, uint64_t{1} << 63,
+                                  ~uint64_t{0} << 32, 0x00000000FFFFFFFFull, 0xFFFFFFFF00000001ull};
+  while (hashes.size() < 1003) hashes.push_back(rng());
+  const uint64_t counts[] = {1, 2, 3, 7, 1000003, 0x7FFFFFFF, 0x80000000, 0xFFFFFFFE, 0xFFFFFFFF,
+                             uint64_t{1} << 32, (uint64_t{1} << 40) + 7, rng() >> 33, rng() >> 20};
+  for (const uint64_t blocks : counts) {
+    for (size_t n : {size_t{0}, size_t{1}, size_t{5}, hashes.size()}) {
+      std::vector<uint64_t> out(n, 0);
+      BlockIndexBatch(hashes.data(), n, blocks, out.data());
+      for (size_t i = 0; i < n; ++i) {
+        const auto expected = static_cast<uint64_t>((static_cast<unsigned __int128>(hashes[i]) * blocks) >> 64);
+        ASSERT_EQ(out[i], expected) << "blocks " << blocks << ", hash " << hashes[i];
+      }
+    }
+  }
+}
+
 // The window kernel answers exactly as the scalar definition of docs/FORMAT.md
 // (window_cells::SegmentsHolding, for any of several arrays), for shapes from one position to
 // 2^17, every segment count, k and live mask (none live too), at cell densities from sparse
