@@ -37,7 +37,7 @@ struct Doc {
   uint64_t line;  // 0 for a whole file
   uint64_t bytes;
   TextFingerprint fp;
-  ShingledText shingled;  // when the method may be minhash
+  ShingledText shingled;  // when the method may be minhash, for the first of its exact group
 };
 
 // The string member `name` of the JSON object on one JSONL line, if it has one. Throws
@@ -114,6 +114,8 @@ class Collector {
   }
 
   const std::vector<Doc>& docs() const { return docs_; }
+  // Exact groups (documents with the same normalized text), in the order of their first.
+  const std::vector<std::vector<uint32_t>>& exact() const { return exact_; }
   std::string Label(const Doc& d) const {
     return d.line == 0 ? paths_[d.file] : paths_[d.file] + ":" + std::to_string(d.line);
   }
@@ -150,10 +152,19 @@ class Collector {
                  paths_[f].c_str(), where.c_str());
   }
 
+  // A document joins its exact group; only the first of each is sketched, as only it is
+  // clustered (a corpus of license lines is 80% exact copies).
   void Add(uint32_t f, uint64_t line, std::string_view text) {
+    const TextFingerprint fp = FingerprintText(text.data(), text.size(), options_);
+    const auto doc = static_cast<uint32_t>(docs_.size());
+    const auto [at, first] = exact_of_.emplace(std::make_pair(fp.exact_high, fp.exact_low), exact_.size());
     ShingledText shingled;
-    if (sketch_) shingled.sketch = SketchText(text.data(), text.size(), MinhashOptions{}, &shingled.shingles);
-    docs_.push_back({f, line, text.size(), FingerprintText(text.data(), text.size(), options_), std::move(shingled)});
+    if (first) {
+      exact_.emplace_back();
+      if (sketch_) shingled.sketch = SketchText(text.data(), text.size(), MinhashOptions{}, &shingled.shingles);
+    }
+    exact_[at->second].push_back(doc);
+    docs_.push_back({f, line, text.size(), fp, std::move(shingled)});
   }
 
   const std::vector<std::string>& paths_;
@@ -164,6 +175,8 @@ class Collector {
   uint64_t lines_without_field_ = 0;
   std::vector<bool> warned_binary_;
   std::vector<Doc> docs_;
+  std::map<std::pair<uint64_t, uint64_t>, size_t> exact_of_;  // by the normalized text's XXH3-128
+  std::vector<std::vector<uint32_t>> exact_;                   // in the order of their first document
 };
 
 // A near group: its exact groups in order, each with how close it is to the first, the
@@ -239,16 +252,7 @@ int Dedupe(const Args& args) {
   Collector collector(args, args.positional());
   collector.Run();
   const std::vector<Doc>& docs = collector.docs();
-
-  // Exact groups, in the order of their first document.
-  std::map<std::pair<uint64_t, uint64_t>, uint32_t> exact_of;
-  std::vector<std::vector<uint32_t>> exact;
-  for (uint32_t i = 0; i < docs.size(); ++i) {
-    const auto key = std::make_pair(docs[i].fp.exact_high, docs[i].fp.exact_low);
-    const auto it = exact_of.emplace(key, static_cast<uint32_t>(exact.size())).first;
-    if (it->second == exact.size()) exact.emplace_back();
-    exact[it->second].push_back(i);
-  }
+  const std::vector<std::vector<uint32_t>>& exact = collector.exact();
   const std::string method = args.get("method", kDefaultMethod);
   const double threshold = args.get_rate("threshold", kDefaultThreshold);
   const bool minhash = method == "minhash" || (method == "auto" && MedianBytes(docs) < kAutoMinhashBelow);
