@@ -1,5 +1,5 @@
 """What every results page says the same way: the machine it was measured on, and a figure
-against its target."""
+against its target, and the rows of its tables."""
 import subprocess
 
 
@@ -10,6 +10,11 @@ def machine() -> str:
                   if line.startswith("Model name")), "unknown CPU")
     cores = subprocess.run(["nproc"], capture_output=True, text=True).stdout.strip()
     return f"{model}, {cores} cores"
+
+
+def table_rows(rows) -> list:
+    """Markdown table lines, one per row of cells (strings)."""
+    return ["| " + " | ".join(r) + " |" for r in rows]
 
 
 def verdict(ok: bool) -> str:

@@ -17,7 +17,7 @@ from pathlib import Path
 import evaluate  # noqa: E402  (this folder; imports datasketch before bench/ is on the path)
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from page import machine, verdict  # noqa: E402
+from page import machine, table_rows, verdict  # noqa: E402
 
 METHODS = (("simhash", "--k", "3"), ("minhash", "--threshold", "0.8"), ("minhash", "--threshold", "0.6"))
 
@@ -89,7 +89,7 @@ def main():
         "| corpus | texts | method | near groups | documents in them | duplicate pairs | between | unrelated pairs | precision | |",
         "|---|---:|---|---:|---:|---:|---:|---:|---:|---|",
     ]
-    lines += ["| " + " | ".join(r) + " |" for r in rows]
+    lines += table_rows(rows)
     (out / "dedupe.md").write_text("\n".join(lines) + "\n")
 
 

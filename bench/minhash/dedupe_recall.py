@@ -20,7 +20,7 @@ from pathlib import Path
 import evaluate  # noqa: E402  (this folder; imports datasketch before bench/ is on the path)
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from page import machine, verdict  # noqa: E402
+from page import machine, table_rows, verdict  # noqa: E402
 
 EDITS = (1, 3, 5)
 COPIED = 200
@@ -125,7 +125,7 @@ def main():
         "| corpus | documents | 1 edit | 3 edits | 5 edits | false pairs | | missed copies | dedupe's summary |",
         "|---|---:|---:|---:|---:|---:|---|---|---|",
     ]
-    lines += ["| " + " | ".join(r) + " |" for r in rows]
+    lines += table_rows(rows)
     (out / "dedupe_recall.md").write_text("\n".join(lines) + "\n")
 
 

@@ -31,7 +31,7 @@ import seen
 import evaluate  # noqa: E402  (this folder; imports datasketch before bench/ is on the path)
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from page import machine  # noqa: E402
+from page import machine, table_rows  # noqa: E402
 
 K = 3
 ENGLISH_K = (3, 5, 6, 7)
@@ -172,7 +172,7 @@ def main():
         "3,150: 5 edits | 10 edits | 20 edits | false pairs |",
         "|---|" + "---:|" * 9,
     ]
-    lines += ["| " + " | ".join(r) + " |" for r in chinese]
+    lines += table_rows(chinese)
     lines += [
         "",
         "## English: words (1 + ln count, stop words out) and word bigrams",
@@ -187,7 +187,7 @@ def main():
         "| corpus | features | texts (characters) | k | false pairs | rate | 1 edit | 3 edits | 5 edits | 20-word header |",
         "|---|---|---|---:|---:|---:|---:|---:|---:|---:|",
     ]
-    lines += ["| " + " | ".join(r) + " |" for r in english]
+    lines += table_rows(english)
     (out / "simhash_features.md").write_text("\n".join(lines) + "\n")
 
 

@@ -25,7 +25,7 @@ import evaluate  # noqa: E402  (this folder; imports datasketch before bench/ is
 from simhash_features import COPIES, distances, english_copy, false_pairs, word_shingles
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from page import machine  # noqa: E402
+from page import machine, table_rows  # noqa: E402
 
 MAX_RATE = 1e-6
 K_MAX = 12
@@ -81,8 +81,7 @@ def scheme_rows(corpus, texts, vocabulary):
 
 
 def table(header, rows):
-    return ["| " + " | ".join(header) + " |", "|---|---|" + "---:|" * (len(header) - 2)] + \
-           ["| " + " | ".join(r) + " |" for r in rows]
+    return table_rows([header]) + ["|---|---|" + "---:|" * (len(header) - 2)] + table_rows(rows)
 
 
 def main():
