@@ -28,6 +28,14 @@ void CopyHashes(const void* context, size_t begin, size_t count, uint64_t* hashe
 struct KeyRange {
   const KeySource* keys;
   size_t offset;
+  // The range's first n keys as a source of their own, ids and hashes kept where the whole
+  // had them, so that the kernel still hashes ids itself; the range must outlive it.
+  KeySource source(size_t n) const {
+    KeySource slice{&Hash, this, n};
+    if (keys->ids) slice.ids = keys->ids + offset, slice.seed = keys->seed;
+    if (keys->hashes) slice.hashes = keys->hashes + offset;
+    return slice;
+  }
   static void Hash(const void* context, size_t begin, size_t count, uint64_t* hashes) {
     const auto* range = static_cast<const KeyRange*>(context);
     range->keys->hash(range->keys->context, range->offset + begin, count, hashes);
@@ -111,10 +119,7 @@ void Bloom::AddLocked(const KeySource& keys) {
       // Unlocked on every way out: hashing byte keys throws on decreasing offsets.
       const std::unique_ptr<Bloom, void (*)(Bloom*)> unlock(this, [](Bloom* f) { f->UnlockAllStripes(); });
       const KeyRange range{&keys, begin};
-      KeySource chunk{&KeyRange::Hash, &range, n};
-      if (keys.ids) chunk.ids = keys.ids + begin, chunk.seed = keys.seed;
-      if (keys.hashes) chunk.hashes = keys.hashes + begin;
-      kernels_.add(blocks_, chunk);
+      kernels_.add(blocks_, range.source(n));
       continue;
     }
     keys.hash(keys.context, begin, n, hashes.data());
