@@ -24,6 +24,9 @@ from page import machine, table_rows, verdict  # noqa: E402
 
 EDITS = (1, 3, 5)
 COPIED = 200
+# Copies and their shuffle drawn again from these seeds: one draw's 200 copies put the
+# 5-edit recall of license passages anywhere from 0.92 to 0.96.
+OTHER_SEEDS = range(1, 9)
 
 
 def corpus(lang, passages, rng):
@@ -100,9 +103,13 @@ def main():
     with tempfile.TemporaryDirectory() as tmp:
         for name, lang, passages in corpora:
             recall, false_pairs, pairs, docs, missed, summary = measure(cli, lang, passages, rng, tmp)
-            rate = false_pairs / pairs
-            rows.append([name, f"{docs:,}", *(f"{recall[n]:.3f}" for n in EDITS), f"{false_pairs} in {pairs:.1e}",
-                         verdict(min(recall.values()) >= 0.95 and rate <= 1e-6), missed, summary])
+            others = [measure(cli, lang, passages, random.Random(seed), tmp) for seed in OTHER_SEEDS]
+            least = min([min(recall.values())] + [min(o[0].values()) for o in others])
+            most_false = max([false_pairs] + [o[1] for o in others])
+            spread = f"{min(o[0][5] for o in others):.3f}-{max(o[0][5] for o in others):.3f}"
+            rows.append([name, f"{docs:,}", *(f"{recall[n]:.3f}" for n in EDITS), spread,
+                         f"{false_pairs} in {pairs:.1e} ({most_false} at most)",
+                         verdict(least >= 0.95 and most_false / pairs <= 1e-6), missed, summary])
             print(" | ".join(rows[-1]), flush=True)
     lines = [
         "# `seen dedupe` at its defaults: recall of edited copies",
@@ -114,16 +121,19 @@ def main():
         "(characters for Chinese, words for English) shuffled in among them. A copy is found when "
         "dedupe groups it with its passage. A false pair: two documents of one near group whose "
         "exact pair Jaccard is below 0.5, over all pairs of documents. Target: recall >= 0.95 "
-        "at <= 5 edits with false pairs <= 10^-6 of all pairs.",
+        "at <= 5 edits with false pairs <= 10^-6 of all pairs, for the copies of every seed: "
+        f"the seed of the first columns, then {len(OTHER_SEEDS)} others (the 5 edits' recall over "
+        "them given as its range, and the most false pairs of any seed in brackets).",
         "",
         "Missed copies, by cause: *in a group*, its passage is in a near group of look-alikes "
         "(license boilerplate) and the copy is not near every member, which dedupe's promise (every "
         "two members of a group verified near each other) requires; *far*, the copy's exact pair "
-        "Jaccard with its passage is low, because an edited \"word\" such as `os.path.join()` or a "
-        "URL is several tokens.",
+        "Jaccard with its passage is low. The Python documentation's passages are its prose: tables "
+        "are left out (evaluate.py's python_doc_texts), as code and directives were; with them, 14 "
+        "5-edit copies of tables (about 20 words in 600 characters of borders) were far, J 0.37-0.60.",
         "",
-        "| corpus | documents | 1 edit | 3 edits | 5 edits | false pairs | | missed copies | dedupe's summary |",
-        "|---|---:|---:|---:|---:|---:|---|---|---|",
+        "| corpus | documents | 1 edit | 3 edits | 5 edits | 5 edits, other seeds | false pairs | | missed copies | dedupe's summary |",
+        "|---|---:|---:|---:|---:|---:|---:|---|---|---|",
     ]
     lines += table_rows(rows)
     (out / "dedupe_recall.md").write_text("\n".join(lines) + "\n")
