@@ -169,6 +169,7 @@ void MinhashIndex::Add(uint64_t id, const std::vector<uint32_t>& sketch) {
   for (uint32_t bin : sketch) low_bytes_.push_back(static_cast<uint8_t>(bin));
   by_id_.emplace_back(id, slot);
   for (uint32_t band = 0; band < shape_.bands; ++band) bands_[band].emplace_back(BandKey(sketch.data(), band), slot);
+  ++appended_;
   settled_ = false;
 }
 
@@ -188,7 +189,15 @@ void MinhashIndex::Settle() const {
   if (settled_.load(std::memory_order_acquire)) return;
   std::lock_guard lock(settle_lock_);
   if (settled_.load(std::memory_order_relaxed)) return;
-  std::sort(by_id_.begin(), by_id_.end());
+  // Only what adds appended since the last settle is out of order: sorting that tail and
+  // merging it in is linear in the table, where sorting all of it again cost n log n for
+  // every query that followed an add.
+  const auto sort_tail = [this](auto& table) {
+    const auto tail = table.end() - static_cast<std::ptrdiff_t>(appended_);
+    std::sort(tail, table.end());
+    std::inplace_merge(table.begin(), tail, table.end());
+  };
+  sort_tail(by_id_);
   // Of the slots of one id, the newest (highest) stays.
   std::vector<std::pair<uint64_t, uint32_t>> live;
   live.reserve(by_id_.size());
@@ -200,7 +209,8 @@ void MinhashIndex::Settle() const {
     }
   }
   by_id_ = std::move(live);
-  for (auto& band : bands_) std::sort(band.begin(), band.end());
+  for (auto& band : bands_) sort_tail(band);
+  appended_ = 0;
   PointAtVectors();
   IndexBands();
   settled_.store(true, std::memory_order_release);

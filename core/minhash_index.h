@@ -85,8 +85,9 @@ class MinhashIndex {
   uint64_t bytes() const;
 
   // Adds or replaces the document `id` (a sketch of options().bins bins). Not thread-safe.
-  // Adds only append: the tables are sorted, and a replaced id's older slot retired, before
-  // the next query, removal or size.
+  // Adds only append: before the next query, removal or size, what they appended is sorted
+  // and merged into the sorted tables (a pass over them), and a replaced id's older slot
+  // retired.
   void Add(uint64_t id, const std::vector<uint32_t>& sketch);
   // Whether id was stored. Not thread-safe.
   bool Remove(uint64_t id);
@@ -133,6 +134,8 @@ class MinhashIndex {
   mutable uint32_t directory_bits_ = 0;
   // Read by every query before it takes the lock, which only the first after adds needs.
   mutable std::atomic<bool> settled_{true};
+  // Entries appended to by_id_ and to each band since the last settle (at their ends).
+  mutable size_t appended_ = 0;
   mutable std::mutex settle_lock_;
 };
 
