@@ -127,13 +127,7 @@ func adoptCounting(c *cCounting, err error) (*CountingFilter, error) {
 func (f *CountingFilter) keep(key []byte) { f.key = key }
 
 // Params of the filter; the zero CountingParams once closed.
-func (f *CountingFilter) Params() CountingParams {
-	h, err := f.live()
-	if err != nil {
-		return CountingParams{}
-	}
-	return h.meta.CountingParams
-}
+func (f *CountingFilter) Params() CountingParams { return factsOf(f.live).CountingParams }
 
 // Stats reads every counter: O(size), not for hot paths.
 func (f *CountingFilter) Stats() (CountingStats, error) {

@@ -45,6 +45,17 @@ func (h *owned[P, M]) open() (*owned[P, M], error) {
 	return h, nil
 }
 
+// factsOf are the facts of the open handle that live returns, read without C; the zero M once
+// it is closed (the getters that cannot fail: Params, Info, K, Len).
+func factsOf[P cHandle, M any](live func() (*owned[P, M], error)) M {
+	h, err := live()
+	if err != nil {
+		var zero M
+		return zero
+	}
+	return h.meta
+}
+
 // closeOwned frees *hp at most once, after flush (nil for none), whose error it returns, and
 // leaves *hp nil. A closed or zero *hp is a no-op.
 func closeOwned[P cHandle, M any](hp **owned[P, M], flush func(h *owned[P, M]) error) error {

@@ -25,13 +25,7 @@ type BloomStats struct {
 }
 
 // Params of the filter; the zero Params once closed.
-func (f *BloomFilter) Params() BloomParams {
-	h, err := f.live()
-	if err != nil {
-		return BloomParams{}
-	}
-	return h.meta.BloomParams
-}
+func (f *BloomFilter) Params() BloomParams { return factsOf(f.live).BloomParams }
 
 // Cap is the size of the filter in bits, 0 once closed.
 func (f *BloomFilter) Cap() uint64 { return f.Params().Bytes * 8 }

@@ -118,13 +118,7 @@ func (s *ExposureStore) Close() error {
 }
 
 // WindowInfo describes every user's window; the zero WindowInfo once closed.
-func (s *ExposureStore) WindowInfo() WindowInfo {
-	h, err := s.live()
-	if err != nil {
-		return WindowInfo{}
-	}
-	return h.meta
-}
+func (s *ExposureStore) WindowInfo() WindowInfo { return factsOf(s.live) }
 
 // Filter sets unseen[i] to whether candidates[i] was not shown to the user (is not in their
 // window at now), for every i < len(candidates). A user the store has never seen has seen

@@ -200,13 +200,7 @@ func (w *Window) live() (*windowHandle, error) {
 }
 
 // Info of the window; the zero WindowInfo once closed.
-func (w *Window) Info() WindowInfo {
-	h, err := w.live()
-	if err != nil {
-		return WindowInfo{}
-	}
-	return h.meta
-}
+func (w *Window) Info() WindowInfo { return factsOf(w.live) }
 
 // Close frees the window. Closing twice is a no-op; any other use after Close returns
 // ErrClosed.
