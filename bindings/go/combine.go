@@ -30,7 +30,5 @@ func withBoth(f, other *BloomFilter, call func(a, b *cFilter) (bool, error)) (bo
 
 // Clear removes every key. It needs exclusive access.
 func (f *BloomFilter) Clear() error {
-	return withLive(f.live, func(h *handle) error {
-		return cClear(h.c)
-	})
+	return withC(f.live, cClear)
 }

@@ -131,9 +131,7 @@ func (f *CountingFilter) Params() CountingParams { return factsOf(f.live).Counti
 
 // Stats reads every counter: O(size), not for hot paths.
 func (f *CountingFilter) Stats() (CountingStats, error) {
-	return withLiveValue(f.live, func(h *countingHandle) (CountingStats, error) {
-		return cCountingStats(h.c)
-	})
+	return withCValue(f.live, cCountingStats)
 }
 
 // ApproximatedSize is the number of keys in (adds minus removes), from the counters: exact
@@ -146,9 +144,7 @@ func (f *CountingFilter) ApproximatedSize() (uint64, error) {
 // Sync writes a read-write mapped filter back to its file (checksums, then msync). For any
 // other filter it does nothing.
 func (f *CountingFilter) Sync() error {
-	return withLive(f.live, func(h *countingHandle) error {
-		return cCountingSync(h.c)
-	})
+	return withC(f.live, cCountingSync)
 }
 
 // Close syncs a read-write mapped filter, then frees the filter. Closing twice is a no-op;
@@ -167,9 +163,7 @@ func (f *CountingFilter) Close() error {
 
 // Clear resets every counter to zero.
 func (f *CountingFilter) Clear() error {
-	return withLive(f.live, func(h *countingHandle) error {
-		return cCountingClear(h.c)
-	})
+	return withC(f.live, cCountingClear)
 }
 
 // Remove removes one occurrence of a byte key. A key that is certainly absent is left alone

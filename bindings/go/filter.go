@@ -129,9 +129,7 @@ func adopt(c *cFilter, err error) (*BloomFilter, error) {
 // Sync writes a read-write mapped filter back to its file (checksums, then msync). For any
 // other filter it does nothing.
 func (f *BloomFilter) Sync() error {
-	return withLive(f.live, func(h *handle) error {
-		return cSync(h.c)
-	})
+	return withC(f.live, cSync)
 }
 
 // Close syncs a read-write mapped filter, then frees the filter. Closing twice is a no-op;

@@ -35,9 +35,7 @@ func (f *BloomFilter) K() uint { return uint(f.Params().K) }
 
 // Stats reads the whole filter to measure its fill: O(size), not for hot paths.
 func (f *BloomFilter) Stats() (BloomStats, error) {
-	return withLiveValue(f.live, func(h *handle) (BloomStats, error) {
-		return cStats(h.c)
-	})
+	return withCValue(f.live, cStats)
 }
 
 // ApproximatedSize estimates how many distinct keys were added, from the fill (O(size)).

@@ -116,9 +116,7 @@ func (x *SimHashIndex) Len() int { return factsOf(x.live).count }
 
 // Info describes the index; it builds the tables first if pairs were added or removed.
 func (x *SimHashIndex) Info() (SimHashIndexInfo, error) {
-	return withLiveValue(x.live, func(h *indexHandle) (SimHashIndexInfo, error) {
-		return cIndexInfo(h.c)
-	})
+	return withCValue(x.live, cIndexInfo)
 }
 
 // Add adds the pair (id, fp). An id added before gets a second pair.

@@ -178,9 +178,7 @@ func (s *ExposureStore) Expire(now uint32) (uint64, error) {
 
 // Stats counts users, bytes, evictions and expirations (O(shards)).
 func (s *ExposureStore) Stats() (StoreStats, error) {
-	return withLiveValue(s.live, func(h *storeHandle) (StoreStats, error) {
-		return cStoreStats(h.c)
-	})
+	return withCValue(s.live, cStoreStats)
 }
 
 // Save writes the store to path crash-safely (a temporary file, fsync, rename): on failure

@@ -214,9 +214,7 @@ func (w *Window) Close() error {
 // MarshalBinary is the window's serialized form, kind 4 of the container format
 // (encoding.BinaryMarshaler): the same bytes in every language.
 func (w *Window) MarshalBinary() ([]byte, error) {
-	return withLiveValue(w.live, func(h *windowHandle) ([]byte, error) {
-		return cMarshalOf(h.c)
-	})
+	return withCValue(w.live, cMarshalOf[*cWindow])
 }
 
 // UnmarshalBinary replaces the window with a validated copy of data
