@@ -148,17 +148,12 @@ func (f *CountingFilter) Sync() error {
 }
 
 // Close syncs a read-write mapped filter, then frees the filter. Closing twice is a no-op;
-// any other use after Close returns ErrClosed.
+// any other use after Close returns ErrClosed. (C's sync does nothing for any other filter.)
 func (f *CountingFilter) Close() error {
 	if f == nil {
 		return nil
 	}
-	return closeOwned(&f.h, func(h *countingHandle) error {
-		if h.meta.ReadOnly {
-			return nil
-		}
-		return cCountingSync(h.c)
-	})
+	return closeOwned(&f.h, cCountingSync)
 }
 
 // Clear resets every counter to zero.

@@ -133,15 +133,10 @@ func (f *BloomFilter) Sync() error {
 }
 
 // Close syncs a read-write mapped filter, then frees the filter. Closing twice is a no-op;
-// any other use after Close returns ErrClosed.
+// any other use after Close returns ErrClosed. (C's sync does nothing for any other filter.)
 func (f *BloomFilter) Close() error {
 	if f == nil {
 		return nil
 	}
-	return closeOwned(&f.h, func(h *handle) error {
-		if h.meta.ReadOnly {
-			return nil
-		}
-		return cSync(h.c)
-	})
+	return closeOwned(&f.h, cSync)
 }
