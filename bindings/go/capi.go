@@ -217,7 +217,13 @@ func cWindowOptions(o WindowOptions) C.seen_window_options {
 	}
 }
 
-func windowInfoOf(i *C.seen_window_info) WindowInfo {
+// windowInfoBy is the WindowInfo that get fills in on c: a window's own, or a store's
+// windows'.
+func windowInfoBy[H cHandle](c H, get func(H, *C.seen_window_info) C.seen_status) (WindowInfo, error) {
+	i := C.seen_window_info{size: C.sizeof_seen_window_info}
+	if err := checkOn(c, get(c, &i)); err != nil {
+		return WindowInfo{}, err
+	}
 	return WindowInfo{
 		Mode:         WindowMode(i.mode),
 		Layout:       WindowLayout(i.layout),
@@ -228,7 +234,7 @@ func windowInfoOf(i *C.seen_window_info) WindowInfo {
 		PredictedFPR: float64(i.predicted_fpr),
 		Seed:         uint64(i.seed),
 		MaxBytes:     uint64(i.max_bytes),
-	}
+	}, nil
 }
 
 // cWindowCreate: a nil key is no key.
@@ -244,11 +250,7 @@ func cWindowCreate(o WindowOptions, now uint32, key []byte) (c *cWindow, err err
 func cWindowFree(c *cWindow) { C.seen_window_free(c) }
 
 func cWindowInfo(c *cWindow) (WindowInfo, error) {
-	i := C.seen_window_info{size: C.sizeof_seen_window_info}
-	if err := checkOn(c, C.seen_window_get_info(c, &i)); err != nil {
-		return WindowInfo{}, err
-	}
-	return windowInfoOf(&i), nil
+	return windowInfoBy(c, func(c *cWindow, i *C.seen_window_info) C.seen_status { return C.seen_window_get_info(c, i) })
 }
 
 func cWindowAddOneU64(c *cWindow, id uint64, now uint32) error {
@@ -343,11 +345,7 @@ func cStoreOpen(path string, readOnly, verify bool, key []byte) (c *cStore, err 
 func cStoreFree(c *cStore) { C.seen_store_free(c) }
 
 func cStoreWindowInfo(c *cStore) (WindowInfo, error) {
-	i := C.seen_window_info{size: C.sizeof_seen_window_info}
-	if err := checkOn(c, C.seen_store_get_window_info(c, &i)); err != nil {
-		return WindowInfo{}, err
-	}
-	return windowInfoOf(&i), nil
+	return windowInfoBy(c, func(c *cStore, i *C.seen_window_info) C.seen_status { return C.seen_store_get_window_info(c, i) })
 }
 
 func cStoreStats(c *cStore) (StoreStats, error) {

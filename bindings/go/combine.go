@@ -1,7 +1,5 @@
 package seen
 
-import "runtime"
-
 // Merge adds every key of other to f (f |= other). Both need the same size, k and seed,
 // else ErrIncompatible naming what differs. Neither may be in use by another goroutine.
 func (f *BloomFilter) Merge(other *BloomFilter) error {
@@ -25,23 +23,12 @@ func (f *BloomFilter) Covers(other *BloomFilter) (bool, error) {
 
 // withBoth makes a call on the C filters of f and other, both kept alive through it.
 func withBoth(f, other *BloomFilter, call func(a, b *cFilter) (bool, error)) (bool, error) {
-	a, err := f.live()
-	if err != nil {
-		return false, err
-	}
-	b, err := other.live()
-	if err != nil {
-		return false, err
-	}
-	result, err := call(a.c, b.c)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(b)
-	return result, err
+	return withLiveValue(f.live, func(a *handle) (bool, error) {
+		return withLiveValue(other.live, func(b *handle) (bool, error) { return call(a.c, b.c) })
+	})
 }
 
 // Clear removes every key. It needs exclusive access.
 func (f *BloomFilter) Clear() error {
-	return withLive(f.live, func(h *handle) error {
-		return cClear(h.c)
-	})
+	return withC(f.live, cClear)
 }

@@ -127,19 +127,11 @@ func adoptCounting(c *cCounting, err error) (*CountingFilter, error) {
 func (f *CountingFilter) keep(key []byte) { f.key = key }
 
 // Params of the filter; the zero CountingParams once closed.
-func (f *CountingFilter) Params() CountingParams {
-	h, err := f.live()
-	if err != nil {
-		return CountingParams{}
-	}
-	return h.meta.CountingParams
-}
+func (f *CountingFilter) Params() CountingParams { return factsOf(f.live).CountingParams }
 
 // Stats reads every counter: O(size), not for hot paths.
 func (f *CountingFilter) Stats() (CountingStats, error) {
-	return withLiveValue(f.live, func(h *countingHandle) (CountingStats, error) {
-		return cCountingStats(h.c)
-	})
+	return withCValue(f.live, cCountingStats)
 }
 
 // ApproximatedSize is the number of keys in (adds minus removes), from the counters: exact
@@ -152,30 +144,21 @@ func (f *CountingFilter) ApproximatedSize() (uint64, error) {
 // Sync writes a read-write mapped filter back to its file (checksums, then msync). For any
 // other filter it does nothing.
 func (f *CountingFilter) Sync() error {
-	return withLive(f.live, func(h *countingHandle) error {
-		return cCountingSync(h.c)
-	})
+	return withC(f.live, cCountingSync)
 }
 
 // Close syncs a read-write mapped filter, then frees the filter. Closing twice is a no-op;
-// any other use after Close returns ErrClosed.
+// any other use after Close returns ErrClosed. (C's sync does nothing for any other filter.)
 func (f *CountingFilter) Close() error {
 	if f == nil {
 		return nil
 	}
-	return closeOwned(&f.h, func(h *countingHandle) error {
-		if h.meta.ReadOnly {
-			return nil
-		}
-		return cCountingSync(h.c)
-	})
+	return closeOwned(&f.h, cCountingSync)
 }
 
 // Clear resets every counter to zero.
 func (f *CountingFilter) Clear() error {
-	return withLive(f.live, func(h *countingHandle) error {
-		return cCountingClear(h.c)
-	})
+	return withC(f.live, cCountingClear)
 }
 
 // Remove removes one occurrence of a byte key. A key that is certainly absent is left alone

@@ -129,21 +129,14 @@ func adopt(c *cFilter, err error) (*BloomFilter, error) {
 // Sync writes a read-write mapped filter back to its file (checksums, then msync). For any
 // other filter it does nothing.
 func (f *BloomFilter) Sync() error {
-	return withLive(f.live, func(h *handle) error {
-		return cSync(h.c)
-	})
+	return withC(f.live, cSync)
 }
 
 // Close syncs a read-write mapped filter, then frees the filter. Closing twice is a no-op;
-// any other use after Close returns ErrClosed.
+// any other use after Close returns ErrClosed. (C's sync does nothing for any other filter.)
 func (f *BloomFilter) Close() error {
 	if f == nil {
 		return nil
 	}
-	return closeOwned(&f.h, func(h *handle) error {
-		if h.meta.ReadOnly {
-			return nil
-		}
-		return cSync(h.c)
-	})
+	return closeOwned(&f.h, cSync)
 }

@@ -45,9 +45,20 @@ func (h *owned[P, M]) open() (*owned[P, M], error) {
 	return h, nil
 }
 
-// closeOwned frees *hp at most once, after flush (nil for none), whose error it returns, and
-// leaves *hp nil. A closed or zero *hp is a no-op.
-func closeOwned[P cHandle, M any](hp **owned[P, M], flush func(h *owned[P, M]) error) error {
+// factsOf are the facts of the open handle that live returns, read without C; the zero M once
+// it is closed (the getters that cannot fail: Params, Info, K, Len).
+func factsOf[P cHandle, M any](live func() (*owned[P, M], error)) M {
+	h, err := live()
+	if err != nil {
+		var zero M
+		return zero
+	}
+	return h.meta
+}
+
+// closeOwned frees *hp at most once, after flush (nil for none) of its C object, whose error
+// it returns, and leaves *hp nil. A closed or zero *hp is a no-op.
+func closeOwned[P cHandle, M any](hp **owned[P, M], flush func(c P) error) error {
 	h, err := (*hp).open()
 	if err != nil {
 		return nil // closing twice is a no-op
@@ -55,7 +66,7 @@ func closeOwned[P cHandle, M any](hp **owned[P, M], flush func(h *owned[P, M]) e
 	*hp = nil
 	runtime.SetFinalizer(h, nil)
 	if flush != nil {
-		err = flush(h)
+		err = flush(h.c)
 	}
 	h.free()
 	return err

@@ -25,13 +25,7 @@ type BloomStats struct {
 }
 
 // Params of the filter; the zero Params once closed.
-func (f *BloomFilter) Params() BloomParams {
-	h, err := f.live()
-	if err != nil {
-		return BloomParams{}
-	}
-	return h.meta.BloomParams
-}
+func (f *BloomFilter) Params() BloomParams { return factsOf(f.live).BloomParams }
 
 // Cap is the size of the filter in bits, 0 once closed.
 func (f *BloomFilter) Cap() uint64 { return f.Params().Bytes * 8 }
@@ -41,9 +35,7 @@ func (f *BloomFilter) K() uint { return uint(f.Params().K) }
 
 // Stats reads the whole filter to measure its fill: O(size), not for hot paths.
 func (f *BloomFilter) Stats() (BloomStats, error) {
-	return withLiveValue(f.live, func(h *handle) (BloomStats, error) {
-		return cStats(h.c)
-	})
+	return withCValue(f.live, cStats)
 }
 
 // ApproximatedSize estimates how many distinct keys were added, from the fill (O(size)).

@@ -27,6 +27,16 @@ func withLiveValue[H, T any](live func() (*H, error), call func(h *H) (T, error)
 	return v, err
 }
 
+// withC is withLive for a C call that takes the open handle's C object alone.
+func withC[P cHandle, M any](live func() (*owned[P, M], error), call func(c P) error) error {
+	return withLive(live, func(h *owned[P, M]) error { return call(h.c) })
+}
+
+// withCValue is withC for a call with a result.
+func withCValue[P cHandle, M, T any](live func() (*owned[P, M], error), call func(c P) (T, error)) (T, error) {
+	return withLiveValue(live, func(h *owned[P, M]) (T, error) { return call(h.c) })
+}
+
 // replaceBy makes dst the freshly adopted src (UnmarshalBinary), closing dst's old handle;
 // if adopting failed (err), dst is left as it was. Each kind is a struct of its handle
 // alone, so copying the struct hands over the handle.

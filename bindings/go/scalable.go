@@ -112,9 +112,7 @@ func (f *ScalableFilter) Close() error {
 
 // Info says what the filter holds now, O(sub-filters).
 func (f *ScalableFilter) Info() (ScalableInfo, error) {
-	return withLiveValue(f.live, func(h *scalableHandle) (ScalableInfo, error) {
-		return cScalableInfo(h.c)
-	})
+	return withCValue(f.live, cScalableInfo)
 }
 
 // Len is the number of distinct keys added (Info().Items: low by the false positives met

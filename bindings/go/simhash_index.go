@@ -109,28 +109,14 @@ func (x *SimHashIndex) Close() error {
 }
 
 // K is the largest distance the index answers, 0 once closed.
-func (x *SimHashIndex) K() int {
-	h, err := x.live()
-	if err != nil {
-		return 0
-	}
-	return int(h.meta.k)
-}
+func (x *SimHashIndex) K() int { return int(factsOf(x.live).k) }
 
 // Len is the number of pairs (staged adds included), 0 once closed.
-func (x *SimHashIndex) Len() int {
-	h, err := x.live()
-	if err != nil {
-		return 0
-	}
-	return h.meta.count
-}
+func (x *SimHashIndex) Len() int { return factsOf(x.live).count }
 
 // Info describes the index; it builds the tables first if pairs were added or removed.
 func (x *SimHashIndex) Info() (SimHashIndexInfo, error) {
-	return withLiveValue(x.live, func(h *indexHandle) (SimHashIndexInfo, error) {
-		return cIndexInfo(h.c)
-	})
+	return withCValue(x.live, cIndexInfo)
 }
 
 // Add adds the pair (id, fp). An id added before gets a second pair.

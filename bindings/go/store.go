@@ -118,13 +118,7 @@ func (s *ExposureStore) Close() error {
 }
 
 // WindowInfo describes every user's window; the zero WindowInfo once closed.
-func (s *ExposureStore) WindowInfo() WindowInfo {
-	h, err := s.live()
-	if err != nil {
-		return WindowInfo{}
-	}
-	return h.meta
-}
+func (s *ExposureStore) WindowInfo() WindowInfo { return factsOf(s.live) }
 
 // Filter sets unseen[i] to whether candidates[i] was not shown to the user (is not in their
 // window at now), for every i < len(candidates). A user the store has never seen has seen
@@ -184,9 +178,7 @@ func (s *ExposureStore) Expire(now uint32) (uint64, error) {
 
 // Stats counts users, bytes, evictions and expirations (O(shards)).
 func (s *ExposureStore) Stats() (StoreStats, error) {
-	return withLiveValue(s.live, func(h *storeHandle) (StoreStats, error) {
-		return cStoreStats(h.c)
-	})
+	return withCValue(s.live, cStoreStats)
 }
 
 // Save writes the store to path crash-safely (a temporary file, fsync, rename): on failure

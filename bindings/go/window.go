@@ -200,13 +200,7 @@ func (w *Window) live() (*windowHandle, error) {
 }
 
 // Info of the window; the zero WindowInfo once closed.
-func (w *Window) Info() WindowInfo {
-	h, err := w.live()
-	if err != nil {
-		return WindowInfo{}
-	}
-	return h.meta
-}
+func (w *Window) Info() WindowInfo { return factsOf(w.live) }
 
 // Close frees the window. Closing twice is a no-op; any other use after Close returns
 // ErrClosed.
@@ -220,9 +214,7 @@ func (w *Window) Close() error {
 // MarshalBinary is the window's serialized form, kind 4 of the container format
 // (encoding.BinaryMarshaler): the same bytes in every language.
 func (w *Window) MarshalBinary() ([]byte, error) {
-	return withLiveValue(w.live, func(h *windowHandle) ([]byte, error) {
-		return cMarshalOf(h.c)
-	})
+	return withCValue(w.live, cMarshalOf[*cWindow])
 }
 
 // UnmarshalBinary replaces the window with a validated copy of data

@@ -8,11 +8,13 @@ _contains_other (and _add_other), through cffi. Everything else goes through the
 functions, named once in its FilterCalls.
 """
 import threading
+from operator import methodcaller
 from dataclasses import dataclass
 from typing import Any, ClassVar, Iterable, NoReturn, Optional, Type, TypeVar
 
 from . import _batches, _files, _handle, _keys
 from ._counts import rounded_count
+from ._figure import figure
 from ._keys import Key
 from ._native import ffi, lib
 from ._probe import SingleKeyProbe
@@ -20,6 +22,10 @@ from .errors import check, raise_status
 from .sizing import DEFAULT_FPR
 
 Filter = TypeVar("Filter", bound="BlockedFilter")
+
+# What the figures below read: the filter's info (O(1)) or its stats (a read of the filter).
+_PARAMS = methodcaller("_params")
+_STATS = methodcaller("_stats")
 
 
 @dataclass(frozen=True)
@@ -116,44 +122,18 @@ class BlockedFilter(SingleKeyProbe, _files.Serialized, _files.Files):
         """False only while no key is in (reads the filter)."""
         return float(self._stats().fill_ratio) > 0
 
-    @property
-    def fpr(self) -> float:
-        """The target false-positive rate given at creation."""
-        return float(self._params().target_fpr)
-
-    @property
-    def expected_fpr(self) -> float:
-        """The false-positive rate predicted for the filter as it is now (reads the filter)."""
-        return float(self._stats().predicted_fpr)
-
-    @property
-    def expected_items(self) -> int:
-        return int(self._params().expected_items)
-
-    @property
-    def size_bytes(self) -> int:
-        """Bytes of state: a whole number of blocks."""
-        return int(self._params().bytes)
-
-    @property
-    def k(self) -> int:
-        """Bits (or counters) per key, all in one block."""
-        return int(self._params().k)
-
-    @property
-    def seed(self) -> int:
-        return int(self._params().seed)
-
-    @property
-    def keyed(self) -> bool:
-        """Whether keys hash under a secret key (made, read or opened with key=...)."""
-        return bool(self._params().keyed)
-
-    @property
-    def read_only(self) -> bool:
-        """True for a filter opened with read_only=True or a view: changes then fail with
-        ReadOnlyError."""
-        return bool(self._params().read_only)
+    fpr = figure(_PARAMS, float, "The target false-positive rate given at creation.",
+                 field="target_fpr")
+    expected_fpr = figure(_STATS, float, "The false-positive rate predicted for the filter as "
+                          "it is now (reads the filter).", field="predicted_fpr")
+    expected_items = figure(_PARAMS, int)
+    size_bytes = figure(_PARAMS, int, "Bytes of state: a whole number of blocks.", field="bytes")
+    k = figure(_PARAMS, int, "Bits (or counters) per key, all in one block.")
+    seed = figure(_PARAMS, int)
+    keyed = figure(_PARAMS, bool,
+                   "Whether keys hash under a secret key (made, read or opened with key=...).")
+    read_only = figure(_PARAMS, bool, "True for a filter opened with read_only=True or a view: "
+                       "changes then fail with ReadOnlyError.")
 
     def _params(self) -> Any:
         params = _handle.sized(self._calls.info_type)

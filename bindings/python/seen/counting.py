@@ -11,7 +11,8 @@ SingleKeyProbe, as BloomFilter's is (_blocked.py).
 from typing import Any
 
 from . import _batches, _files, _keys
-from ._blocked import BlockedFilter, FilterCalls
+from ._blocked import _PARAMS, _STATS, BlockedFilter, FilterCalls
+from ._figure import figure
 from ._keys import Key
 from ._native import lib
 from .errors import check, raise_status
@@ -113,22 +114,9 @@ class CountingFilter(BlockedFilter):
 
     # --- figures of a counting filter ----------------------------------------------------
 
-    @property
-    def saturated(self) -> int:
-        """Counters stuck at their maximum (15): they never decrement, so keys on them all
-        can never be forgotten (reads every counter)."""
-        return int(self._stats().saturated)
-
-    @property
-    def fill_ratio(self) -> float:
-        """The fraction of counters that are not zero (reads every counter)."""
-        return float(self._stats().fill_ratio)
-
-    @property
-    def blocks(self) -> int:
-        return int(self._params().blocks)
-
-    @property
-    def counter_bits(self) -> int:
-        """Bits per counter: 4."""
-        return int(self._params().counter_bits)
+    saturated = figure(_STATS, int, "Counters stuck at their maximum (15): they never decrement, "
+                       "so keys on them all can never be forgotten (reads every counter).")
+    fill_ratio = figure(_STATS, float,
+                        "The fraction of counters that are not zero (reads every counter).")
+    blocks = figure(_PARAMS, int)
+    counter_bits = figure(_PARAMS, int, "Bits per counter: 4.")

@@ -9,9 +9,11 @@ without the lock, from any number of threads.
 """
 import threading
 from dataclasses import dataclass
+from operator import attrgetter
 from typing import Any, Iterable, Optional
 
 from . import _batches, _files, _handle, _keys
+from ._figure import figure
 from ._keys import Key
 from ._native import ffi, lib
 from .errors import call, check, invalid_argument, raise_status
@@ -21,6 +23,9 @@ _test_u64 = lib.seen_scalable_contains_one_u64
 _test_key = lib.seen_scalable_contains_one_key
 _put_u64 = lib.seen_scalable_add_one_u64
 _put_key = lib.seen_scalable_add_one_key
+
+# What the figures of a ScalableFilter read.
+_INFO = attrgetter("info")
 
 
 @dataclass(frozen=True)
@@ -168,49 +173,18 @@ class ScalableFilter(_files.Serialized, _files.Files):
     def __bool__(self) -> bool:
         return self.info.items > 0
 
-    @property
-    def subfilters(self) -> int:
-        """Sub-filters so far (1 to 64): a query asks each."""
-        return self.info.subfilters
-
-    @property
-    def fpr(self) -> float:
-        """The bound on the total false-positive rate, given at creation."""
-        return self.info.fpr
-
-    @property
-    def expected_fpr(self) -> float:
-        """The false-positive rate predicted for the filter as it is now: the sum of the
-        sub-filters' rates at their loads, at most fpr."""
-        return self.info.predicted_fpr
-
-    @property
-    def initial_capacity(self) -> int:
-        return self.info.initial_capacity
-
-    @property
-    def growth(self) -> float:
-        """The capacity ratio of consecutive sub-filters."""
-        return self.info.growth
-
-    @property
-    def tightening(self) -> float:
-        """The false-positive-rate ratio of consecutive sub-filters."""
-        return self.info.tightening
-
-    @property
-    def size_bytes(self) -> int:
-        """Bytes of every sub-filter's blocks."""
-        return self.info.size_bytes
-
-    @property
-    def seed(self) -> int:
-        return self.info.seed
-
-    @property
-    def read_only(self) -> bool:
-        """True for ScalableFilter.open(read_only=True): adds then fail with ReadOnlyError."""
-        return self.info.read_only
+    subfilters = figure(_INFO, int, "Sub-filters so far (1 to 64): a query asks each.")
+    fpr = figure(_INFO, float, "The bound on the total false-positive rate, given at creation.")
+    expected_fpr = figure(_INFO, float, "The false-positive rate predicted for the filter as it "
+                          "is now: the sum of the sub-filters' rates at their loads, at most fpr.",
+                          field="predicted_fpr")
+    initial_capacity = figure(_INFO, int)
+    growth = figure(_INFO, float, "The capacity ratio of consecutive sub-filters.")
+    tightening = figure(_INFO, float, "The false-positive-rate ratio of consecutive sub-filters.")
+    size_bytes = figure(_INFO, int, "Bytes of every sub-filter's blocks.")
+    seed = figure(_INFO, int)
+    read_only = figure(_INFO, bool, "True for ScalableFilter.open(read_only=True): adds then fail "
+                       "with ReadOnlyError.")
 
     def _describe(self) -> str:
         i = self.info

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any, Optional, SupportsIndex, Tuple, Union
 
 from . import _batches, _files, _handle
+from ._figure import figure
 from ._keys import Key
 from ._native import ffi, lib
 from .errors import call, check, invalid_argument, raise_status
@@ -27,6 +28,8 @@ _NULL = ffi.NULL
 _MODES = {"count": lib.SEEN_WINDOW_COUNT, "time": lib.SEEN_WINDOW_TIME}
 _MODE_NAMES = {number: name for name, number in _MODES.items()}
 _LAYOUT_NAMES = {1: "ring", 2: "sliced", 3: "growing", 4: "table"}
+# What the figures of a Window read.
+_INFO = operator.attrgetter("info")
 
 
 def seconds(now: Seconds) -> int:
@@ -313,39 +316,16 @@ class Window(_files.Serialized):
             check(lib.seen_window_get_saturation(self._h, t, sat), self._h)
         return WindowUsage._of(sat)
 
-    @property
-    def mode(self) -> str:
-        """"count" or "time"."""
-        return self.info.mode
-
-    @property
-    def layout(self) -> str:
-        """"ring" (the last items' 16-bit fingerprints) or "sliced" (rotated Bloom segments)."""
-        return self.info.layout
-
-    @property
-    def span(self) -> int:
-        """Items (count) or seconds (time) always remembered."""
-        return self.info.span
-
-    @property
-    def slack(self) -> float:
-        """How far past the span an item may still be found, as a fraction of the span."""
-        return self.info.slack
-
-    @property
-    def state_bytes(self) -> int:
-        """Bytes of the window's state."""
-        return self.info.state_bytes
-
-    @property
-    def predicted_fpr(self) -> float:
-        """The false-positive rate of a query once the window is full."""
-        return self.info.predicted_fpr
-
-    @property
-    def seed(self) -> int:
-        return self.info.seed
+    mode = figure(_INFO, str, '"count" or "time".')
+    layout = figure(_INFO, str, '"ring" (the last items\' 16-bit fingerprints) or "sliced" '
+                    '(rotated Bloom segments).')
+    span = figure(_INFO, int, "Items (count) or seconds (time) always remembered.")
+    slack = figure(_INFO, float,
+                   "How far past the span an item may still be found, as a fraction of the span.")
+    state_bytes = figure(_INFO, int, "Bytes of the window's state.")
+    predicted_fpr = figure(_INFO, float,
+                           "The false-positive rate of a query once the window is full.")
+    seed = figure(_INFO, int)
 
     def _describe(self) -> str:
         i = self.info

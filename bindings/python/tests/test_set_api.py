@@ -125,6 +125,18 @@ def test_parameters():
     assert "expected_items=10000" in repr(f)
 
 
+class Subclass(seen.BloomFilter):
+    """Without __slots__, so its instances have a __dict__ that could hide a parameter."""
+
+
+@pytest.mark.parametrize("make", [seen.BloomFilter, Subclass])
+def test_parameters_are_read_only(make):
+    f = make(100, 0.01, seed=3)
+    with pytest.raises(AttributeError, match="seed is read-only"):
+        f.seed = 4
+    assert f.seed == 3
+
+
 def test_expected_fpr_grows_with_the_fill_to_about_the_target():
     f = seen.BloomFilter(20_000, 0.01)
     assert f.expected_fpr == 0.0

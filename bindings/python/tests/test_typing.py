@@ -69,6 +69,7 @@ WRONG_USE = {
     "count": 'import seen\nseen.BloomFilter("many", 0.01)\n',
     "key": "import seen\nseen.BloomFilter(10, 0.01).add(1.5)\n",
     "property": "import seen\nx: str = seen.BloomFilter(10, 0.01).k\n",
+    "read_only": "import seen\nseen.Window.last_items(5).span = 6\n",
     "merge": "import seen\nf = seen.BloomFilter(10, 0.01)\nf |= {1}\n",
     "span": 'import seen\nseen.Window.last_items("many")\n',
     "now": "import seen\nseen.Window.last_items(5).add(1, now='noon')\n",
