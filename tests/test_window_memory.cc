@@ -132,7 +132,7 @@ TEST(WindowBytes, KeepsTheContentsAndCapacitiesOfAVector) {
     for (int step = 0; step < 3000; ++step) {
       const size_t n = below(6000), at = below(model.size() + 1), length = below(source.size() / 4);
       const uint8_t* range = source.data() + below(source.size() - length);
-      switch (rng() % 8) {
+      switch (rng() % 9) {
         case 0: bytes.resize(n), model.resize(n); break;
         case 1: bytes.reserve(n), model.reserve(n); break;
         case 2:
@@ -154,6 +154,13 @@ TEST(WindowBytes, KeepsTheContentsAndCapacitiesOfAVector) {
           break;
         }
         case 6: bytes.clear(), model.clear(); break;
+        case 7: {  // the caller writes the new bytes
+          const size_t old = bytes.size();
+          bytes.resize_for_overwrite(n);
+          if (n > old) std::fill(bytes.begin() + old, bytes.end(), 0xAB);
+          model.resize(n, 0xAB);
+          break;
+        }
         default:
           bytes.resize(bytes.size() / 2), model.resize(model.size() / 2);  // the next growth refills
           break;
