@@ -75,10 +75,11 @@ HWY_INLINE V64 ByteSwap64(D64 d, V64 v) {
 }
 
 // XXH3_64bits_withSeed for exactly 16 input bytes (XXH3_len_9to16_64b), lane-parallel: each
-// key's first and second 8 bytes in `first` and `second`.
-HWY_INLINE V64 Xxh3Lanes16(D64 d, V64 first, V64 second, uint64_t seed) {
-  const V64 lo = hn::Xor(first, hn::Set(d, (SecretWord(24) ^ SecretWord(32)) + seed));
-  const V64 hi = hn::Xor(second, hn::Set(d, (SecretWord(40) ^ SecretWord(48)) - seed));
+// key's first and second 8 bytes in `first` and `second`; the seed enters only through the
+// bitflips, (secret[24..32) ^ secret[32..40)) + seed and (secret[40..48) ^ secret[48..56)) - seed.
+HWY_INLINE V64 Xxh3Lanes16(D64 d, V64 first, V64 second, V64 bitflip1, V64 bitflip2) {
+  const V64 lo = hn::Xor(first, bitflip1);
+  const V64 hi = hn::Xor(second, bitflip2);
   V64 h = hn::Add(hn::Add(hn::Set(d, 16), ByteSwap64(d, lo)), hn::Add(hi, MulFold64(lo, hi)));
   h = hn::Xor(h, hn::ShiftRight<37>(h));  // XXH3_avalanche
   h = Mul64(h, hn::Set(d, 0x165667919E3779F9ULL));
@@ -242,10 +243,12 @@ HWY_NOINLINE bool HashSameLength(const KeySource& keys, size_t begin, size_t cou
     const D64 d;
     const size_t lanes = hn::Lanes(d);
     size_t i = 0;
+    const V64 bitflip1 = hn::Set(d, (SecretWord(24) ^ SecretWord(32)) + keys.seed);
+    const V64 bitflip2 = hn::Set(d, (SecretWord(40) ^ SecretWord(48)) - keys.seed);
     for (; i + lanes <= count; i += lanes) {
       V64 first, second;
       hn::LoadInterleaved2(d, reinterpret_cast<const uint64_t*>(key + 16 * i), first, second);
-      hn::StoreU(Xxh3Lanes16(d, first, second, keys.seed), d, hash + i);
+      hn::StoreU(Xxh3Lanes16(d, first, second, bitflip1, bitflip2), d, hash + i);
     }
     for (; i < count; ++i) hash[i] = XXH3_len_9to16_64b(key + 16 * i, 16, XXH3_kSecret, keys.seed);
   } else if (len >= 9 && len <= 16) {
