@@ -331,7 +331,8 @@ HWY_INLINE void Pipeline(const Blocks& b, const KeySource& keys, const Visit& vi
 }
 
 // Whether a batch of byte keys looks like one length throughout, from its ends: each step
-// still checks its own keys (HashSameLength).
+// still checks its own keys (HashSameLength). Batches that do not go as they went before
+// byte keys of one length were hashed in the kernels.
 HWY_INLINE bool LooksSameLength(const KeySource& keys) {
   const uint64_t* offsets = keys.offsets;
   return keys.size > 0 && offsets[keys.size] - offsets[0] == keys.size * (offsets[1] - offsets[0]);
@@ -344,7 +345,9 @@ HWY_INLINE bool LooksSameLength(const KeySource& keys) {
 template <class Visit>
 HWY_INLINE void Pipeline(const Blocks& b, const KeySource& keys, const Visit& visit) {
   if (keys.ids || keys.hashes || (keys.offsets && LooksSameLength(keys))) return Pipeline<64>(b, keys, visit);
-  Pipeline<16>(b, keys, visit);
+  KeySource called = keys;  // mixed lengths: every step by the call, with no check of its own
+  called.offsets = nullptr;
+  Pipeline<16>(b, called, visit);
 }
 
 void ContainsImpl(const Blocks& b, const KeySource& keys, uint8_t* HWY_RESTRICT out) {
