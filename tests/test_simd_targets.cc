@@ -172,9 +172,10 @@ TEST_P(Target, PlacesKeysAsTheBlockScheme) {
 // XXH3_64bits_withSeed of its bytes. Batches of each length from 0 to 140, with random and
 // edge bytes (all zeros, all ones), at unaligned starts, under edge seeds, are added by the
 // batch kernels (exclusive and under stripe locks) and compared with a filter built by single
-// puts of xxhash's own hashes; queries of absent keys answer as single tests do. Batches that
-// mix lengths (one key of another length in a step, or lengths alternating) take the general
-// path and agree too, and a decreasing offset is still refused.
+// puts of xxhash's own hashes; queries of absent keys answer as single tests do. A filter past
+// 32 MiB, which takes them 16 a step, not 64, agrees too. Batches that mix lengths (one key of
+// another length in a step, or lengths alternating) take the general path and agree too, and a
+// decreasing offset is still refused.
 TEST_P(Target, HashesSameLengthKeysAsXxh3) {
   std::mt19937_64 rng(20261127);
   constexpr size_t kKeys = 200;  // several 64-key steps and a tail
@@ -203,6 +204,18 @@ TEST_P(Target, HashesSameLengthKeysAsXxh3) {
         }
       }
     }
+  }
+  // A filter past 32 MiB (in DRAM) takes same-length keys 16 a step: the same hashes.
+  for (const size_t len : {9, 16, 26, 128}) {
+    std::vector<uint8_t> data(len * kKeys);
+    for (auto& b : data) b = static_cast<uint8_t>(rng());
+    std::vector<uint64_t> offsets(kKeys + 1);
+    for (size_t i = 0; i <= kKeys; ++i) offsets[i] = i * len;
+    Bloom batch = Bloom::Create(40000000, 0.01, kSeed), single = Bloom::Create(40000000, 0.01, kSeed);
+    ASSERT_GT(batch.params().bytes(), uint64_t{32} << 20);
+    batch.AddKeys(data.data(), offsets.data(), kKeys);
+    for (size_t i = 0; i < kKeys; ++i) single.PutKey(data.data() + offsets[i], len);
+    ASSERT_EQ(0, std::memcmp(batch.bytes(), single.bytes(), batch.params().bytes())) << "big filter, length " << len;
   }
   // Mixed lengths: 16-byte keys with one 17-byte key at each place of a step, and 16 and 26
   // bytes alternating.
