@@ -1,5 +1,5 @@
-// SIMD kernels: batch XXH3 (or keyed SipHash-1-3) of u64 ids, block pattern building, probe
-// and set. Highway compiles this file once per target (foreach_target) and
+// SIMD kernels: batch XXH3 (or keyed SipHash-1-3) of u64 ids, XXH3 of 16-byte keys, block
+// pattern building, probe and set. Highway compiles this file once per target (foreach_target) and
 // HWY_DYNAMIC_DISPATCH picks the best target at run time: for the filter kernels once, when
 // a filter is made (ChosenKernels), and not on each call. Every target computes exactly the scalar reference of block.h
 // and hash.h, which tests/test_simd_targets.cc checks target by target.

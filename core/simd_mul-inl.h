@@ -1,6 +1,6 @@
-// 64-bit-lane multiplies (and XXH3's folded 128-bit one) from 32x32->64 ones (no x86 target before AVX-512 has a 64-bit
-// one), shared by the Highway kernels. Included once per target, after hwy/highway.h, as
-// Highway's -inl.h convention asks.
+// 64-bit-lane multiplies, and XXH3's folded 128-bit one, from 32x32->64 ones (no x86 target
+// before AVX-512 has a 64-bit one), shared by the Highway kernels. Included once per target,
+// after hwy/highway.h, as Highway's -inl.h convention asks.
 #if defined(SEEN_CORE_SIMD_MUL_INL_H_) == defined(HWY_TARGET_TOGGLE)
 #ifdef SEEN_CORE_SIMD_MUL_INL_H_
 #undef SEEN_CORE_SIMD_MUL_INL_H_
