@@ -15,7 +15,10 @@
 // batches also take the keys as 16-byte keys (the id, then a second word; data + offsets), all
 // absent from the find filter. Prints one JSON object per line.
 //
-//   bench_split_block [--keys N]... [--queries Q] [--rounds R]
+//   bench_split_block [--keys N]... [--queries Q] [--rounds R] [--only NAME]...
+//
+// --only runs just the steps whose names contain one of the NAMEs (e.g. --only batched), for
+// a quicker comparison of a few rows; bench/split_block_run runs them all.
 #include <xxhash.h>
 
 #include <algorithm>
@@ -70,7 +73,7 @@ void Report(const char* bench, uint64_t n, uint64_t q, uint64_t bytes, const cha
   std::fflush(stdout);
 }
 
-void RunAt(uint64_t n, uint64_t q, int rounds) {
+void RunAt(uint64_t n, uint64_t q, int rounds, const std::vector<std::string>& only) {
   seen_bloom *find = Filter(n), *insert = Filter(n);
   seen_bloom_info info{};
   info.size = sizeof info;
@@ -107,7 +110,7 @@ void RunAt(uint64_t n, uint64_t q, int rounds) {
   std::vector<uint8_t> out(q);
   volatile uint64_t sink = 0;
 
-  const std::vector<Step> steps = {
+  std::vector<Step> steps = {
       {"floor_read", q, [&] {
          uint64_t acc = 0;
          for (uint64_t i = 0; i < q; ++i) acc ^= words[blocks[i] * 8];
@@ -151,6 +154,13 @@ void RunAt(uint64_t n, uint64_t q, int rounds) {
          for (const uint64_t id : fresh) split_insert.Insert(id);
        }, [&] { split_insert.Clear(); }},
   };
+  if (!only.empty()) {
+    steps.erase(std::remove_if(steps.begin(), steps.end(), [&](const Step& step) {
+                  return std::none_of(only.begin(), only.end(), [&](const std::string& name) {
+                    return step.name.find(name) != std::string::npos;
+                  });
+                }), steps.end());
+  }
   const std::vector<double> ns = seen::bench::Interleave(steps, rounds);
   for (size_t i = 0; i < steps.size(); ++i) Report(steps[i].name.c_str(), n, q, info.bytes, "cpu_ns_per_key", ns[i]);
 
@@ -173,13 +183,15 @@ int main(int argc, char** argv) {
   std::vector<uint64_t> sizes;
   uint64_t queries = 4000000;
   int rounds = 5;
+  std::vector<std::string> only;
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
     if (arg == "--keys" && i + 1 < argc) sizes.push_back(static_cast<uint64_t>(std::stod(argv[++i])));
     else if (arg == "--queries" && i + 1 < argc) queries = static_cast<uint64_t>(std::stod(argv[++i]));
     else if (arg == "--rounds" && i + 1 < argc) rounds = std::stoi(argv[++i]);
+    else if (arg == "--only" && i + 1 < argc) only.emplace_back(argv[++i]);
     else {
-      std::fprintf(stderr, "usage: bench_split_block [--keys N]... [--queries Q] [--rounds R]\n");
+      std::fprintf(stderr, "usage: bench_split_block [--keys N]... [--queries Q] [--rounds R] [--only NAME]...\n");
       return 2;
     }
   }
@@ -192,6 +204,6 @@ int main(int argc, char** argv) {
       return 1;
     }
   }
-  for (const uint64_t n : sizes) RunAt(n, std::min(n, queries), rounds);
+  for (const uint64_t n : sizes) RunAt(n, std::min(n, queries), rounds, only);
   return 0;
 }

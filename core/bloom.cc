@@ -34,6 +34,9 @@ struct KeyRange {
     KeySource slice{&Hash, this, n};
     if (keys->ids) slice.ids = keys->ids + offset, slice.seed = keys->seed;
     if (keys->hashes) slice.hashes = keys->hashes + offset;
+    if (keys->offsets) {
+      slice.data = keys->data, slice.offsets = keys->offsets + offset, slice.seed = keys->seed;
+    }
     return slice;
   }
   static void Hash(const void* context, size_t begin, size_t count, uint64_t* hashes) {

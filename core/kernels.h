@@ -15,7 +15,10 @@ namespace seen {
 // hashes of keys [begin, begin + count). Kernels ask for them a chunk at a time. Two kinds
 // need no call: when `ids` is set the keys are u64 ids under XXH3 with `seed`, which the
 // filter kernels hash themselves, in the same vectors that place their blocks; when `hashes`
-// is set they are hashes already computed. `hash` answers for every kind.
+// is set they are hashes already computed. When `offsets` is set the keys are byte keys
+// (key i is data[offsets[i] .. offsets[i+1])) under XXH3 with `seed`: the filter kernels hash
+// a run of keys that all have one length of 9 to 128 bytes themselves, and call `hash` for
+// any other. `hash` answers for every kind.
 struct KeySource {
   void (*hash)(const void* context, size_t begin, size_t count, uint64_t* hashes);
   const void* context;
@@ -23,10 +26,12 @@ struct KeySource {
   const uint64_t* ids = nullptr;
   uint64_t seed = 0;
   const uint64_t* hashes = nullptr;
+  const uint8_t* data = nullptr;
+  const uint64_t* offsets = nullptr;
 };
 
 // The two kinds of key a batch holds, as KeySources: u64 ids (SIMD-hashed) and byte keys
-// (data + offsets, checked as they are hashed).
+// (data + offsets, checked as they are hashed; runs of one length hashed in the kernels).
 struct U64Keys {
   const uint64_t* ids;
   Hashing hashing;
@@ -42,7 +47,11 @@ struct ByteKeys {
   const uint8_t* data;
   const uint64_t* offsets;
   Hashing hashing;
-  KeySource source(size_t n) const { return {&Hash, this, n}; }
+  KeySource source(size_t n) const {
+    KeySource keys{&Hash, this, n};
+    if (!hashing.key) keys.data = data, keys.offsets = offsets, keys.seed = hashing.seed;
+    return keys;
+  }
   static void Hash(const void* context, size_t begin, size_t count, uint64_t* hashes);
 };
 

@@ -167,6 +167,92 @@ TEST_P(Target, PlacesKeysAsTheBlockScheme) {
   }
 }
 
+// Byte-key batches whose keys all have one length (9 to 128 bytes) are hashed inside the
+// kernels' pipeline, a step at a time, with no per-key dispatch: every key still hashes as
+// XXH3_64bits_withSeed of its bytes. Batches of each length from 0 to 140, with random and
+// edge bytes (all zeros, all ones), at unaligned starts, under edge seeds, are added by the
+// batch kernels (exclusive and under stripe locks) and compared with a filter built by single
+// puts of xxhash's own hashes; queries of absent keys answer as single tests do. A filter past
+// 32 MiB, which takes them 16 a step, not 64, agrees too. Batches that mix lengths (one key of
+// another length in a step, or lengths alternating) take the general path and agree too, and a
+// decreasing offset is still refused.
+TEST_P(Target, HashesSameLengthKeysAsXxh3) {
+  std::mt19937_64 rng(20261127);
+  constexpr size_t kKeys = 200;  // several 64-key steps and a tail
+  for (const uint64_t seed : {uint64_t{0}, ~uint64_t{0}, uint64_t{1} << 63, rng()}) {
+    for (size_t len = 0; len <= 140; ++len) {
+      for (const int fill : {0, 1, 2}) {  // random bytes, zeros, ones
+        std::vector<uint8_t> data(3 + 2 * kKeys * len);
+        for (auto& b : data) b = fill == 0 ? static_cast<uint8_t>(rng()) : fill == 1 ? 0 : 0xFF;
+        std::vector<uint64_t> offsets(2 * kKeys + 1);
+        for (size_t i = 0; i < offsets.size(); ++i) offsets[i] = 3 + i * len;  // unaligned
+        const uint64_t* in = offsets.data();
+        const uint64_t* absent = offsets.data() + kKeys;
+        Bloom batch = Bloom::Create(kKeys, 0.01, seed), single = Bloom::Create(kKeys, 0.01, seed);
+        batch.set_exclusive_adds(len % 2 == 0);
+        batch.AddKeys(data.data(), in, kKeys);
+        for (size_t i = 0; i < kKeys; ++i) {
+          single.PutKey(len == 0 ? nullptr : data.data() + in[i], len);
+          ASSERT_EQ(HashBytes(data.data() + in[i], len, seed), XXH3_64bits_withSeed(data.data() + in[i], len, seed));
+        }
+        ASSERT_EQ(0, std::memcmp(batch.bytes(), single.bytes(), batch.params().bytes()))
+            << "length " << len << ", seed " << seed << ", fill " << fill;
+        std::vector<uint8_t> answers(kKeys);
+        batch.ContainsKeys(data.data(), absent, kKeys, answers.data());
+        for (size_t i = 0; i < kKeys; ++i) {
+          ASSERT_EQ(answers[i], single.TestKey(data.data() + absent[i], len) ? 1 : 0) << "length " << len;
+        }
+      }
+    }
+  }
+  // A filter past 32 MiB (in DRAM) takes same-length keys 16 a step: the same hashes.
+  for (const size_t len : {9, 16, 26, 128}) {
+    std::vector<uint8_t> data(len * kKeys);
+    for (auto& b : data) b = static_cast<uint8_t>(rng());
+    std::vector<uint64_t> offsets(kKeys + 1);
+    for (size_t i = 0; i <= kKeys; ++i) offsets[i] = i * len;
+    Bloom batch = Bloom::Create(40000000, 0.01, kSeed), single = Bloom::Create(40000000, 0.01, kSeed);
+    ASSERT_GT(batch.params().bytes(), uint64_t{32} << 20);
+    batch.AddKeys(data.data(), offsets.data(), kKeys);
+    for (size_t i = 0; i < kKeys; ++i) single.PutKey(data.data() + offsets[i], len);
+    ASSERT_EQ(0, std::memcmp(batch.bytes(), single.bytes(), batch.params().bytes())) << "big filter, length " << len;
+  }
+  // Mixed lengths: 16-byte keys with one 17-byte key at each place of a step, and 16 and 26
+  // bytes alternating.
+  for (size_t odd = 0; odd < 70; ++odd) {
+    std::vector<uint64_t> offsets{0};
+    for (size_t i = 0; i < 130; ++i) offsets.push_back(offsets.back() + (i == odd ? 17 : odd == 69 ? 16 + 10 * (i % 2) : 16));
+    std::vector<uint8_t> data(offsets.back());
+    for (auto& b : data) b = static_cast<uint8_t>(rng());
+    Bloom batch = Bloom::Create(130, 0.01, kSeed), single = Bloom::Create(130, 0.01, kSeed);
+    batch.AddKeys(data.data(), offsets.data(), 130);
+    for (size_t i = 0; i < 130; ++i) single.PutKey(data.data() + offsets[i], offsets[i + 1] - offsets[i]);
+    ASSERT_EQ(0, std::memcmp(batch.bytes(), single.bytes(), batch.params().bytes())) << "odd key " << odd;
+  }
+  // A keyed filter hashes same-length keys with SipHash, not XXH3.
+  {
+    std::vector<uint8_t> data(16 * 200);
+    for (auto& b : data) b = static_cast<uint8_t>(rng());
+    std::vector<uint64_t> offsets(201);
+    for (size_t i = 0; i <= 200; ++i) offsets[i] = 16 * i;
+    Bloom batch = Bloom::Create(200, 0.01, 77, kKeyed.key), single = Bloom::Create(200, 0.01, 77, kKeyed.key);
+    batch.AddKeys(data.data(), offsets.data(), 200);
+    for (size_t i = 0; i < 200; ++i) single.PutKey(data.data() + offsets[i], 16);
+    ASSERT_EQ(0, std::memcmp(batch.bytes(), single.bytes(), batch.params().bytes())) << "keyed";
+  }
+  // A decreasing offset after a run of equal lengths is refused, not read past.
+  {
+    std::vector<uint8_t> data(16 * 100);
+    std::vector<uint64_t> offsets(101);
+    for (size_t i = 0; i <= 100; ++i) offsets[i] = 16 * i;
+    offsets[80] = 0;
+    Bloom f = Bloom::Create(100, 0.01, kSeed);
+    std::vector<uint8_t> answers(100);
+    EXPECT_THROW(f.ContainsKeys(data.data(), offsets.data(), 100, answers.data()), Error);
+    EXPECT_THROW(f.AddKeys(data.data(), offsets.data(), 100), Error);
+  }
+}
+
 // The window kernel answers exactly as the scalar definition of docs/FORMAT.md
 // (window_cells::SegmentsHolding, for any of several arrays), for shapes from one position to
 // 2^17, every segment count, k and live mask (none live too), at cell densities from sparse
