@@ -34,6 +34,11 @@ struct Segment {
     const uint64_t at = shape.upper_bits + uint64_t{i} * shape.low_bits;
     return (LoadLe32(bytes + at / 8) >> (at % 8)) & ((1u << shape.low_bits) - 1);
   }
+  uint64_t Ones() const {
+    uint64_t ones = 0;
+    for (uint64_t w = 0; 64 * w < shape.upper_bits; ++w) ones += static_cast<uint64_t>(__builtin_popcountll(UpperWord(w)));
+    return ones;
+  }
   // Calls visit(i, fingerprint) for the items in order, up to count (fewer if the code has
   // fewer ones): the bucket of item i is its one's position less i.
   template <class Visit>
@@ -135,7 +140,7 @@ bool PackedStateValid(const WindowParams& p, const uint8_t* state) {
   if (w.current() >= p.segments) return false;
   for (uint32_t s = 0; s < p.segments; ++s) {
     const uint32_t count = w.count(s);
-    if (count > p.segment_span) return false;
+    if (count > p.segment_span || w.segment(s).Ones() != count) return false;
     uint32_t items = 0;
     int64_t last = -1;
     bool rising = true;

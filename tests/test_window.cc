@@ -187,7 +187,8 @@ TEST(Window, BudgetSizing) {
 }
 
 TEST(Window, CodecRoundTripAndBadState) {
-  Window window{SizeCountWindow(300, 0.01, 0.25, 9), {}, {}};
+  Window window{SizeCountWindow(100, 0.01, 0.25, 9), {}, {}};
+  ASSERT_EQ(window.params.layout, WindowLayout::kRing);
   window.state.resize(window.params.state_bytes());
   WindowReset(window.params, window.state.data(), 0);
   const uint64_t h = HashU64(5, window.params.seed);
