@@ -40,6 +40,7 @@
 
 #include "core/error.h"
 #include "core/hash.h"
+#include "core/window_bytes.h"
 #include "core/window_memory.h"
 
 namespace seen {

@@ -65,7 +65,8 @@ void InChunks(size_t n, HashChunk&& hash_chunk, Use&& use) {
 Window Window::Create(const WindowParams& params, uint32_t now, const WindowMemory* memory) {
   ValidateWindowParams(params, "window options");
   const CacheLineAllocator<uint8_t> from(memory);
-  Window window{params, WindowBytes(params.state_bytes(), 0, from), WindowGrowth(from)};
+  Window window{params, WindowBytes(from), WindowGrowth(from)};
+  window.state.resize_for_overwrite(params.state_bytes());  // WindowReset writes every byte
   WindowReset(params, window.state.data(), now);
   return window;
 }

@@ -140,7 +140,7 @@ void AppendReslotted(WindowGrowth& next, const WindowGrowth& growth, const Level
   if (segments == 0) return;
   const CellShape shape{base_shape.bits, static_cast<uint32_t>(__builtin_popcount(segments)), base_shape.k};
   const uint64_t at = next.size();
-  next.resize(at + LevelBytes(shape));
+  next.resize(at + LevelBytes(shape));  // zeros: a new level's cells are empty, and MoveSlots leaves the padding
   uint8_t* level = next.data() + at;
   const uint32_t head[4] = {generation, shape.bits, shape.k, segments};
   for (int i = 0; i < 4; ++i) StoreLe32(level + 4 * i, head[i]);

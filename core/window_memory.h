@@ -3,17 +3,17 @@
 // sees every byte of a window's state and growth. The Redis module passes RedisModule_Alloc,
 // so that used_memory, maxmemory and eviction count windows.
 //
-// A window's vectors carry their allocator, and it carries the WindowMemory it came from.
-// Vectors an add makes for a moment and then swaps in (a growing window's new levels, a
-// table's rehash) are made without one: they take the WindowMemory of the innermost
-// WindowMemoryScope on their thread, which each add of a Window opens with its own.
+// A window's byte buffers (WindowBytes, core/window_bytes.h) carry their allocator, and it
+// carries the WindowMemory it came from. Buffers an add makes for a moment and then swaps in
+// (a growing window's new levels, a table's rehash) are made without one: they take the
+// WindowMemory of the innermost WindowMemoryScope on their thread, which each add of a Window
+// opens with its own.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 #include <new>
 #include <type_traits>
-#include <vector>
 
 namespace seen {
 
@@ -50,7 +50,8 @@ template <class T>
 class CacheLineAllocator {
  public:
   using value_type = T;
-  // A vector's memory and the allocator that can free it travel together.
+  // A buffer's memory and the allocator that can free it travel together (WindowBytes
+  // propagates it so; these say the same to a standard container).
   using propagate_on_container_copy_assignment = std::true_type;
   using propagate_on_container_move_assignment = std::true_type;
   using propagate_on_container_swap = std::true_type;
@@ -99,8 +100,5 @@ class CacheLineAllocator {
 
   const WindowMemory* memory_;
 };
-
-// A window's state or growth.
-using WindowBytes = std::vector<uint8_t, CacheLineAllocator<uint8_t>>;
 
 }  // namespace seen

@@ -116,7 +116,8 @@ bool Rehash(uint8_t* state, WindowGrowth& growth, uint32_t to) {
   const size_t count = (size_t{1} << from) * kSlotsPerBucket;
   if (std::any_of(old, old + count, IsSaturation)) return false;
   const uint32_t fingerprint_bits = kKeyBits - from;
-  // Built where it will stay: the growth, or for the first table a buffer for the state.
+  // Built where it will stay: the growth (zeros: empty slots), or for the first table a
+  // buffer for the state.
   WindowGrowth built(to == 1 ? 0 : (size_t{1} << to) * kTableBucketBytes);
   uint32_t first[kTableStartBuckets * kSlotsPerBucket] = {};
   uint32_t* slots = to == 1 ? first : reinterpret_cast<uint32_t*>(built.data());

@@ -217,8 +217,9 @@ TEST(Lsh, QueriesBetweenAddsAnswerAsAnIndexBuiltAtOnce) {
 }
 
 // A query after each add costs about a pass over the tables, not a sort of them: sorting every
-// table whole again made 4,000 adds each followed by a query take about 250 times as long as
-// the adds followed by the queries.
+// table whole again made 4,000 adds each followed by a query take about 1,000 times as long as
+// the adds followed by the queries (10.5 s against 0.01 s); merging takes 20 times, 50 with two
+// other processes on the machine's two cores, whose caches the passes then share.
 TEST(Lsh, AQueryAfterEachAddCostsAPassNotASort) {
   const auto sketches = EditedChain(4000, 12);
   auto seconds = [&](bool query_each) {
@@ -235,7 +236,7 @@ TEST(Lsh, AQueryAfterEachAddCostsAPassNotASort) {
   };
   const double apart = seconds(false);
   const double each = seconds(true);
-  EXPECT_LE(each, 40 * apart + 0.05) << "adds then queries " << apart << " s, a query after each add " << each << " s";
+  EXPECT_LE(each, 150 * apart + 0.2) << "adds then queries " << apart << " s, a query after each add " << each << " s";
 }
 
 // An index answers before anything was added, and after everything was removed.

@@ -1,12 +1,15 @@
 // A window made with a WindowMemory (core/window_memory.h) takes every byte of its state and
 // growth from it, through creation, growth (a table's rehash, a growing window's levels),
-// copies and deserialization, and gives every byte back.
+// copies and deserialization, and gives every byte back; WindowBytes (core/window_bytes.h),
+// the buffer that holds them, keeps std::vector's contents and capacities.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdlib>
 #include <map>
 #include <new>
+#include <random>
 #include <vector>
 
 #include "core/window.h"
@@ -111,6 +114,96 @@ TEST(WindowMemory, WithoutOneTheHeapIsUsedAsBefore) {
   w.AddU64(items.data(), items.size(), 0);
   EXPECT_EQ(w.growth.get_allocator().memory(), nullptr);
   EXPECT_EQ(reinterpret_cast<uintptr_t>(w.growth.data()) % 64, 0u);
+}
+
+// WindowBytes against std::vector<uint8_t> (libstdc++'s, whose capacities a store and the
+// Redis module counted), through random operations: the same bytes, zeros where a resize
+// adds them, the same capacity after each, and every block from the memory and given back.
+TEST(WindowBytes, KeepsTheContentsAndCapacitiesOfAVector) {
+  CountingMemory counted;
+  std::mt19937_64 rng(7);
+  auto below = [&](size_t n) { return n == 0 ? size_t{0} : static_cast<size_t>(rng() % n); };
+  std::vector<uint8_t> source(10000);
+  for (uint8_t& b : source) b = static_cast<uint8_t>(rng() | 1);  // no zero: a missed fill shows
+  {
+    const CacheLineAllocator<uint8_t> from(&counted.memory);
+    WindowBytes bytes(from);
+    std::vector<uint8_t> model;
+    for (int step = 0; step < 3000; ++step) {
+      const size_t n = below(6000), at = below(model.size() + 1), length = below(source.size() / 4);
+      const uint8_t* range = source.data() + below(source.size() - length);
+      switch (rng() % 9) {
+        case 0: bytes.resize(n), model.resize(n); break;
+        case 1: bytes.reserve(n), model.reserve(n); break;
+        case 2:
+          bytes.insert(bytes.begin() + at, range, range + length);
+          model.insert(model.begin() + static_cast<std::ptrdiff_t>(at), range, range + length);
+          break;
+        case 3: bytes.assign(range, range + length), model.assign(range, range + length); break;
+        case 4: {  // a copy is exact, and assigning it back keeps the capacity that holds it
+          const WindowBytes copy = bytes;
+          const std::vector<uint8_t> model_copy = model;
+          ASSERT_EQ(copy.capacity(), model_copy.capacity());
+          bytes = copy, model = model_copy;
+          break;
+        }
+        case 5: {
+          WindowBytes moved = std::move(bytes);
+          std::vector<uint8_t> model_moved = std::move(model);
+          bytes.swap(moved), model.swap(model_moved);
+          break;
+        }
+        case 6: bytes.clear(), model.clear(); break;
+        case 7: {  // the caller writes the new bytes
+          const size_t old = bytes.size();
+          bytes.resize_for_overwrite(n);
+          if (n > old) std::fill(bytes.begin() + old, bytes.end(), 0xAB);
+          model.resize(n, 0xAB);
+          break;
+        }
+        default:
+          bytes.resize(bytes.size() / 2), model.resize(model.size() / 2);  // the next growth refills
+          break;
+      }
+      ASSERT_EQ(bytes.size(), model.size()) << "step " << step;
+      ASSERT_EQ(bytes.capacity(), model.capacity()) << "step " << step;
+      ASSERT_TRUE(std::equal(bytes.begin(), bytes.end(), model.begin())) << "step " << step;
+      ASSERT_EQ(bytes.get_allocator().memory(), &counted.memory);
+      if (bytes.capacity() >= 4096) {
+        ASSERT_EQ(reinterpret_cast<uintptr_t>(bytes.data()) % 64, 0u);
+      }
+    }
+    EXPECT_EQ(counted.live.size(), bytes.capacity() > 0 ? 1u : 0u);  // one block, or none
+  }
+  EXPECT_EQ(counted.LiveBytes(), 0u);
+}
+
+TEST(WindowBytes, ItsMemoryTravelsWithItsBytes) {
+  CountingMemory one, other;
+  const uint8_t some[3] = {1, 2, 3};
+  WindowBytes a(some, some + 3, CacheLineAllocator<uint8_t>(&one.memory));
+  WindowBytes b(5000, 0, CacheLineAllocator<uint8_t>(&other.memory));
+  EXPECT_EQ(WindowBytes(a).get_allocator().memory(), &one.memory);  // a copy stays in its original's
+  b = a;  // assignment takes the other's memory, and gives back the old block to its own
+  EXPECT_EQ(b.get_allocator().memory(), &one.memory);
+  EXPECT_EQ(other.LiveBytes(), 0u);
+  EXPECT_EQ(b, a);
+  WindowBytes c(CacheLineAllocator<uint8_t>(&other.memory));
+  c = std::move(b);
+  EXPECT_EQ(c.get_allocator().memory(), &one.memory);
+  EXPECT_TRUE(b.empty());  // NOLINT(bugprone-use-after-move): moved from, as a vector, empty
+  {
+    const WindowMemoryScope scope(&other.memory);
+    WindowBytes scoped(100);  // no allocator: the scope's, as a vector's would be
+    EXPECT_EQ(scoped.get_allocator().memory(), &other.memory);
+    EXPECT_EQ(other.LiveBytes(), 100u);
+    for (uint8_t byte : scoped) ASSERT_EQ(byte, 0);
+  }
+  EXPECT_EQ(other.LiveBytes(), 0u);
+  // An empty buffer holds no block.
+  EXPECT_EQ(WindowBytes(CacheLineAllocator<uint8_t>(&other.memory)).data(), nullptr);
+  WindowBytes none(size_t{0}, 0, CacheLineAllocator<uint8_t>(&other.memory));
+  EXPECT_TRUE(other.live.empty());
 }
 
 }  // namespace
