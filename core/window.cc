@@ -207,6 +207,21 @@ double PredictWindowFpr(const WindowParams& p) {
   return 1.0 - std::pow(1.0 - BloomFpr(p.segment_items, p.bits, p.k), p.segments);
 }
 
+namespace {
+
+// Packed segments of the last `items` in s segments, or span 0 if a segment cannot hold its
+// share.
+WindowParams PackedFor(uint32_t items, uint32_t s) {
+  WindowParams packed;
+  packed.layout = WindowLayout::kPacked;
+  packed.segments = s;
+  packed.segment_span = SegmentSpan(items, s);
+  if (packed.segment_span != 0 && packed.segment_span <= kPackedMaxSegmentSpan) packed.span = packed.segment_span * (s - 1);
+  return packed;
+}
+
+}  // namespace
+
 WindowParams SizeCountWindow(uint32_t items, double fpr, double max_slack, uint64_t seed) {
   RequireFpr(WindowMode::kCount, fpr);
   if (items == 0) throw Error(Code::kInvalidArgument, "span must be at least 1 item, got 0");
@@ -223,12 +238,8 @@ WindowParams SizeCountWindow(uint32_t items, double fpr, double max_slack, uint6
     }
   }
   for (uint32_t s = MinSegments(max_slack); s <= kMaxWindowSegments; ++s) {
-    WindowParams packed;
-    packed.layout = WindowLayout::kPacked;
-    packed.segments = s;
-    packed.segment_span = SegmentSpan(items, s);
-    if (packed.segment_span == 0 || packed.segment_span > kPackedMaxSegmentSpan) continue;
-    packed.span = packed.segment_span * (s - 1);
+    const WindowParams packed = PackedFor(items, s);
+    if (packed.span == 0) continue;
     if (PredictWindowFpr(packed) <= fpr && (best.span == 0 || packed.state_bytes() < best.state_bytes())) {
       best = packed;
     }
@@ -338,6 +349,11 @@ WindowParams SizeCountWindowForBytes(uint32_t items, uint64_t bytes, double max_
   ring.layout = WindowLayout::kRing;
   ring.span = items;
   if (ring.state_bytes() <= bytes) best = ring, best_fpr = PredictWindowFpr(ring);
+  for (uint32_t s = MinSegments(max_slack); s <= kMaxWindowSegments; ++s) {
+    const WindowParams packed = PackedFor(items, s);
+    if (packed.span == 0) continue;
+    if (packed.state_bytes() <= bytes && AverageWindowFpr(packed) < best_fpr) best = packed, best_fpr = AverageWindowFpr(packed);
+  }
   for (uint32_t s = MinSegments(max_slack); s <= kMaxWindowSegments; ++s) {
     WindowParams candidate;
     candidate.layout = WindowLayout::kSliced;
