@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
-#include <vector>
 
 #include "core/fingerprint_set.h"
 #include "core/format.h"
@@ -162,24 +161,27 @@ WindowSaturation PackedSaturation(const WindowParams& p, const uint8_t* state) {
 
 void PackedAdd(const WindowParams& p, uint8_t* state, const uint64_t* hashes, size_t n) {
   PackedState w(p, state);
-  std::vector<uint16_t> current(w.count(w.current()));
-  w.segment(w.current()).Each(w.count(w.current()), [&](uint32_t i, uint32_t fp) { current[i] = static_cast<uint16_t>(fp); });
+  // The current segment decoded, on the stack: an add allocates nothing.
+  uint16_t current[kPackedMaxSegmentSpan];
+  uint32_t held = w.count(w.current());
+  w.segment(w.current()).Each(held, [&](uint32_t i, uint32_t fp) { current[i] = static_cast<uint16_t>(fp); });
   for (size_t i = 0; i < n; ++i) {
     const uint16_t fp = Fingerprint(hashes[i]);
-    auto at = std::lower_bound(current.begin(), current.end(), fp);
-    if (at != current.end() && *at == fp) continue;
-    if (current.size() == p.segment_span) {
-      w.segment(w.current()).Code(current.data(), static_cast<uint32_t>(current.size()));
-      w.count(w.current()) = static_cast<uint8_t>(current.size());
-      const uint32_t next = w.current() + 1 == p.segments ? 0 : w.current() + 1;
-      StoreLe32(state, next);
-      current.clear();
-      at = current.begin();
+    uint16_t* at = std::lower_bound(current, current + held, fp);
+    if (at != current + held && *at == fp) continue;
+    if (held == p.segment_span) {
+      w.segment(w.current()).Code(current, held);
+      w.count(w.current()) = static_cast<uint8_t>(held);
+      StoreLe32(state, w.current() + 1 == p.segments ? 0 : w.current() + 1);
+      held = 0;
+      at = current;
     }
-    current.insert(at, fp);
+    std::memmove(at + 1, at, static_cast<size_t>(current + held - at) * sizeof(uint16_t));
+    *at = fp;
+    ++held;
   }
-  w.segment(w.current()).Code(current.data(), static_cast<uint32_t>(current.size()));
-  w.count(w.current()) = static_cast<uint8_t>(current.size());
+  w.segment(w.current()).Code(current, held);
+  w.count(w.current()) = static_cast<uint8_t>(held);
 }
 
 void PackedContains(const WindowParams& p, const uint8_t* state, const uint64_t* hashes, size_t n,
