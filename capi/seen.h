@@ -387,7 +387,9 @@ typedef struct seen_window_options {
 } seen_window_options;
 
 /* What a window became: its layout (1 fingerprint ring, 2 bit-sliced segments, 3 growing
- * segments, 4 fingerprint table), its exact span, slack, memory and predicted rate. A time
+ * segments, 4 fingerprint table, 5 packed fingerprint segments), its exact span, slack,
+ * memory and predicted rate. A count window is the smallest of a ring, packed segments and
+ * bit-sliced segments that meets fpr within max_slack. A time
  * window grows. It is a table (layout 4) when fpr can be kept at max_bytes (1% up to 2 MiB):
  * state_bytes are its first table of 16 items, which doubles as items come, and every lookup
  * reads one cache line. Else it is growing (layout 3): state_bytes are its start, sized for a

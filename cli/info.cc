@@ -116,6 +116,7 @@ const char* LayoutName(WindowLayout layout) {
     case WindowLayout::kRing: return "ring";
     case WindowLayout::kSliced: return "sliced";
     case WindowLayout::kGrowing: return "growing";
+    case WindowLayout::kPacked: return "packed";
     case WindowLayout::kTable: break;
   }
   return "table";

@@ -161,7 +161,7 @@ void Store::Filter(uint64_t user, const uint64_t* candidates, size_t n, uint32_t
   std::shared_lock lock(shard.lock);
   const int64_t slot = shard.users.Find(user);
   if (slot < 0 || impl_->Idle(shard, static_cast<uint64_t>(slot), now)) {
-    std::memset(unseen, 1, n);
+    if (n != 0) std::memset(unseen, 1, n);  // unseen may be null when n is 0
     return;
   }
   const uint8_t* state = impl_->CheckedWindow(shard, static_cast<uint64_t>(slot));

@@ -12,6 +12,7 @@
 #include "core/window_cells.h"
 #include "core/window_growing.h"
 #include "core/window_kernels.h"
+#include "core/window_packed.h"
 #include "core/window_ring.h"
 #include "core/window_table.h"
 #include "core/window_table_slots.h"
@@ -23,7 +24,7 @@ namespace {
 
 // State header. Ring: kRingHeaderBytes (core/window_ring.h). Sliced: kSlicedHeaderBytes
 // (core/window_cells.h). Growing: kGrowingHeaderBytes (core/window_growing.h). Table:
-// kTableHeaderBytes and the first table (core/window_table.h).
+// kTableHeaderBytes and the first table (core/window_table.h). Packed: core/window_packed.h.
 
 // ---- sliced layout -------------------------------------------------------------------------
 
@@ -150,6 +151,7 @@ void RequireFpr(WindowMode mode, double fpr) {
 
 uint64_t WindowParams::state_bytes() const {
   if (layout == WindowLayout::kTable) return kTableHeaderBytes + kTableStartBuckets * kTableBucketBytes;
+  if (layout == WindowLayout::kPacked) return (PackedStateBytes(segments, segment_span) + 3) / 4 * 4;
   const uint64_t header = layout == WindowLayout::kGrowing ? kGrowingHeaderBytes : kSlicedHeaderBytes;
   const uint64_t bytes = layout == WindowLayout::kRing ? kRingHeaderBytes + 2 * static_cast<uint64_t>(span)
                                                        : header + CellBytes(bits, segments);
@@ -161,8 +163,17 @@ double WindowParams::slack() const {
   return layout == WindowLayout::kRing ? 0.0 : 1.0 / (segments - 1);
 }
 
+namespace {
+
+// A packed window's rate holding `held` items: each a 1 in 2^16 match.
+double PackedFpr(double held) { return 1.0 - std::pow(1.0 - 1.0 / kFingerprintSpace, held); }
+
+}  // namespace
+
 double AverageWindowFpr(const WindowParams& p) {
   if (p.layout == WindowLayout::kRing || p.layout == WindowLayout::kTable) return PredictWindowFpr(p);
+  // The current segment holds from 1 item to segment_span alike.
+  if (p.layout == WindowLayout::kPacked) return PackedFpr((p.segments - 1) * p.segment_span + (p.segment_span + 1) / 2.0);
   // The current segment is as likely to hold 1 item as segment_items.
   const double full = std::pow(1.0 - BloomFpr(p.segment_items, p.bits, p.k), p.segments - 1);
   double sum = 0;
@@ -192,8 +203,24 @@ double PredictWindowFpr(const WindowParams& p) {
   if (p.layout == WindowLayout::kRing) {
     return 1.0 - std::pow(1.0 - 1.0 / (kFingerprintSpace - 1), p.span);
   }
+  if (p.layout == WindowLayout::kPacked) return PackedFpr(static_cast<double>(p.segments) * p.segment_span);
   return 1.0 - std::pow(1.0 - BloomFpr(p.segment_items, p.bits, p.k), p.segments);
 }
+
+namespace {
+
+// Packed segments of the last `items` in s segments, or span 0 if a segment cannot hold its
+// share.
+WindowParams PackedFor(uint32_t items, uint32_t s) {
+  WindowParams packed;
+  packed.layout = WindowLayout::kPacked;
+  packed.segments = s;
+  packed.segment_span = SegmentSpan(items, s);
+  if (packed.segment_span != 0 && packed.segment_span <= kPackedMaxSegmentSpan) packed.span = packed.segment_span * (s - 1);
+  return packed;
+}
+
+}  // namespace
 
 WindowParams SizeCountWindow(uint32_t items, double fpr, double max_slack, uint64_t seed) {
   RequireFpr(WindowMode::kCount, fpr);
@@ -210,14 +237,21 @@ WindowParams SizeCountWindow(uint32_t items, double fpr, double max_slack, uint6
       best = candidate;
     }
   }
+  for (uint32_t s = MinSegments(max_slack); s <= kMaxWindowSegments; ++s) {
+    const WindowParams packed = PackedFor(items, s);
+    if (packed.span == 0) continue;
+    if (PredictWindowFpr(packed) <= fpr && (best.span == 0 || packed.state_bytes() < best.state_bytes())) {
+      best = packed;
+    }
+  }
   WindowParams ring;
   ring.layout = WindowLayout::kRing;
   ring.span = items;
   // The ring has no slack; it wins whenever it is no larger and reaches the rate.
-  if (PredictWindowFpr(ring) <= fpr && (best.k == 0 || ring.state_bytes() <= best.state_bytes())) {
+  if (PredictWindowFpr(ring) <= fpr && (best.span == 0 || ring.state_bytes() <= best.state_bytes())) {
     best = ring;
   }
-  if (best.layout == WindowLayout::kRing && best.span == 0) {
+  if (best.span == 0) {
     throw Error(Code::kInvalidArgument, "span " + std::to_string(items) + ": no window layout of that many items reaches fpr " +
                                             RealText(fpr) + " with slack at most " + RealText(max_slack) +
                                             " (a segment holds at most 2^28 positions)");
@@ -316,6 +350,11 @@ WindowParams SizeCountWindowForBytes(uint32_t items, uint64_t bytes, double max_
   ring.span = items;
   if (ring.state_bytes() <= bytes) best = ring, best_fpr = PredictWindowFpr(ring);
   for (uint32_t s = MinSegments(max_slack); s <= kMaxWindowSegments; ++s) {
+    const WindowParams packed = PackedFor(items, s);
+    if (packed.span == 0) continue;
+    if (packed.state_bytes() <= bytes && AverageWindowFpr(packed) < best_fpr) best = packed, best_fpr = AverageWindowFpr(packed);
+  }
+  for (uint32_t s = MinSegments(max_slack); s <= kMaxWindowSegments; ++s) {
     WindowParams candidate;
     candidate.layout = WindowLayout::kSliced;
     candidate.segments = s;
@@ -350,6 +389,17 @@ Status CheckWindowParams(const WindowParams& p, const std::string& source) {
   if (p.layout == WindowLayout::kRing) {
     if (p.mode != WindowMode::kCount) return bad("a ring window counts items");
     if (p.span == 0 || p.span > (1u << 24)) return bad("ring span outside 1..2^24");
+    return {};
+  }
+  if (p.layout == WindowLayout::kPacked) {
+    if (p.mode != WindowMode::kCount) return bad("a packed window counts items");
+    if (p.segments < 2 || p.segments > kMaxWindowSegments) return bad("segments outside 2..16");
+    if (p.segment_span == 0 || p.segment_span > kPackedMaxSegmentSpan) return bad("packed segment span outside 1..255");
+    if (static_cast<uint64_t>(p.segment_span) * (p.segments - 1) != p.span) return bad("span != segment span * (segments - 1)");
+    if (p.segment_items != 0 || p.bits != 0 || p.k != 0 || p.max_bytes != 0) {
+      return bad("segment items, bits, k or max_bytes set on a packed window");
+    }
+    if (!FprValid(p.mode, p.target_fpr)) return bad("target fpr outside (0, 1)");
     return {};
   }
   if (p.layout != WindowLayout::kSliced && !p.grows()) return bad("unknown window layout");
@@ -393,9 +443,9 @@ WindowSaturation MeasureWindowSaturation(const WindowParams& p, const uint8_t* s
                                          const WindowGrowth* growth, uint32_t now) {
   if (p.layout == WindowLayout::kGrowing) return GrowingSaturation(p, state, growth, now);
   if (p.layout == WindowLayout::kTable) return TableSaturation(p, state, growth, now);
-  WindowSaturation sat = p.layout == WindowLayout::kRing
-                             ? RingSaturation(p, state)
-                             : SegmentsSaturation(BaseShape(p), state + kSlicedHeaderBytes, LiveSegments(p, state, now));
+  WindowSaturation sat = p.layout == WindowLayout::kRing     ? RingSaturation(p, state)
+                         : p.layout == WindowLayout::kPacked ? PackedSaturation(p, state)
+                         : SegmentsSaturation(BaseShape(p), state + kSlicedHeaderBytes, LiveSegments(p, state, now));
   sat.effective_span = p.span;
   return sat;
 }
@@ -406,6 +456,7 @@ uint32_t WindowEffectiveSpan(const WindowParams& p, const uint8_t* state, uint32
 
 bool WindowStateValid(const WindowParams& p, const uint8_t* state) {
   if (p.layout == WindowLayout::kRing) return LoadLe32(state) < p.span;
+  if (p.layout == WindowLayout::kPacked) return PackedStateValid(p, state);
   if (LoadLe32(state + 4) >= p.segments) return false;
   if (p.layout == WindowLayout::kTable && !TableLog2BucketsValid(p, state)) return false;
   return p.mode == WindowMode::kTime || LoadLe32(state) <= p.segment_span;
@@ -422,6 +473,7 @@ uint32_t WindowAdd(const WindowParams& p, uint8_t* state, WindowGrowth* growth,
   if (p.layout == WindowLayout::kGrowing) return GrowingAdd(p, state, *growth, hashes, n, now);
   if (p.layout == WindowLayout::kTable) return TableAdd(p, state, *growth, hashes, n, now);
   if (p.layout == WindowLayout::kRing) RingAdd(p, state, hashes, n);
+  else if (p.layout == WindowLayout::kPacked) PackedAdd(p, state, hashes, n);
   else SlicedAdd(p, state, hashes, n, now);
   return 0;
 }
@@ -433,6 +485,7 @@ void WindowContains(const WindowParams& p, const uint8_t* state, const WindowGro
     case WindowLayout::kSliced: return SlicedContains(p, state, hashes, n, now, out);
     case WindowLayout::kGrowing: return GrowingContains(p, state, growth, hashes, n, now, out);
     case WindowLayout::kTable: return TableContains(p, state, growth, hashes, n, now, out);
+    case WindowLayout::kPacked: return PackedContains(p, state, hashes, n, out);
   }
 }
 

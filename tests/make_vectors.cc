@@ -234,8 +234,10 @@ int main(int argc, char** argv) {
 
   Write(dir, "bloom_mixed_loose", "ids and keys together at 30%, seed 2^64-1: few bits per key",
         60, 0.3, ~uint64_t{0}, test::Keys(40, 0), TextKeys(20, 0), test::Keys(100, 1), TextKeys(100, 1));
-  WriteWindow(dir, "window_count_ring", "count window, last 200 items at 1% (fingerprint ring)",
-              WindowMode::kCount, 200, 0, 0.01, 31, 0);
+  WriteWindow(dir, "window_count_ring", "count window, last 100 items at 1% (fingerprint ring)",
+              WindowMode::kCount, 100, 0, 0.01, 31, 0);
+  WriteWindow(dir, "window_count_packed", "count window, last 500 items at 1% (packed segments)",
+              WindowMode::kCount, 500, 0, 0.01, 34, 0);
   WriteWindow(dir, "window_count_sliced", "count window, last 200 items at 0.1% (bit-sliced segments)",
               WindowMode::kCount, 200, 0, 0.001, 32, 0);
   WriteWindow(dir, "window_time", "time window (a table), last 3600 s expecting 300 items at 1%, clock +120 s every 50 adds",

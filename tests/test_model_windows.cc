@@ -1,4 +1,4 @@
-// Model-checked exposure windows and stores: every layout (ring, sliced, table, growing), at
+// Model-checked exposure windows and stores: every layout (ring, packed, sliced, table, growing), at
 // the default cap and at a tiny one, keyed and not, driven through the C API by long random
 // sequences (marks of 1 to 10^4 items and replays, clocks that step, stall, go back and jump
 // past the span, round trips through bytes and files) against the exact model of
@@ -199,13 +199,16 @@ TEST_P(ModelWindows, NeverLoseAnItemTheModelHolds) {
 
 INSTANTIATE_TEST_SUITE_P(
     Layouts, ModelWindows,
-    ::testing::Values(Case{"ring", SEEN_WINDOW_COUNT, 300, 0, 0.01, 0, 1, false},
+    ::testing::Values(Case{"ring", SEEN_WINDOW_COUNT, 100, 0, 0.01, 0, 1, false},
+                      Case{"packed", SEEN_WINDOW_COUNT, 500, 0, 0.01, 0, 5, false},
+                      Case{"packed_small_segments", SEEN_WINDOW_COUNT, 300, 0, 0.01, 0, 5, false},
                       Case{"sliced", SEEN_WINDOW_COUNT, 20000, 0, 0.01, 0, 2, false},
                       Case{"table", SEEN_WINDOW_TIME, 3600, 1000, 0.01, 0, 4, false},
                       Case{"table_tiny_cap", SEEN_WINDOW_TIME, 3600, 1000, 0.01, 4096, 4, false},
                       Case{"growing", SEEN_WINDOW_TIME, 3600, 1000, 0.0001, 0, 3, false},
                       Case{"growing_tiny_cap", SEEN_WINDOW_TIME, 3600, 1000, 0.0001, 20000, 3, false},
-                      Case{"ring_keyed", SEEN_WINDOW_COUNT, 300, 0, 0.01, 0, 1, true},
+                      Case{"ring_keyed", SEEN_WINDOW_COUNT, 100, 0, 0.01, 0, 1, true},
+                      Case{"packed_keyed", SEEN_WINDOW_COUNT, 500, 0, 0.01, 0, 5, true},
                       Case{"table_keyed", SEEN_WINDOW_TIME, 3600, 1000, 0.01, 0, 4, true}),
     Name);
 
@@ -305,7 +308,8 @@ TEST_P(ModelStores, NeverLoseAnItemTheModelHolds) {
 
 INSTANTIATE_TEST_SUITE_P(
     Layouts, ModelStores,
-    ::testing::Values(Case{"count", SEEN_WINDOW_COUNT, 500, 0, 0.01, 0, 1, false},
+    ::testing::Values(Case{"count", SEEN_WINDOW_COUNT, 500, 0, 0.01, 0, 5, false},
+                      Case{"count_ring", SEEN_WINDOW_COUNT, 100, 0, 0.01, 0, 1, false},
                       Case{"table", SEEN_WINDOW_TIME, 3600, 200, 0.01, 0, 4, false},
                       Case{"table_tiny_cap_keyed", SEEN_WINDOW_TIME, 3600, 200, 0.01, 4096, 4, true}),
     Name);

@@ -187,7 +187,8 @@ TEST(Window, BudgetSizing) {
 }
 
 TEST(Window, CodecRoundTripAndBadState) {
-  Window window{SizeCountWindow(300, 0.01, 0.25, 9), {}, {}};
+  Window window{SizeCountWindow(100, 0.01, 0.25, 9), {}, {}};
+  ASSERT_EQ(window.params.layout, WindowLayout::kRing);
   window.state.resize(window.params.state_bytes());
   WindowReset(window.params, window.state.data(), 0);
   const uint64_t h = HashU64(5, window.params.seed);
@@ -305,7 +306,7 @@ TEST(Window, RingBatchesLeaveNoTrace) {
 TEST(Window, SharedVectors) {
   const std::string dir = SEEN_SOURCE_DIR "/tests/vectors";
   int checked = 0;
-  for (const char* name : {"window_count_ring", "window_count_sliced", "window_time"}) {
+  for (const char* name : {"window_count_ring", "window_count_packed", "window_count_sliced", "window_time"}) {
     const test::Vector v = test::ReadVector(dir + "/" + name + ".vec");
     ASSERT_EQ(v.kind, "window");
     const WindowParams params = v.mode == "count"
@@ -332,17 +333,24 @@ TEST(Window, SharedVectors) {
   EXPECT_GT(checked, 500);
 }
 
-// Time windows of the earlier versions still open and answer every recorded query as they did
-// (the queries all come after the last add, at its clock): version 1's, from before windows
-// could grow (layout 2, sliced), and version 2's, from before the table (layout 3, growing).
-class OlderTimeWindow : public ::testing::TestWithParam<std::pair<const char*, WindowLayout>> {};
+// Windows of the earlier versions still open and answer every recorded query as they did
+// (the queries all come after the last add, at its clock): version 1's time window, from
+// before windows could grow (layout 2, sliced), version 2's, from before the table (layout 3,
+// growing), and a count window of the last 200 items at 1% from before packed windows (a
+// ring, layout 1: sizing now packs it).
+struct OlderVector {
+  const char* version;
+  const char* name;
+  WindowLayout layout;
+};
+class OlderWindow : public ::testing::TestWithParam<OlderVector> {};
 
-TEST_P(OlderTimeWindow, StillOpens) {
-  const std::string dir = std::string(SEEN_SOURCE_DIR "/tests/vectors/") + GetParam().first;
-  const test::Vector v = test::ReadVector(dir + "/window_time.vec");
-  const std::vector<uint8_t> bytes = test::ReadBytes(dir + "/window_time.seen");
+TEST_P(OlderWindow, StillOpens) {
+  const std::string path = std::string(SEEN_SOURCE_DIR "/tests/vectors/") + GetParam().version + "/" + GetParam().name;
+  const test::Vector v = test::ReadVector(path + ".vec");
+  const std::vector<uint8_t> bytes = test::ReadBytes(path + ".seen");
   const Window window = DeserializeWindow(bytes.data(), bytes.size());
-  ASSERT_EQ(window.params.layout, GetParam().second);
+  ASSERT_EQ(window.params.layout, GetParam().layout);
   int checked = 0;
   for (const test::Step& step : v.steps) {
     if (!step.is_query) continue;
@@ -358,9 +366,10 @@ TEST_P(OlderTimeWindow, StillOpens) {
   EXPECT_TRUE(SerializeWindow(window) == bytes) << "an older window saves as it was";
 }
 
-INSTANTIATE_TEST_SUITE_P(Versions, OlderTimeWindow,
-                         ::testing::Values(std::make_pair("v1", WindowLayout::kSliced),
-                                           std::make_pair("v2", WindowLayout::kGrowing)));
+INSTANTIATE_TEST_SUITE_P(Versions, OlderWindow,
+                         ::testing::Values(OlderVector{"v1", "window_time", WindowLayout::kSliced},
+                                           OlderVector{"v2", "window_time", WindowLayout::kGrowing},
+                                           OlderVector{"v3", "window_count_ring", WindowLayout::kRing}));
 
 }  // namespace
 }  // namespace seen

@@ -146,10 +146,10 @@ func ExampleNewCountWindow() {
 	fmt.Println("item 900:", recent, "item 100:", old)
 
 	info := w.Info()
-	fmt.Println(info.Span, info.Layout, info.PredictedFPR <= 0.01, info.StateBytes <= 1024)
+	fmt.Println(info.Span, info.Layout, info.PredictedFPR <= 0.01, info.StateBytes <= 880)
 	// Output:
 	// item 900: true item 100: false
-	// 500 ring true true
+	// 500 packed true true
 }
 
 // A time window remembers the last span seconds. The clock is an argument, so a test (or a

@@ -49,7 +49,8 @@ func checkKeyedAnswers(t *testing.T, keyed, plain []uint64) {
 // its copy keeps the key.
 func TestKeyedWindow(t *testing.T) {
 	for layout, o := range map[WindowLayout]WindowOptions{
-		RingLayout:    LastItems(500, 0.01),
+		RingLayout:    LastItems(100, 0.01),
+		PackedLayout:  LastItems(500, 0.01),
 		SlicedLayout:  LastItems(5000, 0.01),
 		GrowingLayout: LastSeconds(60, 500, 0.001), // a table cannot keep 0.1% at 1 MiB
 		TableLayout:   LastSeconds(60, 500, 0.01),
@@ -64,7 +65,7 @@ func TestKeyedWindow(t *testing.T) {
 			plain, err := NewWindow(o, 0)
 			must(t, err)
 			defer plain.Close()
-			span := distinctIDs(1, 500) // within the span of each layout: none may be lost
+			span := distinctIDs(1, 100) // within the span of each layout: none may be lost
 			must(t, w.AddUint64s(span, 0))
 			must(t, plain.AddUint64s(span, 0))
 			findsSpan := func(what string, g *Window) {

@@ -48,8 +48,8 @@ func (m WindowMode) String() string {
 	return fmt.Sprintf("WindowMode(%d)", uint32(m))
 }
 
-// WindowLayout is the design libseen chose for a window: for a count window the smaller of
-// ring and sliced that meets the target rate; a time window grows.
+// WindowLayout is the design libseen chose for a window: for a count window the smallest of
+// ring, packed and sliced that meets the target rate; a time window grows.
 type WindowLayout uint32
 
 const (
@@ -66,6 +66,9 @@ const (
 	// TableLayout (time windows, the default): each item a 32-bit fingerprint in a table whose
 	// every lookup reads one cache line; it doubles as items come, up to MaxBytes.
 	TableLayout WindowLayout = 4
+	// PackedLayout keeps the ring's fingerprints in Segments segments, each a sorted set coded
+	// in about 12 bits an item, forgotten a segment at a time; slack 1/(Segments-1).
+	PackedLayout WindowLayout = 5
 )
 
 func (l WindowLayout) String() string {
@@ -78,6 +81,8 @@ func (l WindowLayout) String() string {
 		return "growing"
 	case TableLayout:
 		return "table"
+	case PackedLayout:
+		return "packed"
 	}
 	return fmt.Sprintf("WindowLayout(%d)", uint32(l))
 }

@@ -33,18 +33,19 @@ func foundCount(t testing.TB, w *Window, ids []uint64, now uint32) int {
 }
 
 // The span guarantee, checked against the exact slice of the last n ids after every batch
-// of a stream (batches of 1 to 97 ids, singles among them), for both layouts; then items
+// of a stream (batches of 1 to 97 ids, singles among them), for each layout; then items
 // past the slack are forgotten, and fresh ids are found at about the predicted rate.
 func TestCountWindowSpan(t *testing.T) {
 	for _, c := range []struct {
+		n      int
 		fpr    float64
 		layout WindowLayout
-	}{{0.01, RingLayout}, {0.001, SlicedLayout}} {
+	}{{100, 0.01, RingLayout}, {500, 0.01, PackedLayout}, {500, 0.001, SlicedLayout}} {
 		t.Run(c.layout.String(), func(t *testing.T) {
-			const n = 500
-			w := newCountWindow(t, n, c.fpr, WithSeed(11))
+			n := c.n
+			w := newCountWindow(t, uint32(n), c.fpr, WithSeed(11))
 			info := w.Info()
-			if info.Mode != CountWindow || info.Layout != c.layout || info.Span != n || info.Seed != 11 {
+			if info.Mode != CountWindow || info.Layout != c.layout || info.Span != uint32(n) || info.Seed != 11 {
 				t.Fatalf("info %+v", info)
 			}
 			if info.PredictedFPR > c.fpr || info.Slack > 0.25 || info.StateBytes == 0 {
@@ -74,7 +75,7 @@ func TestCountWindowSpan(t *testing.T) {
 				}
 			}
 			// Past the span plus its slack, an item is as forgotten as one never added.
-			kept := int(math.Ceil(n*(1+info.Slack))) + 1
+			kept := int(math.Ceil(float64(n)*(1+info.Slack))) + 1
 			old := ids[:len(ids)-kept]
 			if rate := float64(foundCount(t, w, old, 0)) / float64(len(old)); rate > 3*c.fpr+0.005 {
 				t.Errorf("%.4f of the items older than %d adds are still found", rate, kept)

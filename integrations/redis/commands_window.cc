@@ -101,12 +101,12 @@ int Info(RedisModuleCtx* ctx, RedisModuleString** argv, int argc) {
   seen_window_saturation sat{};
   sat.size = sizeof sat;
   if (seen_window_get_saturation(w, ServerNow(), &sat) != SEEN_OK) return ReplySeenError(ctx);
-  static const char* const kLayouts[] = {"?", "ring", "sliced", "growing", "table"};
+  static const char* const kLayouts[] = {"?", "ring", "sliced", "growing", "table", "packed"};
   RedisModule_ReplyWithArray(ctx, 32);
   RedisModule_ReplyWithSimpleString(ctx, "mode");
   RedisModule_ReplyWithSimpleString(ctx, info.mode == SEEN_WINDOW_TIME ? "time" : "count");
   RedisModule_ReplyWithSimpleString(ctx, "layout");
-  RedisModule_ReplyWithSimpleString(ctx, kLayouts[info.layout <= 4 ? info.layout : 0]);
+  RedisModule_ReplyWithSimpleString(ctx, kLayouts[info.layout <= 5 ? info.layout : 0]);
   RedisModule_ReplyWithSimpleString(ctx, "span");
   RedisModule_ReplyWithLongLong(ctx, info.span);
   RedisModule_ReplyWithSimpleString(ctx, "segments");

@@ -27,7 +27,7 @@ Seconds = Union[float, SupportsIndex]
 _NULL = ffi.NULL
 _MODES = {"count": lib.SEEN_WINDOW_COUNT, "time": lib.SEEN_WINDOW_TIME}
 _MODE_NAMES = {number: name for name, number in _MODES.items()}
-_LAYOUT_NAMES = {1: "ring", 2: "sliced", 3: "growing", 4: "table"}
+_LAYOUT_NAMES = {1: "ring", 2: "sliced", 3: "growing", 4: "table", 5: "packed"}
 # What the figures of a Window read.
 _INFO = operator.attrgetter("info")
 
@@ -108,7 +108,8 @@ class WindowSpec:
 @dataclass(frozen=True)
 class WindowInfo:
     """What a window became once sized: its layout ("ring": the last items' fingerprints;
-    "sliced": Bloom segments rotated together; "table": the default for time, fingerprints in
+    "packed": those fingerprints in segments, each a sorted set coded compactly, forgotten a
+    segment at a time; "sliced": Bloom segments rotated together; "table": the default for time, fingerprints in
     a table that doubles as items come, each lookup one cache line; "growing": sliced segments
     in time that open growth levels as they get more items, for time windows of files from
     before the table or of rates the table cannot reach), its exact span (time spans round up
@@ -317,8 +318,8 @@ class Window(_files.Serialized):
         return WindowUsage._of(sat)
 
     mode = figure(_INFO, str, '"count" or "time".')
-    layout = figure(_INFO, str, '"ring" (the last items\' 16-bit fingerprints) or "sliced" '
-                    '(rotated Bloom segments).')
+    layout = figure(_INFO, str, '"ring" (the last items\' 16-bit fingerprints), "packed" (the same '
+                    'in coded segments), "sliced" (rotated Bloom segments), "table" or "growing".')
     span = figure(_INFO, int, "Items (count) or seconds (time) always remembered.")
     slack = figure(_INFO, float,
                    "How far past the span an item may still be found, as a fraction of the span.")

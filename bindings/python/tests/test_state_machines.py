@@ -109,12 +109,13 @@ class WindowMachine(RuleBasedStateMachine):
         self.marks = []      # count windows: every mark, in order
         self.now = 100000
 
-    @initialize(shape=st.sampled_from(["ring", "sliced", "table", "table_tiny", "growing", "growing_tiny"]),
+    @initialize(shape=st.sampled_from(["ring", "packed", "sliced", "table", "table_tiny", "growing", "growing_tiny"]),
                 keyed=st.booleans())
     def create(self, shape, keyed):
         key = KEY if keyed else None
         specs = {
             "ring": seen.WindowSpec.last_items(50),
+            "packed": seen.WindowSpec.last_items(500),
             "sliced": seen.WindowSpec.last_items(3000),
             "table": seen.WindowSpec.last_seconds(3600, 100),
             "table_tiny": seen.WindowSpec.last_seconds(3600, 100, max_bytes=4096),

@@ -21,7 +21,7 @@ def build(v: Vector) -> seen.BloomFilter:
 
 def test_the_vectors_are_there():
     assert BLOOM_FILES, f"no bloom_*.vec in {VECTORS}"
-    assert {p.stem for p in WINDOW_FILES} >= {"window_count_ring", "window_count_sliced",
+    assert {p.stem for p in WINDOW_FILES} >= {"window_count_ring", "window_count_packed", "window_count_sliced",
                                               "window_time"}
 
 

@@ -72,16 +72,17 @@ def test_a_time_window_always_finds_the_items_of_the_last_span(span, expected, s
         assert w.contains_many(recent, now=latest).all()
 
 
-@pytest.mark.parametrize("fpr, layout", [(0.01, "ring"), (0.02, "sliced"), (0.001, "sliced")])
-def test_slack_and_false_positives_are_as_stated(fpr, layout):
-    w = seen.Window.last_items(500, fpr=fpr, seed=9)
-    assert (w.layout, w.span) == (layout, 500)
+@pytest.mark.parametrize("span, fpr, layout", [(100, 0.01, "ring"), (500, 0.01, "packed"), (500, 0.02, "packed"),
+                                               (500, 0.001, "sliced")])
+def test_slack_and_false_positives_are_as_stated(span, fpr, layout):
+    w = seen.Window.last_items(span, fpr=fpr, seed=9)
+    assert (w.layout, w.span) == (layout, span)
     assert w.predicted_fpr <= fpr and w.slack <= 0.25
     stream = numpy.arange(1, 20_001, dtype=numpy.uint64) * numpy.uint64(0x9E3779B97F4A7C15)
     for chunk in numpy.array_split(stream, 97):
         w.add_many(chunk)
-    assert w.contains_many(stream[-500:]).all()
-    forgotten_after = int(500 * (1 + w.slack)) + 1
+    assert w.contains_many(stream[-span:]).all()
+    forgotten_after = int(span * (1 + w.slack)) + 1
     old = stream[:-forgotten_after][-5_000:]
     never = numpy.arange(10**12, 10**12 + 100_000, dtype=numpy.uint64)
     rate = found_rate(w, never)
@@ -201,24 +202,36 @@ def test_without_numpy_results_are_a_bytearray(monkeypatch):
 def test_info_says_what_the_window_became():
     w = seen.Window.last_items(500, fpr=0.01, seed=5)
     info = w.info
-    assert info == seen.WindowInfo(mode="count", layout="ring", span=500, segments=info.segments,
-                                   slack=0.0, state_bytes=info.state_bytes,
+    # 6 segments of 100 items, so up to 600 held: 1 - (1 - 2^-16)^600.
+    assert info == seen.WindowInfo(mode="count", layout="packed", span=500, segments=6,
+                                   slack=0.2, state_bytes=info.state_bytes,
                                    predicted_fpr=info.predicted_fpr, seed=5)
-    assert info.state_bytes <= 1024 and info.predicted_fpr <= 0.01
+    assert info.state_bytes <= 880 and math.isclose(info.predicted_fpr, 1 - (1 - 2**-16) ** 600)
     assert (w.mode, w.layout, w.span, w.slack, w.state_bytes, w.predicted_fpr, w.seed) == (
         info.mode, info.layout, info.span, info.slack, info.state_bytes, info.predicted_fpr, 5)
-    assert repr(w).startswith("<Window of the last 500 items: ring")
+    assert repr(w).startswith("<Window of the last 500 items: packed")
 
 
 def test_saturation_is_the_rings_used_share():
-    w = seen.Window.last_items(500, fpr=0.01, seed=5)
-    assert w.saturation() == (0.0, 0.0)
-    w.add_many(list(range(250)))
+    w = seen.Window.last_items(100, fpr=0.01, seed=5)
+    assert w.layout == "ring" and w.saturation() == (0.0, 0.0)
+    w.add_many(list(range(50)))
     fill, rate = w.saturation()
     # An item whose fingerprint the ring holds takes no new entry (it reads as seen already),
-    # so 250 ids fill 250 entries less their fingerprint collisions, about one in two runs.
-    used = round(fill * 500)
-    assert 248 <= used <= 250 and math.isclose(rate, 1 - (1 - 1 / 65535) ** used)
+    # so 50 ids fill 50 entries less their fingerprint collisions, rarely any.
+    used = round(fill * 100)
+    assert 49 <= used <= 50 and math.isclose(rate, 1 - (1 - 1 / 65535) ** used)
+
+
+def test_saturation_of_packed_segments_is_their_held_share():
+    w = seen.Window.last_items(500, fpr=0.01, seed=5)
+    assert w.layout == "packed" and w.saturation() == (0.0, 0.0)
+    w.add_many(list(range(250)))
+    fill, rate = w.saturation()
+    # Of the 600 items its 6 segments hold at most; an id whose fingerprint the current segment
+    # holds takes no new place.
+    held = round(fill * 600)
+    assert 248 <= held <= 250 and math.isclose(rate, 1 - (1 - 2**-16) ** held)
 
 
 def test_a_memory_budget_sizes_the_window():
@@ -294,10 +307,11 @@ def test_sizes_outside_the_c_types_overflow():
 
 
 @pytest.mark.parametrize("make", [
+    lambda: seen.Window.last_items(160, fpr=0.01, seed=3),
     lambda: seen.Window.last_items(200, fpr=0.01, seed=3),
     lambda: seen.Window.last_items(200, fpr=0.001, seed=3),
     lambda: seen.Window.last_seconds(600, 300, seed=3, now=10_000),
-], ids=["ring", "sliced", "time"])
+], ids=["ring", "packed", "sliced", "time"])
 def test_bytes_pickle_and_copy_keep_contents_and_clock(make):
     w = make()
     w.add_many(list(range(150)), now=10_100)

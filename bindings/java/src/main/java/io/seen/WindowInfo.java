@@ -25,11 +25,16 @@ public final class WindowInfo {
      * which it gives up its oldest time, then its rate, never an item.
      */
     TABLE,
+    /**
+     * The ring's fingerprints in segments, each a sorted set coded in about 12 bits an item,
+     * forgotten a segment at a time: slack 1/(segments - 1) (item windows only).
+     */
+    PACKED,
     /** A layout added by a newer native library than this binding knows. */
     UNKNOWN;
 
     static Layout of(long code) {
-      return code == 1 ? RING : code == 2 ? SLICED : code == 3 ? GROWING : code == 4 ? TABLE : UNKNOWN;
+      return code == 1 ? RING : code == 2 ? SLICED : code == 3 ? GROWING : code == 4 ? TABLE : code == 5 ? PACKED : UNKNOWN;
     }
   }
 
@@ -78,7 +83,7 @@ public final class WindowInfo {
     return span;
   }
 
-  /** The number of sliced segments; 0 for a ring. */
+  /** The number of sliced or packed segments; 0 for a ring. */
   public int segments() {
     return segments;
   }

@@ -44,7 +44,7 @@ class WindowTest {
    */
   private static void spanGuarantee(Window w, int n, double fpr) {
     ArrayDeque<Long> last = new ArrayDeque<>();
-    long[] stream = new long[6 * n];
+    long[] stream = new long[Math.max(6 * n, 3000)];
     for (int i = 0; i < stream.length; i++) {
       stream[i] = mix(i);
     }
@@ -88,8 +88,17 @@ class WindowTest {
 
   @Test
   void ringKeepsTheLastItemsExactly() {
-    try (Window w = Window.lastItems(500, 0.01)) {
+    try (Window w = Window.lastItems(100, 0.01)) {
       assertEquals(WindowInfo.Layout.RING, w.layout());
+      spanGuarantee(w, 100, 0.01);
+    }
+  }
+
+  @Test
+  void packedKeepsTheLastItemsWithinItsSlack() {
+    try (Window w = Window.lastItems(500, 0.01)) {
+      assertEquals(WindowInfo.Layout.PACKED, w.layout());
+      assertTrue(w.stateBytes() <= 880, "state " + w.stateBytes() + " B");
       spanGuarantee(w, 500, 0.01);
     }
   }
@@ -168,16 +177,24 @@ class WindowTest {
 
   @Test
   void infoReportsWhatTheSpecBecame() {
-    try (Window ring = Window.lastItems(500, 0.01);
+    try (Window ring = Window.lastItems(100, 0.01);
+        Window packed = Window.lastItems(500, 0.01);
         Window sliced = Window.create(
             WindowSpec.lastItems(200).fpr(0.001).maxSlack(0.5).seed(-3), 0)) {
-      assertEquals(500, ring.span());
+      assertEquals(WindowInfo.Layout.RING, ring.layout());
+      assertEquals(100, ring.span());
       assertEquals(0.0, ring.slack());
       assertEquals(0, ring.info().segments());
-      assertTrue(ring.stateBytes() <= 1008, "ring state " + ring.stateBytes());
+      assertTrue(ring.stateBytes() <= 208, "ring state " + ring.stateBytes());
       assertTrue(ring.predictedFpp() <= 0.01);
       assertEquals(0, ring.seed());
       assertEquals(WindowSpec.Unit.ITEMS, ring.unit());
+      assertEquals(WindowInfo.Layout.PACKED, packed.layout());
+      assertEquals(500, packed.span());
+      assertEquals(0.2, packed.slack(), 1e-12);
+      assertEquals(6, packed.info().segments());
+      assertTrue(packed.stateBytes() <= 880, "packed state " + packed.stateBytes());
+      assertTrue(packed.predictedFpp() <= 0.01);
       assertEquals(WindowInfo.Layout.SLICED, sliced.layout());
       assertTrue(sliced.slack() > 0 && sliced.slack() <= 0.5, "slack " + sliced.slack());
       assertTrue(sliced.info().segments() >= 3);
