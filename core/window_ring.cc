@@ -4,7 +4,7 @@
 #include <cstring>
 #include <vector>
 
-#include "core/fingerprint_set.h"
+#include "core/fingerprint_meet.h"
 #include "core/format.h"
 #include "core/window_ring_kernels.h"
 
@@ -38,56 +38,11 @@ void MoveToNewest(uint8_t* entries, uint32_t span, uint32_t at, uint32_t newest)
   StoreLe16(entries + 2 * static_cast<uint64_t>(newest), fp);
 }
 
-// A batch meets the ring through this thread's sets, built from the smaller side: from the
-// ring, each item costs one bit read; from the batch, one pass over the ring finds the
-// fingerprints both hold, asking the batch's small filter before its set. Either way `held`
-// ends up a superset of the batch's fingerprints that the ring holds, and every set is empty
-// again when the call returns.
-struct RingScratch {
-  FingerprintFilter near;
-  FingerprintSet batch;
-  FingerprintSet held;
-};
-
-// Out of line: in a shared library each use of a thread_local is a call to __tls_get_addr,
-// and GCC, seeing the variable, repeated the call in every iteration of the loops over it
-// (half of a ring query's time in the Redis module). Behind a call it is a plain reference.
-[[gnu::noinline]] RingScratch& Scratch() {
-  thread_local RingScratch scratch;
-  return scratch;
-}
-
-void InsertHeld(RingScratch& s, const uint8_t* entries, uint32_t span, const uint64_t* hashes,
-                size_t n, bool from_ring) {
-  if (from_ring) {
-    for (uint32_t e = 0; e < span; ++e) s.held.Insert(EntryAt(entries, e));
-    return;
-  }
-  for (size_t i = 0; i < n; ++i) {
-    const uint16_t fp = Fingerprint(hashes[i]);
-    s.near.Insert(fp);
-    s.batch.Insert(fp);
-  }
-  for (uint32_t e = 0; e < span; ++e) {
-    const uint16_t entry = EntryAt(entries, e);
-    if (s.near.Has(entry) && s.batch.Has(entry)) s.held.Insert(entry);
-  }
-}
-
-// After InsertHeld, and any Insert into `held` of the batch's own fingerprints, with the
-// ring as InsertHeld read it.
-void EraseHeld(RingScratch& s, const uint8_t* entries, uint32_t span, const uint64_t* hashes,
-               size_t n, bool from_ring) {
-  if (from_ring && span + n > kEraseEachUpTo) return s.held.EraseAll();
-  if (from_ring) {
-    for (uint32_t e = 0; e < span; ++e) s.held.EraseWordOf(EntryAt(entries, e));
-  }
-  for (size_t i = 0; i < n; ++i) {
-    const uint16_t fp = Fingerprint(hashes[i]);
-    s.near.EraseWordOf(fp);
-    s.batch.EraseWordOf(fp);
-    s.held.EraseWordOf(fp);
-  }
+// The ring's entries, for the batch's meeting with them (core/fingerprint_meet.h).
+auto EachEntry(const uint8_t* entries, uint32_t span) {
+  return [=](auto&& visit) {
+    for (uint32_t e = 0; e < span; ++e) visit(EntryAt(entries, e));
+  };
 }
 
 }  // namespace
@@ -108,10 +63,10 @@ WindowSaturation RingSaturation(const WindowParams& p, const uint8_t* state) {
 void RingAdd(const WindowParams& p, uint8_t* state, const uint64_t* hashes, size_t n) {
   uint8_t* entries = state + kRingHeaderBytes;
   uint32_t next = LoadLe32(state);
-  RingScratch& s = Scratch();
+  MeetScratch& s = ThreadMeetScratch();
   const bool filtered = n > kRingScanLimit;
   const bool from_ring = n >= p.span;
-  if (filtered) InsertHeld(s, entries, p.span, hashes, n, from_ring);
+  if (filtered) InsertHeld(s, EachEntry(entries, p.span), hashes, n, from_ring, Fingerprint);
   for (size_t i = 0; i < n; ++i) {
     const uint16_t fp = Fingerprint(hashes[i]);
     uint32_t at = !filtered || s.held.Has(fp) ? RingFind(entries, p.span, fp) : p.span;
@@ -126,7 +81,7 @@ void RingAdd(const WindowParams& p, uint8_t* state, const uint64_t* hashes, size
   StoreLe32(state, next);
   // Built from the ring, `held` also has entries the batch pushed out: all of it goes.
   if (filtered && from_ring) s.held.EraseAll();
-  if (filtered && !from_ring) EraseHeld(s, entries, p.span, hashes, n, false);
+  if (filtered && !from_ring) EraseHeld(s, EachEntry(entries, p.span), p.span, hashes, n, false, Fingerprint);
 }
 
 void RingContains(const WindowParams& p, const uint8_t* state, const uint64_t* hashes,
@@ -136,11 +91,11 @@ void RingContains(const WindowParams& p, const uint8_t* state, const uint64_t* h
     for (size_t i = 0; i < n; ++i) out[i] = RingFind(entries, p.span, Fingerprint(hashes[i])) != p.span;
     return;
   }
-  RingScratch& s = Scratch();
+  MeetScratch& s = ThreadMeetScratch();
   const bool from_ring = n >= p.span;
-  InsertHeld(s, entries, p.span, hashes, n, from_ring);
+  InsertHeld(s, EachEntry(entries, p.span), hashes, n, from_ring, Fingerprint);
   for (size_t i = 0; i < n; ++i) out[i] = s.held.Has(Fingerprint(hashes[i]));
-  EraseHeld(s, entries, p.span, hashes, n, from_ring);
+  EraseHeld(s, EachEntry(entries, p.span), p.span, hashes, n, from_ring, Fingerprint);
 }
 
 }  // namespace seen
