@@ -212,26 +212,21 @@ def test_info_says_what_the_window_became():
     assert repr(w).startswith("<Window of the last 500 items: packed")
 
 
-def test_saturation_is_the_rings_used_share():
-    w = seen.Window.last_items(100, fpr=0.01, seed=5)
-    assert w.layout == "ring" and w.saturation() == (0.0, 0.0)
-    w.add_many(list(range(50)))
+# A ring of the last 100 items holds 100 fingerprints, each a false match for 1 query in 65535;
+# the 6 packed segments of the last 500 items hold 600 at most, each 1 in 2^16.
+@pytest.mark.parametrize("span, layout, places, one_in",
+                         [(100, "ring", 100, 65535), (500, "packed", 600, 2**16)])
+def test_saturation_is_the_held_share_of_fingerprints(span, layout, places, one_in):
+    w = seen.Window.last_items(span, fpr=0.01, seed=5)
+    assert w.layout == layout and w.saturation() == (0.0, 0.0)
+    added = span // 2
+    w.add_many(list(range(added)))
     fill, rate = w.saturation()
-    # An item whose fingerprint the ring holds takes no new entry (it reads as seen already),
-    # so 50 ids fill 50 entries less their fingerprint collisions, rarely any.
-    used = round(fill * 100)
-    assert 49 <= used <= 50 and math.isclose(rate, 1 - (1 - 1 / 65535) ** used)
-
-
-def test_saturation_of_packed_segments_is_their_held_share():
-    w = seen.Window.last_items(500, fpr=0.01, seed=5)
-    assert w.layout == "packed" and w.saturation() == (0.0, 0.0)
-    w.add_many(list(range(250)))
-    fill, rate = w.saturation()
-    # Of the 600 items its 6 segments hold at most; an id whose fingerprint the current segment
-    # holds takes no new place.
-    held = round(fill * 600)
-    assert 248 <= held <= 250 and math.isclose(rate, 1 - (1 - 2**-16) ** held)
+    # An id whose fingerprint the window holds already (the ring, or the current segment)
+    # takes no new place: it reads as seen. So the ids fill a place each, less their
+    # fingerprint collisions, rarely any.
+    held = round(fill * places)
+    assert added - 2 <= held <= added and math.isclose(rate, 1 - (1 - 1 / one_in) ** held)
 
 
 def test_a_memory_budget_sizes_the_window():

@@ -29,26 +29,13 @@ public final class MinHashIndex implements AutoCloseable {
   private final NativeHandle handle;
 
   /** One stored text found by a query: its id and estimated Jaccard similarity. */
-  public static final class Match {
-    private final long id;
-    private final double similarity;
-
+  public static final class Match extends IndexMatch {
     Match(long id, double similarity) {
-      this.id = id;
-      this.similarity = similarity;
-    }
-
-    public long id() {
-      return id;
+      super(id, similarity);
     }
 
     public double similarity() {
-      return similarity;
-    }
-
-    @Override
-    public String toString() {
-      return id + "@" + similarity;
+      return nearness.doubleValue();
     }
   }
 

@@ -58,36 +58,13 @@ public final class SimHashIndex implements AutoCloseable {
   private final int maxK;
 
   /** One stored pair within k of a query: its id and its distance in bits. */
-  public static final class Match {
-    private final long id;
-    private final int distance;
-
+  public static final class Match extends IndexMatch {
     public Match(long id, int distance) {
-      this.id = id;
-      this.distance = distance;
-    }
-
-    public long id() {
-      return id;
+      super(id, distance);
     }
 
     public int distance() {
-      return distance;
-    }
-
-    @Override
-    public boolean equals(Object o) {
-      return o instanceof Match && ((Match) o).id == id && ((Match) o).distance == distance;
-    }
-
-    @Override
-    public int hashCode() {
-      return Long.hashCode(id) * 31 + distance;
-    }
-
-    @Override
-    public String toString() {
-      return id + "@" + distance;
+      return nearness.intValue();
     }
   }
 

@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import java.util.Arrays;
+import java.util.function.Consumer;
+import java.util.function.LongConsumer;
 
 /** The checks every kind's tests make of bad input: each failure carries its own status. */
 final class BadInput {
@@ -35,8 +37,15 @@ final class BadInput {
     ReadBack.fromBytes(read, bytes).close();
   }
 
-  /** Asserts that a read-only filter refuses batch puts of ids and of byte keys. */
-  static void assertRefusesBatchPuts(Filter<?> readOnly) {
+  /**
+   * Asserts that a read-only filter refuses every put: one id, one key, and batches of ids and
+   * of byte keys. Single puts are not on {@link Filter} (a counting put returns nothing), so
+   * the caller passes its own, as {@code g::put, g::put}.
+   */
+  static void assertRefusesPuts(Filter<?> readOnly, LongConsumer putId,
+      Consumer<CharSequence> putKey) {
+    thrown(Status.READ_ONLY, () -> putId.accept(1L));
+    thrown(Status.READ_ONLY, () -> putKey.accept("key"));
     thrown(Status.READ_ONLY, () -> readOnly.putAll(new long[] {1, 2}));
     thrown(Status.READ_ONLY, () -> readOnly.putAll(new byte[][] {{1}}));
   }

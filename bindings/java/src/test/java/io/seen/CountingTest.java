@@ -1,8 +1,9 @@
 package io.seen;
 
 import static io.seen.BadInput.assertReadRefusesCorruption;
-import static io.seen.BadInput.assertRefusesBatchPuts;
+import static io.seen.BadInput.assertRefusesPuts;
 import static io.seen.BadInput.thrown;
+import static io.seen.LifecycleTest.assertClosesTwiceThenRefuses;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -231,12 +232,10 @@ class CountingTest {
       for (long id = 1; id < 5000; id++) {
         assertTrue(g.mightContain(id * 7));
       }
-      thrown(Status.READ_ONLY, () -> g.put(1L));
-      thrown(Status.READ_ONLY, () -> g.put("key"));
+      assertRefusesPuts(g, g::put, g::put);
       thrown(Status.READ_ONLY, () -> g.remove(7L));
       thrown(Status.READ_ONLY, () -> g.removeAll(new long[] {7, 14}));
       thrown(Status.READ_ONLY, () -> g.removeAll(new long[] {7}, 0, 1, new boolean[1]));
-      assertRefusesBatchPuts(g);
       thrown(Status.READ_ONLY, g::clear);
       assertTrue(g.mightContain(7L));
     }
@@ -275,11 +274,6 @@ class CountingTest {
   @Test
   void closeIsIdempotentAndLaterCallsThrow() {
     CountingFilter f = CountingFilter.create(10, 0.01);
-    f.close();
-    f.close();
-    assertThrows(IllegalStateException.class, () -> f.put(1L));
-    assertThrows(IllegalStateException.class, () -> f.remove(1L));
-    assertThrows(IllegalStateException.class, () -> f.mightContain(1L));
-    assertThrows(IllegalStateException.class, f::toByteArray);
+    assertClosesTwiceThenRefuses(f, () -> f.put(1L), () -> f.remove(1L));
   }
 }

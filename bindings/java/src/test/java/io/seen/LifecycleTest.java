@@ -4,15 +4,29 @@ import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.function.Executable;
 
 /** close() is idempotent and every later call fails cleanly instead of touching freed memory. */
 class LifecycleTest {
-  @Test
-  void closeTwiceIsHarmless() {
-    BloomFilter f = BloomFilter.create(10, 0.01);
+  /**
+   * Closes {@code f} twice, then asserts that a query, a serialization and each of
+   * {@code kindCalls} (calls of the filter's own kind) throw IllegalStateException: the check
+   * every filter kind's test makes.
+   */
+  static void assertClosesTwiceThenRefuses(Filter<?> f, Executable... kindCalls) {
     f.close();
     assertDoesNotThrow(f::close);
     assertThrows(IllegalStateException.class, () -> f.mightContain(1L), "closed after the second close too");
+    assertThrows(IllegalStateException.class, f::toByteArray);
+    for (Executable call : kindCalls) {
+      assertThrows(IllegalStateException.class, call);
+    }
+  }
+
+  @Test
+  void closeTwiceIsHarmless() {
+    BloomFilter f = BloomFilter.create(10, 0.01);
+    assertClosesTwiceThenRefuses(f, () -> f.put(1L));
   }
 
   @Test

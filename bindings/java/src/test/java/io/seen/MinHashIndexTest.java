@@ -27,6 +27,7 @@ class MinHashIndexTest {
       assertEquals(1, matches.size(), matches.toString());
       assertEquals(1, matches.get(0).id());
       assertTrue(matches.get(0).similarity() >= 0.7);
+      assertEquals("1@" + matches.get(0).similarity(), matches.get(0).toString());
       assertTrue(index.remove(1));
       assertFalse(index.remove(1));
       assertEquals(1, index.size());
@@ -71,8 +72,9 @@ class MinHashIndexTest {
         assertEquals(149, opened.size());
         for (String text : texts) {
           List<MinHashIndex.Match> want = index.query(text);
-          assertEquals(ids(want), ids(opened.query(text)));
-          assertEquals(ids(want), ids(copied.query(text)));
+          // Equal matches: the same ids at the same similarities.
+          assertEquals(want, opened.query(text));
+          assertEquals(want, copied.query(text));
         }
         opened.add(3, texts[3]);
         assertEquals(List.of(3L), ids(opened.query(texts[3])));

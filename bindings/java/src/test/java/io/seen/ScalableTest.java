@@ -1,8 +1,9 @@
 package io.seen;
 
 import static io.seen.BadInput.assertReadRefusesCorruption;
-import static io.seen.BadInput.assertRefusesBatchPuts;
+import static io.seen.BadInput.assertRefusesPuts;
 import static io.seen.BadInput.thrown;
+import static io.seen.LifecycleTest.assertClosesTwiceThenRefuses;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -144,9 +145,7 @@ class ScalableTest {
       for (long id = 0; id < 1000; id++) {
         assertTrue(g.mightContain(id * 3));
       }
-      thrown(Status.READ_ONLY, () -> g.put(1L));
-      thrown(Status.READ_ONLY, () -> g.put("key"));
-      assertRefusesBatchPuts(g);
+      assertRefusesPuts(g, g::put, g::put);
       assertArrayEquals(saved, g.toByteArray());
     }
     // PRIVATE_COPY reads a private copy that may grow; the file changes only on save.
@@ -188,10 +187,6 @@ class ScalableTest {
   @Test
   void closeIsIdempotentAndLaterCallsThrow() {
     ScalableFilter f = ScalableFilter.create(10, 0.01);
-    f.close();
-    f.close();
-    assertThrows(IllegalStateException.class, () -> f.put(1L));
-    assertThrows(IllegalStateException.class, () -> f.mightContain(1L));
-    assertThrows(IllegalStateException.class, f::subFilterCount);
+    assertClosesTwiceThenRefuses(f, () -> f.put(1L), f::subFilterCount);
   }
 }
