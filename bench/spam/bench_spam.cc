@@ -38,7 +38,7 @@ double Seconds(Body&& body) {
 
 // Addresses [first, first + n) packed as one data + offsets batch.
 struct Batch {
-  std::vector<char> data = std::vector<char>(kBatch * seen::spam::kMaxAddress);
+  std::vector<char> data = std::vector<char>(kBatch * seen::spam::kMaxAddress + seen::spam::kWriteSlack);
   std::vector<uint64_t> offsets = std::vector<uint64_t>(kBatch + 1);
 
   void Fill(uint64_t first, size_t n) {
