@@ -4,10 +4,10 @@
 # source tree (docs/FUZZING.md, "Continuous fuzzing"). Each target gets its checked-in seed
 # corpus (tests/fuzz/corpus/<kind>) and its libFuzzer options.
 
-# Highway and xxHash, static and position-independent (libseen is a shared library), built
-# with the same flags, and CLI11's headers (the CLI's argument parser), from the sources the
-# Dockerfile fetched. Without them (a dry run of this script on a development machine) the
-# system's are used.
+# Highway and xxHash, static and position-independent (as the core and the shim are: libseen.so
+# is made of the same objects), built with the same flags, and CLI11's headers (the CLI's
+# argument parser), from the sources the Dockerfile fetched. Without them (a dry run of this
+# script on a development machine) the system's are used.
 if [ -d "$SRC/highway" ]; then
   deps=$WORK/deps
   cmake -S "$SRC/highway" -B "$WORK/highway" -DCMAKE_BUILD_TYPE=Release -DBUILD_SHARED_LIBS=OFF \
@@ -33,12 +33,10 @@ meson setup "$WORK/build" -Dbuildtype=plain -Db_lundef=false -Dfuzz=enabled -Dte
 kinds=(bloom counting scalable window store simhash_index minhash_index)
 ninja -C "$WORK/build" "${kinds[@]/#/tests/fuzz_}"
 
-# The targets load libseen from $OUT/lib.
-mkdir -p "$OUT/lib"
-cp -L "$WORK/build/libseen.so.0" "$OUT/lib/"
+# Each target holds what it needs of seen, linked statically (tests/meson.build), and of
+# Highway and xxHash, whose static libraries are the only ones built above.
 for kind in "${kinds[@]}"; do
   cp "$WORK/build/tests/fuzz_$kind" "$OUT/"
-  patchelf --set-rpath '$ORIGIN/lib' "$OUT/fuzz_$kind"
   rm -f "$OUT/fuzz_${kind}_seed_corpus.zip"
   zip -jq "$OUT/fuzz_${kind}_seed_corpus.zip" "tests/fuzz/corpus/$kind"/*
   printf '[libfuzzer]\nmax_len = 70000\n' > "$OUT/fuzz_$kind.options"

@@ -63,7 +63,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   static seen::test::ScratchFile file = seen::test::ScratchFile::Anonymous();
 #ifdef SEEN_FUZZ_TARGET
   seen::test::Exercise exercise(SEEN_OK, seen::test::Reach::kWhereLoadable);
-  exercise.One(static_cast<seen::test::Target>(SEEN_FUZZ_TARGET), data, size, file);
+  exercise.One<static_cast<seen::test::Target>(SEEN_FUZZ_TARGET)>(data, size, file);
 #else
   seen::test::Exercise exercise(SEEN_OK, seen::test::Reach::kEveryChecked);
   exercise.All(data, size, file);

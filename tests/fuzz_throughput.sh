@@ -5,9 +5,10 @@
 # and the same libFuzzer -seed (the round's number: runs of one target diverge as soon as their
 # coverage does, so the rounds vary the path and the rates are compared round by round), one process at a time at nice 19, TMPDIR=/dev/shm (where a harness
 # that writes its input to a scratch file, as the one before commit 7a3d776 did, puts it, as
-# docs/FUZZING.md's long run did). A build is a directory holding
-# its fuzz_<target> binaries and the libseen.so they load. Prints one line per target and
-# round: target, round, exec/s before, exec/s after, their ratio, peak RSS MB before and after.
+# docs/FUZZING.md's long run did). A build is a directory holding its fuzz_<target> binaries,
+# and the libseen.so they load if they load one (targets built before 1a10001; later ones
+# link seen statically). Prints one line per target and round: target, round, exec/s before,
+# exec/s after, their ratio, peak RSS MB before and after.
 # TARGETS (space-separated, e.g. TARGETS=window) measures only those targets, every round.
 #
 # usage: tests/fuzz_throughput.sh BEFORE_DIR AFTER_DIR SECONDS ROUNDS SEED_DIR... (bench/results/fuzzing.md)
