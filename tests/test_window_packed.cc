@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <utility>
 #include <vector>
 
 #include "core/error.h"
@@ -31,6 +32,21 @@ TEST(PackedWindow, TheLast500At1PercentFitAn896ByteBlock) {
   // 2 zeros, 8 bytes of padding; a window's 16-byte handle beside it makes 884.
   EXPECT_EQ(w.params.state_bytes(), 868u);
   EXPECT_LE(PredictWindowFpr(w.params), 0.01);
+}
+
+// The layouts docs/exposure.md says sizing picks at 1%: a ring for small windows, packed
+// segments from about 190 items, a ring again from 616 to 658 items (a packed window's S * s
+// fingerprints are too many for 1% there, a ring's N are not), bit-sliced segments beyond.
+TEST(PackedWindow, SizingPicksTheLayoutsTheDocsName) {
+  const std::pair<uint32_t, WindowLayout> picks[] = {
+      {100, WindowLayout::kRing},    {180, WindowLayout::kRing},   {191, WindowLayout::kPacked},
+      {500, WindowLayout::kPacked},  {615, WindowLayout::kPacked}, {616, WindowLayout::kRing},
+      {658, WindowLayout::kRing},    {659, WindowLayout::kSliced}, {5000, WindowLayout::kSliced}};
+  for (const auto& [items, layout] : picks) {
+    const WindowParams p = SizeCountWindow(items, 0.01, 0.25, 1);
+    EXPECT_EQ(p.layout, layout) << items << " items";
+    EXPECT_LE(PredictWindowFpr(p), 0.01) << items << " items";
+  }
 }
 
 // Batches of up to 4 items look each one up in every segment's code; longer ones decode the
