@@ -53,10 +53,10 @@ void EraseHeld(MeetScratch& s, EachHeld&& each_held, size_t held_items, const ui
                bool from_window, ToFingerprint fingerprint) {
   if (from_window && held_items + n > kEraseEachUpTo) return s.held.EraseAll();
   if (from_window) each_held([&](uint16_t fp) { s.held.EraseWordOf(fp); });
+  // From the window, `near` and `batch` were never written: only `held` holds batch items.
   for (size_t i = 0; i < n; ++i) {
     const uint16_t fp = fingerprint(hashes[i]);
-    s.near.EraseWordOf(fp);
-    s.batch.EraseWordOf(fp);
+    if (!from_window) s.near.EraseWordOf(fp), s.batch.EraseWordOf(fp);
     s.held.EraseWordOf(fp);
   }
 }
