@@ -74,7 +74,7 @@ void CountingVsBloom(uint64_t n, double fpr, int reps) {
   std::printf("## Counting filter vs blocked filter: %llu u64 keys at fpr %g, target %s\n\n",
               static_cast<unsigned long long>(n), fpr, ChosenTargetName());
   std::printf("| | blocked ns/key | counting ns/key | ratio |\n|---|---:|---:|---:|\n");
-  std::printf("| batched add (blocked: atomic OR, the default) | %.2f | %.2f | %.2f |\n", bloom_add, add, add / bloom_add);
+  std::printf("| batched add (blocked: stripe locks, the default) | %.2f | %.2f | %.2f |\n", bloom_add, add, add / bloom_add);
   std::printf("| batched add (blocked: exclusive adds) | %.2f | %.2f | %.2f |\n", bloom_add_excl, add, add / bloom_add_excl);
   std::printf("| batched remove (vs the blocked filter's default add) | %.2f | %.2f | %.2f |\n", bloom_add, remove, remove / bloom_add);
   std::printf("| batched remove (vs the blocked filter's exclusive add) | %.2f | %.2f | %.2f |\n", bloom_add_excl, remove, remove / bloom_add_excl);

@@ -21,7 +21,7 @@ namespace seen::cli {
 namespace {
 
 // Splits a chunk at line boundaries into one piece per thread and adds each piece's keys.
-// Adds are atomic ORs, so the threads share the filter without locks.
+// Adds are thread-safe (the filter's stripe locks, core/bloom.h), so the threads share it.
 uint64_t AddChunk(Bloom& filter, const char* begin, const char* end, unsigned threads) {
   std::vector<const char*> cuts{begin};
   for (unsigned t = 1; t < threads; ++t) {
@@ -65,7 +65,7 @@ int Build(const Args& args) {
   // With a memory budget (--bytes) the k that suits it is chosen.
   const uint64_t budget = args.get_bytes("bytes", 0);
   Bloom filter = budget > 0 ? Bloom::CreateBytes(capacity, budget, seed, key) : Bloom::Create(capacity, fpr, seed, key);
-  // One thread needs no atomic ORs: plain SIMD stores build faster (bench/results/spam.md).
+  // One thread needs no stripe locks: exclusive adds skip them (bench/results/spam.md).
   filter.set_exclusive_adds(threads == 1);
   std::vector<std::unique_ptr<LineSource>> sources;
   uint64_t total_bytes = 0;

@@ -88,7 +88,7 @@ class WindowBytes {
 
   // Capacity exactly n, if it was less.
   void reserve(size_t n) {
-    if (n > capacity_) Reallocate(Checked(n));
+    if (n > capacity_) Reallocate(n);
   }
   // New bytes are zero.
   void resize(size_t n) {
@@ -144,8 +144,9 @@ class WindowBytes {
  private:
   static constexpr size_t kMaxSize = PTRDIFF_MAX;
 
-  // Nothing for no bytes: an empty buffer holds no block, as an empty vector.
-  uint8_t* Allocate(size_t n) { return n == 0 ? nullptr : alloc_.allocate(n); }
+  // Nothing for no bytes: an empty buffer holds no block, as an empty vector. Every block
+  // comes from here, so every way to a size past PTRDIFF_MAX meets the check.
+  uint8_t* Allocate(size_t n) { return n == 0 ? nullptr : alloc_.allocate(Checked(n)); }
   void Release() {
     if (data_ != nullptr) alloc_.deallocate(data_, capacity_);
   }
@@ -159,6 +160,7 @@ class WindowBytes {
   // Size n, its bytes to be written: a block of exactly n if n is past the capacity, as
   // std::vector's assign takes.
   void Overwrite(size_t n) {
+    Checked(n);  // here too, whatever the capacity: the compiler then knows the caller's fill is bounded
     if (n > capacity_) {
       uint8_t* block = Allocate(n);
       Release();

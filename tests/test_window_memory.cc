@@ -10,6 +10,7 @@
 #include <map>
 #include <new>
 #include <random>
+#include <stdexcept>
 #include <vector>
 
 #include "core/window.h"
@@ -204,6 +205,26 @@ TEST(WindowBytes, ItsMemoryTravelsWithItsBytes) {
   EXPECT_EQ(WindowBytes(CacheLineAllocator<uint8_t>(&other.memory)).data(), nullptr);
   WindowBytes none(size_t{0}, 0, CacheLineAllocator<uint8_t>(&other.memory));
   EXPECT_TRUE(other.live.empty());
+}
+
+// Every way to a size past PTRDIFF_MAX is refused as std::vector refuses it, before the
+// memory is asked, and the bytes stay as they were (assign and the sized constructor used to
+// ask the memory for the size, and got bad_alloc from it, or would have got a block).
+TEST(WindowBytes, SizesPastPtrdiffMaxAreRefusedBeforeTheMemoryIsAsked) {
+  CountingMemory counted;
+  const CacheLineAllocator<uint8_t> alloc(&counted.memory);
+  const size_t absurd = size_t{PTRDIFF_MAX} + 1;
+  WindowBytes bytes(3, 7, alloc);
+  const WindowBytes before = bytes;
+  const size_t live = counted.LiveBytes();
+  EXPECT_THROW(bytes.assign(absurd, 0), std::length_error);
+  EXPECT_THROW(bytes.resize(absurd), std::length_error);
+  EXPECT_THROW(bytes.resize_for_overwrite(SIZE_MAX), std::length_error);
+  EXPECT_THROW(bytes.reserve(absurd), std::length_error);
+  EXPECT_THROW(WindowBytes(absurd, 0, alloc), std::length_error);
+  EXPECT_EQ(bytes, before);
+  EXPECT_EQ(bytes.capacity(), 3u);
+  EXPECT_EQ(counted.LiveBytes(), live);
 }
 
 }  // namespace
