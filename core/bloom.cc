@@ -53,6 +53,21 @@ unsigned StripeShift(uint64_t blocks) {
   return shift;
 }
 
+// Counting sort of n hashes by stripe into sorted, stripe s's at [start[s], start[s + 1]).
+// Three plain passes: one pass that placed, counted and stored each key ran at about 8.5 ns
+// a key on Zen 3, these at about 6, and two writers by stripe then beat one writer.
+void SortByStripe(const uint64_t* hashes, size_t n, uint64_t blocks, unsigned shift, uint8_t* stripe_of,
+                  uint64_t* sorted, size_t* start) {
+  for (size_t i = 0; i < n; ++i) stripe_of[i] = static_cast<uint8_t>(BlockIndex(hashes[i], blocks) >> shift);
+  uint32_t counts[kStripes] = {};
+  for (size_t i = 0; i < n; ++i) ++counts[stripe_of[i]];
+  start[0] = 0;
+  for (uint64_t s = 0; s < kStripes; ++s) start[s + 1] = start[s] + counts[s];
+  uint64_t* next[kStripes];
+  for (uint64_t s = 0; s < kStripes; ++s) next[s] = sorted + start[s];
+  for (size_t i = 0; i < n; ++i) *next[stripe_of[i]]++ = hashes[i];
+}
+
 }  // namespace
 
 Bloom Bloom::Create(uint64_t expected_items, double fpr, uint64_t seed,
@@ -77,6 +92,7 @@ Bloom::Bloom(const BloomParams& params, Region region)
       blocks_{reinterpret_cast<uint64_t*>(region_.data()), params.blocks, params.k},
       kernels_(ChosenKernels()),
       stripes_(std::make_unique<std::mutex[]>(kStripes)),
+      batch_writers_(std::make_unique<std::atomic<uint32_t>>(0)),
       stripe_shift_(StripeShift(params.blocks)) {}
 
 Bloom Bloom::Copy() const {
@@ -114,11 +130,16 @@ void Bloom::AddLocked(const KeySource& keys) {
   }
   thread_local std::vector<uint64_t> hashes(kStripeChunk), sorted(kStripeChunk);
   thread_local std::vector<uint8_t> stripe_of(kStripeChunk);
+  batch_writers_->fetch_add(1, std::memory_order_relaxed);
+  const std::unique_ptr<Bloom, void (*)(Bloom*)> leave(
+      this, [](Bloom* f) { f->batch_writers_->fetch_sub(1, std::memory_order_relaxed); });
   for (size_t begin = 0; begin < keys.size; begin += kStripeChunk) {
     const size_t n = std::min(kStripeChunk, keys.size - begin);
-    // No other writer now (the common case): the chunk goes in as exclusive adds do, hashed
-    // inside the kernel's prefetch pipeline, under every stripe's lock.
-    if (TryLockAllStripes()) {
+    // The only batch writer (the common case): the chunk goes in as exclusive adds do, hashed
+    // inside the kernel's prefetch pipeline, under every stripe's lock. With another one
+    // running, both go by stripe, side by side: taking every lock in turn made two writers
+    // no faster than one.
+    if (batch_writers_->load(std::memory_order_relaxed) == 1 && TryLockAllStripes()) {
       // Unlocked on every way out: hashing byte keys throws on decreasing offsets.
       const std::unique_ptr<Bloom, void (*)(Bloom*)> unlock(this, [](Bloom* f) { f->UnlockAllStripes(); });
       const KeyRange range{&keys, begin};
@@ -126,14 +147,8 @@ void Bloom::AddLocked(const KeySource& keys) {
       continue;
     }
     keys.hash(keys.context, begin, n, hashes.data());
-    std::array<size_t, kStripes + 1> start{};
-    for (size_t i = 0; i < n; ++i) {
-      stripe_of[i] = static_cast<uint8_t>(StripeOf(hashes[i]));
-      ++start[stripe_of[i] + 1];
-    }
-    for (uint64_t s = 0; s < kStripes; ++s) start[s + 1] += start[s];
-    std::array<size_t, kStripes + 1> next = start;
-    for (size_t i = 0; i < n; ++i) sorted[next[stripe_of[i]]++] = hashes[i];
+    std::array<size_t, kStripes + 1> start;
+    SortByStripe(hashes.data(), n, params_.blocks, stripe_shift_, stripe_of.data(), sorted.data(), start.data());
     AddByStripe(sorted.data(), start.data(), stripe_of[0]);
   }
 }

@@ -2,6 +2,7 @@
 // Batch paths hash a chunk of keys, prefetch their blocks, then probe (kernels.h).
 #pragma once
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -105,7 +106,7 @@ class Bloom {
   // The stripe (lock) of the block a hash maps to; stripes are contiguous block ranges.
   uint64_t StripeOf(uint64_t hash) const;
   // Thread-safe batch add: a batch of fewer keys than stripes key by key, each under its
-  // stripe's lock; a larger one a chunk at a time, with no other writer under every
+  // stripe's lock; a larger one a chunk at a time, as the only batch writer under every
   // stripe's lock at once, else sorted by stripe, each stripe under its lock.
   void AddLocked(const KeySource& keys);
   // Adds hashes sorted by stripe (stripe s's are [start[s], start[s + 1])), one lock per
@@ -127,6 +128,7 @@ class Bloom {
   Kernels kernels_;
   bool exclusive_adds_ = false;
   std::unique_ptr<std::mutex[]> stripes_;
+  std::unique_ptr<std::atomic<uint32_t>> batch_writers_;  // batch adds running (AddLocked)
   unsigned stripe_shift_;  // a stripe is 2^stripe_shift_ consecutive blocks
 };
 
