@@ -169,5 +169,35 @@ TEST(PackedWindow, TheLargestAFileMayHoldKeepsTheLastSpan) {
   EXPECT_GT(rate, 0.02);  // the window is full: a near-empty one would answer far less
 }
 
+// Every shape a segment can take, from 1 item (3 bytes, fingerprints' 16 bits all low bits)
+// to 255: an add codes a segment a word at a time, and a word's store reaches past a small
+// segment into the next one, which must keep every item. Batches of 1 to 3 segments' worth;
+// after each the last span is found, and the state reads back valid.
+TEST(PackedWindow, EverySegmentShapeKeepsTheLastSpan) {
+  for (const uint32_t s : {1u, 2u, 3u, 5u, 7u, 8u, 9u, 15u, 16u, 17u, 31u, 33u, 63u, 64u, 65u, 100u, 127u, 128u, 129u, 200u, 255u}) {
+    WindowParams p;
+    p.layout = WindowLayout::kPacked;
+    p.segments = 3;
+    p.segment_span = s;
+    p.span = 2 * s;
+    p.seed = s;
+    p.target_fpr = 0.1;
+    ASSERT_TRUE(CheckWindowParams(p, "test").ok()) << s;
+    Window w = Window::Create(p, 0);
+    const auto added = test::Keys(12 * s + 40, s);
+    for (size_t at = 0, batch = 1; at < added.size(); batch = (batch * 7 + 3) % (3 * s) + 1) {
+      const size_t n = std::min(batch, added.size() - at);
+      w.AddU64(added.data() + at, n, 0);
+      at += n;
+      const size_t from = at > p.span ? at - p.span : 0;
+      std::vector<uint8_t> out(at - from);
+      w.ContainsU64(added.data() + from, out.size(), 0, out.data());
+      ASSERT_EQ(std::count(out.begin(), out.end(), 1), static_cast<std::ptrdiff_t>(out.size()))
+          << "segments of " << s << ", " << at << " added";
+      ASSERT_TRUE(PackedStateValid(p, w.state.data())) << "segments of " << s << ", " << at << " added";
+    }
+  }
+}
+
 }  // namespace
 }  // namespace seen
