@@ -38,11 +38,42 @@ void MoveToNewest(uint8_t* entries, uint32_t span, uint32_t at, uint32_t newest)
   StoreLe16(entries + 2 * static_cast<uint64_t>(newest), fp);
 }
 
-// The ring's entries, for the batch's meeting with them (core/fingerprint_meet.h).
-auto EachEntry(const uint8_t* entries, uint32_t span) {
-  return [=](auto&& visit) {
-    for (uint32_t e = 0; e < span; ++e) visit(EntryAt(entries, e));
-  };
+// A batch meets the ring through this thread's sets, built from the smaller side: from the
+// ring, each entry costs one bit written; from the batch, one pass over the ring keeps the
+// fingerprints both hold, asking the batch's small filter before its set, so most entries
+// cost a read of the filter's 8 cache lines. Either way `held` ends up a superset of the
+// batch's fingerprints that the ring holds, and EraseHeld leaves every set empty again.
+void InsertHeld(MeetScratch& s, const uint8_t* entries, uint32_t span, const uint64_t* hashes,
+                size_t n, bool from_ring) {
+  if (from_ring) {
+    for (uint32_t e = 0; e < span; ++e) s.held.Insert(EntryAt(entries, e));
+    return;
+  }
+  for (size_t i = 0; i < n; ++i) {
+    const uint16_t fp = Fingerprint(hashes[i]);
+    s.near.Insert(fp);
+    s.batch.Insert(fp);
+  }
+  for (uint32_t e = 0; e < span; ++e) {
+    const uint16_t entry = EntryAt(entries, e);
+    if (s.near.Has(entry) && s.batch.Has(entry)) s.held.Insert(entry);
+  }
+}
+
+// After InsertHeld, and any Insert into `held` of the batch's own fingerprints, with the
+// ring as InsertHeld read it.
+void EraseHeld(MeetScratch& s, const uint8_t* entries, uint32_t span, const uint64_t* hashes,
+               size_t n, bool from_ring) {
+  if (from_ring && span + n > kEraseEachUpTo) return s.held.EraseAll();
+  if (from_ring) {
+    for (uint32_t e = 0; e < span; ++e) s.held.EraseWordOf(EntryAt(entries, e));
+  }
+  // From the ring, `near` and `batch` were never written: only `held` holds batch items.
+  for (size_t i = 0; i < n; ++i) {
+    const uint16_t fp = Fingerprint(hashes[i]);
+    if (!from_ring) s.near.EraseWordOf(fp), s.batch.EraseWordOf(fp);
+    s.held.EraseWordOf(fp);
+  }
 }
 
 }  // namespace
@@ -66,7 +97,7 @@ void RingAdd(const WindowParams& p, uint8_t* state, const uint64_t* hashes, size
   MeetScratch& s = ThreadMeetScratch();
   const bool filtered = n > kRingScanLimit;
   const bool from_ring = n >= p.span;
-  if (filtered) InsertHeld(s, EachEntry(entries, p.span), hashes, n, from_ring, Fingerprint);
+  if (filtered) InsertHeld(s, entries, p.span, hashes, n, from_ring);
   for (size_t i = 0; i < n; ++i) {
     const uint16_t fp = Fingerprint(hashes[i]);
     uint32_t at = !filtered || s.held.Has(fp) ? RingFind(entries, p.span, fp) : p.span;
@@ -81,7 +112,7 @@ void RingAdd(const WindowParams& p, uint8_t* state, const uint64_t* hashes, size
   StoreLe32(state, next);
   // Built from the ring, `held` also has entries the batch pushed out: all of it goes.
   if (filtered && from_ring) s.held.EraseAll();
-  if (filtered && !from_ring) EraseHeld(s, EachEntry(entries, p.span), p.span, hashes, n, false, Fingerprint);
+  if (filtered && !from_ring) EraseHeld(s, entries, p.span, hashes, n, false);
 }
 
 void RingContains(const WindowParams& p, const uint8_t* state, const uint64_t* hashes,
@@ -93,9 +124,9 @@ void RingContains(const WindowParams& p, const uint8_t* state, const uint64_t* h
   }
   MeetScratch& s = ThreadMeetScratch();
   const bool from_ring = n >= p.span;
-  InsertHeld(s, EachEntry(entries, p.span), hashes, n, from_ring, Fingerprint);
+  InsertHeld(s, entries, p.span, hashes, n, from_ring);
   for (size_t i = 0; i < n; ++i) out[i] = s.held.Has(Fingerprint(hashes[i]));
-  EraseHeld(s, EachEntry(entries, p.span), p.span, hashes, n, from_ring, Fingerprint);
+  EraseHeld(s, entries, p.span, hashes, n, from_ring);
 }
 
 }  // namespace seen
