@@ -127,6 +127,17 @@ TEST(PackedWindow, StatesWhoseCodeDoesNotHoldTogetherAreRefused) {
   EXPECT_EQ(std::count(out.begin(), out.end(), 1), static_cast<std::ptrdiff_t>(added.size()));
 }
 
+// Whether w finds each of the last `span` of the first `at` items added (all of them, while
+// fewer): the window's promise.
+testing::AssertionResult FindsTheLastSpan(const Window& w, const std::vector<uint64_t>& added, size_t at) {
+  const size_t from = at > w.params.span ? at - w.params.span : 0;
+  std::vector<uint8_t> out(at - from);
+  w.ContainsU64(added.data() + from, out.size(), 0, out.data());
+  const auto missed = std::count(out.begin(), out.end(), 0);
+  if (missed == 0) return testing::AssertionSuccess();
+  return testing::AssertionFailure() << missed << " of the last " << out.size() << " not found";
+}
+
 // The largest packed window a file may hold: 16 segments of 255 items, beyond anything sizing
 // makes at 1% (fingerprints of 16 bits hold 4,080 items at about 6%). Driven through batches
 // of every size from 1 to 1,000, replays of recent items, and a save and reopen, it still
@@ -149,11 +160,7 @@ TEST(PackedWindow, TheLargestAFileMayHoldKeepsTheLastSpan) {
     at += n;
     const uint64_t replay = added[at - 1 - at % std::min<size_t>(at, 200)];  // a recent item, again
     w.AddU64(&replay, 1, 0);
-    // The last `span` items given, each found.
-    const size_t from = at > p.span ? at - p.span : 0;
-    std::vector<uint8_t> out(at - from);
-    w.ContainsU64(added.data() + from, out.size(), 0, out.data());
-    ASSERT_EQ(std::count(out.begin(), out.end(), 1), static_cast<std::ptrdiff_t>(out.size())) << at << " added";
+    ASSERT_TRUE(FindsTheLastSpan(w, added, at)) << at << " added";
   }
   const auto bytes = SerializeWindow(w);
   const Window back = DeserializeWindow(bytes.data(), bytes.size());
@@ -189,11 +196,7 @@ TEST(PackedWindow, EverySegmentShapeKeepsTheLastSpan) {
       const size_t n = std::min(batch, added.size() - at);
       w.AddU64(added.data() + at, n, 0);
       at += n;
-      const size_t from = at > p.span ? at - p.span : 0;
-      std::vector<uint8_t> out(at - from);
-      w.ContainsU64(added.data() + from, out.size(), 0, out.data());
-      ASSERT_EQ(std::count(out.begin(), out.end(), 1), static_cast<std::ptrdiff_t>(out.size()))
-          << "segments of " << s << ", " << at << " added";
+      ASSERT_TRUE(FindsTheLastSpan(w, added, at)) << "segments of " << s << ", " << at << " added";
       ASSERT_TRUE(PackedStateValid(p, w.state.data())) << "segments of " << s << ", " << at << " added";
     }
   }
