@@ -38,7 +38,8 @@ const std::vector<CommandSpec>& Commands() {
        Merge},
       {"dedupe", "[--method simhash|minhash|auto] [--k K | --threshold T] [--ngram N] [--per-file | --field NAME] INPUT...",
        "Groups exact and near-duplicate documents: one document per line, per file, or per JSONL "
-       "field. Every two members of a near group are verified close to each other; the group's first document is its representative.",
+       "field. Every two members of a near group are verified close to each other; the group's first document is its representative. With minhash, "
+       "a nearest line pairs a document with its most similar near one where grouping set them apart.",
        {{"method", "M", "simhash (8 bytes a document, long texts), minhash (short texts, inserted boilerplate) "
                         "or auto (the default: minhash when the median document is under 3,000 bytes)"},
         {"threshold", "T", "minhash: the least Jaccard similarity of the shingle sets of near duplicates, computed exactly (default 0.6)"},

@@ -5,7 +5,8 @@
 // exactly: cli/minhash_groups.h), or auto, the
 // default (minhash when the median document is under 3,000 bytes, where SimHash misses
 // edits). Each group's first document is its representative, and the output gives each
-// member's closeness to it.
+// member's closeness to it. MinHash also reports, on `nearest` lines, each text whose most
+// similar near text complete linkage kept in another group.
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
@@ -14,6 +15,7 @@
 #include <map>
 #include <string>
 #include <string_view>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -224,21 +226,32 @@ std::vector<NearGroup> SimhashGroups(const std::vector<Doc>& docs, const std::ve
   return out;
 }
 
+// What near grouping found: its groups, and the texts set apart from their most similar near
+// text (exact groups, with their Jaccard), which MinHash reports and SimHash has none of.
+struct NearGrouping {
+  std::vector<NearGroup> groups;
+  std::vector<std::tuple<uint32_t, uint32_t, std::string>> apart;
+};
+
+std::string JaccardText(double jaccard) {
+  char text[16];
+  std::snprintf(text, sizeof text, "j=%.2f", jaccard);
+  return text;
+}
+
 // One text per exact group, its first document's.
-std::vector<NearGroup> MinhashNearGroups(const std::vector<Doc>& docs, const std::vector<std::vector<uint32_t>>& exact,
-                                         double threshold) {
+NearGrouping MinhashNearGroups(const std::vector<Doc>& docs, const std::vector<std::vector<uint32_t>>& exact,
+                               double threshold) {
   std::vector<const ShingledText*> texts;
   for (const auto& group : exact) texts.push_back(&docs[group[0]].shingled);
-  std::vector<NearGroup> out;
-  for (const auto& group : MinhashGroups(texts, threshold)) {
+  const MinhashGrouping grouping = MinhashGroups(texts, threshold);
+  NearGrouping out;
+  for (const auto& group : grouping.groups) {
     NearGroup near;
-    for (const GroupMember& m : group) {
-      char closeness[16];
-      std::snprintf(closeness, sizeof closeness, "j=%.2f", m.jaccard);
-      near.members.emplace_back(m.text, closeness);
-    }
-    out.push_back(std::move(near));
+    for (const GroupMember& m : group) near.members.emplace_back(m.text, JaccardText(m.jaccard));
+    out.groups.push_back(std::move(near));
   }
+  for (const NearestApart& n : grouping.apart) out.apart.emplace_back(n.text, n.nearest, JaccardText(n.jaccard));
   return out;
 }
 
@@ -256,8 +269,8 @@ int Dedupe(const Args& args) {
   const std::string method = args.get("method", kDefaultMethod);
   const double threshold = args.get_rate("threshold", kDefaultThreshold);
   const bool minhash = method == "minhash" || (method == "auto" && MedianBytes(docs) < kAutoMinhashBelow);
-  const std::vector<NearGroup> near = minhash ? MinhashNearGroups(docs, exact, threshold)
-                                              : SimhashGroups(docs, exact, static_cast<uint32_t>(k));
+  const NearGrouping near = minhash ? MinhashNearGroups(docs, exact, threshold)
+                                    : NearGrouping{SimhashGroups(docs, exact, static_cast<uint32_t>(k)), {}};
   uint64_t exact_groups = 0, exact_docs = 0, near_groups = 0, near_docs = 0;
   for (uint32_t g = 0; g < exact.size(); ++g) {
     if (exact[g].size() < 2) continue;
@@ -265,7 +278,7 @@ int Dedupe(const Args& args) {
     exact_docs += exact[g].size();
     for (uint32_t d : exact[g]) std::printf("exact\t%llu\t%s\n", static_cast<unsigned long long>(exact_groups), collector.Label(docs[d]).c_str());
   }
-  for (const NearGroup& group : near) {
+  for (const NearGroup& group : near.groups) {
     if (group.members.size() < 2) continue;
     ++near_groups;
     for (const auto& [g, closeness] : group.members) {
@@ -276,13 +289,19 @@ int Dedupe(const Args& args) {
       }
     }
   }
+  // A pair complete linkage kept apart: the first document of each exact group stands for it.
+  for (const auto& [a, b, closeness] : near.apart) {
+    std::printf("nearest\t%s\t%s\t%s\n", collector.Label(docs[exact[a][0]]).c_str(),
+                collector.Label(docs[exact[b][0]]).c_str(), closeness.c_str());
+  }
   const std::string within = minhash ? "at Jaccard >= " + std::to_string(threshold).substr(0, 4) + " (minhash)"
                                      : "within k=" + std::to_string(k);
   std::printf("summary: %zu documents, %zu distinct; %llu exact groups (%llu documents), %llu near "
-              "groups %s (%llu documents)\n",
+              "groups %s (%llu documents)%s\n",
               docs.size(), exact.size(), static_cast<unsigned long long>(exact_groups),
               static_cast<unsigned long long>(exact_docs), static_cast<unsigned long long>(near_groups),
-              within.c_str(), static_cast<unsigned long long>(near_docs));
+              within.c_str(), static_cast<unsigned long long>(near_docs),
+              minhash ? ("; " + std::to_string(near.apart.size()) + " nearest pairs apart").c_str() : "");
   return kExitOk;
 }
 

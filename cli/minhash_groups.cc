@@ -1,6 +1,7 @@
 #include "cli/minhash_groups.h"
 
 #include <algorithm>
+#include <optional>
 #include <queue>
 #include <tuple>
 #include <unordered_map>
@@ -99,13 +100,13 @@ struct Link {
 // and in the order of the least similar pair across them.
 class Agglomeration {
  public:
-  Agglomeration(const std::vector<const ShingledText*>& texts, double threshold)
-      : texts_(texts), threshold_(threshold), members_(texts.size()), to_root_(texts.size(), 0), links_(texts.size()) {
+  Agglomeration(const std::vector<const ShingledText*>& texts, const std::vector<NearPair>& pairs, double threshold)
+      : texts_(texts), pairs_(pairs), threshold_(threshold), members_(texts.size()), to_root_(texts.size(), 0), links_(texts.size()) {
     for (uint32_t t = 0; t < texts.size(); ++t) members_[t] = {t};
   }
 
   std::vector<std::vector<uint32_t>> Run() {
-    for (const NearPair& pair : NearPairs(texts_, threshold_)) {
+    for (const NearPair& pair : pairs_) {
       links_[pair.a][pair.b] = links_[pair.b][pair.a] = {pair.jaccard, false, {1, 1}};
       queue_.emplace(pair.jaccard, pair.a, pair.b);
     }
@@ -192,6 +193,7 @@ class Agglomeration {
   };
 
   const std::vector<const ShingledText*>& texts_;
+  const std::vector<NearPair>& pairs_;
   const double threshold_;
   std::vector<std::vector<uint32_t>> members_;  // a group's texts, at its root; empty elsewhere
   std::vector<double> to_root_;                 // each text's Jaccard distance to its group's root
@@ -199,16 +201,45 @@ class Agglomeration {
   std::priority_queue<Candidate, std::vector<Candidate>, Later> queue_;
 };
 
+// Each text's most similar near text, where the pairs found one; the lower text on a tie.
+std::vector<std::optional<NearestApart>> Nearest(size_t texts, const std::vector<NearPair>& pairs) {
+  std::vector<std::optional<NearestApart>> nearest(texts);
+  auto offer = [&](uint32_t text, uint32_t other, double jaccard) {
+    auto& best = nearest[text];
+    if (!best || jaccard > best->jaccard || (jaccard == best->jaccard && other < best->nearest)) {
+      best = NearestApart{text, other, jaccard};
+    }
+  };
+  for (const NearPair& pair : pairs) {
+    offer(pair.a, pair.b, pair.jaccard);
+    offer(pair.b, pair.a, pair.jaccard);
+  }
+  return nearest;
+}
+
 }  // namespace
 
-std::vector<std::vector<GroupMember>> MinhashGroups(const std::vector<const ShingledText*>& texts, double threshold) {
-  std::vector<std::vector<GroupMember>> groups;
-  for (const std::vector<uint32_t>& group : Agglomeration(texts, threshold).Run()) {
-    std::vector<GroupMember> out;
-    for (uint32_t m : group) out.push_back({m, ShingleJaccard(texts[group.front()]->shingles, texts[m]->shingles)});
-    groups.push_back(std::move(out));
+MinhashGrouping MinhashGroups(const std::vector<const ShingledText*>& texts, double threshold) {
+  const std::vector<NearPair> pairs = NearPairs(texts, threshold);
+  MinhashGrouping out;
+  std::vector<uint32_t> group_of(texts.size());
+  for (const std::vector<uint32_t>& group : Agglomeration(texts, pairs, threshold).Run()) {
+    std::vector<GroupMember> members;
+    for (uint32_t m : group) {
+      members.push_back({m, ShingleJaccard(texts[group.front()]->shingles, texts[m]->shingles)});
+      group_of[m] = static_cast<uint32_t>(out.groups.size());
+    }
+    out.groups.push_back(std::move(members));
   }
-  return groups;
+  const std::vector<std::optional<NearestApart>> nearest = Nearest(texts.size(), pairs);
+  for (const auto& n : nearest) {
+    if (!n || group_of[n->text] == group_of[n->nearest]) continue;
+    // A mutual pair is reported once, from its lower text.
+    const auto& back = nearest[n->nearest];
+    if (back && back->nearest == n->text && n->nearest < n->text) continue;
+    out.apart.push_back(*n);
+  }
+  return out;
 }
 
 }  // namespace seen::cli

@@ -19,6 +19,18 @@ struct GroupMember {
   double jaccard;  // exact, with the group's first member
 };
 
+// A text and its most similar near text (exact Jaccard at least the threshold) when grouping
+// put them in different groups.
+struct NearestApart {
+  uint32_t text, nearest;
+  double jaccard;
+};
+
+struct MinhashGrouping {
+  std::vector<std::vector<GroupMember>> groups;
+  std::vector<NearestApart> apart;  // by text, each unordered pair once
+};
+
 // Every text in exactly one group, groups in the order of their first member, members in
 // text order. Candidate pairs come from a MinHash LSH index a little below the threshold, so
 // that a pair at the threshold is rarely lost to its estimate, and are verified exactly.
@@ -28,6 +40,10 @@ struct GroupMember {
 // from. Joining in input order, each text into the first group it was near, left a third of
 // 5-edit copies of license passages outside their originals' groups
 // (bench/results/dedupe_recall.md).
-std::vector<std::vector<GroupMember>> MinhashGroups(const std::vector<const ShingledText*>& texts, double threshold);
+// Complete linkage must still keep some edited copies from their originals: an original whose
+// look-alikes joined it first holds a member the copy is not near. So each text whose most
+// similar near text ended in another group is reported with it (`apart`), and no near pair a
+// text is closest to goes unreported.
+MinhashGrouping MinhashGroups(const std::vector<const ShingledText*>& texts, double threshold);
 
 }  // namespace seen::cli

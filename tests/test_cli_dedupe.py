@@ -186,6 +186,31 @@ def test_an_edited_copy_joins_its_original_before_a_looser_look_alike(tmp_path):
     assert [j for _, j in groups[0]] == [1.0, round(pair_jaccard(p, b), 2), round(pair_jaccard(p, c), 2)]
 
 
+def nearest_pairs(out):
+    """dedupe's `nearest` lines: (line, line, j) with 0-based lines."""
+    return [(int(f[1].rsplit(":", 1)[1]) - 1, int(f[2].rsplit(":", 1)[1]) - 1, float(f[3][2:]))
+            for f in (line.split("\t") for line in out.splitlines()) if f[0] == "nearest"]
+
+
+def test_a_copy_kept_out_by_its_originals_look_alike_is_reported_with_it(tmp_path):
+    """A passage P, a look-alike L of it (7 words edited, J 0.75) and C, an 8-word-edit copy
+    of P (J 0.72) that is not near L (J 0.56). Complete linkage joins P and L first and must
+    keep C out; dedupe still reports C with P, its most similar near text, on a `nearest` line,
+    and never reports a pair it grouped or one below the threshold."""
+    rng = random.Random(3)
+    p = " ".join(words(rng, 100))
+    look_alike = edited(rng, p, range(10, 80, 10))
+    c = edited(rng, p, range(5, 100, 12))
+    assert [round(pair_jaccard(*pair), 2) for pair in [(p, look_alike), (p, c), (c, look_alike)]] == [0.75, 0.72, 0.56]
+    path = tmp_path / "docs.txt"
+    path.write_text("\n".join([c, OTHER, look_alike, p]) + "\n")
+    out = run(path)
+    assert [[i for i, _ in g] for g in near_groups(out)] == [[2, 3]]
+    assert nearest_pairs(out) == [(0, 3, round(pair_jaccard(p, c), 2))]
+    assert out.rstrip().endswith("; 1 nearest pairs apart")
+    assert "nearest" not in run("--method", "simhash", path)
+
+
 def test_every_two_members_of_a_minhash_group_are_near(tmp_path):
     """Random corpora of passages and copies with 0 to 40 of 60 words replaced, at several
     thresholds: every pair of one near group has the exact pair Jaccard of the threshold or
@@ -198,8 +223,13 @@ def test_every_two_members_of_a_minhash_group_are_near(tmp_path):
         rng.shuffle(texts)
         path = tmp_path / f"docs{seed}.txt"
         path.write_text("\n".join(texts) + "\n")
-        groups = near_groups(run("--method", "minhash", "--threshold", threshold, path))
+        out = run("--method", "minhash", "--threshold", threshold, path)
+        groups = near_groups(out)
         assert groups, seed
+        group_of = {i: n for n, group in enumerate(groups) for i, _ in group}
+        for a, b, j in nearest_pairs(out):
+            assert group_of.get(a, -1 - a) != group_of.get(b, -1 - b), (seed, a, b)
+            assert abs(j - pair_jaccard(texts[a], texts[b])) <= 0.005 + 1e-9 and j >= threshold, (seed, a, b)
         for group in groups:
             first = texts[group[0][0]]
             for i, j in group:
