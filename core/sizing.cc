@@ -3,7 +3,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <string>
+#include <vector>
 
 #include "core/block.h"
 #include "core/error.h"
@@ -28,23 +30,59 @@ uint64_t BlocksFor(uint64_t items, double bits_per_key) {
   return blocks >= 0x1p63 ? (uint64_t{1} << 63) : static_cast<uint64_t>(blocks);
 }
 
+// Predictions that share the per-load factors of their sums: a block's rate at load i depends
+// on i and k only, and the Poisson weight's lgamma on i only, so the predictions of one sizing
+// (a bisection over blocks for each k, about 140) compute them once. Each prediction computed
+// two pow() per term: a filter's sizing took 0.2 to 1.7 ms. The sums are the same, term by
+// term, as if each factor were computed afresh.
+class Predictor {
+ public:
+  double Fpr(double items, uint64_t blocks, uint32_t k) {
+    if (blocks == 0) return 1.0;
+    if (items <= 0) return 0.0;  // and the Poisson sum below would take log(0)
+    const double mean = items / static_cast<double>(blocks);
+    const double spread = 12.0 * std::sqrt(mean) + 20.0;
+    const double lo = std::max(0.0, std::floor(mean - spread));
+    const double hi = std::ceil(mean + spread);
+    const double log_mean = std::log(mean);
+    const bool kept = hi < kKeptLoads && k <= kMaxK;
+    double fpr = 0.0;
+    for (double load = lo; load <= hi; load += 1.0) {
+      const double poisson = std::exp(-mean + load * log_mean - (kept ? LogFactorial(load) : std::lgamma(load + 1.0)));
+      fpr += poisson * (kept ? Kept(load, k) : BlockFpr(load, k));
+    }
+    return std::min(fpr, 1.0);
+  }
+
+ private:
+  // Loads past this are computed afresh: only an overfull filter's prediction reaches them
+  // (as is any k a block cannot have).
+  static constexpr double kKeptLoads = 1 << 17;
+
+  static double& Slot(std::vector<double>& kept, double load) {
+    const auto i = static_cast<size_t>(load);
+    if (i >= kept.size()) kept.resize(std::max<size_t>(i + 1, 2 * kept.size()), kUnknown);
+    return kept[i];
+  }
+  double LogFactorial(double load) {
+    double& slot = Slot(log_factorial_, load);
+    if (std::isnan(slot)) slot = std::lgamma(load + 1.0);
+    return slot;
+  }
+  double Kept(double load, uint32_t k) {
+    double& slot = Slot(block_fpr_[k], load);
+    if (std::isnan(slot)) slot = BlockFpr(load, k);
+    return slot;
+  }
+
+  static constexpr double kUnknown = std::numeric_limits<double>::quiet_NaN();
+  std::vector<double> log_factorial_;
+  std::vector<double> block_fpr_[kMaxK + 1];
+};
+
 }  // namespace
 
-double PredictFpr(double items, uint64_t blocks, uint32_t k) {
-  if (blocks == 0) return 1.0;
-  if (items <= 0) return 0.0;  // and the Poisson sum below would take log(0)
-  const double mean = items / static_cast<double>(blocks);
-  const double spread = 12.0 * std::sqrt(mean) + 20.0;
-  const double lo = std::max(0.0, std::floor(mean - spread));
-  const double hi = std::ceil(mean + spread);
-  const double log_mean = std::log(mean);
-  double fpr = 0.0;
-  for (double load = lo; load <= hi; load += 1.0) {
-    const double poisson = std::exp(-mean + load * log_mean - std::lgamma(load + 1.0));
-    fpr += poisson * BlockFpr(load, k);
-  }
-  return std::min(fpr, 1.0);
-}
+double PredictFpr(double items, uint64_t blocks, uint32_t k) { return Predictor().Fpr(items, blocks, k); }
 
 Sizing SizeFor(uint64_t items, double fpr) {
   if (!(fpr > 0.0 && fpr < 1.0)) {
@@ -53,16 +91,17 @@ Sizing SizeFor(uint64_t items, double fpr) {
   }
   if (items == 0) items = 1;
   const double n = static_cast<double>(items);
+  Predictor predict;
   Sizing best{0, 0};
   for (uint32_t k = kMinK; k <= kMaxK; ++k) {
     // The fewest blocks that reach fpr with this k, by bisection over block counts (the rate
     // falls as blocks grow), between kMinBitsPerKey (taken to miss) and kMaxBitsPerKey.
     uint64_t fails = BlocksFor(items, kMinBitsPerKey) - 1;
     uint64_t reaches = BlocksFor(items, kMaxBitsPerKey);
-    if (PredictFpr(n, reaches, k) > fpr) continue;
+    if (predict.Fpr(n, reaches, k) > fpr) continue;
     while (reaches - fails > 1) {
       const uint64_t mid = fails + (reaches - fails) / 2;
-      if (PredictFpr(n, mid, k) > fpr) fails = mid;
+      if (predict.Fpr(n, mid, k) > fpr) fails = mid;
       else reaches = mid;
     }
     // The blocks needed fall with k, then rise: once they rise, no larger k does better.
@@ -79,8 +118,9 @@ Sizing SizeFor(uint64_t items, double fpr) {
 uint32_t BestK(uint64_t items, uint64_t blocks) {
   uint32_t best_k = kMinK;
   double best_fpr = 2.0;
+  Predictor predict;
   for (uint32_t k = kMinK; k <= kMaxK; ++k) {
-    const double fpr = PredictFpr(static_cast<double>(items), blocks, k);
+    const double fpr = predict.Fpr(static_cast<double>(items), blocks, k);
     if (fpr < best_fpr) best_fpr = fpr, best_k = k;
   }
   return best_k;

@@ -124,19 +124,45 @@ TEST(Bloom, SizingStaysNearTheClassicBound) {
 }
 
 // SizeFor's promise, checked against PredictFpr directly: its blocks reach the target with its
-// k, one block fewer reaches it with no k, and no smaller k reaches it in as few blocks.
+// k, one block fewer reaches it with no k, and no smaller k reaches it in as few blocks. SizeFor
+// shares the factors of its many predictions (Predictor in sizing.cc); each PredictFpr here
+// computes its own, so a factor kept for the wrong load or k shows.
+void ExpectFewestBlocks(uint64_t items, double target) {
+  const Sizing s = SizeFor(items, target);
+  const double n = static_cast<double>(items);
+  EXPECT_LE(PredictFpr(n, s.blocks, s.k), target) << items << " " << target;
+  for (uint32_t k = kMinK; k <= kMaxK; ++k) {
+    EXPECT_GT(PredictFpr(n, s.blocks - 1, k), target) << items << " " << target << " k " << k;
+    if (k < s.k) {
+      EXPECT_GT(PredictFpr(n, s.blocks, k), target) << items << " " << target << " k " << k;
+    }
+  }
+}
+
 TEST(Bloom, SizingTakesTheFewestBlocks) {
   for (uint64_t items : {1ull, 37ull, 5000ull, 1000000ull, 3000000000ull}) {
-    for (double target : {0.5, 0.05, 0.01, 1e-4, 1e-7}) {
-      const Sizing s = SizeFor(items, target);
+    for (double target : {0.5, 0.05, 0.01, 1e-4, 1e-7}) ExpectFewestBlocks(items, target);
+  }
+  // And at 40 random sizes, 1 to 10^11 items at rates of 10^-9 to 1.
+  uint64_t state = 29;
+  for (int i = 0; i < 40; ++i) {
+    const uint64_t r = SplitMix64(state++);
+    const auto items = static_cast<uint64_t>(std::pow(10.0, static_cast<double>(r & 0xFFFF) / 65536.0 * 11.0));
+    ExpectFewestBlocks(items, std::pow(10.0, -static_cast<double>((r >> 16) & 0xFFFF) / 65536.0 * 9.0));
+  }
+}
+
+// BestK, which shares its predictions' factors too, is the k of the least PredictFpr.
+TEST(Bloom, BestKHasTheLeastPredictedRate) {
+  uint64_t state = 28;
+  for (int i = 0; i < 40; ++i) {
+    const uint64_t r = SplitMix64(state++);
+    const auto items = static_cast<uint64_t>(std::pow(10.0, static_cast<double>(r & 0xFFFF) / 65536.0 * 9.0));
+    const uint64_t blocks = 1 + (r >> 32) % (items / 4 + 1);
+    const uint32_t best = BestK(items, blocks);
+    for (uint32_t k = kMinK; k <= kMaxK; ++k) {
       const double n = static_cast<double>(items);
-      EXPECT_LE(PredictFpr(n, s.blocks, s.k), target) << items << " " << target;
-      for (uint32_t k = kMinK; k <= kMaxK; ++k) {
-        EXPECT_GT(PredictFpr(n, s.blocks - 1, k), target) << items << " " << target << " k " << k;
-        if (k < s.k) {
-          EXPECT_GT(PredictFpr(n, s.blocks, k), target) << items << " " << target << " k " << k;
-        }
-      }
+      EXPECT_LE(PredictFpr(n, blocks, best), PredictFpr(n, blocks, k)) << items << " " << blocks << " k " << k;
     }
   }
 }
