@@ -18,6 +18,8 @@ namespace {
 
 constexpr uint64_t kStripes = 64;
 constexpr size_t kStripeChunk = 16384;
+// The most stripes a writer adds under one kernel call (AddByStripe).
+constexpr uint64_t kRunStripes = 16;
 
 // Hashes already computed, as a KeySource: context points at the first.
 void CopyHashes(const void* context, size_t begin, size_t count, uint64_t* hashes) {
@@ -158,18 +160,27 @@ void Bloom::AddByStripe(const uint64_t* sorted, const size_t* start, uint64_t fi
   for (const bool wait : {false, true}) {
     for (uint64_t j = 0; j < kStripes; ++j) {
       const uint64_t s = (first + j) % kStripes;
-      const size_t count = start[s + 1] - start[s];
-      if (count == 0 || done[s]) continue;
+      if (start[s + 1] == start[s] || done[s]) continue;
       if (wait) {
         stripes_[s].lock();
       } else if (!stripes_[s].try_lock()) {
         continue;
       }
-      const std::lock_guard<std::mutex> unlock(stripes_[s], std::adopt_lock);
-      KeySource hashes{&CopyHashes, sorted + start[s], count};
+      // The stripes after s that are free join its run, up to kRunStripes, and their keys go
+      // in with one call: the kernel's prefetches ramp up at each call's start, and a stripe
+      // of a 4,096-key batch holds about 64 keys. Stripes without keys join unlocked.
+      uint64_t end = s + 1;
+      while (end < kStripes && end - s < kRunStripes && !done[end] &&
+             (start[end + 1] == start[end] || stripes_[end].try_lock())) {
+        ++end;
+      }
+      KeySource hashes{&CopyHashes, sorted + start[s], start[end] - start[s]};
       hashes.hashes = sorted + start[s];
-      kernels_.add(blocks_, hashes);
-      done[s] = true;
+      kernels_.add(blocks_, hashes);  // hashes already computed: nothing to throw
+      for (uint64_t t = s; t < end; ++t) {
+        if (start[t + 1] != start[t]) stripes_[t].unlock();
+        done[t] = true;
+      }
     }
   }
 }

@@ -109,10 +109,10 @@ class Bloom {
   // stripe's lock; a larger one a chunk at a time, as the only batch writer under every
   // stripe's lock at once, else sorted by stripe, each stripe under its lock.
   void AddLocked(const KeySource& keys);
-  // Adds hashes sorted by stripe (stripe s's are [start[s], start[s + 1])), one lock per
-  // stripe, from stripe `first` on. A stripe another writer holds is passed over and done
-  // after the others, so concurrent writers work side by side on different stripes instead
-  // of queueing behind each other on the same order of locks.
+  // Adds hashes sorted by stripe (stripe s's are [start[s], start[s + 1])), each under its
+  // stripe's lock, from stripe `first` on, a run of free stripes at a time. A stripe another
+  // writer holds is passed over and done after the others, so concurrent writers work side by
+  // side on different stripes instead of queueing behind each other on the same order of locks.
   void AddByStripe(const uint64_t* sorted, const size_t* start, uint64_t first);
   uint64_t StripesInUse() const;
   bool TryLockAllStripes();
