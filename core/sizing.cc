@@ -30,49 +30,50 @@ uint64_t BlocksFor(uint64_t items, double bits_per_key) {
   return blocks >= 0x1p63 ? (uint64_t{1} << 63) : static_cast<uint64_t>(blocks);
 }
 
+// The Poisson-weighted sum of PredictFpr, its per-load factors from log_factorial(load),
+// lgamma(load + 1), and block_fpr(load), BlockFpr(load, k).
+template <class LogFactorial, class BlockRate>
+double PoissonSum(double items, uint64_t blocks, LogFactorial&& log_factorial, BlockRate&& block_fpr) {
+  if (blocks == 0) return 1.0;
+  if (items <= 0) return 0.0;  // and the Poisson sum below would take log(0)
+  const double mean = items / static_cast<double>(blocks);
+  const double spread = 12.0 * std::sqrt(mean) + 20.0;
+  const double lo = std::max(0.0, std::floor(mean - spread));
+  const double hi = std::ceil(mean + spread);
+  const double log_mean = std::log(mean);
+  double fpr = 0.0;
+  for (double load = lo; load <= hi; load += 1.0) {
+    const double poisson = std::exp(-mean + load * log_mean - log_factorial(load));
+    fpr += poisson * block_fpr(load);
+  }
+  return std::min(fpr, 1.0);
+}
+
 // Predictions that share the per-load factors of their sums: a block's rate at load i depends
 // on i and k only, and the Poisson weight's lgamma on i only, so the predictions of one sizing
 // (a bisection over blocks for each k, about 140) compute them once. Each prediction computed
 // two pow() per term: a filter's sizing took 0.2 to 1.7 ms. The sums are the same, term by
-// term, as if each factor were computed afresh.
+// term, as PredictFpr's.
 class Predictor {
  public:
   double Fpr(double items, uint64_t blocks, uint32_t k) {
-    if (blocks == 0) return 1.0;
-    if (items <= 0) return 0.0;  // and the Poisson sum below would take log(0)
-    const double mean = items / static_cast<double>(blocks);
-    const double spread = 12.0 * std::sqrt(mean) + 20.0;
-    const double lo = std::max(0.0, std::floor(mean - spread));
-    const double hi = std::ceil(mean + spread);
-    const double log_mean = std::log(mean);
-    const bool kept = hi < kKeptLoads && k <= kMaxK;
-    double fpr = 0.0;
-    for (double load = lo; load <= hi; load += 1.0) {
-      const double poisson = std::exp(-mean + load * log_mean - (kept ? LogFactorial(load) : std::lgamma(load + 1.0)));
-      fpr += poisson * (kept ? Kept(load, k) : BlockFpr(load, k));
-    }
-    return std::min(fpr, 1.0);
+    if (k > kMaxK) return PredictFpr(items, blocks, k);  // no block has such a k
+    return PoissonSum(
+        items, blocks, [&](double load) { return Kept(log_factorial_, load, [&] { return std::lgamma(load + 1.0); }); },
+        [&](double load) { return Kept(block_fpr_[k], load, [&] { return BlockFpr(load, k); }); });
   }
 
  private:
-  // Loads past this are computed afresh: only an overfull filter's prediction reaches them
-  // (as is any k a block cannot have).
+  // Loads past this are computed afresh: only an overfull filter's prediction reaches them.
   static constexpr double kKeptLoads = 1 << 17;
 
-  static double& Slot(std::vector<double>& kept, double load) {
+  template <class Compute>
+  static double Kept(std::vector<double>& kept, double load, Compute&& compute) {
+    if (load >= kKeptLoads) return compute();
     const auto i = static_cast<size_t>(load);
     if (i >= kept.size()) kept.resize(std::max<size_t>(i + 1, 2 * kept.size()), kUnknown);
+    if (std::isnan(kept[i])) kept[i] = compute();
     return kept[i];
-  }
-  double LogFactorial(double load) {
-    double& slot = Slot(log_factorial_, load);
-    if (std::isnan(slot)) slot = std::lgamma(load + 1.0);
-    return slot;
-  }
-  double Kept(double load, uint32_t k) {
-    double& slot = Slot(block_fpr_[k], load);
-    if (std::isnan(slot)) slot = BlockFpr(load, k);
-    return slot;
   }
 
   static constexpr double kUnknown = std::numeric_limits<double>::quiet_NaN();
@@ -82,7 +83,11 @@ class Predictor {
 
 }  // namespace
 
-double PredictFpr(double items, uint64_t blocks, uint32_t k) { return Predictor().Fpr(items, blocks, k); }
+double PredictFpr(double items, uint64_t blocks, uint32_t k) {
+  return PoissonSum(
+      items, blocks, [](double load) { return std::lgamma(load + 1.0); },
+      [k](double load) { return BlockFpr(load, k); });
+}
 
 Sizing SizeFor(uint64_t items, double fpr) {
   if (!(fpr > 0.0 && fpr < 1.0)) {
