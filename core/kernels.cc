@@ -237,7 +237,7 @@ HWY_NOINLINE bool HashSameLength(const KeySource& keys, size_t begin, size_t cou
     // may not point past its buffer): with the hardware's stream prefetch alone, the hash
     // waited on these loads (bench_split_block, 10^6 keys).
     const uintptr_t later_keys = reinterpret_cast<uintptr_t>(key) + 2 * count * len;
-    const uintptr_t later_offsets = reinterpret_cast<uintptr_t>(offsets + count) + count * sizeof(uint64_t);
+    const uintptr_t later_offsets = reinterpret_cast<uintptr_t>(offsets) + 2 * count * sizeof(uint64_t);
     for (size_t line = 0; line < count * len; line += 64) hwy::Prefetch(reinterpret_cast<const uint8_t*>(later_keys + line));
     for (size_t line = 0; line < count * sizeof(uint64_t); line += 64) {
       hwy::Prefetch(reinterpret_cast<const uint8_t*>(later_offsets + line));

@@ -180,8 +180,9 @@ TEST_P(Target, HashesSameLengthKeysAsXxh3) {
   std::mt19937_64 rng(20261127);
   constexpr size_t kKeys = 200;  // several 64-key steps and a tail
   for (const uint64_t seed : {uint64_t{0}, ~uint64_t{0}, uint64_t{1} << 63, rng()}) {
-    // Made once a seed and cleared for each batch: sizing a filter takes about 0.5 ms of
-    // floating point, 40 s of this test under qemu when each batch made its own.
+    // Made once a seed and cleared for each batch: sizing a filter is a fraction of a
+    // millisecond of floating point, which under qemu cost this test 40 s when each batch
+    // made its own.
     Bloom batch = Bloom::Create(kKeys, 0.01, seed), single = Bloom::Create(kKeys, 0.01, seed);
     for (size_t len = 0; len <= 140; ++len) {
       for (const int fill : {0, 1, 2}) {  // random bytes, zeros, ones
