@@ -42,8 +42,9 @@ struct MinhashGrouping {
 // (bench/results/dedupe_recall.md).
 // Complete linkage must still keep some edited copies from their originals: an original whose
 // look-alikes joined it first holds a member the copy is not near. So each text whose most
-// similar near text ended in another group is reported with it (`apart`), and no near pair a
-// text is closest to goes unreported.
+// similar near text ended in another group is reported with it (`apart`). "Most similar" is
+// among the pairs the index found: up to 64 candidates a text, and a pair whose estimate
+// falls below the index's margin under the threshold is not among them.
 MinhashGrouping MinhashGroups(const std::vector<const ShingledText*>& texts, double threshold);
 
 }  // namespace seen::cli
